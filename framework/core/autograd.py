@@ -1,0 +1,387 @@
+"""Dynamic-graph autograd: the `Function` base class and the backward engine.
+
+An op subclasses `Function`: `forward` works on raw arrays, `backward` on Tensors and returns
+Tensors, so the gradient computation is itself recorded when `create_graph=True` and
+higher-order gradients come for free. A function keeps only what its backward asks for
+(`retain_inputs`, `retain_outputs`, or plain attributes such as a mask), and the engine frees
+it after use unless `retain_graph=True`.
+
+    class Exp(Function):
+        def forward(self, x):
+            self.retain_outputs(0)
+            return xp_of(x).exp(x)
+
+        def backward(self, gy):
+            (y,) = self.saved_outputs()
+            return gy * y
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from framework.core.tensor import Tensor
+
+
+class _GradMode(threading.local):
+    enabled = True
+
+
+_grad_mode = _GradMode()
+_sequence = itertools.count()
+
+
+def is_grad_enabled() -> bool:
+    return _grad_mode.enabled
+
+
+class set_grad_enabled:  # noqa: N801 - Paddle's name; works as a call and as a context manager
+    """`set_grad_enabled(False)` turns graph recording off; usable as a context manager."""
+
+    def __init__(self, mode: bool) -> None:
+        self.previous = _grad_mode.enabled
+        _grad_mode.enabled = bool(mode)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        _grad_mode.enabled = self.previous
+
+
+class no_grad:  # noqa: N801 - Paddle's name
+    """Context manager and decorator that disables graph recording."""
+
+    def __enter__(self) -> None:
+        self.previous = _grad_mode.enabled
+        _grad_mode.enabled = False
+
+    def __exit__(self, *exc: object) -> None:
+        _grad_mode.enabled = self.previous
+
+    def __call__(self, func: Callable) -> Callable:
+        def wrapper(*args, **kwargs):
+            with no_grad():
+                return func(*args, **kwargs)
+
+        wrapper.__name__ = getattr(func, "__name__", "wrapper")
+        wrapper.__doc__ = getattr(func, "__doc__", None)
+        return wrapper
+
+
+@contextmanager
+def enable_grad():
+    previous = _grad_mode.enabled
+    _grad_mode.enabled = True
+    try:
+        yield
+    finally:
+        _grad_mode.enabled = previous
+
+
+class Function:
+    """Base class of every differentiable op. See the module docstring."""
+
+    # Set by apply() only when the result needs a gradient.
+    next_functions: tuple | None = None
+    needs_input_grad: tuple[bool, ...] = ()
+    _retained_inputs: tuple[int, ...] = ()
+    _retained_outputs: tuple[int, ...] = ()
+    _saved_inputs: tuple | None = None
+    _saved_outputs: tuple | None = None
+    _output_meta: tuple = ()
+    _output_hooks: dict | None = None
+    _retain_grad_outputs: dict | None = None
+    _seq = 0
+
+    # --- what subclasses implement -------------------------------------------------------------
+    def forward(self, *inputs):
+        raise NotImplementedError
+
+    def backward(self, *grad_outputs):
+        raise NotImplementedError(f"{type(self).__name__} is not differentiable")
+
+    # --- what forward calls ---------------------------------------------------------------------
+    def retain_inputs(self, *indexes: int) -> None:
+        """Keep these inputs (as graph Tensors) for backward."""
+        self._retained_inputs = indexes
+
+    def retain_outputs(self, *indexes: int) -> None:
+        """Keep these outputs (their arrays; rebuilt as graph Tensors) for backward."""
+        self._retained_outputs = indexes
+
+    # --- what backward calls --------------------------------------------------------------------
+    def saved_inputs(self) -> tuple:
+        if self._saved_inputs is None:
+            raise _freed_error()
+        return self._saved_inputs
+
+    def saved_outputs(self) -> tuple:
+        from framework.core.tensor import Tensor
+
+        if self._saved_outputs is None:
+            raise _freed_error()
+        return tuple(
+            Tensor._from_op(array, self, index)
+            for index, array in zip(self._retained_outputs, self._saved_outputs, strict=True)
+        )
+
+    # --- the dispatcher -------------------------------------------------------------------------
+    def apply(self, *inputs: Tensor):
+        """Run forward on the inputs' arrays and record the op when a gradient is needed."""
+        from framework.core.tensor import Tensor
+
+        outputs = self.forward(*[t._data for t in inputs])
+        single = not isinstance(outputs, tuple)
+        if single:
+            outputs = (outputs,)
+        if not _grad_mode.enabled or all(t.stop_gradient for t in inputs):
+            results = tuple(Tensor._wrap(array) for array in outputs)
+            return results[0] if single else results
+
+        self.needs_input_grad = tuple(not t.stop_gradient for t in inputs)
+        self.next_functions = tuple(_edge_of(t) for t in inputs)
+        self._seq = next(_sequence)
+        self._output_meta = tuple((a.shape, a.dtype) for a in outputs)
+        if self._retained_inputs:
+            self._saved_inputs = tuple(inputs[i] for i in self._retained_inputs)
+        else:
+            self._saved_inputs = ()
+        if self._retained_outputs:
+            self._saved_outputs = tuple(outputs[i] for i in self._retained_outputs)
+        else:
+            self._saved_outputs = ()
+        results = tuple(Tensor._from_op(array, self, i) for i, array in enumerate(outputs))
+        return results[0] if single else results
+
+    def release(self) -> None:
+        """Drop everything backward needed; a second backward through here raises."""
+        self.next_functions = None
+        self._saved_inputs = None
+        self._saved_outputs = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}Backward>"
+
+
+def _freed_error() -> RuntimeError:
+    return RuntimeError(
+        "Trying to backward through the graph a second time, but its saved values were "
+        "already freed. Pass retain_graph=True to the first backward() if you need to."
+    )
+
+
+def _edge_of(tensor: Tensor):
+    """Where a gradient for `tensor` goes: its creator (fn, index), the leaf itself, or None."""
+    if tensor.stop_gradient:
+        return None
+    if tensor._node is None:
+        return tensor
+    return (tensor._node, tensor._out_index)
+
+
+class RemovableHandle:
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+def _run_hooks(hooks: Iterable[Callable] | None, grad: Tensor) -> Tensor:
+    for hook in hooks or ():
+        result = hook(grad)
+        if result is not None:
+            grad = result
+    return grad
+
+
+def _zeros_for(meta: tuple):
+    from framework.core.backend import current_xp
+    from framework.core.tensor import Tensor
+
+    shape, dtype = meta
+    if dtype.kind not in "fc":
+        return None
+    return Tensor._wrap(current_xp().zeros(shape, dtype=dtype))
+
+
+def _add_grads(a: Tensor | None, b: Tensor) -> Tensor:
+    return b if a is None else a + b
+
+
+def _collect_graph(root_functions: Sequence[Function]) -> dict[Function, int]:
+    """Count, for every function reachable from the roots, how many edges lead into it."""
+    dependencies: dict[Function, int] = {}
+    stack = list(root_functions)
+    seen = set(stack)
+    while stack:
+        fn = stack.pop()
+        if fn.next_functions is None:
+            raise _freed_error()
+        for edge in fn.next_functions:
+            if isinstance(edge, tuple):
+                parent = edge[0]
+                dependencies[parent] = dependencies.get(parent, 0) + 1
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+    return dependencies
+
+
+def run_backward(
+    roots: Sequence[Tensor],
+    root_grads: Sequence[Tensor],
+    retain_graph: bool = False,
+    create_graph: bool = False,
+    capture: dict | None = None,
+) -> dict:
+    """Propagate `root_grads` from `roots` through the graph.
+
+    Without `capture`, gradients accumulate into the leaves' `.grad`. With `capture` (a dict
+    whose keys are leaf tensors' ids or `(fn, index)` pairs) the gradients reaching those keys
+    are returned instead and no `.grad` is touched: this is `framework.grad`.
+    """
+    captured: dict = {}
+    buffers: dict[Function, list] = {}
+    root_functions: list[Function] = []
+    for tensor, grad in zip(roots, root_grads, strict=True):
+        edge = _edge_of(tensor)
+        if edge is None:
+            raise RuntimeError(
+                "backward() was called on a tensor that does not require a gradient "
+                "(stop_gradient=True and not produced from one that does)"
+            )
+        if isinstance(edge, tuple):
+            fn, index = edge
+            if fn not in buffers:
+                buffers[fn] = [None] * len(fn._output_meta)
+                root_functions.append(fn)
+            buffers[fn][index] = _add_grads(buffers[fn][index], grad)
+        else:
+            _deliver_to_leaf(edge, grad, create_graph, capture, captured)
+
+    dependencies = _collect_graph(root_functions)
+    ready = [(-fn._seq, fn) for fn in root_functions if dependencies.get(fn, 0) == 0]
+    heapq.heapify(ready)
+    with set_grad_enabled(create_graph):
+        while ready:
+            _, fn = heapq.heappop(ready)
+            grads = buffers.pop(fn)
+            for index, grad in enumerate(grads):
+                if grad is None:
+                    continue
+                if fn._output_hooks and index in fn._output_hooks:
+                    grads[index] = grad = _run_hooks(fn._output_hooks[index], grad)
+                if fn._retain_grad_outputs and index in fn._retain_grad_outputs:
+                    owner = fn._retain_grad_outputs[index]()
+                    if owner is not None:
+                        owner._grad = _add_grads(owner._grad, grad.detach())
+                if capture is not None and (fn, index) in capture:
+                    captured[(fn, index)] = grad
+            grads = [g if g is not None else _zeros_for(m) for g, m in zip(grads, fn._output_meta)]
+            if fn.next_functions is None:
+                raise _freed_error()
+            input_grads = fn.backward(*grads)
+            if not isinstance(input_grads, tuple):
+                input_grads = (input_grads,)
+            if len(input_grads) != len(fn.next_functions):
+                raise RuntimeError(
+                    f"{type(fn).__name__}.backward returned {len(input_grads)} gradients "
+                    f"for {len(fn.next_functions)} inputs"
+                )
+            for edge, grad in zip(fn.next_functions, input_grads):
+                if edge is None or grad is None:
+                    continue
+                if isinstance(edge, tuple):
+                    parent, index = edge
+                    slots = buffers.get(parent)
+                    if slots is None:
+                        slots = buffers[parent] = [None] * len(parent._output_meta)
+                    slots[index] = _add_grads(slots[index], grad)
+                    dependencies[parent] -= 1
+                    if dependencies[parent] == 0:
+                        heapq.heappush(ready, (-parent._seq, parent))
+                else:
+                    _deliver_to_leaf(edge, grad, create_graph, capture, captured)
+            if not retain_graph:
+                fn.release()
+    return captured
+
+
+def _deliver_to_leaf(leaf: Tensor, grad: Tensor, create_graph: bool, capture, captured) -> None:
+    grad = _run_hooks(leaf._hooks, grad)
+    if capture is not None:
+        key = id(leaf)
+        if key in capture:
+            captured[key] = _add_grads(captured.get(key), grad)
+        return
+    if not create_graph:
+        grad = grad.detach()
+    leaf._grad = grad if leaf._grad is None else leaf._grad + grad
+
+
+def grad(
+    outputs: Tensor | Sequence[Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Tensor | Sequence[Tensor | None] | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool = False,
+    no_grad_vars: object = None,
+) -> list[Tensor | None]:
+    """Gradients of `outputs` with respect to `inputs`, without touching any `.grad`.
+
+    Mirrors `paddle.grad`. With `create_graph=True` the returned gradients are part of the graph,
+    so they can be differentiated again.
+
+        x = framework.to_tensor([2.0], stop_gradient=False)
+        (dx,) = framework.grad(x * x * x, x, create_graph=True)   # 3x^2 = 12
+        (ddx,) = framework.grad(dx, x)                              # 6x = 12
+    """
+    from framework.core.tensor import Tensor
+
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if grad_outputs is None or isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs] * len(outputs) if grad_outputs is None else [grad_outputs]
+    root_grads = [
+        g if g is not None else _ones_like(o) for o, g in zip(outputs, grad_outputs, strict=True)
+    ]
+    if retain_graph is None:
+        retain_graph = create_graph
+    keys = []
+    for tensor in inputs:
+        if tensor.stop_gradient:
+            raise RuntimeError("an input passed to grad() has stop_gradient=True")
+        keys.append(id(tensor) if tensor._node is None else (tensor._node, tensor._out_index))
+    captured = run_backward(
+        outputs, root_grads, retain_graph, create_graph, capture=dict.fromkeys(keys)
+    )
+    results = []
+    for tensor, key in zip(inputs, keys):
+        value = captured.get(key)
+        if value is None and not allow_unused:
+            raise RuntimeError(
+                f"one of the inputs (shape {tensor.shape}) was not used to compute the outputs; "
+                "pass allow_unused=True to get None for it"
+            )
+        results.append(value)
+    return results
+
+
+def _ones_like(tensor: Tensor) -> Tensor:
+    from framework.core.backend import get_array_module
+    from framework.core.tensor import Tensor
+
+    xp = get_array_module(tensor._data)
+    return Tensor._wrap(xp.ones(tensor._data.shape, dtype=tensor._data.dtype))
