@@ -36,10 +36,14 @@ from framework.core.dtype import (
 from framework.core.random import get_rng_state, seed, set_rng_state
 from framework.core.tensor import Parameter, Tensor, to_tensor
 
-# --- ops: math, comparisons, logic (ops/math) -----------------------------------------------------
+# --- ops: math, comparisons, logic, reductions, creation, random (owner: math) ----------------
 from framework.ops.math import add, multiply
 
-# --- ops: manipulation, indexing, casting (ops/manipulation) ------------------------------------
+# --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
 from framework.ops.manipulation import broadcast_to, expand
+
+# --- nn (owner: nn layers) ----------------------------------------------------------------------
+
+# --- optimizer, save/load (owner: optimizers) ---------------------------------------------------
 
 __version__ = "0.1.0"

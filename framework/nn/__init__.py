@@ -1,0 +1,3 @@
+"""Neural-network layers (`framework.nn`), as in `paddle.nn`."""
+
+# --- layers, containers, activations, losses, initializers (owner: nn layers) ------------------
