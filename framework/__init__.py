@@ -44,6 +44,8 @@ from framework.ops.manipulation import broadcast_to, expand
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 
-# --- optimizer, save/load (owner: optimizers) ---------------------------------------------------
+# --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
+
+# --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
 
 __version__ = "0.1.0"

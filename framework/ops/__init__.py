@@ -1,8 +1,8 @@
 """All differentiable ops, one folder per family. Importing this binds the method forms."""
 
 from framework.core.tensor import Tensor
-from framework.ops import manipulation, math
+from framework.ops import creation, linalg, logic, manipulation, math, reduction, search
 from framework.ops.tensor_binding import bind
 
-for _family in (math, manipulation):
+for _family in (creation, math, logic, reduction, manipulation, linalg, search):
     bind(Tensor, _family.TENSOR_METHODS)

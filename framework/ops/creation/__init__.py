@@ -1,0 +1,5 @@
+"""Ops family 'creation'. `TENSOR_METHODS` binds method forms onto Tensor."""
+
+__all__: list[str] = []
+
+TENSOR_METHODS: dict = {}

@@ -1,0 +1,5 @@
+"""Ops family 'logic'. `TENSOR_METHODS` binds method forms onto Tensor."""
+
+__all__: list[str] = []
+
+TENSOR_METHODS: dict = {}
