@@ -35,6 +35,12 @@ class _GradMode(threading.local):
 
 _grad_mode = _GradMode()
 _sequence = itertools.count()
+_tensor_class = None  # set by framework.core.tensor (a module-level import would be circular)
+
+
+def bind_tensor_class(cls: type) -> None:
+    global _tensor_class
+    _tensor_class = cls
 
 
 def is_grad_enabled() -> bool:
@@ -95,7 +101,8 @@ class Function:
     _retained_outputs: tuple[int, ...] = ()
     _saved_inputs: tuple | None = None
     _saved_outputs: tuple | None = None
-    _output_meta: tuple = ()
+    _output_meta: tuple = ()  # (shape, dtype) per output; only kept for multi-output ops
+    _n_outputs = 1
     _output_hooks: dict | None = None
     _retain_grad_outputs: dict | None = None
     _seq = 0
@@ -123,42 +130,48 @@ class Function:
         return self._saved_inputs
 
     def saved_outputs(self) -> tuple:
-        from framework.core.tensor import Tensor
-
         if self._saved_outputs is None:
             raise _freed_error()
         return tuple(
-            Tensor._from_op(array, self, index)
+            _tensor_class._from_op(array, self, index)
             for index, array in zip(self._retained_outputs, self._saved_outputs, strict=True)
         )
 
     # --- the dispatcher -------------------------------------------------------------------------
     def apply(self, *inputs: Tensor):
         """Run forward on the inputs' arrays and record the op when a gradient is needed."""
-        from framework.core.tensor import Tensor
-
+        # Hot path: every op goes through here, so it avoids generators and repeated lookups.
         outputs = self.forward(*[t._data for t in inputs])
-        single = not isinstance(outputs, tuple)
-        if single:
-            outputs = (outputs,)
-        if not _grad_mode.enabled or all(t.stop_gradient for t in inputs):
-            results = tuple(Tensor._wrap(array) for array in outputs)
-            return results[0] if single else results
+        single = type(outputs) is not tuple
+        wrap = _tensor_class._wrap
+        if _grad_mode.enabled:
+            needs = tuple([not t.stop_gradient for t in inputs])
+            record = True in needs
+        else:
+            record = False
+        if not record:
+            return wrap(outputs) if single else tuple([wrap(a) for a in outputs])
 
-        self.needs_input_grad = tuple(not t.stop_gradient for t in inputs)
-        self.next_functions = tuple(_edge_of(t) for t in inputs)
+        self.needs_input_grad = needs
+        self.next_functions = tuple(
+            [
+                None if t.stop_gradient else (t if t._node is None else (t._node, t._out_index))
+                for t in inputs
+            ]
+        )
         self._seq = next(_sequence)
-        self._output_meta = tuple((a.shape, a.dtype) for a in outputs)
-        if self._retained_inputs:
-            self._saved_inputs = tuple(inputs[i] for i in self._retained_inputs)
-        else:
-            self._saved_inputs = ()
-        if self._retained_outputs:
-            self._saved_outputs = tuple(outputs[i] for i in self._retained_outputs)
-        else:
-            self._saved_outputs = ()
-        results = tuple(Tensor._from_op(array, self, i) for i, array in enumerate(outputs))
-        return results[0] if single else results
+        retained = self._retained_inputs
+        self._saved_inputs = tuple([inputs[i] for i in retained]) if retained else ()
+        from_op = _tensor_class._from_op
+        if single:
+            self._n_outputs = 1
+            self._saved_outputs = (outputs,) if self._retained_outputs else ()
+            return from_op(outputs, self, 0)
+        self._n_outputs = len(outputs)
+        self._output_meta = tuple([(a.shape, a.dtype) for a in outputs])
+        retained = self._retained_outputs
+        self._saved_outputs = tuple([outputs[i] for i in retained]) if retained else ()
+        return tuple([from_op(array, self, i) for i, array in enumerate(outputs)])
 
     def release(self) -> None:
         """Drop everything backward needed; a second backward through here raises."""
@@ -263,7 +276,7 @@ def run_backward(
         if isinstance(edge, tuple):
             fn, index = edge
             if fn not in buffers:
-                buffers[fn] = [None] * len(fn._output_meta)
+                buffers[fn] = [None] * fn._n_outputs
                 root_functions.append(fn)
             buffers[fn][index] = _add_grads(buffers[fn][index], grad)
         else:
@@ -287,7 +300,10 @@ def run_backward(
                         owner._grad = _add_grads(owner._grad, grad.detach())
                 if capture is not None and (fn, index) in capture:
                     captured[(fn, index)] = grad
-            grads = [g if g is not None else _zeros_for(m) for g, m in zip(grads, fn._output_meta)]
+            if fn._n_outputs > 1:
+                grads = [
+                    g if g is not None else _zeros_for(m) for g, m in zip(grads, fn._output_meta)
+                ]
             if fn.next_functions is None:
                 raise _freed_error()
             input_grads = fn.backward(*grads)
@@ -305,7 +321,7 @@ def run_backward(
                     parent, index = edge
                     slots = buffers.get(parent)
                     if slots is None:
-                        slots = buffers[parent] = [None] * len(parent._output_meta)
+                        slots = buffers[parent] = [None] * parent._n_outputs
                     slots[index] = _add_grads(slots[index], grad)
                     dependencies[parent] -= 1
                     if dependencies[parent] == 0:

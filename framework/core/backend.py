@@ -98,7 +98,9 @@ def _parse_device(device: str | Place) -> Place:
             "Install the 'gpu' extra on a machine with an NVIDIA GPU, or use set_device('cpu')."
         )
     if index >= device_count():
-        raise RuntimeError(f"device {device!r} was requested but only {device_count()} GPU(s) exist")
+        raise RuntimeError(
+            f"device {device!r} was requested but only {device_count()} GPU(s) exist"
+        )
     return CUDAPlace(index)
 
 

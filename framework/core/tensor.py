@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from framework.core import backend, dtype as dtypes
-from framework.core.autograd import RemovableHandle, run_backward
+from framework.core.autograd import RemovableHandle, bind_tensor_class, run_backward
 
 
 class Tensor:
@@ -190,7 +190,9 @@ class Tensor:
     def item(self, *index: int):
         array = self.numpy()
         if not index and array.size != 1:
-            raise ValueError(f"item() needs a tensor with one element, this one has shape {self.shape}")
+            raise ValueError(
+                f"item() needs a tensor with one element, this one has shape {self.shape}"
+            )
         return array.item(*index)
 
     def tolist(self) -> list:
@@ -280,6 +282,9 @@ class Tensor:
         copy._grad = None if self._grad is None else Tensor._wrap(self._grad._data.copy())
         memo[id(self)] = copy
         return copy
+
+
+bind_tensor_class(Tensor)
 
 
 class Parameter(Tensor):

@@ -1,7 +1,7 @@
 """Numerical gradient checks in float64, in the spirit of `chainer.gradient_check`.
 
-    check_backward(lambda x, y: x * y, [x_array, y_array])
-    check_double_backward(lambda x: x * x * x, [x_array])
+check_backward(lambda x, y: x * y, [x_array, y_array])
+check_double_backward(lambda x: x * x * x, [x_array])
 """
 
 from __future__ import annotations
