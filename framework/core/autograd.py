@@ -302,7 +302,8 @@ def run_backward(
                     captured[(fn, index)] = grad
             if fn._n_outputs > 1:
                 grads = [
-                    g if g is not None else _zeros_for(m) for g, m in zip(grads, fn._output_meta)
+                    g if g is not None else _zeros_for(m)
+                    for g, m in zip(grads, fn._output_meta, strict=True)
                 ]
             if fn.next_functions is None:
                 raise _freed_error()
@@ -314,7 +315,7 @@ def run_backward(
                     f"{type(fn).__name__}.backward returned {len(input_grads)} gradients "
                     f"for {len(fn.next_functions)} inputs"
                 )
-            for edge, grad in zip(fn.next_functions, input_grads):
+            for edge, grad in zip(fn.next_functions, input_grads, strict=True):
                 if edge is None or grad is None:
                     continue
                 if isinstance(edge, tuple):
@@ -384,7 +385,7 @@ def grad(
         outputs, root_grads, retain_graph, create_graph, capture=dict.fromkeys(keys)
     )
     results = []
-    for tensor, key in zip(inputs, keys):
+    for tensor, key in zip(inputs, keys, strict=True):
         value = captured.get(key)
         if value is None and not allow_unused:
             raise RuntimeError(

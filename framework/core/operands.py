@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from framework.core import backend, dtype as dtypes
+from framework.core import backend
+from framework.core import dtype as dtypes
 from framework.core.tensor import Tensor
 
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from framework.core import backend, dtype as dtypes
+from framework.core import backend
+from framework.core import dtype as dtypes
 from framework.core.autograd import RemovableHandle, bind_tensor_class, run_backward
 
 

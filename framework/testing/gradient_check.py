@@ -131,7 +131,10 @@ def check_double_backward(
         outs = _as_outputs(fn(*with_grad))
         grads = grad(outs, with_grad, list(gys), create_graph=True, allow_unused=True)
         # An input the first-order gradient does not depend on has a constant zero gradient.
-        return [g if g is not None else Tensor(np.zeros(x.shape)) for g, x in zip(grads, xs)]
+        return [
+            g if g is not None else Tensor(np.zeros(x.shape))
+            for g, x in zip(grads, xs, strict=True)
+        ]
 
     check_backward(
         first_order,
