@@ -32,7 +32,21 @@ def as_tensor(value: object, like: Tensor | None = None) -> Tensor:
 def as_operands(x: object, y: object) -> tuple[Tensor, Tensor]:
     """Both operands of a binary op as Tensors; at least one must already be a Tensor."""
     if isinstance(x, Tensor):
-        return x, as_tensor(y, x)
+        other = as_tensor(y, x)
+        return _promote_integer(x, other), other
     if isinstance(y, Tensor):
-        return as_tensor(x, y), y
+        other = as_tensor(x, y)
+        return other, _promote_integer(y, other)
     raise TypeError(f"expected a Tensor operand, got {type(x).__name__} and {type(y).__name__}")
+
+
+def _promote_integer(tensor: Tensor, scalar: Tensor) -> Tensor:
+    """An integer tensor meeting a float scalar computes in that float dtype (Paddle's rule;
+    NumPy would widen to float64)."""
+    if (
+        scalar._data.ndim == 0
+        and scalar._data.dtype.kind == "f"
+        and tensor._data.dtype.kind in "biu"
+    ):
+        return Tensor._wrap(tensor._data.astype(scalar._data.dtype))
+    return tensor
