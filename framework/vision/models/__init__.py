@@ -1,0 +1,82 @@
+"""Vision models with Paddle's names, layer names and parameter counts.
+
+`pretrained=True` loads from the local weight store (`FRAMEWORK_HOME`); nothing downloads.
+"""
+
+from framework.vision.models._pretrained import load_pretrained, save_pretrained, weights_path
+from framework.vision.models.lenet import LeNet
+from framework.vision.models.mobilenetv1 import MobileNetV1, mobilenet_v1
+from framework.vision.models.mobilenetv2 import MobileNetV2, mobilenet_v2
+from framework.vision.models.mobilenetv3 import (
+    MobileNetV3Large,
+    MobileNetV3Small,
+    mobilenet_v3_large,
+    mobilenet_v3_small,
+)
+from framework.vision.models.resnet import (
+    ResNet,
+    resnet18,
+    resnet34,
+    resnet50,
+    resnet101,
+    resnet152,
+    resnext50_32x4d,
+    resnext50_64x4d,
+    resnext101_32x4d,
+    wide_resnet50_2,
+    wide_resnet101_2,
+)
+from framework.vision.models.shufflenetv2 import (
+    ShuffleNetV2,
+    shufflenet_v2_swish,
+    shufflenet_v2_x0_5,
+    shufflenet_v2_x0_25,
+    shufflenet_v2_x0_33,
+    shufflenet_v2_x1_0,
+    shufflenet_v2_x1_5,
+    shufflenet_v2_x2_0,
+)
+from framework.vision.models.squeezenet import SqueezeNet, squeezenet1_0, squeezenet1_1
+from framework.vision.models.vgg import VGG, vgg11, vgg13, vgg16, vgg19
+
+__all__ = [
+    "VGG",
+    "LeNet",
+    "MobileNetV1",
+    "MobileNetV2",
+    "MobileNetV3Large",
+    "MobileNetV3Small",
+    "ResNet",
+    "ShuffleNetV2",
+    "SqueezeNet",
+    "load_pretrained",
+    "mobilenet_v1",
+    "mobilenet_v2",
+    "mobilenet_v3_large",
+    "mobilenet_v3_small",
+    "resnet18",
+    "resnet34",
+    "resnet50",
+    "resnet101",
+    "resnet152",
+    "resnext50_32x4d",
+    "resnext50_64x4d",
+    "resnext101_32x4d",
+    "save_pretrained",
+    "shufflenet_v2_swish",
+    "shufflenet_v2_x0_25",
+    "shufflenet_v2_x0_33",
+    "shufflenet_v2_x0_5",
+    "shufflenet_v2_x1_0",
+    "shufflenet_v2_x1_5",
+    "shufflenet_v2_x2_0",
+    "squeezenet1_0",
+    "squeezenet1_1",
+    "vgg11",
+    "vgg13",
+    "vgg16",
+    "vgg19",
+    "weights_path",
+    "wide_resnet50_2",
+    "wide_resnet101_2",
+]

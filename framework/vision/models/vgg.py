@@ -1,0 +1,84 @@
+"""VGG 11/13/16/19, with or without batch norm, as `paddle.vision.models.vgg*`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import framework
+from framework import nn
+from framework.core.tensor import Tensor
+from framework.vision.models._pretrained import load_pretrained
+
+CONFIGS: dict[str, list[int | str]] = {
+    "A": [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    "B": [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    "D": [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
+    "E": [64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M"]
+    + [512, 512, 512, 512, "M", 512, 512, 512, 512, "M"],
+}
+
+
+class VGG(nn.Layer):
+    def __init__(self, features: nn.Layer, num_classes: int = 1000, with_pool: bool = True) -> None:
+        super().__init__()
+        self.features = features
+        self.num_classes = num_classes
+        self.with_pool = with_pool
+        if with_pool:
+            self.avgpool = nn.AdaptiveAvgPool2D((7, 7))
+        if num_classes > 0:
+            self.classifier = nn.Sequential(
+                nn.Linear(512 * 7 * 7, 4096),
+                nn.ReLU(),
+                nn.Dropout(),
+                nn.Linear(4096, 4096),
+                nn.ReLU(),
+                nn.Dropout(),
+                nn.Linear(4096, num_classes),
+            )
+
+    def forward(self, x: Tensor) -> Tensor:
+        x = self.features(x)
+        if self.with_pool:
+            x = self.avgpool(x)
+        if self.num_classes > 0:
+            x = framework.flatten(x, 1)
+            x = self.classifier(x)
+        return x
+
+
+def make_layers(config: list[int | str], batch_norm: bool = False) -> nn.Sequential:
+    layers: list[nn.Layer] = []
+    in_channels = 3
+    for value in config:
+        if value == "M":
+            layers.append(nn.MaxPool2D(kernel_size=2, stride=2))
+            continue
+        layers.append(nn.Conv2D(in_channels, value, kernel_size=3, padding=1))
+        if batch_norm:
+            layers.append(nn.BatchNorm2D(value))
+        layers.append(nn.ReLU())
+        in_channels = value
+    return nn.Sequential(*layers)
+
+
+def _vgg(name: str, config: str, batch_norm: bool, pretrained: bool, **kwargs: Any) -> VGG:
+    name += "_bn" if batch_norm else ""
+    model = VGG(make_layers(CONFIGS[config], batch_norm=batch_norm), **kwargs)
+    return load_pretrained(model, name) if pretrained else model
+
+
+def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg("vgg11", "A", batch_norm, pretrained, **kwargs)
+
+
+def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg("vgg13", "B", batch_norm, pretrained, **kwargs)
+
+
+def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg("vgg16", "D", batch_norm, pretrained, **kwargs)
+
+
+def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    return _vgg("vgg19", "E", batch_norm, pretrained, **kwargs)
