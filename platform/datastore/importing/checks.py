@@ -1,0 +1,144 @@
+"""Checks that look past one image: boxes against image sizes, duplicates, class balance."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from datastore.importing.formats.base import Box
+from datastore.importing.limits import ImportLimits
+from datastore.importing.problems import Report
+
+BAND_BITS = (13, 13, 13, 13, 12)  # five bands: two hashes within 4 bits share at least one
+
+
+@dataclass(frozen=True)
+class PixelBox:
+    label: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def to_pixels(box: Box, width: int, height: int, report: Report) -> PixelBox | None:
+    """Pixel box clipped to the image, or None (reported) when nothing usable is left."""
+    sx, sy = (width, height) if box.normalized else (1, 1)
+    x0, y0, x1, y1 = box.x0 * sx, box.y0 * sy, box.x1 * sx, box.y1 * sy
+    if x1 <= x0 or y1 <= y0:
+        report.error(
+            "box_zero_area",
+            box.file,
+            f"The '{box.label}' box has no area (from {x0:g},{y0:g} to {x1:g},{y1:g}).",
+            "Delete the box or redraw it; a box's right and bottom edges must lie past "
+            "its left and top edges.",
+            box.where,
+        )
+        return None
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if cx1 <= cx0 or cy1 <= cy0:
+        report.error(
+            "box_outside_image",
+            box.file,
+            f"The '{box.label}' box lies entirely outside the {width}x{height} image.",
+            "Check that the labels belong to this image and use pixel coordinates"
+            + (" as fractions of the image size." if box.normalized else "."),
+            box.where,
+        )
+        return None
+    if (cx0, cy0, cx1, cy1) != (x0, y0, x1, y1):
+        report.warning(
+            "box_outside_image",
+            box.file,
+            f"The '{box.label}' box ({x0:g},{y0:g})-({x1:g},{y1:g}) reaches past the "
+            f"edge of the {width}x{height} image; it was clipped to the image.",
+            "Check the box in the labeling page.",
+            box.where,
+        )
+    return PixelBox(box.label, cx0, cy0, cx1 - cx0, cy1 - cy0)
+
+
+def find_exact_duplicates(hashes: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """path -> the earlier path with the same content hash, for every later copy."""
+    first: dict[str, str] = {}
+    copies: dict[str, str] = {}
+    for path, digest in hashes:
+        if digest in first:
+            copies[path] = first[digest]
+        else:
+            first[digest] = path
+    return copies
+
+
+def _bands(value: int) -> list[int]:
+    unsigned = value & ((1 << 64) - 1)
+    bands, shift = [], 0
+    for index, bits in enumerate(BAND_BITS):
+        bands.append((index << 16) | ((unsigned >> shift) & ((1 << bits) - 1)))
+        shift += bits
+    return bands
+
+
+def find_near_duplicates(
+    hashes: list[tuple[str, int]], max_bits: int, known: Mapping[str, int] | None = None
+) -> dict[str, str]:
+    """path -> an earlier (or already imported) path whose perceptual hash is within max_bits.
+
+    Pigeonhole banding: split 64 bits into max_bits + 1 bands; two hashes this close agree on
+    at least one band, so only hashes sharing a band are compared.
+    """
+    entries = list((known or {}).items()) + hashes
+    values = np.array([h & ((1 << 64) - 1) for _, h in entries], dtype=np.uint64)
+    buckets: dict[int, list[int]] = defaultdict(list)
+    for index, (_, value) in enumerate(entries):
+        for band in _bands(value)[: max_bits + 1]:
+            buckets[band].append(index)
+    first_new = len(entries) - len(hashes)
+    matches: dict[str, str] = {}
+    for members in buckets.values():
+        if len(members) < 2:
+            continue
+        group = np.array(members)
+        group_values = values[group]
+        for start in range(0, len(members), 256):  # blocks keep the distance matrix small
+            block = group[start : start + 256]
+            distances = np.bitwise_count(group_values[start : start + 256, None] ^ group_values)
+            close = (distances <= max_bits) & (group[None, :] < block[:, None])
+            for row in np.nonzero(close.any(axis=1))[0]:
+                index = int(block[row])
+                name = entries[index][0]
+                if index >= first_new and name not in matches:
+                    earlier = int(group[np.argmax(close[row])])
+                    matches[name] = entries[earlier][0]
+    return matches
+
+
+def check_balance(counts: Mapping[str, int], limits: ImportLimits, report: Report) -> None:
+    """Classes with too few samples, and a largest-to-smallest ratio that is too high."""
+    if not counts:
+        return
+    for name, count in sorted(counts.items()):
+        if count < limits.min_samples_per_class:
+            report.warning(
+                "class_too_few",
+                "",
+                f"The class '{name}' has only {count} labeled sample"
+                f"{'s' if count != 1 else ''}; models rarely learn a class from fewer "
+                f"than {limits.min_samples_per_class}.",
+                f"Add more images of '{name}', or merge it into a related class.",
+                where=f"class '{name}'",
+            )
+    largest = max(counts, key=lambda n: counts[n])
+    smallest = min(counts, key=lambda n: counts[n])
+    if counts[smallest] and counts[largest] / counts[smallest] > limits.max_imbalance_ratio:
+        report.warning(
+            "class_imbalance",
+            "",
+            f"The classes are imbalanced: '{largest}' has {counts[largest]} samples "
+            f"but '{smallest}' has {counts[smallest]} "
+            f"({counts[largest] / counts[smallest]:.0f} times fewer).",
+            "Add images of the rare classes, or use class weights or oversampling when training.",
+            where="class counts",
+        )

@@ -1,0 +1,132 @@
+"""What every format reader returns: records of image paths with their labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from datastore.importing.images import is_image_name
+from datastore.importing.problems import Report
+from datastore.importing.tree import SourceTree
+
+SPLIT_NAMES = {
+    "train": "train",
+    "training": "train",
+    "val": "val",
+    "valid": "val",
+    "validation": "val",
+    "test": "test",
+    "testing": "test",
+}
+
+
+class Format(StrEnum):
+    CLASS_FOLDERS = "class_folders"
+    FLAT = "flat"
+    LIST_FILE = "list_file"
+    CSV = "csv"
+    COCO = "coco"
+    VOC = "voc"
+    YOLO = "yolo"
+
+    @property
+    def title(self) -> str:
+        return FORMAT_TITLES[self]
+
+
+FORMAT_TITLES = {
+    Format.CLASS_FOLDERS: "ImageNet-style class folders",
+    Format.FLAT: "Flat images, no labels",
+    Format.LIST_FILE: "PaddleX / PaddleClas list files",
+    Format.CSV: "CSV",
+    Format.COCO: "COCO JSON",
+    Format.VOC: "Pascal VOC XML",
+    Format.YOLO: "YOLO txt",
+}
+DETECTION_ONLY = {Format.COCO, Format.VOC, Format.YOLO}
+CLASSIFICATION_ONLY = {Format.CLASS_FOLDERS, Format.LIST_FILE}
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box as the label file gave it; normalized boxes are fractions of the image size."""
+
+    label: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    file: str
+    where: str
+    normalized: bool = False
+
+
+@dataclass
+class Record:
+    path: str
+    labels: list[str] = field(default_factory=list)
+    boxes: list[Box] = field(default_factory=list)
+    split: str = ""
+    labeled: bool = False  # a label file spoke about this image (it may still have no boxes)
+
+
+@dataclass
+class ReadResult:
+    records: dict[str, Record] = field(default_factory=dict)
+    classes: list[str] = field(default_factory=list)  # declared order, first seen first
+    report: Report = field(default_factory=Report)
+
+    def record(self, path: str) -> Record:
+        if path not in self.records:
+            self.records[path] = Record(path=path, split=split_from_path(path))
+        return self.records[path]
+
+    def add_class(self, name: str) -> None:
+        if name not in self.classes:
+            self.classes.append(name)
+
+    def tag(self, path: str, label: str) -> None:
+        record = self.record(path)
+        record.labeled = True
+        self.add_class(label)
+        if label not in record.labels:
+            record.labels.append(label)
+
+    def add_unlabeled_images(self, tree: SourceTree, note_missing: bool) -> None:
+        """Images no label file mentioned are imported unlabeled, with a warning if labels were
+        expected for them."""
+        for path in tree:
+            if is_image_name(path) and path not in self.records:
+                self.record(path)
+                if note_missing:
+                    self.report.warning(
+                        "unlabeled_image",
+                        path,
+                        "No label file mentions this image, so it was imported without labels.",
+                        "Label it in the browser, or add it to the label file and import again.",
+                    )
+
+
+def split_from_path(path: str) -> str:
+    for part in path.split("/")[:-1]:
+        split = SPLIT_NAMES.get(part.lower())
+        if split:
+            return split
+    return ""
+
+
+def split_from_filename(name: str) -> str:
+    """`train_list.txt`, `instances_val2017.json`, `test.csv` -> the split they describe."""
+    stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    for word in stem.replace("-", "_").split("_"):
+        word = word.rstrip("0123456789")
+        if word in SPLIT_NAMES:
+            return SPLIT_NAMES[word]
+    return ""
+
+
+def parse_number(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value

@@ -1,0 +1,157 @@
+"""CSV labels: one row per image (classification) or per box (detection).
+
+Columns are found by name, case-insensitively: the image (`filename`, `path`, `image`...), the
+label (`label`, `class`, `labels`...; several labels split by `;` or `|`), an optional `split`,
+and for boxes `xmin,ymin,xmax,ymax` or `x,y,width,height` in pixels.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from datastore.importing.formats.base import (
+    SPLIT_NAMES,
+    Box,
+    ReadResult,
+    parse_number,
+    split_from_filename,
+)
+from datastore.importing.problems import ImportRejected
+from datastore.importing.tree import SourceTree
+
+PATH_COLUMNS = ("filename", "file_name", "file", "path", "image", "image_path", "img", "name")
+LABEL_COLUMNS = ("label", "labels", "class", "class_name", "category", "tags", "tag")
+SPLIT_COLUMNS = ("split", "subset", "set")
+CORNER_COLUMNS = ("xmin", "ymin", "xmax", "ymax")
+SIZE_COLUMNS = ("x", "y", "width", "height")
+
+
+def find_csv_files(tree: SourceTree) -> list[str]:
+    return [p for p in tree if p.lower().endswith(".csv")]
+
+
+def _column(header: list[str], names: tuple[str, ...]) -> int | None:
+    lowered = [h.strip().lower() for h in header]
+    for name in names:
+        if name in lowered:
+            return lowered.index(name)
+    return None
+
+
+def _box_columns(header: list[str]) -> tuple[list[int], bool] | None:
+    for names, corners in ((CORNER_COLUMNS, True), (SIZE_COLUMNS, False)):
+        columns = [_column(header, (n,)) for n in names]
+        if all(c is not None for c in columns):
+            return [c for c in columns if c is not None], corners
+    return None
+
+
+def _split_labels(value: str) -> list[str]:
+    for separator in (";", "|"):
+        if separator in value:
+            return [v.strip() for v in value.split(separator) if v.strip()]
+    return [value.strip()] if value.strip() else []
+
+
+def read_csv_file(tree: SourceTree, csv_path: str, result: ReadResult) -> None:
+    rows = csv.reader(io.StringIO(tree.read_text(csv_path)))
+    header = next(rows, [])
+    path_col = _column(header, PATH_COLUMNS)
+    label_col = _column(header, LABEL_COLUMNS)
+    if path_col is None or label_col is None:
+        missing = "image file name" if path_col is None else "label"
+        raise ImportRejected(
+            f"The CSV has no column for the {missing}; its columns are: "
+            f"{', '.join(header) or '(none)'}.",
+            "Name the columns `filename` and `label` (and optionally `split`, and "
+            "`xmin,ymin,xmax,ymax` for boxes).",
+            file=csv_path,
+        )
+    split_col = _column(header, SPLIT_COLUMNS)
+    boxes = _box_columns(header)
+    file_split = split_from_filename(csv_path)
+    for row in rows:
+        where = f"line {rows.line_num}"
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            result.report.error(
+                "malformed_line",
+                csv_path,
+                f"This row has {len(row)} fields but the header has {len(header)}.",
+                "Quote fields that contain commas, and give every row the header's columns.",
+                where,
+            )
+            continue
+        image = tree.lookup(row[path_col].strip(), csv_path)
+        if image is None:
+            result.report.error(
+                "missing_file",
+                csv_path,
+                f"The row names '{row[path_col].strip()}', which is not in the upload.",
+                "Upload the image too, or remove the row.",
+                f"{where}, column '{header[path_col]}'",
+            )
+            continue
+        record = result.record(image)
+        record.labeled = True
+        record.split = _split_of(row, split_col) or file_split or record.split
+        labels = _split_labels(row[label_col])
+        if boxes is None:
+            for label in labels:
+                result.tag(image, label)
+            continue
+        if not labels and not any(row[c].strip() for c in boxes[0]):
+            continue  # an image with no objects
+        box = _read_box(row, boxes, labels, csv_path, where, result)
+        if box is not None:
+            result.add_class(box.label)
+            record.boxes.append(box)
+
+
+def _split_of(row: list[str], split_col: int | None) -> str:
+    if split_col is None:
+        return ""
+    return SPLIT_NAMES.get(row[split_col].strip().lower(), "")
+
+
+def _read_box(
+    row: list[str],
+    columns: tuple[list[int], bool],
+    labels: list[str],
+    csv_path: str,
+    where: str,
+    result: ReadResult,
+) -> Box | None:
+    indices, corners = columns
+    try:
+        a, b, c, d = (parse_number(row[i]) for i in indices)
+    except ValueError as exc:
+        result.report.error(
+            "malformed_line",
+            csv_path,
+            f"A box coordinate is not a number ({exc}).",
+            "Write box coordinates as plain numbers of pixels.",
+            where,
+        )
+        return None
+    if len(labels) != 1:
+        result.report.error(
+            "malformed_line",
+            csv_path,
+            "A box row needs exactly one class.",
+            "Write one row per box, with its class in the label column.",
+            where,
+        )
+        return None
+    x1, y1 = (c, d) if corners else (a + c, b + d)
+    return Box(labels[0], a, b, x1, y1, csv_path, where)
+
+
+def read_csv(tree: SourceTree) -> ReadResult:
+    result = ReadResult()
+    for csv_path in find_csv_files(tree):
+        read_csv_file(tree, csv_path, result)
+    result.add_unlabeled_images(tree, note_missing=True)
+    return result

@@ -1,0 +1,82 @@
+"""Which format an upload is in, and reading it with the matching reader."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from datastore.importing.formats.base import (
+    CLASSIFICATION_ONLY,
+    DETECTION_ONLY,
+    Format,
+    ReadResult,
+)
+from datastore.importing.formats.coco import find_coco_files, read_coco
+from datastore.importing.formats.csvfile import find_csv_files, read_csv
+from datastore.importing.formats.folders import (
+    looks_like_class_folders,
+    read_class_folders,
+    read_flat,
+)
+from datastore.importing.formats.listfile import find_list_files, read_list_files
+from datastore.importing.formats.voc import is_voc, read_voc
+from datastore.importing.formats.yolo import find_label_files, read_yolo
+from datastore.importing.problems import ImportRejected, Severity
+from datastore.importing.tree import SourceTree
+
+LABEL_FILE_FORMATS = {Format.LIST_FILE, Format.CSV, Format.COCO, Format.VOC, Format.YOLO}
+READERS: dict[Format, Callable[[SourceTree], ReadResult]] = {
+    Format.CLASS_FOLDERS: read_class_folders,
+    Format.FLAT: read_flat,
+    Format.LIST_FILE: read_list_files,
+    Format.CSV: read_csv,
+    Format.COCO: read_coco,
+    Format.VOC: read_voc,
+    Format.YOLO: read_yolo,
+}
+
+
+def detect_format(tree: SourceTree, detection: bool) -> tuple[Format, str]:
+    """The most specific format the files match, and a sentence saying why."""
+    coco = find_coco_files(tree)
+    if coco:
+        return Format.COCO, f"Found COCO annotations in {coco[0]}."
+    voc = [p for p in tree if is_voc(tree, p)]
+    if voc:
+        return Format.VOC, f"Found {len(voc)} Pascal VOC XML files, such as {voc[0]}."
+    yolo = find_label_files(tree)
+    if yolo:
+        return Format.YOLO, f"Found {len(yolo)} YOLO label files, such as {yolo[0][0]}."
+    lists = [] if detection else find_list_files(tree)
+    if lists:
+        return Format.LIST_FILE, f"Found PaddleX/PaddleClas list files: {', '.join(lists[:3])}."
+    csvs = find_csv_files(tree)
+    if csvs:
+        return Format.CSV, f"Found CSV labels in {csvs[0]}."
+    if not detection and looks_like_class_folders(tree):
+        return Format.CLASS_FOLDERS, "Found images sorted into one folder per class."
+    return Format.FLAT, "Found images without labels."
+
+
+def read_tree(tree: SourceTree, fmt: Format, detection: bool) -> ReadResult:
+    kind = "an object detection" if detection else "a classification"
+    if (detection and fmt in CLASSIFICATION_ONLY) or (not detection and fmt in DETECTION_ONLY):
+        raise ImportRejected(
+            f"{fmt.title} labels cannot be imported into {kind} dataset.",
+            "Create a dataset of the matching task type, or import as 'Flat images' to bring "
+            "in the images without their labels.",
+        )
+    result = READERS[fmt](tree)
+    if fmt in LABEL_FILE_FORMATS and not any(r.labeled for r in result.records.values()):
+        if not any(p.severity == Severity.ERROR for p in result.report.problems):
+            raise ImportRejected(
+                f"No {fmt.title} label files were found in the upload.",
+                "Check the format you chose, or choose 'Flat images' to import the images "
+                "without labels.",
+            )
+    if detection:
+        for record in result.records.values():
+            record.labels.clear()  # folder names and list labels mean nothing for detection
+    else:
+        for record in result.records.values():
+            record.boxes.clear()
+    return result

@@ -1,0 +1,143 @@
+"""Pascal VOC XML: one `<annotation>` file per image with `<object><name>` and `<bndbox>`.
+
+PaddleX list files pairing images with XML files (`JPEGImages/a.jpg Annotations/a.xml`) give the
+split when present.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from datastore.importing.formats.base import Box, ReadResult, parse_number, split_from_filename
+from datastore.importing.images import IMAGE_EXTENSIONS
+from datastore.importing.problems import Report
+from datastore.importing.tree import SourceTree
+
+
+def is_voc(tree: SourceTree, path: str) -> bool:
+    if not path.lower().endswith(".xml"):
+        return False
+    with open(tree.local(path), "rb") as handle:
+        return b"<annotation" in handle.read(4096)
+
+
+def _parse(tree: SourceTree, path: str, report: Report) -> ET.Element | None:
+    text = tree.read_text(path)
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        # Entity declarations are how XML bombs and external-file reads are built.
+        report.error(
+            "malformed_file",
+            path,
+            "The XML declares a DOCTYPE or entities, which annotation files never need "
+            "and which can be used to attack the server.",
+            "Remove the <!DOCTYPE ...> block from the file.",
+        )
+        return None
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        report.error(
+            "malformed_file",
+            path,
+            f"The XML cannot be read: {exc}.",
+            "Fix the XML (often an unclosed tag) or re-export it.",
+            f"line {line}, column {column}",
+        )
+        return None
+
+
+def _find_image(tree: SourceTree, xml_path: str, root: ET.Element) -> str | None:
+    filename = (root.findtext("filename") or "").strip()
+    if filename:
+        found = tree.lookup(filename, xml_path)
+        if found:
+            return found
+        folder = (root.findtext("folder") or "").strip()
+        found = tree.lookup(f"{folder}/{filename}", xml_path) if folder else None
+        if found:
+            return found
+    stem = xml_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    for extension in sorted(IMAGE_EXTENSIONS):
+        found = tree.lookup(f"{stem}{extension}", xml_path)
+        if found:
+            return found
+    return None
+
+
+def _read_object(obj: ET.Element, index: int, xml_path: str, report: Report) -> Box | None:
+    where = f"object[{index}]"
+    name = (obj.findtext("name") or "").strip()
+    if not name:
+        report.error(
+            "malformed_field",
+            xml_path,
+            "An object has no <name>.",
+            "Give each <object> a <name> with its class.",
+            f"{where}/name",
+        )
+        return None
+    values = []
+    for tag in ("xmin", "ymin", "xmax", "ymax"):
+        text = obj.findtext(f"bndbox/{tag}")
+        try:
+            values.append(parse_number((text or "").strip()))
+        except ValueError:
+            report.error(
+                "malformed_field",
+                xml_path,
+                f"The box's <{tag}> is {text!r}, not a number.",
+                "Write box corners as numbers of pixels.",
+                f"{where}/bndbox/{tag}",
+            )
+            return None
+    x0, y0, x1, y1 = values
+    return Box(name, x0, y0, x1, y1, xml_path, f"{where}/bndbox")
+
+
+def _list_splits(tree: SourceTree) -> dict[str, str]:
+    """xml path -> split, from PaddleX's `train_list.txt` style files where they exist."""
+    splits: dict[str, str] = {}
+    for path in tree:
+        split = split_from_filename(path)
+        if not (path.lower().endswith(".txt") and split):
+            continue
+        for line in tree.read_text(path).splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].lower().endswith(".xml"):
+                xml = tree.lookup(parts[1], path)
+                if xml:
+                    splits[xml] = split
+    return splits
+
+
+def read_voc(tree: SourceTree) -> ReadResult:
+    result = ReadResult()
+    splits = _list_splits(tree)
+    for xml_path in tree:
+        if not is_voc(tree, xml_path):
+            continue
+        root = _parse(tree, xml_path, result.report)
+        if root is None:
+            continue
+        image = _find_image(tree, xml_path, root)
+        if image is None:
+            result.report.error(
+                "missing_file",
+                xml_path,
+                f"The image '{root.findtext('filename') or '?'}' this file describes is not in "
+                "the upload.",
+                "Upload the image too, or remove the XML file.",
+                "filename",
+            )
+            continue
+        record = result.record(image)
+        record.labeled = True
+        record.split = splits.get(xml_path, record.split)
+        for index, obj in enumerate(root.findall("object")):
+            box = _read_object(obj, index, xml_path, result.report)
+            if box is not None:
+                result.add_class(box.label)
+                record.boxes.append(box)
+    result.add_unlabeled_images(tree, note_missing=True)
+    return result

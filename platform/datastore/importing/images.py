@@ -1,0 +1,174 @@
+"""Opening, verifying, hashing and thumbnailing one image.
+
+Every image is decoded in full (a truncated file fails here, not during training). The pixel
+count is checked from the header before decoding, and Pillow's own decompression-bomb guard stays
+on and is turned from a warning into an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from datastore.importing.limits import ImportLimits
+from datastore.importing.tree import place_file
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+# Extensions of images we import, and the Pillow format each must decode as.
+SUPPORTED_FORMATS = {"JPEG": ".jpg", "PNG": ".png", "BMP": ".bmp", "WEBP": ".webp"}
+IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+# Images we recognise but do not import; they get a clear "unsupported" message.
+OTHER_IMAGE_EXTENSIONS = {".gif", ".tif", ".tiff", ".heic", ".heif", ".avif", ".ico", ".jp2"}
+EXIF_ORIENTATION = 0x0112
+CONVERT_FIX = "Convert the image to PNG or JPEG (for example with `mogrify -format png`)."
+
+
+def is_image_name(path: str) -> bool:
+    return os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS | OTHER_IMAGE_EXTENSIONS
+
+
+class ImageRejected(Exception):
+    def __init__(self, code: str, reason: str, fix: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.fix = fix
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    width: int
+    height: int
+    format: str
+    extension: str
+    size_bytes: int
+    content_hash: str  # sha256 hex of the file's bytes
+    perceptual_hash: int  # 64-bit difference hash, as a signed int64 to fit a BigIntegerField
+
+
+def _sniff(data: bytes) -> str:
+    head = data[:16].lstrip()
+    if not data:
+        return "The file is empty."
+    if head[:1] == b"<":
+        return "The file holds text that looks like HTML or XML, not an image."
+    if head[:2] == b"PK":
+        return "The file is a zip archive renamed to look like an image."
+    if head[:4] == b"%PDF":
+        return "The file is a PDF document, not an image."
+    if all(32 <= b < 127 or b in (9, 10, 13) for b in data[:64]):
+        return "The file holds plain text, not an image."
+    return "The file's content is not a known image format."
+
+
+def difference_hash(image: Image.Image) -> int:
+    """64-bit dHash: which of each pair of neighbouring pixels is brighter, on a 9x8 thumbnail."""
+    small = image.convert("L").resize((9, 8), Image.Resampling.BILINEAR)
+    pixels = np.asarray(small, dtype=np.int16)
+    bits = (pixels[:, 1:] > pixels[:, :-1]).flatten()
+    value = int.from_bytes(np.packbits(bits).tobytes(), "big")
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _open(data: bytes, limits: ImportLimits) -> Image.Image:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            image = Image.open(io.BytesIO(data))
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+            raise ImageRejected(
+                "image_too_large",
+                f"The image declares an enormous pixel count ({exc}); decoding it could "
+                "exhaust the server's memory (a 'decompression bomb').",
+                "Resize the image to a normal resolution before uploading.",
+            ) from exc
+        except UnidentifiedImageError as exc:
+            raise ImageRejected(
+                "not_an_image", _sniff(data), "Remove the file or replace it with the real image."
+            ) from exc
+    width, height = image.size
+    if width * height > limits.max_image_pixels:
+        raise ImageRejected(
+            "image_too_large",
+            f"The image is {width}x{height} pixels, more than the {limits.max_image_pixels:,} "
+            "pixels an image may have; decoding it could exhaust the server's memory.",
+            "Resize the image to a normal resolution before uploading.",
+        )
+    if image.format not in SUPPORTED_FORMATS:
+        raise ImageRejected(
+            "unsupported_format",
+            f"{image.format} images are not supported; Sampan imports JPEG, PNG, BMP and WebP.",
+            CONVERT_FIX,
+        )
+    return image
+
+
+def _decode(image: Image.Image, thumbnail_side: int) -> Image.Image:
+    if image.format == "JPEG":
+        # Decode big JPEGs at a reduced scale: every byte is still read, so truncation still fails.
+        image.draft("RGB", (thumbnail_side * 2, thumbnail_side * 2))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            image.load()
+    except (OSError, SyntaxError, ValueError, Warning) as exc:
+        raise ImageRejected(
+            "image_corrupt",
+            f"The image could not be decoded: it is damaged or cut short ({exc}).",
+            "Re-export or re-download the image; if it opens in a viewer, save it again as PNG.",
+        ) from exc
+    return image
+
+
+def _thumbnail(image: Image.Image, side: int, target: Path) -> None:
+    thumb = ImageOps.exif_transpose(image) if image.format == "JPEG" else image
+    thumb = thumb.copy() if thumb is image else thumb
+    thumb.thumbnail((side, side), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    if thumb.mode not in ("RGB", "L"):
+        background = Image.new("RGB", thumb.size, (255, 255, 255))
+        rgba = thumb.convert("RGBA")
+        background.paste(rgba, mask=rgba.getchannel("A"))
+        thumb = background
+    thumb.save(target, "JPEG", quality=80)
+
+
+def inspect_image(source: Path, target: Path, thumbnail: Path, limits: ImportLimits) -> ImageInfo:
+    """Verify `source`, place it at `target` and write its thumbnail; raise ImageRejected."""
+    size = source.stat().st_size
+    if size > limits.max_upload_bytes:
+        raise ImageRejected(
+            "file_too_large",
+            f"The file is {size:,} bytes, over the {limits.max_upload_bytes:,}-byte limit.",
+            "Resize or recompress the image.",
+        )
+    data = source.read_bytes()
+    image = _open(data, limits)
+    width, height = image.size
+    if image.format == "JPEG" and image.getexif().get(EXIF_ORIENTATION, 1) in (5, 6, 7, 8):
+        width, height = height, width  # browsers show it rotated; labels use the shown size
+    if min(width, height) < limits.min_image_side:
+        raise ImageRejected(
+            "image_too_small",
+            f"The image is only {width}x{height} pixels; images need at least "
+            f"{limits.min_image_side} pixels on each side to be useful for training.",
+            "Remove the image, or upscale it if it really is meant to be this small.",
+        )
+    image_format = image.format or ""
+    decoded = _decode(image, limits.thumbnail_side)
+    info = ImageInfo(
+        width=width,
+        height=height,
+        format=image_format,
+        extension=SUPPORTED_FORMATS[image_format],
+        size_bytes=size,
+        content_hash=hashlib.sha256(data).hexdigest(),
+        perceptual_hash=difference_hash(decoded),
+    )
+    _thumbnail(decoded, limits.thumbnail_side, thumbnail)
+    place_file(source, target)
+    return info

@@ -1,0 +1,22 @@
+"""Size and safety limits for one import. Django settings fill these in; tests pass their own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ImportLimits:
+    max_upload_bytes: int = 2048 * MIB  # any single uploaded file, zip or image
+    max_extracted_bytes: int = 8192 * MIB  # everything a zip expands to, summed
+    max_compression_ratio: float = 100.0  # uncompressed / compressed, per entry and overall
+    ratio_floor_bytes: int = 1 * MIB  # entries smaller than this are too small to be a bomb
+    max_files: int = 1_000_000
+    max_image_pixels: int = 64_000_000  # width * height; Pillow's own guard stays on as well
+    min_image_side: int = 16
+    thumbnail_side: int = 160
+    near_duplicate_bits: int = 4  # perceptual hashes this close (Hamming) are near-duplicates
+    min_samples_per_class: int = 10
+    max_imbalance_ratio: float = 10.0

@@ -1,0 +1,222 @@
+"""One import, from a tree of uploaded files to the samples to create and the report.
+
+Files are written only inside `samples_dir` and `thumbs_dir`, under generated names. The caller
+creates database rows from the returned `PreparedImport` in one transaction, and deletes both
+folders if anything fails, so a failed import leaves the dataset as it was.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from datastore.importing.checks import (
+    PixelBox,
+    check_balance,
+    find_exact_duplicates,
+    find_near_duplicates,
+    to_pixels,
+)
+from datastore.importing.formats.base import Format, Record
+from datastore.importing.formats.detect import detect_format, read_tree
+from datastore.importing.images import ImageInfo, ImageRejected, inspect_image, is_image_name
+from datastore.importing.limits import ImportLimits
+from datastore.importing.problems import Report, Severity
+from datastore.importing.tree import SourceTree
+
+LABEL_EXTENSIONS = (".txt", ".csv", ".json", ".xml", ".yaml", ".yml", ".names")
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class KnownSamples:
+    """What the dataset already holds, so that re-imports and near-copies are caught."""
+
+    content_hashes: dict[str, str] = field(default_factory=dict)  # sha256 -> sample name
+    perceptual_hashes: dict[str, int] = field(default_factory=dict)  # sample name -> dhash
+    class_counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PreparedSample:
+    source: str  # its path inside the upload
+    stored: str  # file name written inside samples_dir
+    thumbnail: str  # file name written inside thumbs_dir
+    info: ImageInfo
+    labels: list[str]
+    boxes: list[PixelBox]
+    split: str
+    labeled: bool
+    problems: list[str] = field(default_factory=list)  # problem codes about this image
+
+
+@dataclass
+class PreparedImport:
+    format: Format
+    format_note: str
+    classes: list[str]
+    samples: list[PreparedSample]
+    report: Report
+    skipped: int = 0
+
+
+@dataclass(frozen=True)
+class ImportTarget:
+    samples_dir: Path
+    thumbs_dir: Path
+    detection: bool
+    multi_label: bool
+    limits: ImportLimits
+
+
+def _inspect(
+    tree: SourceTree, target: ImportTarget, index: int, record: Record
+) -> tuple[str, ImageInfo] | ImageRejected:
+    """Verify one image and write it (as `NNNNNN.ext`) and its thumbnail (`NNNNNN.jpg`)."""
+    stem = f"{index:06d}"
+    partial = target.samples_dir / f"{stem}.partial"
+    try:
+        info = inspect_image(
+            tree.local(record.path), partial, target.thumbs_dir / f"{stem}.jpg", target.limits
+        )
+    except ImageRejected as exc:
+        return exc
+    partial.rename(target.samples_dir / f"{stem}{info.extension}")
+    return f"{stem}{info.extension}", info
+
+
+def _report_ignored(tree: SourceTree, report: Report) -> None:
+    for path in tree:
+        if not is_image_name(path) and not path.lower().endswith(LABEL_EXTENSIONS):
+            report.add(
+                "ignored_file",
+                Severity.INFO,
+                path,
+                "This file is neither an image nor a label file, so it was skipped.",
+                "Nothing to do, unless it should have been an image.",
+            )
+
+
+def _sample(
+    record: Record, stored: str, info: ImageInfo, target: ImportTarget, report: Report
+) -> PreparedSample:
+    before = len(report.problems)
+    labels = list(record.labels)
+    if len(labels) > 1 and not target.multi_label:
+        report.error(
+            "too_many_labels",
+            record.path,
+            f"The image has {len(labels)} labels ({', '.join(labels)}) but the dataset "
+            "is single-label, so it was imported without a label.",
+            "Keep one label per image, or use a multi-label dataset.",
+        )
+        labels = []
+    boxes = [
+        box
+        for raw in record.boxes
+        if (box := to_pixels(raw, info.width, info.height, report)) is not None
+    ]
+    sample = PreparedSample(
+        source=record.path,
+        stored=stored,
+        thumbnail=stored.rsplit(".", 1)[0] + ".jpg",
+        info=info,
+        labels=labels,
+        boxes=boxes,
+        split=record.split,
+        labeled=bool(labels or boxes) or (target.detection and record.labeled),
+    )
+    sample.problems = [p.code for p in report.problems[before:]]
+    return sample
+
+
+def _forget(target: ImportTarget, stored: str) -> None:
+    (target.samples_dir / stored).unlink()
+    (target.thumbs_dir / (stored.rsplit(".", 1)[0] + ".jpg")).unlink()
+
+
+def _check_duplicates(
+    samples: list[PreparedSample], known: KnownSamples, limits: ImportLimits, report: Report
+) -> None:
+    by_source = {sample.source: sample for sample in samples}
+    exact = find_exact_duplicates((s.source, s.info.content_hash) for s in samples)
+    for path, original in exact.items():
+        report.warning(
+            "duplicate",
+            path,
+            f"This image is an exact copy of '{original}'.",
+            "Delete one of the copies; copies in both training and validation "
+            "make results look better than they are.",
+        )
+        by_source[path].problems.append("duplicate")
+    near = find_near_duplicates(
+        [(s.source, s.info.perceptual_hash) for s in samples if s.source not in exact],
+        limits.near_duplicate_bits,
+        known.perceptual_hashes,
+    )
+    for path, original in near.items():
+        report.warning(
+            "near_duplicate",
+            path,
+            f"This image looks almost the same as '{original}'.",
+            "Check both in the gallery and delete one if they show the same thing.",
+        )
+        by_source[path].problems.append("near_duplicate")
+
+
+def prepare_import(
+    tree: SourceTree,
+    target: ImportTarget,
+    fmt: Format | None = None,
+    known: KnownSamples | None = None,
+    progress: Progress | None = None,
+    threads: int = 2,
+) -> PreparedImport:
+    known = known or KnownSamples()
+    note = f"Format chosen by you: {fmt.title}." if fmt else ""
+    if fmt is None:
+        fmt, note = detect_format(tree, target.detection)
+    result = read_tree(tree, fmt, target.detection)
+    report = Report()
+    report.extend(tree.report)
+    report.extend(result.report)
+    _report_ignored(tree, report)
+    records = sorted(result.records.values(), key=lambda r: r.path)
+    target.samples_dir.mkdir(parents=True, exist_ok=True)
+    target.thumbs_dir.mkdir(parents=True, exist_ok=True)
+    samples: list[PreparedSample] = []
+    skipped = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        outcomes = pool.map(lambda pair: _inspect(tree, target, *pair), enumerate(records))
+        for done, (record, outcome) in enumerate(zip(records, outcomes, strict=True), start=1):
+            if progress and (done % 100 == 0 or done == len(records)):
+                progress(done, len(records))
+            if isinstance(outcome, ImageRejected):
+                report.error(outcome.code, record.path, outcome.reason, outcome.fix)
+                skipped += 1
+                continue
+            stored, info = outcome
+            if info.content_hash in known.content_hashes:
+                report.warning(
+                    "already_imported",
+                    record.path,
+                    "The dataset already holds this exact image (as "
+                    f"'{known.content_hashes[info.content_hash]}'), so it was "
+                    "skipped.",
+                    "Nothing to do.",
+                )
+                _forget(target, stored)
+                skipped += 1
+                continue
+            samples.append(_sample(record, stored, info, target, report))
+    _check_duplicates(samples, known, target.limits, report)
+    counts = Counter({name: 0 for name in result.classes}) + Counter(known.class_counts)
+    for sample in samples:
+        counts.update(set(sample.labels) | {box.label for box in sample.boxes})
+    check_balance(
+        {name: counts.get(name, 0) for name in {*result.classes, *counts}}, target.limits, report
+    )
+    return PreparedImport(fmt, note, result.classes, samples, report, skipped)
