@@ -47,5 +47,6 @@ from framework.ops.manipulation import broadcast_to, expand
 # --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
 
 # --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
+from framework import io
 
 __version__ = "0.1.0"
