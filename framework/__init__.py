@@ -43,6 +43,8 @@ from framework.ops.math import add, multiply
 from framework.ops.manipulation import broadcast_to, expand
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
+from framework import nn
+from framework.nn.param_attr import ParamAttr, create_parameter
 
 # --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
 

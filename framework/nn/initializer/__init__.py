@@ -1,0 +1,31 @@
+"""Parameter initializers (`framework.nn.initializer`), as in `paddle.nn.initializer`."""
+
+from framework.nn.initializer.constant import Assign, Constant
+from framework.nn.initializer.initializer import (
+    Initializer,
+    calculate_gain,
+    compute_fans,
+    set_global_initializer,
+)
+from framework.nn.initializer.kaiming import KaimingNormal, KaimingUniform, MSRAInitializer
+from framework.nn.initializer.normal import Normal, TruncatedNormal
+from framework.nn.initializer.uniform import Uniform
+from framework.nn.initializer.xavier import XavierInitializer, XavierNormal, XavierUniform
+
+__all__ = [
+    "Assign",
+    "Constant",
+    "Initializer",
+    "KaimingNormal",
+    "KaimingUniform",
+    "MSRAInitializer",
+    "Normal",
+    "TruncatedNormal",
+    "Uniform",
+    "XavierInitializer",
+    "XavierNormal",
+    "XavierUniform",
+    "calculate_gain",
+    "compute_fans",
+    "set_global_initializer",
+]

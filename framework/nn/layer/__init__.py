@@ -1,0 +1,1 @@
+"""Layers (`framework.nn.layer`); the public names are re-exported from `framework.nn`."""

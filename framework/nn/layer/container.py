@@ -1,0 +1,221 @@
+"""Containers: `Sequential`, `LayerList`, `LayerDict` and `ParameterList`, as in `paddle.nn`."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from framework.core.tensor import Parameter
+from framework.nn.layer.layers import Layer
+
+
+def _normalise_index(index: int, length: int) -> int:
+    if not -length <= index < length:
+        raise IndexError(f"index {index} is out of range for a container of {length} items")
+    return index + length if index < 0 else index
+
+
+class Sequential(Layer):
+    """Run layers one after another.
+
+    Sequential(Linear(4, 8), ReLU(), Linear(8, 2))
+    Sequential(("fc", Linear(4, 8)), ("act", ReLU()))       # named
+    Sequential(OrderedDict(fc=Linear(4, 8), act=ReLU()))     # named
+    """
+
+    def __init__(self, *layers: Layer | tuple[str, Layer] | list | OrderedDict) -> None:
+        super().__init__()
+        if len(layers) == 1 and isinstance(layers[0], Mapping):
+            for name, layer in layers[0].items():
+                self.add_sublayer(name, layer)
+        elif layers and isinstance(layers[0], list | tuple):
+            for name, layer in layers:
+                self.add_sublayer(name, layer)
+        else:
+            for index, layer in enumerate(layers):
+                self.add_sublayer(str(index), layer)
+
+    def __getitem__(self, index: int | str | slice) -> Layer:
+        if isinstance(index, slice):
+            return type(self)(*list(self._sub_layers.values())[index])
+        if isinstance(index, str):
+            return self._sub_layers[index]
+        values = list(self._sub_layers.values())
+        return values[_normalise_index(index, len(values))]
+
+    def __setitem__(self, name: int | str, layer: Layer) -> None:
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential holds Layers, got {type(layer).__name__}")
+        if isinstance(name, int):
+            name = list(self._sub_layers)[_normalise_index(name, len(self))]
+        setattr(self, str(name), layer)
+
+    def __delitem__(self, name: int | str) -> None:
+        if isinstance(name, int):
+            name = list(self._sub_layers)[_normalise_index(name, len(self))]
+        del self._sub_layers[str(name)]
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self) -> Iterator[Layer]:
+        return iter(self._sub_layers.values())
+
+    def append(self, layer: Layer) -> Sequential:
+        self.add_sublayer(str(len(self)), layer)
+        return self
+
+    def forward(self, input: Any) -> Any:
+        for layer in self._sub_layers.values():
+            input = layer(input)
+        return input
+
+
+class LayerList(Layer):
+    """A list of layers whose parameters are registered (a Python list's would not be).
+
+    self.blocks = LayerList([Linear(8, 8) for _ in range(3)])
+    for block in self.blocks: x = block(x)
+    """
+
+    def __init__(self, sublayers: Iterable[Layer] | None = None) -> None:
+        super().__init__()
+        if sublayers is not None:
+            self.extend(sublayers)
+
+    def _layers(self) -> list[Layer]:
+        return list(self._sub_layers.values())
+
+    def __getitem__(self, index: int | slice) -> Layer | LayerList:
+        if isinstance(index, slice):
+            return type(self)(self._layers()[index])
+        return self._layers()[_normalise_index(index, len(self))]
+
+    def __setitem__(self, index: int, sublayer: Layer) -> None:
+        self.add_sublayer(str(_normalise_index(index, len(self))), sublayer)
+
+    def __delitem__(self, index: int | slice) -> None:
+        layers = self._layers()
+        if isinstance(index, slice):
+            del layers[index]
+        else:
+            del layers[_normalise_index(index, len(layers))]
+        self._sub_layers.clear()
+        for i, layer in enumerate(layers):
+            self._sub_layers[str(i)] = layer
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self) -> Iterator[Layer]:
+        return iter(self._sub_layers.values())
+
+    def append(self, sublayer: Layer) -> LayerList:
+        self.add_sublayer(str(len(self)), sublayer)
+        return self
+
+    def insert(self, index: int, sublayer: Layer) -> None:
+        layers = self._layers()
+        layers.insert(index, sublayer)
+        self._sub_layers.clear()
+        for i, layer in enumerate(layers):
+            self.add_sublayer(str(i), layer)
+
+    def extend(self, sublayers: Iterable[Layer]) -> LayerList:
+        for sublayer in sublayers:
+            self.append(sublayer)
+        return self
+
+
+class LayerDict(Layer):
+    """An ordered dict of layers whose parameters are registered.
+
+    self.heads = LayerDict({"cls": Linear(8, 10), "box": Linear(8, 4)})
+    """
+
+    def __init__(self, sublayers: Mapping[str, Layer] | Iterable | None = None) -> None:
+        super().__init__()
+        if sublayers is not None:
+            self.update(sublayers)
+
+    def __getitem__(self, key: str) -> Layer:
+        return self._sub_layers[key]
+
+    def __setitem__(self, key: str, sublayer: Layer) -> None:
+        self.add_sublayer(key, sublayer)
+
+    def __delitem__(self, key: str) -> None:
+        del self._sub_layers[key]
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sub_layers)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._sub_layers
+
+    def clear(self) -> None:
+        self._sub_layers.clear()
+
+    def pop(self, key: str) -> Layer:
+        return self._sub_layers.pop(key)
+
+    def keys(self) -> Iterable[str]:
+        return self._sub_layers.keys()
+
+    def items(self) -> Iterable[tuple[str, Layer]]:
+        return self._sub_layers.items()
+
+    def values(self) -> Iterable[Layer]:
+        return self._sub_layers.values()
+
+    def update(self, sublayers: Mapping[str, Layer] | Iterable) -> None:
+        if isinstance(sublayers, OrderedDict | LayerDict | Mapping):
+            pairs = sublayers.items()
+        else:
+            pairs = []
+            for i, pair in enumerate(sublayers):
+                if not isinstance(pair, list | tuple) or len(pair) != 2:
+                    raise ValueError(
+                        f"LayerDict.update expects (key, layer) pairs; item {i} is {pair!r}"
+                    )
+                pairs.append(pair)
+        for key, layer in pairs:
+            self.add_sublayer(key, layer)
+
+
+class ParameterList(Layer):
+    """A list of Parameters registered on the layer (named "0", "1", ...).
+
+    self.scales = ParameterList([self.create_parameter([4]) for _ in range(3)])
+    """
+
+    def __init__(self, parameters: Iterable[Parameter] | None = None) -> None:
+        super().__init__()
+        for parameter in parameters or ():
+            self.append(parameter)
+
+    def __getitem__(self, index: int) -> Parameter:
+        values = list(self._parameters.values())
+        return values[_normalise_index(index, len(values))]
+
+    def __setitem__(self, index: int, parameter: Parameter) -> None:
+        self._set(str(_normalise_index(index, len(self))), parameter)
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[Parameter]:
+        return iter(self._parameters.values())
+
+    def append(self, parameter: Parameter) -> ParameterList:
+        self._set(str(len(self)), parameter)
+        return self
+
+    def _set(self, name: str, parameter: Parameter) -> None:
+        if not isinstance(parameter, Parameter):
+            raise TypeError(f"ParameterList holds Parameters, got {type(parameter).__name__}")
+        self._parameters[name] = parameter
