@@ -11,7 +11,7 @@ from datastore.importing.formats.base import Box
 from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import Report
 
-BAND_BITS = (13, 13, 13, 13, 12)  # five bands: two hashes within 4 bits share at least one
+HASH_BITS = 128
 
 
 @dataclass(frozen=True)
@@ -72,28 +72,27 @@ def find_exact_duplicates(hashes: Iterable[tuple[str, str]]) -> dict[str, str]:
     return copies
 
 
-def _bands(value: int) -> list[int]:
-    unsigned = value & ((1 << 64) - 1)
-    bands, shift = [], 0
-    for index, bits in enumerate(BAND_BITS):
-        bands.append((index << 16) | ((unsigned >> shift) & ((1 << bits) - 1)))
-        shift += bits
-    return bands
+def _bands(value: int, count: int) -> list[int]:
+    """`count` disjoint slices of the 128 bits, each tagged with its index."""
+    width = -(-HASH_BITS // count)
+    return [(i << HASH_BITS) | ((value >> (i * width)) & ((1 << width) - 1)) for i in range(count)]
 
 
 def find_near_duplicates(
-    hashes: list[tuple[str, int]], max_bits: int, known: Mapping[str, int] | None = None
+    hashes: list[tuple[str, str]], max_bits: int, known: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """path -> an earlier (or already imported) path whose perceptual hash is within max_bits.
 
-    Pigeonhole banding: split 64 bits into max_bits + 1 bands; two hashes this close agree on
-    at least one band, so only hashes sharing a band are compared.
+    Pigeonhole banding: split the bits into max_bits + 1 bands; two hashes this close agree on
+    at least one whole band, so only hashes sharing a band are compared.
     """
     entries = list((known or {}).items()) + hashes
-    values = np.array([h & ((1 << 64) - 1) for _, h in entries], dtype=np.uint64)
+    ints = [int(h, 16) for _, h in entries]
+    high = np.array([v >> 64 for v in ints], dtype=np.uint64)
+    low = np.array([v & ((1 << 64) - 1) for v in ints], dtype=np.uint64)
     buckets: dict[int, list[int]] = defaultdict(list)
-    for index, (_, value) in enumerate(entries):
-        for band in _bands(value)[: max_bits + 1]:
+    for index, value in enumerate(ints):
+        for band in _bands(value, max_bits + 1):
             buckets[band].append(index)
     first_new = len(entries) - len(hashes)
     matches: dict[str, str] = {}
@@ -101,17 +100,17 @@ def find_near_duplicates(
         if len(members) < 2:
             continue
         group = np.array(members)
-        group_values = values[group]
         for start in range(0, len(members), 256):  # blocks keep the distance matrix small
             block = group[start : start + 256]
-            distances = np.bitwise_count(group_values[start : start + 256, None] ^ group_values)
+            distances = np.bitwise_count(high[block, None] ^ high[group]) + np.bitwise_count(
+                low[block, None] ^ low[group]
+            )
             close = (distances <= max_bits) & (group[None, :] < block[:, None])
             for row in np.nonzero(close.any(axis=1))[0]:
                 index = int(block[row])
                 name = entries[index][0]
                 if index >= first_new and name not in matches:
-                    earlier = int(group[np.argmax(close[row])])
-                    matches[name] = entries[earlier][0]
+                    matches[name] = entries[int(group[np.argmax(close[row])])][0]
     return matches
 
 

@@ -17,6 +17,6 @@ class ImportLimits:
     max_image_pixels: int = 64_000_000  # width * height; Pillow's own guard stays on as well
     min_image_side: int = 16
     thumbnail_side: int = 160
-    near_duplicate_bits: int = 4  # perceptual hashes this close (Hamming) are near-duplicates
+    near_duplicate_bits: int = 5  # 128-bit perceptual hashes this close (Hamming) are near-copies
     min_samples_per_class: int = 10
     max_imbalance_ratio: float = 10.0

@@ -36,7 +36,7 @@ class KnownSamples:
     """What the dataset already holds, so that re-imports and near-copies are caught."""
 
     content_hashes: dict[str, str] = field(default_factory=dict)  # sha256 -> sample name
-    perceptual_hashes: dict[str, int] = field(default_factory=dict)  # sample name -> dhash
+    perceptual_hashes: dict[str, str] = field(default_factory=dict)  # sample name -> dhash hex
     class_counts: dict[str, int] = field(default_factory=dict)
 
 

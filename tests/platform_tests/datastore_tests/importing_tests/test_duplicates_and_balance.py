@@ -38,14 +38,20 @@ def test_it_skips_images_the_dataset_already_holds(tmp_path: Path, run_import) -
 
 
 def test_near_duplicates_are_found_through_any_band() -> None:
-    base = 0x0123_4567_89AB_CDEF
-    hashes = [("a", base), ("b", base ^ 0b1111), ("c", base ^ (1 << 63) ^ 1), ("d", ~base)]
+    base = 0x0123_4567_89AB_CDEF_0123_4567_89AB_CDEF
+    spread = base ^ (1 << 127) ^ (1 << 90) ^ (1 << 40) ^ 1  # 4 bits apart, in different bands
+    far = base ^ ((1 << 128) - 1)
+    hashes = [
+        (name, f"{value:032x}")
+        for name, value in [("a", base), ("b", base ^ 0b1111), ("c", spread), ("d", far)]
+    ]
     matches = find_near_duplicates(hashes, max_bits=4)
     assert matches == {"b": "a", "c": "a"}
 
 
 def test_near_duplicates_compare_with_known_samples() -> None:
-    matches = find_near_duplicates([("new", 42 ^ 3)], max_bits=4, known={"old": 42})
+    old, new = f"{42:032x}", f"{42 ^ 3:032x}"
+    matches = find_near_duplicates([("new", new)], max_bits=4, known={"old": old})
     assert matches == {"new": "old"}
 
 

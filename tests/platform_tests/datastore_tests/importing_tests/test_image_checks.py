@@ -112,4 +112,4 @@ def test_it_writes_small_thumbnails_and_hashes(
         with Image.open(dataset_dir / "thumbs" / sample.thumbnail) as thumb:
             assert max(thumb.size) == 160 and thumb.mode == "RGB"
         assert len(sample.info.content_hash) == 64
-        assert -(2**63) <= sample.info.perceptual_hash < 2**63
+        assert len(sample.info.perceptual_hash) == 32
