@@ -1,5 +1,59 @@
-"""Ops family 'creation'. `TENSOR_METHODS` binds method forms onto Tensor."""
+"""Creating tensors: constants, ranges, random draws. `TENSOR_METHODS` binds the in-place
+random fills (`x.uniform_()`, `x.normal_()`) and `x.bernoulli()`/`x.multinomial()`."""
 
-__all__: list[str] = []
+from framework.ops.creation.constant import (
+    empty,
+    empty_like,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
+from framework.ops.creation.random import (
+    bernoulli,
+    multinomial,
+    normal,
+    normal_,
+    rand,
+    randint,
+    randint_like,
+    randn,
+    randperm,
+    standard_normal,
+    uniform,
+    uniform_,
+)
+from framework.ops.creation.ranges import arange, eye, linspace
 
-TENSOR_METHODS: dict = {}
+__all__ = [
+    "arange",
+    "bernoulli",
+    "empty",
+    "empty_like",
+    "eye",
+    "full",
+    "full_like",
+    "linspace",
+    "multinomial",
+    "normal",
+    "ones",
+    "ones_like",
+    "rand",
+    "randint",
+    "randint_like",
+    "randn",
+    "randperm",
+    "standard_normal",
+    "uniform",
+    "zeros",
+    "zeros_like",
+]
+
+TENSOR_METHODS = {
+    "bernoulli": bernoulli,
+    "multinomial": multinomial,
+    "normal_": normal_,
+    "uniform_": uniform_,
+}

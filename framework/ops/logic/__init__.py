@@ -1,5 +1,60 @@
-"""Ops family 'logic'. `TENSOR_METHODS` binds method forms onto Tensor."""
+"""Comparisons and logic (bool outputs, no gradient). `TENSOR_METHODS` binds method forms and
+the comparison and bitwise operators onto Tensor."""
 
-__all__: list[str] = []
+from framework.ops.logic.comparison import (
+    OPERATORS,
+    allclose,
+    equal,
+    equal_all,
+    greater_equal,
+    greater_than,
+    isclose,
+    less_equal,
+    less_than,
+    not_equal,
+)
+from framework.ops.logic.logical import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+)
+from framework.ops.tensor_binding import reflected
 
-TENSOR_METHODS: dict = {}
+__all__ = [
+    "allclose",
+    "bitwise_and",
+    "bitwise_not",
+    "bitwise_or",
+    "bitwise_xor",
+    "equal",
+    "equal_all",
+    "greater_equal",
+    "greater_than",
+    "isclose",
+    "less_equal",
+    "less_than",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "not_equal",
+]
+
+TENSOR_METHODS = (
+    {name: globals()[name] for name in __all__}
+    | OPERATORS
+    | {
+        "__and__": bitwise_and,
+        "__rand__": reflected(bitwise_and),
+        "__or__": bitwise_or,
+        "__ror__": reflected(bitwise_or),
+        "__xor__": bitwise_xor,
+        "__rxor__": reflected(bitwise_xor),
+        "__invert__": bitwise_not,
+    }
+)

@@ -1,0 +1,71 @@
+"""Logical ops (any dtype in, bool out) and bitwise ops (bool and integer tensors).
+
+`&`, `|`, `^` and `~` on tensors are the bitwise forms, as in Paddle; on bool tensors they are
+the logical ones. No gradient.
+"""
+
+from __future__ import annotations
+
+from framework.core.backend import get_array_module
+from framework.core.operands import as_operands
+from framework.core.tensor import Tensor
+
+
+def _binary(x: object, y: object, name: str) -> Tensor:
+    x, y = as_operands(x, y)
+    xp = get_array_module(x._data)
+    return Tensor._wrap(getattr(xp, name)(x._data, y._data))
+
+
+def logical_and(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+    """Elementwise `x and y` (nonzero is True), with broadcasting; bool tensor."""
+    return _binary(x, y, "logical_and")
+
+
+def logical_or(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+    """Elementwise `x or y`, with broadcasting; bool tensor."""
+    return _binary(x, y, "logical_or")
+
+
+def logical_xor(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+    """Elementwise exclusive or, with broadcasting; bool tensor."""
+    return _binary(x, y, "logical_xor")
+
+
+def logical_not(x: Tensor, out: Tensor | None = None, name: str | None = None) -> Tensor:
+    """Elementwise `not x`; bool tensor."""
+    return Tensor._wrap(get_array_module(x._data).logical_not(x._data))
+
+
+def _check_integral(*tensors: Tensor) -> None:
+    for t in tensors:
+        if t._data.dtype.kind not in "biu":
+            raise TypeError(f"bitwise ops need bool or integer tensors, got {t._data.dtype}")
+
+
+def _bitwise(x: object, y: object, name: str) -> Tensor:
+    x, y = as_operands(x, y)
+    _check_integral(x, y)
+    xp = get_array_module(x._data)
+    return Tensor._wrap(getattr(xp, name)(x._data, y._data))
+
+
+def bitwise_and(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+    """Elementwise `x & y` for bool and integer tensors, with broadcasting."""
+    return _bitwise(x, y, "bitwise_and")
+
+
+def bitwise_or(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+    """Elementwise `x | y` for bool and integer tensors, with broadcasting."""
+    return _bitwise(x, y, "bitwise_or")
+
+
+def bitwise_xor(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+    """Elementwise `x ^ y` for bool and integer tensors, with broadcasting."""
+    return _bitwise(x, y, "bitwise_xor")
+
+
+def bitwise_not(x: Tensor, out: Tensor | None = None, name: str | None = None) -> Tensor:
+    """Elementwise `~x`: logical not for bool, two's-complement not for integers."""
+    _check_integral(x)
+    return Tensor._wrap(get_array_module(x._data).invert(x._data))

@@ -1,0 +1,100 @@
+"""Exponentials and logarithms: exp, expm1, log, log2, log10, log1p."""
+
+from __future__ import annotations
+
+import math
+
+from framework.core.autograd import Function
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.ops.math.arithmetic import Scale
+from framework.ops.math.promotion import as_float
+
+
+class Exp(Function):
+    def forward(self, x):
+        self.retain_outputs(0)
+        return get_array_module(x).exp(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (y,) = self.saved_outputs()
+        return gy * y
+
+
+class Expm1(Function):
+    def forward(self, x):
+        self.retain_outputs(0)
+        return get_array_module(x).expm1(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (y,) = self.saved_outputs()
+        return gy * (y + 1.0)
+
+
+class Log(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).log(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy / x
+
+
+class LogBase(Function):
+    """log2 and log10: log(x) / log(base)."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        return xp.log2(x) if self.base == 2 else xp.log10(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return Scale(1.0 / math.log(self.base), 0.0, True).apply(gy / x)
+
+
+class Log1p(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).log1p(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy / (x + 1.0)
+
+
+def exp(x: Tensor, name: str | None = None) -> Tensor:
+    """`e ** x`, elementwise. Integer inputs give the default float dtype.
+
+    framework.exp(framework.to_tensor([0.0, 1.0]))  # [1., 2.7182817]
+    """
+    return Exp().apply(as_float(x))
+
+
+def expm1(x: Tensor, name: str | None = None) -> Tensor:
+    """`e ** x - 1`, accurate for small `x`."""
+    return Expm1().apply(as_float(x))
+
+
+def log(x: Tensor, name: str | None = None) -> Tensor:
+    """Natural logarithm, elementwise."""
+    return Log().apply(as_float(x))
+
+
+def log2(x: Tensor, name: str | None = None) -> Tensor:
+    """Base-2 logarithm, elementwise."""
+    return LogBase(2).apply(as_float(x))
+
+
+def log10(x: Tensor, name: str | None = None) -> Tensor:
+    """Base-10 logarithm, elementwise."""
+    return LogBase(10).apply(as_float(x))
+
+
+def log1p(x: Tensor, name: str | None = None) -> Tensor:
+    """`log(1 + x)`, accurate for small `x`."""
+    return Log1p().apply(as_float(x))

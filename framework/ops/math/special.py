@@ -1,0 +1,84 @@
+"""Special functions: erf.
+
+NumPy has no erf. On the CPU we use SciPy's when it is installed and otherwise an exact-to-
+rounding fallback (a positive series below |x| = 2.5, the erfc continued fraction above); on
+the GPU, CUDA's own `erf` through a CuPy elementwise kernel.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from framework.core import backend
+from framework.core.autograd import Function
+from framework.core.tensor import Tensor
+from framework.ops.math.arithmetic import Neg, Scale
+from framework.ops.math.exponential import Exp
+from framework.ops.math.power import Square
+from framework.ops.math.promotion import as_float
+
+try:  # SciPy is optional: fast and exact when present
+    from scipy.special import erf as _scipy_erf
+except ImportError:  # pragma: no cover - depends on the install
+    _scipy_erf = None
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SERIES_LIMIT = 2.5
+_TERMS = 40  # enough for float64 rounding on both branches (checked against SciPy)
+_gpu_kernel = None
+
+
+def erf_array(x):
+    """erf on a NumPy or CuPy array, keeping its dtype."""
+    if backend.is_gpu_array(x):
+        global _gpu_kernel
+        if _gpu_kernel is None:
+            _gpu_kernel = backend.elementwise_kernel("T x", "T y", "y = erf(x)", "framework_erf")
+        return _gpu_kernel(x)
+    if _scipy_erf is not None:
+        return _scipy_erf(x)
+    return numpy_erf(x)
+
+
+def numpy_erf(x: np.ndarray) -> np.ndarray:
+    """erf with NumPy only, computed in float64 and returned in `x`'s dtype."""
+    x = np.asarray(x)
+    ax = np.abs(x.astype(np.float64))
+    small = ax < _SERIES_LIMIT
+    # erf(a) = 2/sqrt(pi) exp(-a^2) sum_n (2a^2)^n a / (1*3*...*(2n+1)): no cancellation.
+    a = np.where(small, ax, 0.0)
+    term = a.copy()
+    total = a.copy()
+    two_a2 = 2.0 * a * a
+    for n in range(1, _TERMS):
+        term *= two_a2 / (2 * n + 1)
+        total += term
+    series = _TWO_OVER_SQRT_PI * np.exp(-a * a) * total
+    # erfc(a) = exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))), for large a.
+    b = np.where(small, _SERIES_LIMIT, ax)
+    fraction = b.copy()
+    for k in range(_TERMS, 0, -1):
+        fraction = b + (k / 2.0) / fraction
+    tail = 1.0 - np.exp(-b * b) / math.sqrt(math.pi) / fraction
+    return (np.sign(x) * np.where(small, series, tail)).astype(x.dtype, copy=False)
+
+
+class Erf(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return erf_array(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        density = Exp().apply(Neg().apply(Square().apply(x)))
+        return gy * Scale(_TWO_OVER_SQRT_PI, 0.0, True).apply(density)
+
+
+def erf(x: Tensor, name: str | None = None) -> Tensor:
+    """The error function `2/sqrt(pi) * integral_0^x exp(-t^2) dt`, elementwise.
+
+    framework.erf(framework.to_tensor([0.5]))  # [0.5204999]
+    """
+    return Erf().apply(as_float(x))

@@ -1,0 +1,177 @@
+"""Trigonometric and hyperbolic functions: sin cos tan asin acos atan atan2 sinh cosh tanh.
+
+`tanh` here is the math op; `nn.functional.tanh` and `nn.Tanh` are the activation forms.
+"""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function
+from framework.core.backend import get_array_module
+from framework.core.operands import as_operands
+from framework.core.tensor import Tensor
+from framework.ops.manipulation.broadcast import sum_to
+from framework.ops.math.arithmetic import Neg
+from framework.ops.math.power import Rsqrt, Square
+from framework.ops.math.promotion import as_float, as_float_pair, promote
+
+
+class Sin(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).sin(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy * Cos().apply(x)
+
+
+class Cos(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).cos(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return Neg().apply(gy * Sin().apply(x))
+
+
+class Tan(Function):
+    def forward(self, x):
+        self.retain_outputs(0)
+        return get_array_module(x).tan(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (y,) = self.saved_outputs()
+        return gy * (Square().apply(y) + 1.0)
+
+
+class Asin(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).arcsin(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy * Rsqrt().apply(1.0 - Square().apply(x))
+
+
+class Acos(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).arccos(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return Neg().apply(gy * Rsqrt().apply(1.0 - Square().apply(x)))
+
+
+class Atan(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).arctan(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy / (Square().apply(x) + 1.0)
+
+
+class Atan2(Function):
+    """atan2(x, y): the angle of the point (y, x), i.e. atan(x / y) in the right quadrant."""
+
+    def forward(self, x, y):
+        self.retain_inputs(0, 1)
+        return get_array_module(x).arctan2(x, y)
+
+    def backward(self, gy: Tensor):
+        x, y = self.saved_inputs()
+        g = gy / (Square().apply(x) + Square().apply(y))
+        gx = sum_to(g * y, x.shape) if self.needs_input_grad[0] else None
+        gy_ = Neg().apply(sum_to(g * x, y.shape)) if self.needs_input_grad[1] else None
+        return gx, gy_
+
+
+class Sinh(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).sinh(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy * Cosh().apply(x)
+
+
+class Cosh(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).cosh(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        return gy * Sinh().apply(x)
+
+
+class Tanh(Function):
+    def forward(self, x):
+        self.retain_outputs(0)
+        return get_array_module(x).tanh(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (y,) = self.saved_outputs()
+        return gy * (1.0 - Square().apply(y))
+
+
+def sin(x: Tensor, name: str | None = None) -> Tensor:
+    """Sine, elementwise (radians). Integer inputs give the default float dtype."""
+    return Sin().apply(as_float(x))
+
+
+def cos(x: Tensor, name: str | None = None) -> Tensor:
+    """Cosine, elementwise (radians)."""
+    return Cos().apply(as_float(x))
+
+
+def tan(x: Tensor, name: str | None = None) -> Tensor:
+    """Tangent, elementwise (radians)."""
+    return Tan().apply(as_float(x))
+
+
+def asin(x: Tensor, name: str | None = None) -> Tensor:
+    """Inverse sine, elementwise; nan outside [-1, 1]."""
+    return Asin().apply(as_float(x))
+
+
+def acos(x: Tensor, name: str | None = None) -> Tensor:
+    """Inverse cosine, elementwise; nan outside [-1, 1]."""
+    return Acos().apply(as_float(x))
+
+
+def atan(x: Tensor, name: str | None = None) -> Tensor:
+    """Inverse tangent, elementwise."""
+    return Atan().apply(as_float(x))
+
+
+def atan2(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """Elementwise arctangent of `x / y` in (-pi, pi], using both signs (Paddle's order:
+    `x` is the numerator). Broadcasts; integer inputs give the default float dtype.
+
+        framework.atan2(framework.to_tensor([1.0]), framework.to_tensor([-1.0]))  # [2.3561945]
+    """
+    x, y = as_float_pair(*as_operands(x, y))
+    if x._data.dtype != y._data.dtype:
+        x, y = promote(x, y)
+    return Atan2().apply(x, y)
+
+
+def sinh(x: Tensor, name: str | None = None) -> Tensor:
+    """Hyperbolic sine, elementwise."""
+    return Sinh().apply(as_float(x))
+
+
+def cosh(x: Tensor, name: str | None = None) -> Tensor:
+    """Hyperbolic cosine, elementwise."""
+    return Cosh().apply(as_float(x))
+
+
+def tanh(x: Tensor, name: str | None = None) -> Tensor:
+    """Hyperbolic tangent, elementwise."""
+    return Tanh().apply(as_float(x))
