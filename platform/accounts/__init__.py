@@ -1,0 +1,1 @@
+"""Users, workspaces (teams) with roles, and workspace-scoped API tokens."""

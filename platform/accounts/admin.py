@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from accounts.models import ApiToken, Membership, User, Workspace
+
+
+@admin.register(User)
+class SampanUserAdmin(UserAdmin):
+    pass
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+@admin.register(Workspace)
+class WorkspaceAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name", "slug")
+    inlines = [MembershipInline]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    # The digest is useless to a person and the secret is not stored: show neither.
+    list_display = ("name", "prefix", "user", "workspace", "created_at", "last_used_at")
+    list_filter = ("revoked_at",)
+    readonly_fields = ("prefix", "created_at", "last_used_at", "revoked_at")
+    exclude = ("digest",)

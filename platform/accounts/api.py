@@ -1,0 +1,144 @@
+"""REST API for the signed-in user, workspaces, members and API tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts import services
+from accounts.models import ApiToken, Membership, User
+from accounts.serializers import (
+    AddMemberSerializer,
+    ApiTokenSerializer,
+    MembershipSerializer,
+    NewApiTokenSerializer,
+    UserSerializer,
+    WorkspaceSerializer,
+)
+from core.api import WorkspaceNestedMixin
+from core.permissions import IsWorkspaceAdmin, IsWorkspaceOwner, IsWorkspaceViewer
+from core.scoping import Role, token_of, workspaces_for
+
+
+class MeView(generics.RetrieveAPIView):
+    """The account this request is authenticated as."""
+
+    serializer_class = UserSerializer
+
+    def get_object(self) -> User:
+        return self.request.user
+
+
+class WorkspaceListView(generics.ListCreateAPIView):
+    """Your workspaces; creating one makes you its owner."""
+
+    serializer_class = WorkspaceSerializer
+
+    def get_queryset(self) -> Any:
+        return workspaces_for(self.request.user)
+
+    def perform_create(self, serializer: WorkspaceSerializer) -> None:
+        if token_of(self.request.user) is not None:
+            # A token only ever sees its own workspace, so it could not use the new one.
+            raise PermissionDenied("Create workspaces from a signed-in session, not a token.")
+        name = serializer.validated_data["name"]
+        serializer.instance = services.create_workspace(owner=self.request.user, name=name)
+
+
+class WorkspaceDetailView(generics.RetrieveUpdateDestroyAPIView):
+    """A workspace: viewers read it, admins rename it, owners delete it."""
+
+    serializer_class = WorkspaceSerializer
+    lookup_field = "slug"
+    lookup_url_kwarg = "workspace_slug"
+
+    def get_queryset(self) -> Any:
+        return workspaces_for(self.request.user)
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "DELETE":
+            return [IsWorkspaceOwner()]
+        return [IsWorkspaceAdmin()]
+
+
+class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
+    """The workspace's members. Admins add people; only owners may add owners."""
+
+    queryset = Membership.objects.select_related("user")
+    serializer_class = MembershipSerializer
+    permission_classes = [IsWorkspaceAdmin]
+
+    @extend_schema(request=AddMemberSerializer, responses={201: MembershipSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = AddMemberSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        user = services.find_user(incoming.validated_data["user"])
+        if user is None:
+            return Response(
+                {"user": ["No active account has this username or email."]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        role = Role(incoming.validated_data["role"])
+        membership = services.add_member(
+            self.get_workspace(), by=request.user, user=user, role=role
+        )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailView(WorkspaceNestedMixin, generics.RetrieveUpdateDestroyAPIView):
+    """One membership. Admins change roles and remove members; anyone may leave."""
+
+    queryset = Membership.objects.select_related("user", "workspace")
+    serializer_class = MembershipSerializer
+    permission_classes = [IsWorkspaceViewer]  # services.py applies the finer rules
+    http_method_names = ["get", "patch", "delete", "head", "options"]
+
+    def perform_update(self, serializer: MembershipSerializer) -> None:
+        role = Role(serializer.validated_data.get("role", serializer.instance.role))
+        services.change_role(serializer.instance, by=self.request.user, role=role)
+
+    def perform_destroy(self, instance: Membership) -> None:
+        services.remove_member(instance, by=self.request.user)
+
+
+class TokenListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
+    """Your API tokens for this workspace. A new token's secret is in the response only."""
+
+    queryset = ApiToken.objects.all()
+    serializer_class = ApiTokenSerializer
+    permission_classes = [IsWorkspaceViewer]
+
+    def get_queryset(self) -> Any:
+        return super().get_queryset().filter(user=self.request.user)
+
+    @extend_schema(request=ApiTokenSerializer, responses={201: NewApiTokenSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if token_of(request.user) is not None:
+            # A leaked token must not be able to mint its own successors.
+            raise PermissionDenied("Create tokens from a signed-in session, not a token.")
+        incoming = ApiTokenSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        token, secret = services.issue_token(
+            self.get_workspace(), user=request.user, name=incoming.validated_data["name"]
+        )
+        token.token = secret
+        return Response(NewApiTokenSerializer(token).data, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(WorkspaceNestedMixin, generics.RetrieveDestroyAPIView):
+    """One of your tokens; DELETE revokes it (it is kept, marked revoked, for the record)."""
+
+    queryset = ApiToken.objects.all()
+    serializer_class = ApiTokenSerializer
+    permission_classes = [IsWorkspaceViewer]
+
+    def get_queryset(self) -> Any:
+        return super().get_queryset().filter(user=self.request.user)
+
+    def perform_destroy(self, instance: ApiToken) -> None:
+        instance.revoke()

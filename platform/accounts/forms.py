@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import ApiToken, Membership, User, Workspace
+from accounts.services import find_user
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(help_text="Used to add you to teams.")
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this email already exists.")
+        return email
+
+
+class WorkspaceForm(forms.ModelForm):
+    class Meta:
+        model = Workspace
+        fields = ("name",)
+        widgets = {"name": forms.TextInput(attrs={"placeholder": "e.g. Vision team"})}
+
+
+class AddMemberForm(forms.Form):
+    user = forms.CharField(label="Username or email", max_length=254)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+
+    def clean_user(self) -> User:
+        user = find_user(self.cleaned_data["user"])
+        if user is None:
+            raise forms.ValidationError("No active account has this username or email.")
+        return user
+
+    def cleaned_role(self) -> Membership.Role:
+        return Membership.Role(self.cleaned_data["role"])
+
+
+class ApiTokenForm(forms.ModelForm):
+    class Meta:
+        model = ApiToken
+        fields = ("name",)
+        widgets = {"name": forms.TextInput(attrs={"placeholder": "e.g. CI upload script"})}
+        help_texts = {"name": "A label to recognise the token by."}

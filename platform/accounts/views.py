@@ -1,0 +1,146 @@
+"""Account and workspace pages. Thin: the rules live in services.py and on the models."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import services
+from accounts.forms import AddMemberForm, ApiTokenForm, SignUpForm, WorkspaceForm
+from accounts.models import ApiToken, Membership, Workspace
+from core.scoping import Role, get_object_for_user_or_404, require_role, workspaces_for
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:workspace_list")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.sign_up(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, "Welcome to Sampan. Create a workspace to get started.")
+        return redirect("accounts:workspace_list")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def _render_workspaces(
+    request: HttpRequest, form: WorkspaceForm, status: int = 200
+) -> HttpResponse:
+    memberships = (
+        Membership.objects.filter(workspace__in=workspaces_for(request.user), user=request.user)
+        .select_related("workspace")
+        .order_by("workspace__name")
+    )
+    ctx = {"memberships": memberships, "form": form}
+    return render(request, "accounts/workspace_list.html", ctx, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def workspace_list(request: HttpRequest) -> HttpResponse:
+    """Your workspaces; POST creates one with you as its owner."""
+    if request.method == "GET":
+        return _render_workspaces(request, WorkspaceForm())
+    form = WorkspaceForm(request.POST)
+    if not form.is_valid():
+        return _render_workspaces(request, form, status=400)
+    workspace = services.create_workspace(owner=request.user, name=form.cleaned_data["name"])
+    messages.success(request, f"Created workspace “{workspace.name}”.")
+    return redirect("accounts:workspace_detail", slug=workspace.slug)
+
+
+@login_required
+def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    role = require_role(request.user, workspace, Role.VIEWER)
+    ctx = {
+        "workspace": workspace,
+        "role": role,
+        "can_manage": role.covers(Role.ADMIN),
+        "memberships": workspace.memberships.select_related("user"),
+        "form": AddMemberForm(),
+    }
+    return render(request, "accounts/workspace_detail.html", ctx)
+
+
+@login_required
+@require_POST
+def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    require_role(request.user, workspace, Role.ADMIN)
+    form = AddMemberForm(request.POST)
+    if form.is_valid():
+        user = form.cleaned_data["user"]
+        services.add_member(workspace, by=request.user, user=user, role=form.cleaned_role())
+        messages.success(request, f"{user.username} is now {form.cleaned_role().label.lower()}.")
+    else:
+        for error in form.errors.get("user", []) + form.errors.get("role", []):
+            messages.error(request, error)
+    return redirect("accounts:workspace_detail", slug=workspace.slug)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    membership = get_object_or_404(workspace.memberships, pk=membership_id)
+    services.remove_member(membership, by=request.user)
+    if membership.user_id == request.user.pk:
+        messages.success(request, f"You left “{workspace.name}”.")
+        return redirect("accounts:workspace_list")
+    messages.success(request, f"Removed {membership.user.username}.")
+    return redirect("accounts:workspace_detail", slug=workspace.slug)
+
+
+def _render_tokens(
+    request: HttpRequest,
+    workspace: Workspace,
+    form: ApiTokenForm,
+    new_token: tuple[ApiToken, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    ctx = {
+        "workspace": workspace,
+        "tokens": ApiToken.objects.filter(workspace=workspace, user=request.user),
+        "form": form,
+        "new_token": new_token,
+    }
+    return render(request, "accounts/token_list.html", ctx, status=status)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def token_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """Your tokens for the workspace; POST creates one and shows its secret in this response
+    only. The secret is not parked in the session or a message for a redirect, because both
+    are stored server-side, and the secret never is."""
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    if request.method == "GET":
+        return _render_tokens(request, workspace, ApiTokenForm())
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _render_tokens(request, workspace, form, status=400)
+    token, secret = services.issue_token(
+        workspace, user=request.user, name=form.cleaned_data["name"]
+    )
+    return _render_tokens(request, workspace, ApiTokenForm(), new_token=(token, secret))
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    token = get_object_or_404(ApiToken, pk=token_id, workspace=workspace, user=request.user)
+    token.revoke()
+    messages.success(request, f"Revoked “{token.name}”. Scripts using it now get 401.")
+    return redirect("accounts:token_list", slug=workspace.slug)

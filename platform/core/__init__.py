@@ -1,0 +1,1 @@
+"""What every app shares: workspace scoping, role permissions, enqueue(), health checks."""

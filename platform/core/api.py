@@ -1,0 +1,44 @@
+"""Building blocks for every app's REST API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from accounts.models import Workspace
+from core.scoping import get_object_for_user_or_404, workspace_lookup
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, plus Django's ValidationError (raised by model verbs) as a 400."""
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(detail={"detail": exc.messages})
+    return drf_exception_handler(exc, context)
+
+
+class WorkspaceNestedMixin:
+    """For API views under ``workspaces/<workspace_slug>/``.
+
+    Resolves the workspace once per request (404 for anyone who cannot see it, including a
+    token scoped to another workspace) and narrows ``get_queryset`` to it. Pair it with a
+    permission from ``core.permissions`` to set the role needed to read and to write.
+    """
+
+    workspace_url_kwarg = "workspace_slug"
+    kwargs: dict[str, Any]
+    request: Any
+
+    def get_workspace(self) -> Workspace:
+        if not hasattr(self, "_workspace"):
+            slug = self.kwargs[self.workspace_url_kwarg]
+            self._workspace = get_object_for_user_or_404(Workspace, self.request.user, slug=slug)
+        return self._workspace
+
+    def get_queryset(self) -> models.QuerySet[Any]:
+        queryset = super().get_queryset()  # type: ignore[misc]
+        return queryset.filter(**{workspace_lookup(queryset.model): self.get_workspace()})

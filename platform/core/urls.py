@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from core import views
+
+app_name = "core"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("healthz/live", views.liveness, name="liveness"),
+]

@@ -1,0 +1,38 @@
+"""Site-wide pages: the landing page and the health endpoints."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from core.health import run_checks
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:workspace_list")
+    return render(request, "core/home.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Readiness: 200 when the database, Redis and at least one worker answer, else 503."""
+    checks = run_checks()
+    healthy = all(check.ok for check in checks.values())
+    body = {
+        "status": "ok" if healthy else "fail",
+        "checks": {name: check.as_json() for name, check in checks.items()},
+    }
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+@never_cache
+@require_GET
+def liveness(request: HttpRequest) -> HttpResponse:
+    """Liveness: the web process serves requests. Container health checks use this one, so a
+    stopped worker does not make the web container look broken."""
+    return HttpResponse("ok", content_type="text/plain")

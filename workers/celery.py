@@ -1,0 +1,50 @@
+"""The Celery app, configured from Django settings (``CELERY_*``).
+
+Start a worker from the repository root::
+
+    celery -A workers.celery worker -Q gpu,default
+
+Queues: ``gpu`` for training and export (one job per device), ``default`` for imports and
+housekeeping. Platform code never calls tasks directly; it uses ``core.queueing.enqueue``
+with the task's name, and the routes below pick the queue, so senders need not import tasks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from celery import Celery
+from kombu import Exchange, Queue
+
+# platform/ is a source root (see manage.py); the worker imports apps by their own names.
+_PLATFORM_DIR = str(Path(__file__).resolve().parents[1] / "platform")
+if _PLATFORM_DIR not in sys.path:
+    sys.path.insert(0, _PLATFORM_DIR)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
+
+GPU_QUEUE = "gpu"
+DEFAULT_QUEUE = "default"
+
+# Task names are stable, dotted by family; the family picks the queue.
+TASK_ROUTES = {
+    "training.*": {"queue": GPU_QUEUE},
+    "export.*": {"queue": GPU_QUEUE},
+    "imports.*": {"queue": DEFAULT_QUEUE},
+    "housekeeping.*": {"queue": DEFAULT_QUEUE},
+}
+
+# One module per family of tasks; a new family adds its module here.
+TASK_MODULES = ["workers.tasks.housekeeping"]
+
+app = Celery("sampan", include=TASK_MODULES)
+app.config_from_object("django.conf:settings", namespace="CELERY")
+# Each queue gets its own exchange and routing key. Left unset, Celery binds every queue to
+# the default exchange and key, and a message for `gpu` would also land on `default`.
+app.conf.task_queues = [
+    Queue(name, Exchange(name, type="direct"), routing_key=name)
+    for name in (GPU_QUEUE, DEFAULT_QUEUE)
+]
+app.conf.task_default_queue = DEFAULT_QUEUE
+app.conf.task_routes = TASK_ROUTES
