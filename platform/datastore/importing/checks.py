@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
+
 from datastore.importing.formats.base import Box
 from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import Report

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
 from datastore.importing.limits import ImportLimits
 from datastore.importing.tree import place_file
-from PIL import Image, ImageOps, UnidentifiedImageError
 
 # Extensions of images we import, and the Pillow format each must decode as.
 SUPPORTED_FORMATS = {"JPEG": ".jpg", "PNG": ".png", "BMP": ".bmp", "WEBP": ".webp"}

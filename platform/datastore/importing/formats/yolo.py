@@ -7,6 +7,7 @@ Label files sit beside the images or in a parallel `labels/` folder (`images/a.j
 from __future__ import annotations
 
 import yaml
+
 from datastore.importing.formats.base import Box, ReadResult, parse_number
 from datastore.importing.images import IMAGE_EXTENSIONS
 from datastore.importing.tree import SourceTree

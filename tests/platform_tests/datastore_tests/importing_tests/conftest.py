@@ -6,11 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from datastore.importing.formats.base import Format
 from datastore.importing.limits import ImportLimits
 from datastore.importing.pipeline import ImportTarget, KnownSamples, PreparedImport, prepare_import
 from datastore.importing.sources import build_tree
-
 from tests.platform_tests.datastore_tests.sample_images import uploads_of
 
 RunImport = Callable[..., PreparedImport]

@@ -3,7 +3,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from datastore.importing.formats.base import Format
-
 from tests.platform_tests.datastore_tests.sample_images import (
     class_folders,
     digit,

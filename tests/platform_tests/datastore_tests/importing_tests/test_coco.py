@@ -4,9 +4,9 @@ import json
 from pathlib import Path
 
 import pytest
+
 from datastore.importing.formats.base import Format
 from datastore.importing.problems import ImportRejected
-
 from tests.platform_tests.datastore_tests.sample_images import photo, save
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from datastore.importing.formats.base import Format
 from datastore.importing.problems import ImportRejected
-
 from tests.platform_tests.datastore_tests.sample_images import digit, photo, save
 
 

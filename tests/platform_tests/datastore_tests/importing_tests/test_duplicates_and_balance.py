@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PIL import ImageEnhance
+
 from datastore.importing.checks import find_near_duplicates
 from datastore.importing.limits import ImportLimits
 from datastore.importing.pipeline import KnownSamples
-from PIL import ImageEnhance
-
 from tests.platform_tests.datastore_tests.sample_images import class_folders, photo, save
 
 

@@ -9,9 +9,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
 from datastore.importing.limits import MIB, ImportLimits
 from datastore.importing.problems import ImportRejected
-
 from tests.platform_tests.datastore_tests.sample_images import digit, save
 
 

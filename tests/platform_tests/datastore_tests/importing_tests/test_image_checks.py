@@ -6,9 +6,9 @@ import struct
 import zlib
 from pathlib import Path
 
-from datastore.importing.limits import ImportLimits
 from PIL import Image
 
+from datastore.importing.limits import ImportLimits
 from tests.platform_tests.datastore_tests.sample_images import digit, photo, save
 
 

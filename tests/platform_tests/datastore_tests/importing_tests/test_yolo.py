@@ -3,8 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from datastore.importing.formats.base import Format
 
+from datastore.importing.formats.base import Format
 from tests.platform_tests.datastore_tests.sample_images import photo, save
 
 
