@@ -156,6 +156,8 @@ from framework import nn
 from framework.nn.param_attr import ParamAttr, create_parameter
 
 # --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
+from framework import optimizer, regularizer
+from framework.core.serialization import load, save
 
 # --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
 from framework import io

@@ -7,3 +7,4 @@ from framework.nn.layer.layers import Layer
 from framework.nn.param_attr import ParamAttr
 
 # --- gradient clipping (owner: optimizers) -----------------------------------------------------
+from framework.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue

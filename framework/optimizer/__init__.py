@@ -1,0 +1,14 @@
+"""Optimizers (`framework.optimizer`) and learning-rate schedulers (`framework.optimizer.lr`),
+as in `paddle.optimizer`."""
+
+from framework.optimizer import lr
+from framework.optimizer.adagrad import Adagrad
+from framework.optimizer.adam import Adam
+from framework.optimizer.adamw import AdamW
+from framework.optimizer.lamb import Lamb
+from framework.optimizer.momentum import Momentum
+from framework.optimizer.optimizer import Optimizer
+from framework.optimizer.rmsprop import RMSProp
+from framework.optimizer.sgd import SGD
+
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Lamb", "Momentum", "Optimizer", "RMSProp", "lr"]

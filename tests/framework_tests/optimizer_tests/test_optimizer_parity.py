@@ -1,0 +1,240 @@
+"""Every optimizer against PyTorch (where the update rule is the same) and PaddlePaddle.
+
+Identical starting weights and gradients, several steps, float32 tolerance. RMSProp and Lamb are
+compared with Paddle only: Paddle's RMSProp puts epsilon inside the square root (torch's does
+not), and torch has no Lamb.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import framework
+from framework.core.tensor import Parameter
+from framework.optimizer import SGD, Adagrad, Adam, AdamW, Lamb, Momentum, RMSProp
+from framework.regularizer import L1Decay, L2Decay
+
+SHAPES = [(4, 3), (5,), (2, 1, 3)]
+STEPS = 4
+
+
+def problem(dtype=np.float32, seed=0):
+    rng = np.random.default_rng(seed)
+    weights = [rng.standard_normal(s).astype(dtype) for s in SHAPES]
+    grads = [[rng.standard_normal(s).astype(dtype) for s in SHAPES] for _ in range(STEPS)]
+    return weights, grads
+
+
+def run_ours(build, weights, grads):
+    params = [Parameter(w.copy(), name=f"w{i}") for i, w in enumerate(weights)]
+    opt = build(params)
+    for step_grads in grads:
+        for p, g in zip(params, step_grads, strict=True):
+            p.grad = framework.to_tensor(g)
+        opt.step()
+    return [p.numpy() for p in params]
+
+
+def run_torch(build, weights, grads):
+    torch = pytest.importorskip("torch")
+    params = [torch.nn.Parameter(torch.tensor(w)) for w in weights]
+    opt = build(torch, params)
+    for step_grads in grads:
+        for p, g in zip(params, step_grads, strict=True):
+            p.grad = torch.tensor(g)
+        opt.step()
+    return [p.detach().numpy() for p in params]
+
+
+def run_paddle(build, weights, grads):
+    paddle = pytest.importorskip("paddle")
+    params = [
+        paddle.create_parameter(
+            list(w.shape), str(w.dtype), default_initializer=paddle.nn.initializer.Assign(w)
+        )
+        for w in weights
+    ]
+    opt = build(paddle, params)
+    for step_grads in grads:
+        for p, g in zip(params, step_grads, strict=True):
+            p.grad = paddle.to_tensor(g)
+        opt.step()
+    return [p.numpy() for p in params]
+
+
+def assert_close(ours, theirs, dtype=np.float32):
+    tolerance = 2e-6 if dtype == np.float32 else 1e-12
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=tolerance * 10, atol=tolerance)
+
+
+TORCH_CASES = {
+    "sgd": (lambda ps: SGD(0.1, parameters=ps), lambda t, ps: t.optim.SGD(ps, lr=0.1)),
+    "sgd_l2": (
+        lambda ps: SGD(0.1, parameters=ps, weight_decay=0.05),
+        lambda t, ps: t.optim.SGD(ps, lr=0.1, weight_decay=0.05),
+    ),
+    "momentum": (
+        lambda ps: Momentum(0.1, momentum=0.9, parameters=ps),
+        lambda t, ps: t.optim.SGD(ps, lr=0.1, momentum=0.9),
+    ),
+    "momentum_nesterov_l2": (
+        lambda ps: Momentum(0.05, 0.8, ps, use_nesterov=True, weight_decay=L2Decay(0.01)),
+        lambda t, ps: t.optim.SGD(ps, lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.01),
+    ),
+    "adam": (
+        lambda ps: Adam(0.01, parameters=ps),
+        lambda t, ps: t.optim.Adam(ps, lr=0.01),
+    ),
+    "adam_betas_l2": (
+        lambda ps: Adam(0.02, beta1=0.8, beta2=0.95, epsilon=1e-6, parameters=ps, weight_decay=0.1),
+        lambda t, ps: t.optim.Adam(ps, lr=0.02, betas=(0.8, 0.95), eps=1e-6, weight_decay=0.1),
+    ),
+    "adam_amsgrad": (
+        lambda ps: Adam(0.01, parameters=ps, amsgrad=True),
+        lambda t, ps: t.optim.Adam(ps, lr=0.01, amsgrad=True),
+    ),
+    "adamw": (
+        lambda ps: AdamW(0.01, parameters=ps, weight_decay=0.1),
+        lambda t, ps: t.optim.AdamW(ps, lr=0.01, weight_decay=0.1),
+    ),
+    "adamw_amsgrad": (
+        lambda ps: AdamW(0.01, parameters=ps, weight_decay=0.05, amsgrad=True),
+        lambda t, ps: t.optim.AdamW(ps, lr=0.01, weight_decay=0.05, amsgrad=True),
+    ),
+    "adagrad": (
+        lambda ps: Adagrad(0.1, parameters=ps, epsilon=1e-6, initial_accumulator_value=0.1),
+        lambda t, ps: t.optim.Adagrad(ps, lr=0.1, eps=1e-6, initial_accumulator_value=0.1),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TORCH_CASES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_optimizer_matches_torch(case, dtype):
+    ours_build, torch_build = TORCH_CASES[case]
+    weights, grads = problem(dtype)
+    ours = run_ours(ours_build, weights, grads)
+    assert not np.allclose(ours[0], weights[0])  # it really moved
+    assert_close(ours, run_torch(torch_build, weights, grads), dtype)
+
+
+PADDLE_CASES = {
+    "rmsprop": (
+        lambda ps: RMSProp(0.01, parameters=ps),
+        lambda p, ps: p.optimizer.RMSProp(0.01, parameters=ps),
+    ),
+    "rmsprop_momentum_centered": (
+        lambda ps: RMSProp(0.01, rho=0.9, epsilon=1e-4, momentum=0.5, centered=True, parameters=ps),
+        lambda p, ps: p.optimizer.RMSProp(
+            0.01, rho=0.9, epsilon=1e-4, momentum=0.5, centered=True, parameters=ps
+        ),
+    ),
+    "lamb": (
+        lambda ps: Lamb(0.01, parameters=ps),
+        lambda p, ps: p.optimizer.Lamb(0.01, parameters=ps),
+    ),
+    "lamb_no_decay": (
+        lambda ps: Lamb(0.01, lamb_weight_decay=0.0, parameters=ps),
+        lambda p, ps: p.optimizer.Lamb(0.01, lamb_weight_decay=0.0, parameters=ps),
+    ),
+    "lamb_always_adapt": (
+        lambda ps: Lamb(0.01, lamb_weight_decay=0.0, parameters=ps, always_adapt=True),
+        lambda p, ps: p.optimizer.Lamb(
+            0.01, lamb_weight_decay=0.0, parameters=ps, always_adapt=True
+        ),
+    ),
+    "lamb_exclude": (
+        lambda ps: Lamb(0.01, 0.1, parameters=ps, exclude_from_weight_decay_fn=_is_vector),
+        lambda p, ps: p.optimizer.Lamb(
+            0.01, 0.1, parameters=ps, exclude_from_weight_decay_fn=_is_vector
+        ),
+    ),
+    "momentum_l1": (
+        lambda ps: Momentum(0.1, parameters=ps, weight_decay=L1Decay(0.1)),
+        lambda p, ps: p.optimizer.Momentum(
+            0.1, parameters=ps, weight_decay=p.regularizer.L1Decay(0.1)
+        ),
+    ),
+    "adam": (
+        lambda ps: Adam(0.01, parameters=ps, weight_decay=0.01),
+        lambda p, ps: p.optimizer.Adam(0.01, parameters=ps, weight_decay=0.01),
+    ),
+    "adamw": (
+        lambda ps: AdamW(0.01, parameters=ps),
+        lambda p, ps: p.optimizer.AdamW(0.01, parameters=ps),
+    ),
+    "adagrad": (
+        lambda ps: Adagrad(0.1, parameters=ps),
+        lambda p, ps: p.optimizer.Adagrad(0.1, parameters=ps),
+    ),
+}
+
+
+def _is_vector(param) -> bool:
+    return len(param.shape) == 1
+
+
+@pytest.mark.parametrize("case", sorted(PADDLE_CASES))
+def test_optimizer_matches_paddle(case):
+    ours_build, paddle_build = PADDLE_CASES[case]
+    weights, grads = problem(np.float32, seed=1)
+    ours = run_ours(ours_build, weights, grads)
+    assert not np.allclose(ours[0], weights[0])
+    assert_close(ours, run_paddle(paddle_build, weights, grads))
+
+
+def test_rmsprop_really_differs_from_torch_which_puts_epsilon_outside_the_root():
+    weights, grads = problem(np.float64)
+    ours = run_ours(lambda ps: RMSProp(0.01, rho=0.9, epsilon=0.1, parameters=ps), weights, grads)
+    theirs = run_torch(
+        lambda t, ps: t.optim.RMSprop(ps, lr=0.01, alpha=0.9, eps=0.1), weights, grads
+    )
+    assert not np.allclose(ours[0], theirs[0])
+
+
+def test_adamw_apply_decay_param_fun_and_lr_ratio_match_torch_groups():
+    weights, grads = problem(np.float64)
+
+    def build(ps):
+        return AdamW(
+            0.01,
+            parameters=ps,
+            weight_decay=0.1,
+            apply_decay_param_fun=lambda name: name != "w1",
+            lr_ratio=lambda p: 0.5 if p.name == "w2" else 1.0,
+        )
+
+    def build_torch(t, ps):
+        return t.optim.AdamW(
+            [
+                {"params": [ps[0]]},
+                {"params": [ps[1]], "weight_decay": 0.0},
+                {"params": [ps[2]], "lr": 0.005},
+            ],
+            lr=0.01,
+            weight_decay=0.1,
+        )
+
+    assert_close(
+        run_ours(build, weights, grads), run_torch(build_torch, weights, grads), np.float64
+    )
+
+
+def test_float16_parameters_update_in_place_with_float32_state():
+    weights, grads = problem(np.float16)
+    params = [Parameter(w.copy(), name=f"h{i}") for i, w in enumerate(weights)]
+    opt = Adam(0.01, parameters=params)
+    for p, g in zip(params, grads[0], strict=True):
+        p.grad = framework.to_tensor(g)
+    opt.step()
+    assert params[0].dtype == np.float16
+    assert opt.state_dict()["h0_moment1_0"].dtype == np.float32
+    reference = run_ours(
+        lambda ps: Adam(0.01, parameters=ps),
+        [w.astype(np.float32) for w in weights],
+        [[g.astype(np.float32) for g in grads[0]]],
+    )
+    np.testing.assert_allclose(params[0].numpy(), reference[0], atol=2e-3)
