@@ -160,6 +160,6 @@ from framework import optimizer, regularizer
 from framework.core.serialization import load, save
 
 # --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
-from framework import io
+from framework import io, vision
 
 __version__ = "0.1.0"

@@ -1,0 +1,84 @@
+"""Image transforms, as `paddle.vision.transforms`, on PIL images, HWC NumPy arrays and CHW
+Tensors. Random transforms draw from the framework's seeded generator.
+
+    transform = Compose([
+        RandomResizedCrop(224),
+        RandomHorizontalFlip(),
+        ToTensor(),
+        Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225]),
+    ])
+"""
+
+from framework.vision.transforms.base import BaseTransform, Compose
+from framework.vision.transforms.color import (
+    BrightnessTransform,
+    ColorJitter,
+    ContrastTransform,
+    Grayscale,
+    HueTransform,
+    SaturationTransform,
+)
+from framework.vision.transforms.conversion import Normalize, ToTensor
+from framework.vision.transforms.functional import (
+    adjust_brightness,
+    adjust_contrast,
+    adjust_hue,
+    adjust_saturation,
+    center_crop,
+    crop,
+    hflip,
+    normalize,
+    pad,
+    resize,
+    rotate,
+    to_grayscale,
+    to_tensor,
+    vflip,
+)
+from framework.vision.transforms.geometry import (
+    CenterCrop,
+    Pad,
+    RandomCrop,
+    RandomHorizontalFlip,
+    RandomResizedCrop,
+    RandomRotation,
+    RandomVerticalFlip,
+    Resize,
+    Transpose,
+)
+
+__all__ = [
+    "BaseTransform",
+    "Compose",
+    "ToTensor",
+    "Normalize",
+    "Resize",
+    "RandomResizedCrop",
+    "CenterCrop",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "RandomVerticalFlip",
+    "RandomRotation",
+    "ColorJitter",
+    "BrightnessTransform",
+    "ContrastTransform",
+    "SaturationTransform",
+    "HueTransform",
+    "Grayscale",
+    "Pad",
+    "Transpose",
+    "to_tensor",
+    "normalize",
+    "resize",
+    "crop",
+    "center_crop",
+    "hflip",
+    "vflip",
+    "rotate",
+    "pad",
+    "adjust_brightness",
+    "adjust_contrast",
+    "adjust_saturation",
+    "adjust_hue",
+    "to_grayscale",
+]

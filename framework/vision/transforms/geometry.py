@@ -1,0 +1,247 @@
+"""Geometric transforms: resizing, cropping, flipping, rotating, padding, transposing.
+
+Random ones draw from the framework's generator (`framework.core.random.get_rng()`): seeded by
+`framework.seed`, and by the per-worker seed inside DataLoader workers. The draw happens once
+per call, so an image and its mask passed together get the same crop or flip.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from framework.core.random import get_rng
+from framework.core.tensor import Tensor
+from framework.vision.transforms import functional as F
+from framework.vision.transforms.base import BaseTransform
+
+
+def _pair(size: int | Sequence[int]) -> tuple[int, int]:
+    return (int(size), int(size)) if isinstance(size, numbers.Number) else tuple(size)
+
+
+class Resize(BaseTransform):
+    """Resize to `size` (height, width), or an int for the shorter side (aspect ratio kept)."""
+
+    def __init__(
+        self,
+        size: int | Sequence[int],
+        interpolation: str = "bilinear",
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(keys)
+        if not (isinstance(size, int) or (isinstance(size, Sequence) and len(size) == 2)):
+            raise TypeError(f"size should be an int or a (height, width) pair, got {size!r}")
+        self.size = size
+        self.interpolation = interpolation
+
+    def _apply_image(self, img: Any) -> Any:
+        return F.resize(img, self.size, self.interpolation)
+
+
+class RandomResizedCrop(BaseTransform):
+    """Crop a random area fraction `scale` with aspect ratio in `ratio` (drawn log-uniformly),
+    then resize it to `size`. After 10 failed draws it takes a central crop, as Paddle does."""
+
+    def __init__(
+        self,
+        size: int | Sequence[int],
+        scale: Sequence[float] = (0.08, 1.0),
+        ratio: Sequence[float] = (3.0 / 4, 4.0 / 3),
+        interpolation: str = "bilinear",
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(keys)
+        if scale[0] > scale[1]:
+            raise ValueError("scale should be of kind (min, max)")
+        if ratio[0] > ratio[1]:
+            raise ValueError("ratio should be of kind (min, max)")
+        self.size = _pair(size)
+        self.scale = scale
+        self.ratio = ratio
+        self.interpolation = interpolation
+
+    def _get_params(self, inputs: tuple, attempts: int = 10) -> tuple[int, int, int, int]:
+        width, height = F.get_image_size(inputs[0])
+        area = height * width
+        rng = get_rng()
+        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        for _ in range(attempts):
+            target_area = rng.uniform(*self.scale) * area
+            aspect_ratio = math.exp(rng.uniform(*log_ratio))
+            w = int(round(math.sqrt(target_area * aspect_ratio)))
+            h = int(round(math.sqrt(target_area / aspect_ratio)))
+            if 0 < w <= width and 0 < h <= height:
+                top = int(rng.integers(0, height - h + 1))
+                left = int(rng.integers(0, width - w + 1))
+                return top, left, h, w
+        in_ratio = width / height
+        if in_ratio < min(self.ratio):
+            w, h = width, int(round(width / min(self.ratio)))
+        elif in_ratio > max(self.ratio):
+            w, h = int(round(height * max(self.ratio))), height
+        else:
+            w, h = width, height
+        return (height - h) // 2, (width - w) // 2, h, w
+
+    def _apply_image(self, img: Any) -> Any:
+        top, left, h, w = self.params
+        return F.resize(F.crop(img, top, left, h, w), self.size, self.interpolation)
+
+
+class CenterCrop(BaseTransform):
+    """Crop the centre to `size` (an int for a square)."""
+
+    def __init__(self, size: int | Sequence[int], keys: Sequence[str] | None = None) -> None:
+        super().__init__(keys)
+        self.size = _pair(size)
+
+    def _apply_image(self, img: Any) -> Any:
+        return F.center_crop(img, self.size)
+
+
+class RandomCrop(BaseTransform):
+    """Crop a random `size` window, after optional `padding`; with `pad_if_needed`, pad an
+    image smaller than `size` first (with `fill` / `padding_mode`, as in `Pad`)."""
+
+    def __init__(
+        self,
+        size: int | Sequence[int],
+        padding: int | Sequence[int] | None = None,
+        pad_if_needed: bool = False,
+        fill: int | Sequence[int] = 0,
+        padding_mode: str = "constant",
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(keys)
+        self.size = _pair(size)
+        self.padding = padding
+        self.pad_if_needed = pad_if_needed
+        self.fill = fill
+        self.padding_mode = padding_mode
+
+    def _pad(self, img: Any) -> Any:
+        if self.padding is not None:
+            img = F.pad(img, self.padding, self.fill, self.padding_mode)
+        width, height = F.get_image_size(img)
+        if self.pad_if_needed and width < self.size[1]:
+            img = F.pad(img, (self.size[1] - width, 0), self.fill, self.padding_mode)
+        if self.pad_if_needed and height < self.size[0]:
+            img = F.pad(img, (0, self.size[0] - height), self.fill, self.padding_mode)
+        return img
+
+    def _get_params(self, inputs: tuple) -> tuple[int, int]:
+        width, height = F.get_image_size(self._pad(inputs[0]))
+        th, tw = self.size
+        if height < th or width < tw:
+            raise ValueError(
+                f"RandomCrop size {self.size} is larger than the image ({height}, {width}); "
+                "use pad_if_needed=True or padding"
+            )
+        rng = get_rng()
+        return int(rng.integers(0, height - th + 1)), int(rng.integers(0, width - tw + 1))
+
+    def _apply_image(self, img: Any) -> Any:
+        top, left = self.params
+        return F.crop(self._pad(img), top, left, *self.size)
+
+
+class RandomHorizontalFlip(BaseTransform):
+    """Mirror left-right with probability `prob`."""
+
+    def __init__(self, prob: float = 0.5, keys: Sequence[str] | None = None) -> None:
+        super().__init__(keys)
+        if not 0 <= prob <= 1:
+            raise ValueError("probability must be between 0 and 1")
+        self.prob = prob
+
+    def _get_params(self, inputs: tuple) -> bool:
+        return bool(get_rng().random() < self.prob)
+
+    def _apply_image(self, img: Any) -> Any:
+        return F.hflip(img) if self.params else img
+
+
+class RandomVerticalFlip(RandomHorizontalFlip):
+    """Mirror top-bottom with probability `prob`."""
+
+    def _apply_image(self, img: Any) -> Any:
+        return F.vflip(img) if self.params else img
+
+
+class RandomRotation(BaseTransform):
+    """Rotate by an angle drawn uniformly from (-degrees, degrees) or the given range."""
+
+    def __init__(
+        self,
+        degrees: float | Sequence[float],
+        interpolation: str = "nearest",
+        expand: bool = False,
+        center: Sequence[float] | None = None,
+        fill: int | Sequence[int] = 0,
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        if isinstance(degrees, numbers.Number):
+            if degrees < 0:
+                raise ValueError("If degrees is a single number, it must be positive.")
+            degrees = (-degrees, degrees)
+        elif len(degrees) != 2:
+            raise ValueError("If degrees is a sequence, it must be of len 2.")
+        super().__init__(keys)
+        self.degrees = tuple(degrees)
+        self.interpolation = interpolation
+        self.expand = expand
+        self.center = center
+        self.fill = fill
+
+    def _get_params(self, inputs: tuple) -> float:
+        return float(get_rng().uniform(self.degrees[0], self.degrees[1]))
+
+    def _apply_image(self, img: Any) -> Any:
+        return F.rotate(img, self.params, self.interpolation, self.expand, self.center, self.fill)
+
+
+class Pad(BaseTransform):
+    """Pad the borders (see `functional.pad`)."""
+
+    def __init__(
+        self,
+        padding: int | Sequence[int],
+        fill: int | Sequence[int] = 0,
+        padding_mode: str = "constant",
+        keys: Sequence[str] | None = None,
+    ) -> None:
+        if isinstance(padding, Sequence) and len(padding) not in (2, 4):
+            raise ValueError(
+                "Padding must be an int or a 2, or 4 element tuple, not a "
+                f"{len(padding)} element tuple"
+            )
+        if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
+            raise ValueError(f"unknown padding_mode {padding_mode!r}")
+        super().__init__(keys)
+        self.padding = tuple(padding) if isinstance(padding, list) else padding
+        self.fill = tuple(fill) if isinstance(fill, list) else fill
+        self.padding_mode = padding_mode
+
+    def _apply_image(self, img: Any) -> Any:
+        return F.pad(img, self.padding, self.fill, self.padding_mode)
+
+
+class Transpose(BaseTransform):
+    """Permute the axes of an image (default HWC -> CHW); a PIL image becomes an array."""
+
+    def __init__(self, order: Sequence[int] = (2, 0, 1), keys: Sequence[str] | None = None):
+        super().__init__(keys)
+        self.order = order
+
+    def _apply_image(self, img: Any) -> Any:
+        if F._is_tensor_image(img):
+            return Tensor(img._data.transpose(self.order))
+        img = np.asarray(img)
+        if img.ndim == 2:
+            img = img[..., np.newaxis]
+        return img.transpose(self.order)
