@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from framework.core.autograd import Function
+from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.manipulation.shape import reshape
 
 
 def reduce_to_shape(array, shape: tuple[int, ...]):
@@ -28,8 +32,6 @@ class BroadcastTo(Function):
         self.shape = shape
 
     def forward(self, x):
-        from framework.core.backend import get_array_module
-
         self.input_shape = x.shape
         return get_array_module(x).broadcast_to(x, self.shape)
 
@@ -66,7 +68,9 @@ def broadcast_to(x: Tensor, shape: Sequence[int], name: str | None = None) -> Te
     try:
         return BroadcastTo(target).apply(x)
     except ValueError:
-        raise ValueError(f"cannot broadcast a tensor of shape {x.shape} to {list(target)}") from None
+        raise ValueError(
+            f"cannot broadcast a tensor of shape {x.shape} to {list(target)}"
+        ) from None
 
 
 def expand(x: Tensor, shape: Sequence[int], name: str | None = None) -> Tensor:
@@ -79,3 +83,45 @@ def sum_to(x: Tensor, shape: Sequence[int]) -> Tensor:
     if tuple(x.shape) == tuple(shape):
         return x
     return SumTo(tuple(shape)).apply(x)
+
+
+def expand_as(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """Broadcast `x` to the shape of `y`."""
+    return broadcast_to(x, y.shape)
+
+
+def broadcast_shape(x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]:
+    """The shape NumPy broadcasting gives two shapes (Paddle's `broadcast_shape`)."""
+    try:
+        return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+    except ValueError:
+        raise ValueError(f"shapes {list(x_shape)} and {list(y_shape)} do not broadcast") from None
+
+
+def broadcast_tensors(input: Sequence[Tensor], name: str | None = None) -> list[Tensor]:  # noqa: A002
+    """Broadcast all tensors in `input` to their common shape."""
+    tensors = list(input)
+    try:
+        shape = np.broadcast_shapes(*(tuple(t._data.shape) for t in tensors))
+    except ValueError:
+        raise ValueError(
+            f"broadcast_tensors: shapes {[t.shape for t in tensors]} do not broadcast"
+        ) from None
+    return [broadcast_to(t, shape) for t in tensors]
+
+
+def meshgrid(*args: Tensor | Sequence[Tensor], **kwargs: object) -> list[Tensor]:
+    """Coordinate grids from 1-D tensors, 'ij' indexing as in Paddle.
+
+    a, b = framework.meshgrid(framework.arange(2), framework.arange(3))   # both [2, 3]
+    """
+    tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], list | tuple) else list(args)
+    shape = [int(t._data.size) for t in tensors]
+    grids = []
+    for i, t in enumerate(tensors):
+        if t._data.ndim > 1:
+            raise ValueError(f"meshgrid: expects 0-D or 1-D tensors, got shape {t.shape}")
+        view = [1] * len(tensors)
+        view[i] = shape[i]
+        grids.append(broadcast_to(reshape(t, view), shape))
+    return grids

@@ -1,0 +1,60 @@
+"""Dtype casts and copies: cast / astype, clone, numel."""
+
+from __future__ import annotations
+
+from framework.core import dtype as dtypes
+from framework.core.autograd import Function
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+
+
+class Cast(Function):
+    def __init__(self, dtype) -> None:
+        self.dtype = dtype
+
+    def forward(self, x):
+        self.input_dtype = x.dtype
+        return x.astype(self.dtype)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return Cast(self.input_dtype).apply(gy)
+
+
+class Clone(Function):
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return gy
+
+
+def cast(x: Tensor, dtype: object) -> Tensor:
+    """`x` converted to `dtype` ('float32', framework.int64, numpy dtypes, ...).
+
+    Casting between float dtypes is differentiable (the gradient is cast back). A result of an
+    integer or bool dtype carries no gradient. Casting to the same dtype returns `x`.
+
+        framework.cast(framework.to_tensor([1.7, -2.2]), "int32")   # [1, -2]
+    """
+    target = dtypes.convert_dtype(dtype)
+    if x._data.dtype == target:
+        return x
+    if target.kind in "fc" and x._data.dtype.kind in "fc":
+        return Cast(target).apply(x)
+    return Tensor._wrap(x._data.astype(target))
+
+
+def astype(x: Tensor, dtype: object) -> Tensor:
+    """The method form `x.astype(dtype)`; the same as `cast`."""
+    return cast(x, dtype)
+
+
+def clone(x: Tensor, name: str | None = None) -> Tensor:
+    """A copy of `x` with its own memory; gradients flow through it unchanged."""
+    return Clone().apply(x)
+
+
+def numel(x: Tensor, name: str | None = None) -> Tensor:
+    """The number of elements of `x`, as a 0-D int64 Tensor (Paddle's `paddle.numel`)."""
+    xp = get_array_module(x._data)
+    return Tensor._wrap(xp.asarray(x._data.size, dtype=dtypes.int64))
