@@ -1,0 +1,60 @@
+"""Splitting elementwise array work over the CPU cores.
+
+NumPy's elementwise loops run on one core, while BLAS uses all of them. NumPy releases the GIL
+inside ufunc loops, so cutting an array into row blocks and running them on a few threads gives
+close to a linear speed-up on memory-light work such as batch norm and depthwise convolution.
+GPU arrays never come here: CuPy kernels are already parallel.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+
+CPU_WORKERS = max(1, min(len(os.sched_getaffinity(0)), 8))
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _reset_after_fork() -> None:
+    # A forked child inherits the executor object but none of its threads.
+    global _pool
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(CPU_WORKERS - 1, thread_name_prefix="framework-nn")
+    return _pool
+
+
+def split_ranges(n: int, parts: int) -> list[tuple[int, int]]:
+    """`[0, n)` cut into at most `parts` contiguous, nearly equal, non-empty ranges."""
+    parts = max(1, min(parts, n))
+    step, extra = divmod(n, parts)
+    ranges, start = [], 0
+    for i in range(parts):
+        stop = start + step + (1 if i < extra else 0)
+        ranges.append((start, stop))
+        start = stop
+    return ranges
+
+
+def parallel_for(work: Callable[[int, int], object], n: int, min_items: int = 1) -> list:
+    """Run `work(start, stop)` over `[0, n)` split across the cores; returns results in order.
+
+    `min_items` is the smallest range worth a thread of its own; below it everything runs here.
+    """
+    parts = min(CPU_WORKERS, n // max(1, min_items))
+    if parts <= 1:
+        return [work(0, n)]
+    ranges = split_ranges(n, parts)
+    pool = _executor()
+    futures: list[Future] = [pool.submit(work, a, b) for a, b in ranges[1:]]
+    first = work(*ranges[0])
+    return [first] + [f.result() for f in futures]
