@@ -36,6 +36,8 @@ def erf_array(x):
         global _gpu_kernel
         if _gpu_kernel is None:
             _gpu_kernel = backend.elementwise_kernel("T x", "T y", "y = erf(x)", "framework_erf")
+        if x.dtype == np.float16:  # CUDA's erf takes float and double
+            return _gpu_kernel(x.astype(np.float32)).astype(np.float16)
         return _gpu_kernel(x)
     if _scipy_erf is not None:
         return _scipy_erf(x)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from framework.core.autograd import Function
+from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.math.power import sqrt
 from framework.ops.math.promotion import as_float
-from framework.ops.reduction.axes import count, normalize_axes
+from framework.ops.reduction.axes import count, normalize_axes, reduced_shape
 from framework.ops.reduction.sum import ExpandReduced, Sum
 
 
@@ -20,8 +21,10 @@ class Var(Function):
 
     def forward(self, x):
         self.retain_inputs(0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return x.var(axis=self.axes, ddof=self.ddof, keepdims=self.keepdim)
+        if count(x.shape, self.axes) - self.ddof <= 0:  # nan, as Paddle, without NumPy's warning
+            shape = reduced_shape(x.shape, self.axes, self.keepdim)
+            return get_array_module(x).full(shape, np.nan, dtype=x.dtype)
+        return x.var(axis=self.axes, ddof=self.ddof, keepdims=self.keepdim)
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
