@@ -1,0 +1,233 @@
+"""Full training-step times of ours against PyTorch and PaddlePaddle, printed as JSON.
+
+    python benchmarks/train_step.py [--models mlp,lenet,resnet18,mobilenetv2] [--repeats 5]
+        [--warmup 2] [--device cpu|gpu] [--batch-size N] [--threads 2]
+        [--frameworks ours,torch,paddle] [--set-to-zero]
+
+A step is forward, cross-entropy, backward, a Momentum(0.9) update and clearing the gradients,
+on random float32 data (fixed seed), ending with the loss read back to the host (which also
+synchronises a GPU). Each framework/model pair runs in its own subprocess, pinned to `--threads`
+cores with matching BLAS/OpenMP thread counts, so that peak memory (the RSS high-water mark,
+imports included) belongs to that framework alone. Peers that are not installed are skipped.
+
+Gradients are cleared the way each framework does by default fastest: `zero_grad()` (to None)
+in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
+(`--set-to-zero` uses Paddle's default `clear_grad()` for ours too).
+
+Output: per model, each framework's median step time (ms), all samples, peak RSS (MiB) and
+the RSS before training; then ours/torch and ours/paddle ratios of time and of peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from models import MODELS, NUM_CLASSES, build_model, torch_nn  # noqa: E402
+
+FRAMEWORKS = ("ours", "torch", "paddle")
+LEARNING_RATE = 0.01
+
+
+def main() -> None:
+    args = parse_args()
+    if args.worker:
+        print(json.dumps(run_worker(args)))
+        return
+    report = {
+        "device": args.device,
+        "threads": args.threads,
+        "repeats": args.repeats,
+        "warmup": args.warmup,
+        "models": {},
+    }
+    frameworks = [f for f in args.frameworks.split(",") if _installed(f)]
+    for model in args.models.split(","):
+        batch = args.batch_size or MODELS[model][0]
+        row: dict = {"batch": batch}
+        for framework_name in frameworks:
+            row[framework_name] = run_in_subprocess(args, framework_name, model, batch)
+        row.update(ratios(row))
+        report["models"][model] = row
+        print(json.dumps({model: row}), file=sys.stderr, flush=True)
+    print(json.dumps(report, indent=2))
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
+    parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
+    parser.add_argument("--set-to-zero", action="store_true")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per subprocess")
+    parser.add_argument("--worker", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    for model in args.models.split(","):
+        if model not in MODELS:
+            parser.error(f"unknown model {model!r}; choose from {', '.join(MODELS)}")
+    return args
+
+
+def _installed(name: str) -> bool:
+    return name == "ours" or importlib.util.find_spec(name) is not None
+
+
+def run_in_subprocess(args, framework_name: str, model: str, batch: int) -> dict:
+    command = [
+        sys.executable, os.path.abspath(__file__), "--worker", framework_name, model,
+        "--batch-size", str(batch), "--repeats", str(args.repeats), "--warmup", str(args.warmup),
+        "--device", args.device, "--threads", str(args.threads),
+    ]  # fmt: skip
+    if args.set_to_zero:
+        command.append("--set-to-zero")
+    env = dict(os.environ)
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CPU_NUM"):
+        env[variable] = str(args.threads)
+    env.setdefault("GLOG_minloglevel", "2")
+    try:
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=args.timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {args.timeout:.0f} s"}
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        return {"error": (done.stderr.strip().splitlines() or ["no output"])[-1][:300]}
+    return json.loads(lines[-1])
+
+
+def ratios(row: dict) -> dict:
+    result = {}
+    ours = row.get("ours", {})
+    for peer in ("torch", "paddle"):
+        theirs = row.get(peer, {})
+        if "median_ms" in ours and "median_ms" in theirs:
+            result[f"time_ours_over_{peer}"] = round(ours["median_ms"] / theirs["median_ms"], 3)
+            result[f"peak_rss_ours_over_{peer}"] = round(
+                ours["peak_rss_mib"] / theirs["peak_rss_mib"], 3
+            )
+    return result
+
+
+# --- the worker: one framework, one model, in its own process -------------------------------------
+def run_worker(args) -> dict:
+    framework_name, model = args.worker
+    if args.device == "cpu" and hasattr(os, "sched_setaffinity"):
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, cores[: args.threads])
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    shape = (args.batch_size, *MODELS[model][1])
+    inputs = rng.standard_normal(shape).astype(np.float32)
+    labels = rng.integers(0, NUM_CLASSES, size=(args.batch_size,)).astype(np.int64)
+    step = {"ours": _ours_step, "torch": _torch_step, "paddle": _paddle_step}[framework_name](
+        model, inputs, labels, args
+    )
+    rss_before = _current_rss_mib()
+    for _ in range(args.warmup):
+        step()
+    samples = []
+    for _ in range(args.repeats):
+        start = time.perf_counter()
+        loss = step()
+        samples.append((time.perf_counter() - start) * 1e3)
+    if not np.isfinite(loss):
+        raise RuntimeError(f"{framework_name} {model}: the loss is {loss}")
+    return {
+        "median_ms": round(statistics.median(samples), 3),
+        "samples_ms": [round(s, 3) for s in samples],
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "rss_before_training_mib": round(rss_before, 1),
+        "loss": round(float(loss), 5),
+    }
+
+
+def _current_rss_mib() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _ours_step(model, inputs, labels, args):
+    import framework
+    import framework.nn.functional as F
+
+    framework.set_device(args.device)
+    framework.seed(0)
+    net = build_model(framework.nn, model)
+    net.train()
+    opt = framework.optimizer.Momentum(LEARNING_RATE, momentum=0.9, parameters=net.parameters())
+    x, y = framework.to_tensor(inputs), framework.to_tensor(labels)
+
+    def step() -> float:
+        loss = F.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad(set_to_zero=args.set_to_zero)
+        return float(loss)
+
+    return step
+
+
+def _torch_step(model, inputs, labels, args):
+    import torch
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    device = "cuda" if args.device == "gpu" else "cpu"
+    net = build_model(torch_nn(), model).to(device)
+    net.train()
+    opt = torch.optim.SGD(net.parameters(), lr=LEARNING_RATE, momentum=0.9)
+    x, y = torch.from_numpy(inputs).to(device), torch.from_numpy(labels).to(device)
+
+    def step() -> float:
+        loss = torch.nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return float(loss)
+
+    return step
+
+
+def _paddle_step(model, inputs, labels, args):
+    import paddle
+
+    if args.device == "gpu" and not paddle.is_compiled_with_cuda():
+        raise RuntimeError("this PaddlePaddle build has no CUDA")
+    paddle.set_device("gpu" if args.device == "gpu" else "cpu")
+    paddle.seed(0)
+    net = build_model(paddle.nn, model)
+    net.train()
+    opt = paddle.optimizer.Momentum(LEARNING_RATE, momentum=0.9, parameters=net.parameters())
+    x, y = paddle.to_tensor(inputs), paddle.to_tensor(labels)
+
+    def step() -> float:
+        loss = paddle.nn.functional.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return float(loss)
+
+    return step
+
+
+if __name__ == "__main__":
+    main()
