@@ -1,0 +1,372 @@
+"""Rectifier-like activations: relu, relu6, leaky_relu, prelu, elu, celu, selu, hardtanh,
+the shrinks, tanhshrink and softsign.
+
+Each is one fused Function: forward is a single pass over the array, and backward is a single
+pass over arrays unless the backward itself is being recorded (`create_graph=True`), in which
+case it is written with Tensor ops so that higher-order gradients work. The piecewise-linear
+ones multiply by a constant mask, whose own derivative is zero.
+
+Sigmoid-like, softplus-like, GELU and softmax activations live in sibling modules and are
+re-exported here, as in `paddle.nn.functional.activation`; `tanh` is `framework.tanh`.
+"""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function, is_grad_enabled
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.nn.functional.gelu import gelu
+from framework.nn.functional.sigmoid import (
+    hardsigmoid,
+    hardswish,
+    log_sigmoid,
+    sigmoid,
+    silu,
+    swish,
+)
+from framework.nn.functional.softmax import log_softmax, softmax
+from framework.nn.functional.softplus import mish, softplus
+from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
+from framework.ops.math import tanh
+
+__all__ = [
+    "celu",
+    "elu",
+    "gelu",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "mish",
+    "prelu",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "softmax",
+    "softplus",
+    "softshrink",
+    "softsign",
+    "swish",
+    "tanh",
+    "tanhshrink",
+    "thresholded_relu",
+]
+
+
+def _masked(gy: Tensor, mask) -> Tensor:
+    """`gy * mask` for a constant 0/1 (or slope) mask array, as arrays or as a graph op."""
+    if is_grad_enabled():
+        return gy * Tensor._wrap(mask.astype(gy._data.dtype, copy=False))
+    return Tensor._wrap(gy._data * mask)
+
+
+class ReLU(Function):
+    def forward(self, x):
+        self.retain_outputs(0)
+        return get_array_module(x).maximum(x, 0)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return _masked(gy, self._saved_outputs[0] > 0)
+
+
+class ClipActivation(Function):
+    """relu6 and hardtanh: `clip(x, low, high)`, gradient 1 strictly inside."""
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low = low
+        self.high = high
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        return get_array_module(x).clip(x, self.low, self.high).astype(x.dtype, copy=False)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]._data
+        return _masked(gy, (x > self.low) & (x < self.high))
+
+
+class LeakyReLU(Function):
+    def __init__(self, slope: float) -> None:
+        self.slope = slope
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        return xp.where(x > 0, x, x * x.dtype.type(self.slope))
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]._data
+        xp = get_array_module(x)
+        slope = xp.where(x > 0, x.dtype.type(1), x.dtype.type(self.slope))
+        return _masked(gy, slope)
+
+
+class PReLU(Function):
+    """`max(0, x) + w * min(0, x)`; `w` has one slope, or one per channel along `axis`."""
+
+    def __init__(self, axis: int | None) -> None:
+        self.axis = axis
+
+    def _view(self, ndim: int, size: int) -> tuple[int, ...]:
+        view = [1] * ndim
+        view[self.axis] = size
+        return tuple(view)
+
+    def forward(self, x, w):
+        self.retain_inputs(0, 1)
+        if self.axis is not None:
+            w = w.reshape(self._view(x.ndim, w.size))
+        return get_array_module(x).where(x > 0, x, x * w)
+
+    def backward(self, gy: Tensor):
+        x, w = self.saved_inputs()
+        positive = x._data > 0
+        gx = gw = None
+        if is_grad_enabled():
+            pos = Tensor._wrap(positive.astype(x.dtype))
+            neg = Tensor._wrap((~positive).astype(x.dtype))
+            w_b = w if self.axis is None else w.reshape(list(self._view(x.ndim, w.size)))
+            if self.needs_input_grad[0]:
+                gx = gy * (pos + neg * w_b)
+            if self.needs_input_grad[1]:
+                gw = sum_to(gy * x * neg, w_b.shape).reshape(w.shape)
+            return gx, gw
+        xp = get_array_module(x._data)
+        w_b = w._data if self.axis is None else w._data.reshape(self._view(x.ndim, w.size))
+        if self.needs_input_grad[0]:
+            gx = Tensor._wrap(xp.where(positive, gy._data, gy._data * w_b))
+        if self.needs_input_grad[1]:
+            contrib = xp.where(positive, 0, gy._data * x._data).astype(x.dtype, copy=False)
+            gw = Tensor._wrap(reduce_to_shape(contrib, w_b.shape).reshape(w._data.shape))
+        return gx, gw
+
+
+class ELU(Function):
+    """elu (`scale=1`) and selu: `scale * (x if x > 0 else alpha * (exp(x) - 1))`."""
+
+    def __init__(self, alpha: float, scale: float = 1.0) -> None:
+        self.alpha = alpha
+        self.scale = scale
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        kind = x.dtype.type
+        negative = xp.expm1(xp.minimum(x, 0)) * kind(self.alpha)
+        out = xp.where(x > 0, x, negative)
+        if self.scale != 1.0:
+            out *= kind(self.scale)
+        return out
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        positive = x._data > 0
+        if is_grad_enabled():
+            pos = Tensor._wrap(positive.astype(x.dtype))
+            neg = Tensor._wrap((~positive).astype(x.dtype))
+            slope = pos + neg * (x * neg).exp() * self.alpha
+            return gy * slope * self.scale if self.scale != 1.0 else gy * slope
+        xp = get_array_module(x._data)
+        kind = x.dtype.type
+        slope = xp.where(positive, kind(1), xp.exp(xp.minimum(x._data, 0)) * kind(self.alpha))
+        if self.scale != 1.0:
+            slope *= kind(self.scale)
+        return Tensor._wrap(gy._data * slope)
+
+
+class CELU(Function):
+    """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`."""
+
+    def __init__(self, alpha: float) -> None:
+        self.alpha = alpha
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        kind = x.dtype.type
+        negative = xp.expm1(xp.minimum(x, 0) / kind(self.alpha)) * kind(self.alpha)
+        return xp.where(x > 0, x, negative)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        positive = x._data > 0
+        if is_grad_enabled():
+            pos = Tensor._wrap(positive.astype(x.dtype))
+            neg = Tensor._wrap((~positive).astype(x.dtype))
+            return gy * (pos + neg * (x * neg / self.alpha).exp())
+        xp = get_array_module(x._data)
+        kind = x.dtype.type
+        slope = xp.where(positive, kind(1), xp.exp(xp.minimum(x._data, 0) / kind(self.alpha)))
+        return Tensor._wrap(gy._data * slope)
+
+
+class Shrink(Function):
+    """hardshrink (`shift=0`) and softshrink (`shift=threshold`)."""
+
+    def __init__(self, threshold: float, shift: float) -> None:
+        self.threshold = threshold
+        self.shift = shift
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        kind = x.dtype.type
+        out = xp.where(x > kind(self.threshold), x - kind(self.shift), kind(0))
+        return xp.where(x < kind(-self.threshold), x + kind(self.shift), out)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]._data
+        return _masked(gy, (x > self.threshold) | (x < -self.threshold))
+
+
+class ThresholdedReLU(Function):
+    def __init__(self, threshold: float, value: float) -> None:
+        self.threshold = threshold
+        self.value = value
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        kind = x.dtype.type
+        return get_array_module(x).where(x > kind(self.threshold), x, kind(self.value))
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return _masked(gy, self._saved_inputs[0]._data > self.threshold)
+
+
+class TanhShrink(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        return x - get_array_module(x).tanh(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        if is_grad_enabled():
+            t = tanh(x)
+            return gy * t * t
+        t = get_array_module(x._data).tanh(x._data)
+        t *= t
+        t *= gy._data
+        return Tensor._wrap(t)
+
+
+class Softsign(Function):
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        return x / (xp.abs(x) + 1)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        xp = get_array_module(x._data)
+        if is_grad_enabled():
+            sign = Tensor._wrap(xp.sign(x._data))
+            d = x * sign + 1.0
+            return gy / (d * d)
+        d = xp.abs(x._data) + 1
+        d *= d
+        return Tensor._wrap(gy._data / d)
+
+
+def relu(x: Tensor, name: str | None = None) -> Tensor:
+    """`max(x, 0)`, elementwise. Any shape; float dtypes."""
+    return ReLU().apply(x)
+
+
+def relu6(x: Tensor, name: str | None = None) -> Tensor:
+    """`min(max(x, 0), 6)`, elementwise."""
+    return ClipActivation(0.0, 6.0).apply(x)
+
+
+def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Tensor:  # noqa: A002
+    """`clip(x, min, max)`, elementwise."""
+    return ClipActivation(min, max).apply(x)
+
+
+def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
+    """`x if x > 0 else negative_slope * x`, elementwise."""
+    return LeakyReLU(negative_slope).apply(x)
+
+
+def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None = None) -> Tensor:
+    """`max(0, x) + weight * min(0, x)` with a learnable slope.
+
+    `weight` has shape [] or [1] (one slope) or [C], one per channel of `x` (axis 1 for
+    channel-first layouts such as 'NCHW', the last axis for 'NHWC'-style ones).
+    """
+    shape = tuple(weight.shape)
+    if len(shape) > 1:
+        raise ValueError(f"prelu weight must have 0 or 1 dims, got shape {list(shape)}")
+    axis = None
+    if shape and shape[0] > 1:
+        if x.ndim < 2:
+            raise ValueError(
+                f"prelu with {shape[0]} channel slopes needs an input with at least 2 dims, "
+                f"got shape {x.shape}"
+            )
+        axis = 1 if data_format[1] == "C" else x.ndim - 1
+        if x.shape[axis] != shape[0]:
+            raise ValueError(
+                f"prelu has {shape[0]} slopes but the input has {x.shape[axis]} channels "
+                f"(axis {axis} of shape {x.shape}, data_format={data_format!r})"
+            )
+    return PReLU(axis).apply(x, weight)
+
+
+def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    """`x if x > 0 else alpha * (exp(x) - 1)`, elementwise."""
+    return ELU(alpha).apply(x)
+
+
+def selu(
+    x: Tensor,
+    scale: float = 1.0507009873554804934193349852946,
+    alpha: float = 1.6732632423543772848170429916717,
+    name: str | None = None,
+) -> Tensor:
+    """`scale * (x if x > 0 else alpha * (exp(x) - 1))`, elementwise."""
+    if scale <= 1.0:
+        raise ValueError(f"The scale must be greater than 1.0. Received: {scale}.")
+    if alpha < 0:
+        raise ValueError(f"The alpha must be no less than zero. Received: {alpha}.")
+    return ELU(alpha, scale).apply(x)
+
+
+def celu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`, elementwise."""
+    if alpha == 0:
+        raise ZeroDivisionError("alpha cannot be 0 for celu")
+    return CELU(alpha).apply(x)
+
+
+def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
+    """`x if |x| > threshold else 0`."""
+    return Shrink(threshold, 0.0).apply(x)
+
+
+def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
+    """`x - threshold if x > threshold, x + threshold if x < -threshold, else 0`."""
+    if threshold < 0:
+        raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
+    return Shrink(threshold, threshold).apply(x)
+
+
+def thresholded_relu(
+    x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None
+) -> Tensor:
+    """`x if x > threshold else value`."""
+    return ThresholdedReLU(threshold, value).apply(x)
+
+
+def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
+    """`x - tanh(x)`, elementwise."""
+    return TanhShrink().apply(x)
+
+
+def softsign(x: Tensor, name: str | None = None) -> Tensor:
+    """`x / (1 + |x|)`, elementwise."""
+    return Softsign().apply(x)

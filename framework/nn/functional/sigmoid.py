@@ -1,0 +1,154 @@
+"""Sigmoid-family activations: sigmoid, log_sigmoid, silu (swish), hardsigmoid, hardswish.
+
+Fused Functions as in `activation.py`: arrays in forward, arrays in backward unless the
+backward is recorded (`create_graph=True`), then Tensor ops.
+"""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function, is_grad_enabled
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+
+
+def sigmoid_array(x):
+    """`1 / (1 + exp(-x))` computed as `0.5 * tanh(x / 2) + 0.5`: one transcendental and no
+    overflow for large |x|."""
+    xp = get_array_module(x)
+    y = xp.multiply(x, x.dtype.type(0.5))
+    xp.tanh(y, out=y)
+    y *= x.dtype.type(0.5)
+    y += x.dtype.type(0.5)
+    return y
+
+
+class Sigmoid(Function):
+    def forward(self, x):
+        self.retain_outputs(0)
+        return sigmoid_array(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        if is_grad_enabled():
+            (y,) = self.saved_outputs()
+            return gy * y * (1.0 - y)
+        y = self._saved_outputs[0]
+        gx = 1 - y
+        gx *= y
+        gx *= gy._data
+        return Tensor._wrap(gx)
+
+
+class LogSigmoid(Function):
+    """`log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`, stable for any x."""
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        out = xp.log1p(xp.exp(-xp.abs(x)))
+        return xp.minimum(x, 0) - out
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        if is_grad_enabled():
+            return gy * sigmoid(-x)
+        return Tensor._wrap(gy._data * sigmoid_array(-x._data))
+
+
+class SiLU(Function):
+    """`x * sigmoid(x)`; the sigmoid is recomputed in backward rather than stored."""
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        return x * sigmoid_array(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        if is_grad_enabled():
+            s = sigmoid(x)
+            return gy * s * (1.0 + x * (1.0 - s))
+        s = sigmoid_array(x._data)
+        gx = 1 - s
+        gx *= x._data
+        gx += 1
+        gx *= s
+        gx *= gy._data
+        return Tensor._wrap(gx)
+
+
+class HardSigmoid(Function):
+    def __init__(self, slope: float, offset: float) -> None:
+        self.slope = slope
+        self.offset = offset
+
+    def forward(self, x):
+        self.retain_outputs(0)
+        kind = x.dtype.type
+        y = x * kind(self.slope)
+        y += kind(self.offset)
+        return get_array_module(x).clip(y, 0, 1, out=y)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        y = self._saved_outputs[0]
+        inside = (y > 0) & (y < 1)
+        if is_grad_enabled():
+            return gy * Tensor._wrap(inside.astype(y.dtype) * y.dtype.type(self.slope))
+        return Tensor._wrap(gy._data * inside * y.dtype.type(self.slope))
+
+
+class HardSwish(Function):
+    """`x * clip(x + 3, 0, 6) / 6`; gradient 0 below -3, 1 above 3, `(2x + 3) / 6` between."""
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        kind = x.dtype.type
+        y = x + kind(3)
+        xp.clip(y, 0, 6, out=y)
+        y *= x
+        y /= kind(6)
+        return y
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        xp = get_array_module(x._data)
+        kind = x.dtype.type
+        above = x._data > 3
+        middle = (x._data >= -3) & ~above
+        if is_grad_enabled():
+            mid = Tensor._wrap(middle.astype(x.dtype))
+            slope = mid * (x * (2.0 / 6.0) + 0.5) + Tensor._wrap(above.astype(x.dtype))
+            return gy * slope
+        slope = xp.where(middle, x._data * kind(2.0 / 6.0) + kind(0.5), above.astype(x.dtype))
+        return Tensor._wrap(gy._data * slope)
+
+
+def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
+    """`1 / (1 + exp(-x))`, elementwise."""
+    return Sigmoid().apply(x)
+
+
+def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
+    """`log(1 / (1 + exp(-x)))`, elementwise and stable for large |x|."""
+    return LogSigmoid().apply(x)
+
+
+def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
+    """`x * sigmoid(x)`, elementwise (also known as swish)."""
+    return SiLU().apply(x)
+
+
+def swish(x: Tensor, name: str | None = None) -> Tensor:
+    """`x * sigmoid(x)`, elementwise (Paddle's swish, the same as silu)."""
+    return SiLU().apply(x)
+
+
+def hardsigmoid(
+    x: Tensor, slope: float = 0.1666667, offset: float = 0.5, name: str | None = None
+) -> Tensor:
+    """`clip(slope * x + offset, 0, 1)`, elementwise."""
+    return HardSigmoid(slope, offset).apply(x)
+
+
+def hardswish(x: Tensor, name: str | None = None) -> Tensor:
+    """`x * clip(x + 3, 0, 6) / 6`, elementwise."""
+    return HardSwish().apply(x)

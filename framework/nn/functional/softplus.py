@@ -1,0 +1,82 @@
+"""softplus and mish (`x * tanh(softplus(x))`).
+
+Fused Functions as in `activation.py`: arrays in forward, arrays in backward unless the
+backward is recorded (`create_graph=True`), then Tensor ops.
+"""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function, is_grad_enabled
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.nn.functional.sigmoid import sigmoid, sigmoid_array
+from framework.ops.math import tanh
+
+
+def softplus_array(x, beta: float, threshold: float):
+    """`log(1 + exp(beta * x)) / beta`, and `x` itself where `beta * x > threshold`."""
+    xp = get_array_module(x)
+    kind = x.dtype.type
+    z = x * kind(beta) if beta != 1 else x
+    out = xp.log1p(xp.exp(-xp.abs(z)))
+    out += xp.maximum(z, 0)
+    if beta != 1:
+        out /= kind(beta)
+    return xp.where(z > threshold, x, out)
+
+
+class Softplus(Function):
+    def __init__(self, beta: float, threshold: float) -> None:
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        return softplus_array(x, self.beta, self.threshold)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        xp = get_array_module(x._data)
+        kind = x.dtype.type
+        z = x._data * kind(self.beta) if self.beta != 1 else x._data
+        linear = z > self.threshold
+        if is_grad_enabled():
+            lin = Tensor._wrap(linear.astype(x.dtype))
+            curved = Tensor._wrap((~linear).astype(x.dtype))
+            scaled = x * self.beta if self.beta != 1 else x
+            return gy * (lin + curved * sigmoid(scaled))
+        return Tensor._wrap(gy._data * xp.where(linear, kind(1), sigmoid_array(z)))
+
+
+class Mish(Function):
+    """`x * tanh(softplus(x))` (softplus with Paddle's threshold of 20)."""
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        xp = get_array_module(x)
+        return x * xp.tanh(softplus_array(x, 1.0, 20.0))
+
+    def backward(self, gy: Tensor) -> Tensor:
+        x = self._saved_inputs[0]
+        if is_grad_enabled():
+            t = tanh(softplus(x, 1.0, 20.0))
+            return gy * (t + x * (1.0 - t * t) * sigmoid(x))
+        xp = get_array_module(x._data)
+        t = xp.tanh(softplus_array(x._data, 1.0, 20.0))
+        gx = t * t
+        xp.subtract(1, gx, out=gx)
+        gx *= x._data
+        gx *= sigmoid_array(x._data)
+        gx += t
+        gx *= gy._data
+        return Tensor._wrap(gx)
+
+
+def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None = None) -> Tensor:
+    """`log(1 + exp(beta * x)) / beta`, and `x` where `beta * x > threshold`."""
+    return Softplus(beta, threshold).apply(x)
+
+
+def mish(x: Tensor, name: str | None = None) -> Tensor:
+    """`x * tanh(softplus(x))`, elementwise."""
+    return Mish().apply(x)
