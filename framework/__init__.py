@@ -149,6 +149,8 @@ from framework.ops.reduction import (
 )
 
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
+from framework.ops import linalg
+from framework.ops.linalg import bmm, dot, einsum, matmul, mm, norm, outer
 from framework.ops.manipulation import (
     broadcast_shape,
     broadcast_tensors,
@@ -197,6 +199,17 @@ from framework.ops.manipulation import (
     unsqueeze_,
     unstack,
     where,
+)
+from framework.ops.search import (
+    argsort,
+    cumprod,
+    cumsum,
+    kthvalue,
+    mode,
+    searchsorted,
+    sort,
+    topk,
+    unique,
 )
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------

@@ -1,0 +1,108 @@
+"""Running sums and products along an axis: cumsum, cumprod.
+
+The gradient of a running sum is the reversed running sum of the gradient. The gradient of a
+running product is `reverse_cumsum(g * y) / x` before the first zero of each line; at the first
+zero it is the reversed running sum of `g` times the product with that zero replaced by one, and
+after it zero. All of it is written with Tensor ops, so it is differentiable again.
+"""
+
+from __future__ import annotations
+
+from framework.core import dtype as dtypes
+from framework.core.autograd import Function
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.ops.manipulation.cast import cast
+from framework.ops.manipulation.shape import reshape
+from framework.ops.manipulation.where import Where
+
+
+class Cumsum(Function):
+    def __init__(self, axis: int, reverse: bool = False) -> None:
+        self.axis = axis
+        self.reverse = reverse
+
+    def forward(self, x):
+        xp = get_array_module(x)
+        if not self.reverse:
+            return xp.cumsum(x, axis=self.axis, dtype=x.dtype)
+        flipped = xp.flip(x, self.axis)
+        return xp.flip(xp.cumsum(flipped, axis=self.axis, dtype=x.dtype), self.axis)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return Cumsum(self.axis, not self.reverse).apply(gy)
+
+
+class Cumprod(Function):
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        self.retain_outputs(0)
+        return get_array_module(x).cumprod(x, axis=self.axis, dtype=x.dtype)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        (y,) = self.saved_outputs()
+        xp = get_array_module(x._data)
+        axis = self.axis
+        zeros = x._data == 0
+        if not zeros.any():
+            return Cumsum(axis, True).apply(gy * y) / x
+        seen = xp.cumsum(zeros, axis=axis)
+        before = seen == 0
+        first_zero = zeros & (seen == 1)
+        one = Tensor._wrap(xp.ones((), dtype=x._data.dtype))
+        zero = Tensor._wrap(xp.zeros((), dtype=x._data.dtype))
+        safe_x = Where(before).apply(x, one)
+        head = Where(before).apply(Cumsum(axis, True).apply(gy * y) / safe_x, zero)
+        y_without_zero = Cumprod(axis).apply(Where(first_zero).apply(one, x))
+        at_zero = Where(first_zero).apply(Cumsum(axis, True).apply(gy * y_without_zero), zero)
+        return head + at_zero
+
+
+def _prepare(x: Tensor, axis: int | None, dtype: object, op: str) -> tuple[Tensor, int]:
+    if dtype is not None:
+        x = cast(x, dtypes.convert_dtype(dtype))
+    if axis is None:
+        return reshape(x, [-1]), 0
+    ndim = x._data.ndim
+    if ndim == 0:
+        return reshape(x, [1]), 0
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{op}: axis {axis} is out of range for a tensor with {ndim} dims")
+    return x, axis % ndim
+
+
+def cumsum(
+    x: Tensor, axis: int | None = None, dtype: object = None, name: str | None = None
+) -> Tensor:
+    """Running sum along `axis` (of the flattened tensor when None). Integer and bool inputs
+    sum in int64 (as Paddle); `dtype` casts the input first.
+
+        framework.cumsum(framework.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=1)   # [[1, 3], [3, 7]]
+    """
+    if dtype is None and x._data.dtype.kind in "biu":
+        dtype = dtypes.int64
+    shape = x._data.shape
+    x, axis_ = _prepare(x, axis, dtype, "cumsum")
+    out = Cumsum(axis_).apply(x)
+    return reshape(out, shape) if axis is not None and not shape else out
+
+
+def cumprod(
+    x: Tensor,
+    dim: int | None = None,
+    dtype: object = None,
+    name: str | None = None,
+) -> Tensor:
+    """Running product along `dim` (of the flattened tensor when None); differentiable, also
+    through zeros.
+
+        framework.cumprod(framework.to_tensor([1.0, 2.0, 3.0]), dim=0)   # [1, 2, 6]
+    """
+    shape = x._data.shape
+    x, axis_ = _prepare(x, dim, dtype, "cumprod")
+    out = Cumprod(axis_).apply(x)
+    return reshape(out, shape) if dim is not None and not shape else out
