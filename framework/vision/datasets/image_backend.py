@@ -1,0 +1,56 @@
+"""The image backend datasets load with: 'pil' (PIL images) or 'cv2' (HWC uint8 RGB NumPy
+arrays, decoded with Pillow since OpenCV is not a dependency), as `paddle.vision`."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+_BACKENDS = ("pil", "cv2", "tensor")
+_image_backend = "pil"
+
+
+def set_image_backend(backend: str) -> None:
+    """Choose how `ImageFolder`, `DatasetFolder` and `image_load` return images."""
+    global _image_backend
+    if backend not in _BACKENDS:
+        raise ValueError(f"Expected backend are one of {list(_BACKENDS)}, but got {backend}")
+    _image_backend = backend
+
+
+def get_image_backend() -> str:
+    return _image_backend
+
+
+def check_backend(backend: str | None, allowed: tuple[str, ...] = ("pil", "cv2")) -> str:
+    backend = get_image_backend() if backend is None else backend
+    if backend not in allowed:
+        raise ValueError(f"Expected backend are one of {list(allowed)}, but got {backend}")
+    return backend
+
+
+def pil_loader(path: str | os.PathLike) -> Image.Image:
+    with open(path, "rb") as f:
+        return Image.open(f).convert("RGB")
+
+
+def image_load(path: str | os.PathLike, backend: str | None = None) -> Any:
+    """Load an image as a PIL RGB image ('pil'), an HWC uint8 RGB array ('cv2'), or a CHW
+    uint8 Tensor ('tensor')."""
+    backend = check_backend(backend, _BACKENDS)
+    image = pil_loader(path)
+    if backend == "pil":
+        return image
+    array = np.asarray(image)
+    if backend == "cv2":
+        return array
+    from framework.core.tensor import Tensor
+
+    return Tensor(np.ascontiguousarray(array.transpose(2, 0, 1)))
+
+
+def default_loader(path: str | os.PathLike) -> Any:
+    return image_load(path, "cv2" if get_image_backend() == "cv2" else "pil")
