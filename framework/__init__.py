@@ -39,6 +39,7 @@ from framework.core.tensor import Parameter, Tensor, to_tensor
 # --- ops: math, comparisons, logic, reductions, creation, random (owner: math) ----------------
 from framework.ops.creation import (
     arange,
+    assign,
     bernoulli,
     empty,
     empty_like,
@@ -83,6 +84,7 @@ from framework.ops.math import (
     abs,  # noqa: A004 - Paddle's names shadow builtins here, as in `paddle`
     acos,
     add,
+    add_n,
     asin,
     atan,
     atan2,

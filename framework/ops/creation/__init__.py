@@ -1,6 +1,7 @@
 """Creating tensors: constants, ranges, random draws. `TENSOR_METHODS` binds the in-place
 random fills (`x.uniform_()`, `x.normal_()`) and `x.bernoulli()`/`x.multinomial()`."""
 
+from framework.ops.creation.assign import assign
 from framework.ops.creation.constant import (
     empty,
     empty_like,
@@ -29,6 +30,7 @@ from framework.ops.creation.ranges import arange, eye, linspace
 
 __all__ = [
     "arange",
+    "assign",
     "bernoulli",
     "empty",
     "empty_like",

@@ -6,6 +6,7 @@ from framework.core.tensor import Tensor
 from framework.ops.math.arithmetic import (
     abs,
     add,
+    add_n,
     divide,
     floor_divide,
     floor_mod,
@@ -43,6 +44,7 @@ __all__ = [
     "acos",
     "add",
     "add_",
+    "add_n",
     "asin",
     "atan",
     "atan2",
@@ -101,7 +103,7 @@ def _reflected_pow(x: Tensor, base: float) -> Tensor:
     return rpow(x, base)
 
 
-TENSOR_METHODS = {name: globals()[name] for name in __all__} | {
+TENSOR_METHODS = {name: globals()[name] for name in __all__ if name != "add_n"} | {
     "__add__": add,
     "__radd__": reflected(add),
     "__sub__": subtract,

@@ -126,6 +126,17 @@ class Scale(Function):
         return Scale(self.scale, 0.0, True).apply(gy)
 
 
+class AddN(Function):
+    def forward(self, *arrays):
+        total = arrays[0] + arrays[1]
+        for array in arrays[2:]:
+            total += array  # into the fresh sum: no temporary per input
+        return total
+
+    def backward(self, gy: Tensor):
+        return tuple(gy if needed else None for needed in self.needs_input_grad)
+
+
 def _binary(function: type[Function], x: object, y: object) -> Tensor:
     x, y = as_operands(x, y)
     if x._data.dtype != y._data.dtype:
@@ -167,6 +178,32 @@ def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     if x._data.dtype != y._data.dtype:
         x, y = promote(x, y)
     return Divide().apply(x, y)
+
+
+def add_n(inputs: Tensor | list[Tensor], name: str | None = None) -> Tensor:
+    """The elementwise sum of a list of same-shaped tensors (one tensor is returned as is).
+
+    framework.add_n([framework.ones([2]), framework.ones([2]), framework.ones([2])])  # [3, 3]
+    """
+    if isinstance(inputs, Tensor):
+        return inputs
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError("add_n needs at least one tensor")
+    if len(inputs) == 1:
+        return inputs[0]
+    shape = inputs[0]._data.shape
+    for t in inputs[1:]:
+        if t._data.shape != shape:
+            raise ValueError(
+                f"add_n: every input needs the same shape; got {list(shape)} and {t.shape}"
+            )
+    dtype = inputs[0]._data.dtype
+    if any(t._data.dtype != dtype for t in inputs[1:]):
+        raise TypeError(
+            f"add_n: every input needs the same dtype; got {[t.dtype.name for t in inputs]}"
+        )
+    return AddN().apply(*inputs)
 
 
 def floor_divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:

@@ -117,3 +117,28 @@ def test_eye(rows, columns):
     assert out.dtype == np.float32
     np.testing.assert_array_equal(out.numpy(), np.eye(rows, columns))
     assert framework.eye(2, dtype="int64").dtype == np.int64
+
+
+def test_assign_copies_a_tensor_and_keeps_it_in_the_graph():
+    x = framework.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = framework.assign(x)
+    assert y._data is not x._data
+    (y * 3.0).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
+
+
+def test_assign_from_python_values_and_arrays():
+    assert framework.assign(3.0).shape == [1]
+    assert framework.assign([1, 2]).dtype == np.int64
+    array = np.array([1.5, 2.5])
+    copy = framework.assign(array)
+    array[0] = 0.0
+    assert copy.numpy().tolist() == [1.5, 2.5] and copy.dtype == np.float64
+
+
+def test_assign_into_an_output():
+    out = framework.zeros([2])
+    assert framework.assign(framework.to_tensor([5.0, 6.0], "float64"), out) is out
+    assert out.numpy().tolist() == [5.0, 6.0] and out.dtype == np.float32
+    with pytest.raises(ValueError, match="shape"):
+        framework.assign([1.0, 2.0, 3.0], out)

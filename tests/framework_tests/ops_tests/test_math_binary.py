@@ -249,3 +249,33 @@ def test_binary_method_forms_are_bound():
     assert x.mod(y).numpy().tolist() == [0.0, 0.0]
     assert x.floor_divide(y).numpy().tolist() == [2.0, 3.0]
     assert x.lerp(y, 1.0).numpy().tolist() == [2.0, 3.0]
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (), (0, 2)])
+def test_add_n_sums_many_tensors(shape):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(shape) for _ in range(4)]
+    out = framework.add_n([framework.to_tensor(a, "float64") for a in arrays])
+    np.testing.assert_allclose(out.numpy(), sum(arrays))
+    check_backward(lambda *ts: framework.add_n(list(ts)), arrays)
+    check_double_backward(lambda a, b: framework.add_n([a, b, a]) * a, arrays[:2])
+
+
+def test_add_n_with_one_input_and_bad_inputs():
+    x = framework.to_tensor([1.0])
+    assert framework.add_n(x) is x and framework.add_n([x]) is x
+    with pytest.raises(ValueError, match="same shape"):
+        framework.add_n([x, framework.to_tensor([1.0, 2.0])])
+    with pytest.raises(ValueError, match="at least one"):
+        framework.add_n([])
+
+
+def test_add_n_matches_torch():
+    torch = pytest.importorskip("torch")
+    arrays = [np.random.default_rng(i).standard_normal((2, 3)).astype(np.float32) for i in range(3)]
+    ours = [framework.to_tensor(a, stop_gradient=False) for a in arrays]
+    (framework.add_n(ours) * framework.to_tensor(arrays[0])).sum().backward()
+    theirs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    (torch.stack(theirs).sum(0) * torch.tensor(arrays[0])).sum().backward()
+    for o, t in zip(ours, theirs, strict=True):
+        np.testing.assert_allclose(o.grad.numpy(), t.grad.numpy())

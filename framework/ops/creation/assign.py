@@ -1,0 +1,36 @@
+"""assign: copy a tensor, array or Python value into a new tensor (or into `output`)."""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function
+from framework.core.tensor import Tensor, to_tensor
+from framework.ops.manipulation.inplace import check_inplace, rebind
+
+
+class Assign(Function):
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return gy
+
+
+def assign(x: object, output: Tensor | None = None) -> Tensor:
+    """A copy of `x`: a Tensor (the copy stays in the graph), a NumPy array, a list or a number
+    (a number gives shape [1]). With `output`, `output` is rebound to the copy and returned.
+
+        y = framework.assign(x)            # like x.clone()
+        framework.assign([1.0, 2.0], out)  # out now holds [1., 2.]
+    """
+    if isinstance(x, Tensor):
+        result = Assign().apply(x)
+    else:
+        result = to_tensor([x] if isinstance(x, bool | int | float) else x)
+    if output is None:
+        return result
+    check_inplace(output, "assign")
+    if result._data.shape != output._data.shape:
+        raise ValueError(f"assign: got shape {result.shape} for an output of shape {output.shape}")
+    if result._data.dtype != output._data.dtype:
+        result = result.astype(output._data.dtype)
+    return rebind(output, result)
