@@ -2,6 +2,16 @@
 
 # --- conv, pooling, normalization, dropout, embedding, interpolate (owner: conv/pool/norm) -----
 from framework.nn.functional.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose
+from framework.nn.functional.pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool2d,
+)
 
 # --- activations, losses, linear, attention helpers (owner: nn layers) --------------------------
 from framework.nn.functional.activation import (

@@ -1,0 +1,254 @@
+"""Pooling: `max_pool1d/2d`, `avg_pool1d/2d`, `adaptive_avg_pool1d/2d`,
+`adaptive_max_pool1d/2d`, with Paddle's arguments (`ceil_mode`, `exclusive`, `return_mask`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.ops.nn.adaptive_pooling import (
+    AdaptiveMaxPool,
+    GlobalAvgPool,
+    SeparableLinear,
+    averaging_matrix,
+)
+from framework.ops.nn.conv_geometry import ConvGeometry, as_pair, parse_padding
+from framework.ops.nn.pooling import AvgPool, MaxPool, from_nchw, to_nchw, window_counts
+
+_LAYOUTS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC")}
+
+
+def _layout(op: str, x: Tensor, dims: int, data_format: str) -> tuple[bool, tuple[int, ...]]:
+    if data_format not in _LAYOUTS[dims]:
+        raise ValueError(f"{op}: data_format must be one of {_LAYOUTS[dims]}, got {data_format!r}")
+    if x.ndim != dims + 2:
+        raise ValueError(
+            f"{op}: expected a {dims + 2}-D input ({_LAYOUTS[dims][0]}), got shape {x.shape}"
+        )
+    channel_last = data_format == _LAYOUTS[dims][1]
+    spatial = tuple(x.shape[1:-1] if channel_last else x.shape[2:])
+    return channel_last, spatial
+
+
+def _two_d(dims: int, values: tuple, fill) -> tuple:
+    return (fill, *values) if dims == 1 else tuple(values)
+
+
+def _pool_geometry(
+    op: str, x: Tensor, kernel_size, stride, padding, ceil_mode: bool, data_format: str, dims: int
+) -> ConvGeometry:
+    channel_last, spatial = _layout(op, x, dims, data_format)
+    kernel = as_pair(kernel_size, "kernel_size", dims)
+    stride = kernel if stride is None else as_pair(stride, "stride", dims)
+    if min(kernel) < 1 or min(stride) < 1:
+        raise ValueError(f"{op}: kernel_size and stride must be positive")
+    pads = parse_padding(padding, dims, kernel, stride, (1,) * dims, spatial, channel_last)
+    out = []
+    for size, (lo, hi), k, s in zip(spatial, pads, kernel, stride, strict=True):
+        span = size + lo + hi - k
+        if span < 0:
+            raise ValueError(
+                f"{op}: the window {list(kernel)} is larger than the padded input "
+                f"(input shape {x.shape}, padding {[list(p) for p in pads]})"
+            )
+        count = -(-span // s) + 1 if ceil_mode else span // s + 1
+        if ceil_mode and (count - 1) * s >= size + lo:
+            count -= 1  # the last window must start inside the input or its leading padding
+        out.append(count)
+    return ConvGeometry(
+        _two_d(dims, kernel, 1),
+        _two_d(dims, stride, 1),
+        _two_d(dims, pads, (0, 0)),
+        (1, 1),
+        1,
+        _two_d(dims, spatial, 1),
+        _two_d(dims, out, 1),
+        channel_last,
+        dims,
+    )
+
+
+def _max_pool(op, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, dims):
+    geom = _pool_geometry(op, x, kernel_size, stride, padding, ceil_mode, data_format, dims)
+    pool = MaxPool(geom)
+    y = pool.apply(x)
+    return (y, Tensor._wrap(pool.mask())) if return_mask else y
+
+
+def _avg_pool(
+    op, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, dims
+):
+    geom = _pool_geometry(op, x, kernel_size, stride, padding, ceil_mode, data_format, dims)
+    if divisor_override:
+        scale = x.dtype.type(1.0 / divisor_override)
+    else:
+        scale = window_counts(get_array_module(x._data), geom, exclusive, x.dtype)
+    return AvgPool(geom, scale).apply(x)
+
+
+def max_pool1d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: str | int | Sequence[int] = 0,
+    return_mask: bool = False,
+    ceil_mode: bool = False,
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """1-D max pooling over `[N, C, L]`; `return_mask` also gives the int32 argmax positions."""
+    return _max_pool(
+        "max_pool1d", x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL", 1
+    )
+
+
+def max_pool2d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: str | int | Sequence = 0,
+    return_mask: bool = False,
+    ceil_mode: bool = False,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """2-D max pooling. `stride` defaults to `kernel_size`; padding is -inf.
+
+    With `return_mask=True` also returns, per output, the winner's flat index in its H*W
+    plane (int32), as Paddle does.
+
+        F.max_pool2d(x, kernel_size=2, stride=2)   # [N, C, H/2, W/2]
+    """
+    return _max_pool(
+        "max_pool2d", x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, 2
+    )
+
+
+def avg_pool1d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: str | int | Sequence[int] = 0,
+    exclusive: bool = True,
+    ceil_mode: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """1-D average pooling over `[N, C, L]`; `exclusive` leaves padding out of the divisor."""
+    return _avg_pool(
+        "avg_pool1d", x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL", 1
+    )
+
+
+def avg_pool2d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    padding: str | int | Sequence = 0,
+    ceil_mode: bool = False,
+    exclusive: bool = True,
+    divisor_override: float | None = None,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """2-D average pooling. With `exclusive=True` (Paddle's default) a window's divisor counts
+    only the input elements it covers, not the padding.
+
+        F.avg_pool2d(x, kernel_size=3, stride=2, padding=1)
+    """
+    return _avg_pool(
+        "avg_pool2d",
+        x,
+        kernel_size,
+        stride,
+        padding,
+        ceil_mode,
+        exclusive,
+        divisor_override,
+        data_format,
+        2,
+    )
+
+
+def _adaptive_size(op: str, output_size, spatial: tuple[int, ...], dims: int) -> tuple[int, ...]:
+    if isinstance(output_size, int) or output_size is None:
+        output_size = [output_size] * dims
+    sizes = tuple(s if o is None else int(o) for o, s in zip(output_size, spatial, strict=True))
+    if min(sizes) < 1:
+        raise ValueError(f"{op}: output_size must be positive, got {list(output_size)}")
+    return sizes
+
+
+def _adaptive_avg(op: str, x: Tensor, output_size, data_format: str, dims: int) -> Tensor:
+    channel_last, spatial = _layout(op, x, dims, data_format)
+    out = _adaptive_size(op, output_size, spatial, dims)
+    size2, out2 = _two_d(dims, spatial, 1), _two_d(dims, out, 1)
+    if all(s % o == 0 for s, o in zip(size2, out2, strict=True)) and out2 != (1, 1):
+        kernel = tuple(s // o for s, o in zip(size2, out2, strict=True))
+        geom = ConvGeometry(
+            kernel, kernel, ((0, 0), (0, 0)), (1, 1), 1, size2, out2, channel_last, dims
+        )
+        return AvgPool(geom, x.dtype.type(1.0 / (kernel[0] * kernel[1]))).apply(x)
+    layout = ConvGeometry(
+        (1, 1), (1, 1), ((0, 0), (0, 0)), (1, 1), 1, size2, out2, channel_last, dims
+    )
+    x4 = to_nchw(layout, x)
+    if out2 == (1, 1):
+        y4 = GlobalAvgPool().apply(x4)
+    else:
+        xp = get_array_module(x._data)
+        rows = xp.asarray(averaging_matrix(size2[0], out2[0], x.dtype))
+        cols = xp.asarray(averaging_matrix(size2[1], out2[1], x.dtype))
+        y4 = SeparableLinear(rows, cols).apply(x4)
+    return from_nchw(layout, y4)
+
+
+def _adaptive_max(op: str, x: Tensor, output_size, return_mask: bool, dims: int):
+    _, spatial = _layout(op, x, dims, _LAYOUTS[dims][0])
+    out = _adaptive_size(op, output_size, spatial, dims)
+    size2, out2 = _two_d(dims, spatial, 1), _two_d(dims, out, 1)
+    if all(s % o == 0 for s, o in zip(size2, out2, strict=True)):
+        kernel = tuple(s // o for s, o in zip(size2, out2, strict=True))
+        return _max_pool(
+            op, x, kernel[-dims:], None, 0, return_mask, False, _LAYOUTS[dims][0], dims
+        )
+    layout = ConvGeometry((1, 1), (1, 1), ((0, 0), (0, 0)), (1, 1), 1, size2, out2, False, dims)
+    pool = AdaptiveMaxPool(out2)
+    y = from_nchw(layout, pool.apply(to_nchw(layout, x)))
+    if not return_mask:
+        return y
+    return y, Tensor._wrap(layout.from_nchw(pool.mask()))
+
+
+def adaptive_avg_pool1d(x: Tensor, output_size: int, name: str | None = None) -> Tensor:
+    """`[N, C, L] -> [N, C, output_size]` averaging adaptive windows."""
+    return _adaptive_avg("adaptive_avg_pool1d", x, output_size, "NCL", 1)
+
+
+def adaptive_avg_pool2d(
+    x: Tensor,
+    output_size: int | Sequence[int | None],
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """`[N, C, H, W] -> [N, C, oh, ow]` averaging adaptive windows (`None` keeps a size).
+
+    F.adaptive_avg_pool2d(x, 1)   # global average pooling, [N, C, 1, 1]
+    """
+    return _adaptive_avg("adaptive_avg_pool2d", x, output_size, data_format, 2)
+
+
+def adaptive_max_pool1d(
+    x: Tensor, output_size: int, return_mask: bool = False, name: str | None = None
+) -> Tensor | tuple[Tensor, Tensor]:
+    """`[N, C, L] -> [N, C, output_size]` taking the max of adaptive windows."""
+    return _adaptive_max("adaptive_max_pool1d", x, output_size, return_mask, 1)
+
+
+def adaptive_max_pool2d(
+    x: Tensor,
+    output_size: int | Sequence[int | None],
+    return_mask: bool = False,
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """`[N, C, H, W] -> [N, C, oh, ow]` taking the max of adaptive windows."""
+    return _adaptive_max("adaptive_max_pool2d", x, output_size, return_mask, 2)

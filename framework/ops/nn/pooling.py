@@ -1,0 +1,233 @@
+"""Max and average pooling over 2-D windows as Functions (1-D pooling has a height of 1).
+
+Kernels take NCHW-shaped arrays in any memory order and keep that order: each kernel tap is a
+strided view of the padded input, so a pass over the taps is a few whole-array ufunc calls.
+Max pooling records the winning tap; its gradient is a scatter-add (`IndexScatter`). Average
+pooling and its gradient are adjoint linear maps, so both have gradients of any order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from framework.core.autograd import Function
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.ops.nn.index_scatter import IndexScatter, is_channel_last
+from framework.ops.nn.workspace import scratch
+
+
+def empty_like_layout(xp, shape: tuple[int, ...], like, dtype=None):
+    """An uninitialised NCHW-shaped array with the same memory order as `like`."""
+    n, c, h, w = shape
+    dtype = like.dtype if dtype is None else dtype
+    if is_channel_last(like):
+        return xp.empty((n, h, w, c), dtype=dtype).transpose(0, 3, 1, 2)
+    return xp.empty(shape, dtype=dtype)
+
+
+def _padded(xp, x, geom: ConvGeometry, fill: float, name: str):
+    """`x` inside a `fill`-bordered scratch array large enough for every window."""
+    n, c, h, w = x.shape
+    hp, wp = geom.padded_size()
+    (top, _), (left, _) = geom.padding
+    if (hp, wp) == (h, w):
+        return x
+    if is_channel_last(x):
+        out = scratch(xp, name, (n, hp, wp, c), x.dtype).transpose(0, 3, 1, 2)
+    else:
+        out = scratch(xp, name, (n, c, hp, wp), x.dtype)
+    out.fill(fill)
+    out[:, :, top : top + h, left : left + w] = x
+    return out
+
+
+def _taps(geom: ConvGeometry):
+    """`(tap number, row slice, column slice)` of each kernel tap's strided view."""
+    (kh, kw), (sh, sw) = geom.kernel, geom.stride
+    ho, wo = geom.out_size
+    for i in range(kh):
+        for j in range(kw):
+            yield (
+                i * kw + j,
+                slice(i, i + sh * (ho - 1) + 1, sh),
+                slice(j, j + sw * (wo - 1) + 1, sw),
+            )
+
+
+# --- max pooling --------------------------------------------------------------------------------
+def max_pool_forward(x, geom: ConvGeometry):
+    """Returns the pooled array and the winning tap of every output (small ints)."""
+    xp = get_array_module(x)
+    n, c = x.shape[:2]
+    shape = (n, c, *geom.out_size)
+    padded = _padded(xp, x, geom, -np.inf, "pool_padded")
+    out = empty_like_layout(xp, shape, x)
+    arg = xp.zeros(shape, dtype=np.min_scalar_type(geom.kernel[0] * geom.kernel[1]))
+    better = xp.empty(shape, dtype=bool)
+    for tap, rows, cols in _taps(geom):
+        window = padded[:, :, rows, cols]
+        if tap == 0:
+            out[...] = window
+            continue
+        xp.greater(window, out, out=better)
+        xp.copyto(out, window, where=better)
+        xp.copyto(arg, tap, where=better)
+    return out, arg
+
+
+def flat_index(xp, arg, geom: ConvGeometry, in_shape, channel_last: bool):
+    """Winning taps as flat positions in the input (its memory order when `channel_last`)."""
+    n, c, h, w = in_shape
+    (_, kw), (sh, sw) = geom.kernel, geom.stride
+    (top, _), (left, _) = geom.padding
+    ho, wo = geom.out_size
+    taps = np.arange(geom.kernel[0] * kw)
+    offset = xp.asarray((taps // kw) * w + taps % kw, dtype=np.int64)
+    base = (np.arange(ho) * sh - top)[:, None] * w + (np.arange(wo) * sw - left)[None, :]
+    pixel = xp.asarray(base, dtype=np.int64) + offset[arg]  # [n, c, ho, wo]
+    if channel_last:
+        images = xp.arange(n, dtype=np.int64).reshape(n, 1, 1, 1) * (h * w * c)
+        return images + pixel * c + xp.arange(c, dtype=np.int64).reshape(1, c, 1, 1)
+    planes = xp.arange(n * c, dtype=np.int64).reshape(n, c, 1, 1) * (h * w)
+    return planes + pixel
+
+
+class MaxPool(Function):
+    """`y = max over each window of x` (-inf padding). Output 1 is the winning tap."""
+
+    def __init__(self, geom: ConvGeometry) -> None:
+        self.geom = geom
+
+    def forward(self, x):
+        g = self.geom
+        x4 = g.to_nchw(x)
+        out, arg = max_pool_forward(x4, g)
+        self.arg = arg
+        self.in_shape = x4.shape
+        self.channel_last = is_channel_last(x4)
+        return g.from_nchw(out)
+
+    def mask(self):
+        """Paddle's mask: the winner's flat position within its own H*W plane (int32)."""
+        xp = get_array_module(self.arg)
+        n, c, h, w = self.in_shape
+        index = flat_index(xp, self.arg, self.geom, (1, 1, h, w), False)
+        return self.geom.from_nchw(index.astype(np.int32))
+
+    def backward(self, gy: Tensor) -> Tensor:
+        g = self.geom
+        xp = get_array_module(self.arg)
+        index = flat_index(xp, self.arg, g, self.in_shape, self.channel_last)
+        scatter = IndexScatter(index, self.in_shape, self.channel_last)
+        return from_nchw(g, scatter.apply(to_nchw(g, gy)))
+
+
+# --- average pooling ----------------------------------------------------------------------------
+def window_counts(xp, geom: ConvGeometry, exclusive: bool, dtype):
+    """`[Ho, Wo]` reciprocal of each window's divisor (valid elements, or with padding)."""
+    counts = []
+    for size, (lo, hi), k, s, out in zip(
+        geom.in_size, geom.padding, geom.kernel, geom.stride, geom.out_size, strict=True
+    ):
+        start = np.arange(out) * s - lo
+        stop = np.minimum(start + k, size + hi)
+        if exclusive:
+            start, stop = np.maximum(start, 0), np.minimum(stop, size)
+        counts.append(stop - start)
+    return xp.asarray(1.0 / np.outer(counts[0], counts[1]), dtype=dtype)
+
+
+def avg_pool_forward(x, geom: ConvGeometry, scale):
+    xp = get_array_module(x)
+    n, c = x.shape[:2]
+    padded = _padded(xp, x, geom, 0.0, "pool_padded")
+    out = empty_like_layout(xp, (n, c, *geom.out_size), x)
+    for tap, rows, cols in _taps(geom):
+        if tap == 0:
+            out[...] = padded[:, :, rows, cols]
+        else:
+            out += padded[:, :, rows, cols]
+    out *= scale
+    return out
+
+
+def avg_pool_adjoint(gy, geom: ConvGeometry, scale):
+    """Spread `gy * scale` evenly back over every window (the transpose of average pooling)."""
+    xp = get_array_module(gy)
+    n, c = gy.shape[:2]
+    h, w = geom.in_size
+    hp, wp = geom.padded_size()
+    (top, _), (left, _) = geom.padding
+    share = gy * scale
+    if geom.kernel == geom.stride and (hp, wp) == (h, w) == tuple(
+        o * k for o, k in zip(geom.out_size, geom.kernel, strict=True)
+    ):
+        gx = empty_like_layout(xp, (n, c, h, w), gy)
+        for _, rows, cols in _taps(geom):
+            gx[:, :, rows, cols] = share
+        return gx
+    padded = empty_like_layout(xp, (n, c, hp, wp), gy)
+    padded.fill(0)
+    for _, rows, cols in _taps(geom):
+        padded[:, :, rows, cols] += share
+    return padded[:, :, top : top + h, left : left + w]
+
+
+class AvgPool(Function):
+    """`y = scale * sum over each window of x`, `scale` per output position."""
+
+    def __init__(self, geom: ConvGeometry, scale) -> None:
+        self.geom = geom
+        self.scale = scale
+
+    def forward(self, x):
+        g = self.geom
+        return g.from_nchw(avg_pool_forward(g.to_nchw(x), g, self.scale))
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return AvgPoolAdjoint(self.geom, self.scale).apply(gy)
+
+
+class AvgPoolAdjoint(Function):
+    """The transpose of `AvgPool`: its gradient, and linear itself."""
+
+    def __init__(self, geom: ConvGeometry, scale) -> None:
+        self.geom = geom
+        self.scale = scale
+
+    def forward(self, gy):
+        g = self.geom
+        return g.from_nchw(avg_pool_adjoint(g.to_nchw(gy), g, self.scale))
+
+    def backward(self, ggx: Tensor) -> Tensor:
+        return AvgPool(self.geom, self.scale).apply(ggx)
+
+
+class _LayoutView(Function):
+    """A user-layout tensor as its NCHW-shaped view (`to_nchw`) or back; a pure view."""
+
+    def __init__(self, geom: ConvGeometry, to_nchw: bool) -> None:
+        self.geom = geom
+        self.to_nchw = to_nchw
+
+    def forward(self, x):
+        return self.geom.to_nchw(x) if self.to_nchw else self.geom.from_nchw(x)
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return _LayoutView(self.geom, not self.to_nchw).apply(gy)
+
+
+def to_nchw(geom: ConvGeometry, t: Tensor) -> Tensor:
+    """A user-layout Tensor as an NCHW-shaped view, differentiably."""
+    if not geom.channel_last and geom.spatial_dims == 2:
+        return t
+    return _LayoutView(geom, True).apply(t)
+
+
+def from_nchw(geom: ConvGeometry, t: Tensor) -> Tensor:
+    """An NCHW-shaped Tensor back in the user's layout, differentiably."""
+    if not geom.channel_last and geom.spatial_dims == 2:
+        return t
+    return _LayoutView(geom, False).apply(t)
