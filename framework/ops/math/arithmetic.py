@@ -116,11 +116,16 @@ class Scale(Function):
         scale, bias = self.scale, self.bias
         if x.dtype.kind in "biu":  # Paddle keeps integer tensors integer
             scale, bias = int(scale), int(bias)
+        # One fresh array, then updated in place: no second temporary.
         if self.bias_after_scale:
             out = x * scale if scale != 1 else x.copy()
-            return out + bias if bias else out
+            if bias:
+                out += bias
+            return out
         out = x + bias if bias else x.copy()
-        return out * scale if scale != 1 else out
+        if scale != 1:
+            out *= scale
+        return out
 
     def backward(self, gy: Tensor) -> Tensor:
         return Scale(self.scale, 0.0, True).apply(gy)
@@ -168,16 +173,41 @@ def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     return Multiply().apply(x, y)
 
 
-def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+def divide(
+    x: Tensor, y: Tensor, name: str | None = None, *, rounding_mode: str | None = None
+) -> Tensor:
     """`x / y`, true division with broadcasting; integer inputs give the default float dtype.
 
-    framework.divide(framework.to_tensor([3]), framework.to_tensor([2]))  # [1.5] float32
+    `rounding_mode='floor'` is `floor_divide`, `'trunc'` rounds the quotient toward zero; both
+    keep integer dtypes and have no gradient.
+
+        framework.divide(framework.to_tensor([3]), framework.to_tensor([2]))  # [1.5] float32
     """
+    if rounding_mode == "floor":
+        return floor_divide(x, y)
+    if rounding_mode == "trunc":
+        return _truncated_divide(x, y)
+    if rounding_mode is not None:
+        raise ValueError(f"rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
     x, y = as_operands(x, y)
     x, y = as_float_pair(x, y)
     if x._data.dtype != y._data.dtype:
         x, y = promote(x, y)
     return Divide().apply(x, y)
+
+
+def _truncated_divide(x: object, y: object) -> Tensor:
+    x, y = as_operands(x, y)
+    if x._data.dtype != y._data.dtype:
+        x, y = promote(x, y)
+    a, b = x._data, y._data
+    xp = get_array_module(a)
+    if a.dtype.kind == "f":
+        return Tensor._wrap(xp.trunc(a / b))
+    quotient = xp.floor_divide(a, b)
+    # floor and trunc differ where the division is inexact and the signs differ.
+    quotient += (xp.remainder(a, b) != 0) & ((a < 0) != (b < 0))
+    return Tensor._wrap(quotient)
 
 
 def add_n(inputs: Tensor | list[Tensor], name: str | None = None) -> Tensor:

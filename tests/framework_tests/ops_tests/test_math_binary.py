@@ -279,3 +279,46 @@ def test_add_n_matches_torch():
     (torch.stack(theirs).sum(0) * torch.tensor(arrays[0])).sum().backward()
     for o, t in zip(ours, theirs, strict=True):
         np.testing.assert_allclose(o.grad.numpy(), t.grad.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_divide_rounding_modes(dtype):
+    x = framework.to_tensor([7, -7, 7, -7, 6], dtype=dtype)
+    y = framework.to_tensor([2, 2, -2, -2, 3], dtype=dtype)
+    floor = framework.divide(x, y, rounding_mode="floor")
+    trunc = framework.divide(x, y, rounding_mode="trunc")
+    assert floor.dtype == np.dtype(dtype) and trunc.dtype == np.dtype(dtype)
+    assert floor.numpy().tolist() == [3, -4, -4, 3, 2]
+    assert trunc.numpy().tolist() == [3, -3, -3, 3, 2]
+    with pytest.raises(ValueError, match="rounding_mode"):
+        framework.divide(x, y, rounding_mode="round")
+
+
+SCALAR_FORMS = {
+    "pow_scalar": lambda t: t**2.5,
+    "pow_int": lambda t: t**3,
+    "rpow": lambda t: 2.0**t,
+    "rsub": lambda t: 1.0 - t,
+    "rdiv": lambda t: 3.0 / t,
+    "lerp_weight_tensor": lambda t: (
+        framework.lerp(t, t * t, t * 0.5)
+        if isinstance(t, framework.Tensor)
+        else __import__("torch").lerp(t, t * t, t * 0.5)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SCALAR_FORMS)
+def test_scalar_forms_match_torch(name):
+    torch = pytest.importorskip("torch")
+    x = np.random.default_rng(7).uniform(0.5, 2.0, (3, 4)).astype(np.float32)
+    form = SCALAR_FORMS[name]
+    ours = framework.to_tensor(x, stop_gradient=False)
+    out = form(ours)
+    out.sum().backward()
+    theirs = torch.tensor(x, requires_grad=True)
+    expected = form(theirs)
+    expected.sum().backward()
+    assert out.dtype == np.float32 and ours.grad.dtype == np.float32
+    np.testing.assert_allclose(out.numpy(), expected.detach().numpy(), rtol=1e-5)
+    np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-5)
