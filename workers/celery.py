@@ -4,9 +4,10 @@ Start a worker from the repository root::
 
     celery -A workers.celery worker -Q gpu,default
 
-Queues: ``gpu`` for training and export (one job per device), ``default`` for imports and
-housekeeping. Platform code never calls tasks directly; it uses ``core.queueing.enqueue``
-with the task's name, and the routes below pick the queue, so senders need not import tasks.
+Queues: ``gpu`` for training and model export (one job per device), ``default`` for dataset
+imports and housekeeping. Platform code never calls tasks directly: it calls
+``core.queueing.enqueue`` with the task's name, and the routes below pick the queue, so
+senders need not import tasks.
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
 GPU_QUEUE = "gpu"
 DEFAULT_QUEUE = "default"
 
-# Task names are stable, dotted by family; the family picks the queue.
+# Task names are stable and dotted by family ("training.run_job"); the family picks the queue.
+# This table is where each task's queue is declared: Celery 5.7 deprecates the task-level
+# `queue=` attribute (ignored from 6.0), and a sender using enqueue() by name never imports
+# the task anyway. A new family adds its line; tests refuse a task without one.
 TASK_ROUTES = {
     "training.*": {"queue": GPU_QUEUE},
-    "export.*": {"queue": GPU_QUEUE},
-    "imports.*": {"queue": DEFAULT_QUEUE},
+    "deploy.*": {"queue": GPU_QUEUE},
+    "datastore.*": {"queue": DEFAULT_QUEUE},
     "housekeeping.*": {"queue": DEFAULT_QUEUE},
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
@@ -79,9 +80,13 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     require_role(request.user, workspace, Role.ADMIN)
     form = AddMemberForm(request.POST)
     if form.is_valid():
-        user = form.cleaned_data["user"]
-        services.add_member(workspace, by=request.user, user=user, role=form.cleaned_role())
-        messages.success(request, f"{user.username} is now {form.cleaned_role().label.lower()}.")
+        user, role = form.cleaned_data["user"], form.cleaned_role()
+        try:
+            services.add_member(workspace, by=request.user, user=user, role=role)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, f"{user.username} is now {role.label.lower()}.")
     else:
         for error in form.errors.get("user", []) + form.errors.get("role", []):
             messages.error(request, error)
@@ -93,7 +98,11 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
 def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
     membership = get_object_or_404(workspace.memberships, pk=membership_id)
-    services.remove_member(membership, by=request.user)
+    try:
+        services.remove_member(membership, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("accounts:workspace_detail", slug=workspace.slug)
     if membership.user_id == request.user.pk:
         messages.success(request, f"You left “{workspace.name}”.")
         return redirect("accounts:workspace_list")

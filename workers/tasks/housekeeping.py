@@ -7,12 +7,12 @@ import logging
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from workers.celery import DEFAULT_QUEUE, app
+from workers.celery import app
 
 logger = logging.getLogger(__name__)
 
 
-@app.task(name="housekeeping.clear_expired_sessions", queue=DEFAULT_QUEUE)
+@app.task(name="housekeeping.clear_expired_sessions")
 def clear_expired_sessions() -> int:
     """Deletes expired login sessions, which Django never removes by itself."""
     deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()

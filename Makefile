@@ -1,0 +1,66 @@
+# Sampan: `make run` serves the platform, `make test` runs every test. Both set themselves up.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+# A machine with a local wheel directory (e.g. the CPU build of torch) installs from it first.
+FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: help run test lint bench gpu-check chromium
+
+help:
+	@echo "make run        install, migrate, create the demo login, start Redis + worker + web"
+	@echo "make test       install test tools (and Chromium when root), run the whole suite"
+	@echo "make lint       ruff format --check and ruff check"
+	@echo "make bench      run the benchmarks in benchmarks/"
+	@echo "make gpu-check  run the GPU checks (scripts/gpu_check.sh) on a CUDA machine"
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) || { \
+	  echo "Could not create $(VENV): on Debian/Ubuntu, install python3-venv first."; exit 1; }
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Stamps keyed on pyproject.toml: installing again only when the dependencies changed.
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet $(FIND_LINKS) -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet $(FIND_LINKS) -e ".[dev]"
+	@touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(PY) manage.py runstack --host $(HOST) --port $(PORT)
+
+# The browser tests drive Debian's Chromium (a browser downloaded by Playwright does not run
+# here). Installed when missing and running as root; otherwise the browser tests say so.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "$(CHROMIUM) is missing: run 'sudo apt-get install chromium chromium-driver'"; \
+	  fi; \
+	fi
+
+test: $(VENV)/.installed-dev chromium
+	$(PY) -m pytest tests $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+
+bench: $(VENV)/.installed-dev
+	@set -e; for script in benchmarks/train_step.py $$(ls benchmarks/*.py | grep -v '/train_step.py$$'); do \
+	  echo "== $$script"; $(PY) $$script; \
+	done
+
+gpu-check: $(VENV)/.installed
+	bash scripts/gpu_check.sh

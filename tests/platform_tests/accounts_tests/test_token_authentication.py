@@ -1,0 +1,69 @@
+"""API tokens authenticate scripts, inside one workspace, until revoked."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import ApiToken, Membership
+from core.testing import BaseTestCase
+
+
+class TokenAuthenticationTests(BaseTestCase):
+    def test_it_authenticates_as_the_tokens_user(self) -> None:
+        client, _ = self.token_client_for(self.bob)
+        response = client.get("/api/me/")
+        self.assertEqual(response.status_code, 200)
+        self.assertEqual(response.json()["username"], "bob")
+
+    def test_it_records_the_last_use(self) -> None:
+        client, token = self.token_client_for(self.bob)
+        client.get("/api/me/")
+        token.refresh_from_db()
+        self.assertIsNotNone(token.last_used_at)
+
+    def test_it_does_not_write_on_every_request(self) -> None:
+        client, token = self.token_client_for(self.bob)
+        recent = timezone.now() - timedelta(seconds=5)
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=recent)
+        client.get("/api/me/")
+        token.refresh_from_db()
+        self.assertEqual(token.last_used_at, recent)
+
+    def test_it_rejects_a_revoked_token(self) -> None:
+        client, token = self.token_client_for(self.bob)
+        token.revoke()
+        response = client.get("/api/me/")
+        self.assertEqual(response.status_code, 401)
+        self.assertEqual(response.json()["detail"], "Invalid or revoked token.")
+
+    def test_it_rejects_an_unknown_token(self) -> None:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION="Bearer spn_not-a-real-token")
+        self.assertEqual(client.get("/api/me/").status_code, 401)
+
+    def test_it_rejects_a_token_of_a_removed_member(self) -> None:
+        client, _ = self.token_client_for(self.bob)
+        Membership.objects.filter(user=self.bob).delete()
+        self.assertEqual(client.get("/api/me/").status_code, 401)
+
+    def test_it_answers_401_with_a_challenge_to_anonymous_callers(self) -> None:
+        response = APIClient().get("/api/me/")
+        self.assertEqual(response.status_code, 401)
+        self.assertEqual(response["WWW-Authenticate"], 'Bearer realm="api"')
+
+    def test_it_confines_the_token_to_its_workspace(self) -> None:
+        # Bob is also a member of Charlie's workspace, but his token is for Alice's.
+        self.charlies_workspace.add_member(self.bob, Membership.Role.MEMBER)
+        client, _ = self.token_client_for(self.bob)
+        slugs = [w["slug"] for w in client.get("/api/workspaces/").json()["results"]]
+        self.assertEqual(slugs, ["alices-team"])
+        self.assertEqual(client.get("/api/workspaces/charlies/").status_code, 404)
+
+    def test_a_token_cannot_mint_tokens_or_workspaces(self) -> None:
+        client, _ = self.token_client_for(self.alice)
+        response = client.post("/api/workspaces/alices-team/tokens/", {"name": "child"})
+        self.assertEqual(response.status_code, 403)
+        self.assertEqual(client.post("/api/workspaces/", {"name": "new"}).status_code, 403)
