@@ -223,6 +223,6 @@ from framework import optimizer, regularizer
 from framework.core.serialization import load, save
 
 # --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
-from framework import io, vision
+from framework import io, metric, vision
 
 __version__ = "0.1.0"
