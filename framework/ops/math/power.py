@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands, as_tensor
@@ -20,6 +22,8 @@ class PowScalar(Function):
 
     def forward(self, x):
         self.retain_inputs(0)
+        if self.exponent < 0 and x.dtype.kind in "iu":
+            return _integer_power(x, self.exponent)
         return x**self.exponent
 
     def backward(self, gy: Tensor) -> Tensor:
@@ -40,6 +44,8 @@ class Pow(Function):
     def forward(self, x, y):
         self.retain_inputs(0, 1)
         self.retain_outputs(0)
+        if x.dtype.kind in "iu" and (y < 0).any():
+            return _integer_power(x, y)
         return get_array_module(x).power(x, y)
 
     def backward(self, gy: Tensor):
@@ -51,6 +57,14 @@ class Pow(Function):
             (z,) = self.saved_outputs()
             gy_ = sum_to(gy * z * _log_where_positive(x), y.shape)
         return gx, gy_
+
+
+def _integer_power(x, exponent):
+    """Integer powers with negative exponents, truncated toward zero as Paddle does
+    (2 ** -1 == 0, 1 ** -2 == 1); NumPy refuses them."""
+    xp = get_array_module(x)
+    with np.errstate(divide="ignore"):
+        return xp.trunc(xp.power(x.astype(np.float64), exponent)).astype(x.dtype)
 
 
 def _log_where_positive(x: Tensor) -> Tensor:

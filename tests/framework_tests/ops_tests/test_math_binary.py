@@ -322,3 +322,10 @@ def test_scalar_forms_match_torch(name):
     assert out.dtype == np.float32 and ours.grad.dtype == np.float32
     np.testing.assert_allclose(out.numpy(), expected.detach().numpy(), rtol=1e-5)
     np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-5)
+
+
+def test_integer_powers_with_negative_exponents_truncate_like_paddle():
+    x = framework.to_tensor([1, 2, -1, 4])
+    assert (x**-1).numpy().tolist() == [1, 0, -1, 0]
+    out = framework.pow(x, framework.to_tensor([-2, 2, -3, 0]))
+    assert out.dtype == np.int64 and out.numpy().tolist() == [1, 4, -1, 1]
