@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from framework.core.autograd import Function
 from framework.core.tensor import Tensor, to_tensor
-from framework.ops.manipulation.inplace import check_inplace, rebind
+from framework.ops.manipulation.inplace import rebind
 
 
 class Assign(Function):
@@ -17,7 +17,9 @@ class Assign(Function):
 
 def assign(x: object, output: Tensor | None = None) -> Tensor:
     """A copy of `x`: a Tensor (the copy stays in the graph), a NumPy array, a list or a number
-    (a number gives shape [1]). With `output`, `output` is rebound to the copy and returned.
+    (a number gives shape [1]). With `output` (same shape; cast to its dtype) the copy goes into
+    `output`, which is returned: a leaf such as a parameter keeps being a leaf, an intermediate
+    is rebound to the copy in the graph.
 
         y = framework.assign(x)            # like x.clone()
         framework.assign([1.0, 2.0], out)  # out now holds [1., 2.]
@@ -28,9 +30,13 @@ def assign(x: object, output: Tensor | None = None) -> Tensor:
         result = to_tensor([x] if isinstance(x, bool | int | float) else x)
     if output is None:
         return result
-    check_inplace(output, "assign")
     if result._data.shape != output._data.shape:
         raise ValueError(f"assign: got shape {result.shape} for an output of shape {output.shape}")
     if result._data.dtype != output._data.dtype:
         result = result.astype(output._data.dtype)
+    if output._node is None:
+        # A leaf (a parameter, a buffer): its value is replaced and it stays what it was, so
+        # `assign(value, param)` initialises a trainable parameter, as in Paddle.
+        output._data = result._data
+        return output
     return rebind(output, result)

@@ -142,3 +142,11 @@ def test_assign_into_an_output():
     assert out.numpy().tolist() == [5.0, 6.0] and out.dtype == np.float32
     with pytest.raises(ValueError, match="shape"):
         framework.assign([1.0, 2.0, 3.0], out)
+
+
+def test_assign_into_a_parameter_keeps_it_trainable():
+    weight = framework.Parameter(np.zeros(2, dtype=np.float32))
+    framework.assign(framework.to_tensor([1.0, 2.0]), weight)
+    assert weight.numpy().tolist() == [1.0, 2.0] and not weight.stop_gradient and weight.is_leaf
+    (weight * 2.0).sum().backward()
+    assert weight.grad.numpy().tolist() == [2.0, 2.0]
