@@ -92,17 +92,24 @@ def concat(x: Sequence[Tensor], axis: int | Tensor = 0, name: str | None = None)
         raise ValueError("concat: needs at least one tensor")
     first = tensors[0]
     axis = _check_axis(_axis_value(axis), first._data.ndim, "concat")
-    for other in tensors[1:]:
-        if other._data.dtype != first._data.dtype:
+    if len(tensors) == 1:
+        return first
+    dtype = first._data.dtype
+    for other in tensors:
+        if other._data.dtype != dtype:
             raise TypeError(
                 f"concat: all tensors must have the same dtype, got {first.dtype} and {other.dtype}"
             )
-        a, b = first._data.shape, other._data.shape
-        if len(a) != len(b) or a[:axis] != b[:axis] or a[axis + 1 :] != b[axis + 1 :]:
-            raise ValueError(f"concat: shapes {list(a)} and {list(b)} differ outside axis {axis}")
-    if len(tensors) == 1:
-        return first
-    return Concat(axis).apply(*tensors)
+    try:
+        return Concat(axis).apply(*tensors)
+    except ValueError:
+        for other in tensors[1:]:
+            a, b = first._data.shape, other._data.shape
+            if len(a) != len(b) or a[:axis] != b[:axis] or a[axis + 1 :] != b[axis + 1 :]:
+                raise ValueError(
+                    f"concat: shapes {list(a)} and {list(b)} differ outside axis {axis}"
+                ) from None
+        raise
 
 
 def stack(x: Sequence[Tensor], axis: int = 0, name: str | None = None) -> Tensor:

@@ -16,9 +16,10 @@ class Transpose(Function):
         return x.transpose(self.perm)
 
     def backward(self, gy: Tensor) -> Tensor:
-        inverse = [0] * len(self.perm)
+        ndim = len(self.perm)
+        inverse = [0] * ndim
         for i, p in enumerate(self.perm):
-            inverse[p] = i
+            inverse[p % ndim] = i
         return Transpose(tuple(inverse)).apply(gy)
 
 
@@ -33,11 +34,17 @@ def transpose(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor
 
     framework.transpose(framework.ones([2, 3, 4]), [2, 0, 1]).shape   # [4, 2, 3]
     """
-    ndim = x._data.ndim
-    perm = tuple(int(p) % ndim if ndim else int(p) for p in perm)
-    if len(perm) != ndim or sorted(perm) != list(range(ndim)):
-        raise ValueError(f"transpose: perm {list(perm)} is not a permutation of {ndim} dims")
-    return _permuted(x, perm)
+    perm = tuple(perm)
+    if len(perm) != x._data.ndim:
+        raise ValueError(
+            f"transpose: perm {list(perm)} does not have one entry per dim of {x.shape}"
+        )
+    try:  # NumPy checks the permutation (and accepts negative axes)
+        return Transpose(perm).apply(x)
+    except (ValueError, TypeError):
+        raise ValueError(
+            f"transpose: perm {list(perm)} is not a permutation of the {len(perm)} dims"
+        ) from None
 
 
 def t(input: Tensor, name: str | None = None) -> Tensor:  # noqa: A002 - Paddle's argument name

@@ -26,6 +26,5 @@ def one_hot(x: Tensor, num_classes: int = -1, name: str | None = None) -> Tensor
             f"one_hot: class indices must lie in [0, {num_classes}), got values in "
             f"[{int(labels.min())}, {int(labels.max())}]"
         )
-    out = xp.zeros(labels.shape + (num_classes,), dtype=dtypes.float32)
-    xp.put_along_axis(out, labels[..., None].astype(dtypes.int64, copy=False), 1.0, axis=-1)
-    return Tensor._wrap(out)
+    hot = labels[..., None] == xp.arange(num_classes, dtype=labels.dtype)
+    return Tensor._wrap(hot.astype(dtypes.float32))

@@ -53,11 +53,8 @@ def topk(
     data = x._data
     if 0 < k < n and (not sorted or 8 * k < n):
         # Partition first: O(n) to find the top k, then sort only those k.
-        if largest:
-            key = -data if data.dtype.kind in "fi" else -data.astype(dtypes.int64)
-        else:
-            key = data
-        indices = xp.take(xp.argpartition(key, k - 1, axis=axis), xp.arange(k), axis=axis)
+        kth, keep = (n - k, xp.arange(n - k, n)) if largest else (k - 1, xp.arange(k))
+        indices = xp.take(xp.argpartition(data, kth, axis=axis), keep, axis=axis)
         if sorted:
             order = argsort_array(xp.take_along_axis(data, indices, axis), axis, largest)
             indices = xp.take_along_axis(indices, order, axis)
