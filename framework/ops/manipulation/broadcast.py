@@ -1,4 +1,5 @@
-"""Broadcasting: `broadcast_to`/`expand` and `sum_to`, the reduction that undoes it.
+"""Broadcasting: `broadcast_to`/`expand`/`expand_as`, `broadcast_tensors`, `meshgrid`, and
+`sum_to`, the reduction that undoes broadcasting.
 
 Binary ops call `sum_to(grad, x.shape)` in backward to undo NumPy broadcasting.
 """
