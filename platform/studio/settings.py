@@ -193,7 +193,7 @@ SPECTACULAR_SETTINGS = {
 # --- Files ------------------------------------------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = envpath("STATIC_ROOT", VAR_DIR / "static")
 MEDIA_URL = "media/"
 MEDIA_ROOT = envpath("MEDIA_ROOT", VAR_DIR / "media")
 # Upper bound for one uploaded file; uploads are streamed to disk, never held in memory.
