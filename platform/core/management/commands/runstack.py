@@ -30,6 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo login")
+        parser.add_argument(
+            "--noreload", action="store_true", help="Do not restart the web server on code edits"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         host, port = options["host"], options["port"]
@@ -47,7 +50,7 @@ class Command(BaseCommand):
         try:
             self._start_redis()
             self._start_worker(options["concurrency"])
-            self._start_web(host, port)
+            self._start_web(host, port, reload=not options["noreload"])
             self._print_banner(host, port, demo.getvalue().strip())
             self._supervise()
         except localstack.StartupError as error:
@@ -85,8 +88,10 @@ class Command(BaseCommand):
         self.processes.append(("worker", worker))
         localstack.wait_for_worker(app, hostname, worker)
 
-    def _start_web(self, host: str, port: int) -> None:
+    def _start_web(self, host: str, port: int, *, reload: bool) -> None:
         command = [sys.executable, "manage.py", "runserver", f"{host}:{port}"]
+        if not reload:
+            command.append("--noreload")
         self.stdout.write(f"Starting the web server on {host}:{port}")
         web = localstack.spawn(command)
         self.processes.append(("web", web))

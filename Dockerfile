@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# One image for the web server and the workers. Build the GPU worker with --build-arg EXTRAS=gpu.
+FROM python:3.11-slim-bookworm
+
+ARG EXTRAS=""
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONPATH=/app/platform:/app \
+    DJANGO_SETTINGS_MODULE=studio.settings \
+    DEBUG=0 \
+    VAR_DIR=/data \
+    STATIC_ROOT=/app/staticfiles
+
+WORKDIR /app
+RUN useradd --create-home --uid 1000 sampan && mkdir -p /data && chown sampan:sampan /data
+
+# Dependencies first, in their own layer, so that code edits do not reinstall them. The
+# package directories are placeholders here; the code itself runs from /app (PYTHONPATH).
+# A GPU build also takes CUDA's runtime libraries from PyPI (cupy's ctk extra): the NVIDIA
+# container runtime brings only the driver.
+COPY pyproject.toml README.md ./
+RUN mkdir -p framework workers && touch framework/__init__.py workers/__init__.py \
+ && case ",${EXTRAS}," in *,gpu,*) cuda="cupy-cuda12x[ctk]>=14,<15" ;; *) cuda="" ;; esac \
+ && pip install ".${EXTRAS:+[${EXTRAS}]}" ${cuda} \
+ && pip uninstall --yes sampan \
+ && rm -rf framework workers build ./*.egg-info
+
+COPY --chown=sampan:sampan . .
+# A throwaway key: collectstatic needs settings to load, and nothing is signed at build time.
+RUN SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-var python manage.py collectstatic --noinput \
+ && rm -rf /tmp/build-var
+
+USER sampan
+EXPOSE 8000
+CMD ["gunicorn", "studio.wsgi:application", "--bind=0.0.0.0:8000", "--workers=3"]
