@@ -2,6 +2,13 @@
 
 # --- conv, pooling, normalization, dropout, embedding, interpolate (owner: conv/pool/norm) -----
 from framework.nn.functional.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose
+from framework.nn.functional.norm import (
+    batch_norm,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    normalize,
+)
 from framework.nn.functional.pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,

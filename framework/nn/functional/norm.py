@@ -1,0 +1,194 @@
+"""Normalization: `batch_norm`, `layer_norm`, `group_norm`, `instance_norm`, `normalize`.
+
+Paddle's conventions: `momentum=0.9` means `running = 0.9 * running + 0.1 * batch`, and the
+running variance tracks the biased batch variance (as Paddle 3 does; PyTorch tracks the
+unbiased one). Running statistics are updated in place.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from framework.core.tensor import Tensor
+from framework.ops.linalg.norm import vector_norm
+from framework.ops.math.arithmetic import divide
+from framework.ops.math.extrema import maximum
+from framework.ops.nn.normalization import Normalize, NormPlan
+
+_BATCH_NORM_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def _apply(plan: NormPlan, x: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:
+    inputs = [x] + [p for p in (weight, bias) if p is not None]
+    return Normalize(plan, weight is not None, bias is not None).apply(*inputs)
+
+
+def _check_param(op: str, name: str, param: Tensor | None, size: int) -> None:
+    if param is not None and param.size != size:
+        raise ValueError(f"{op}: {name} must have {size} elements, got shape {param.shape}")
+
+
+def _running_update(running_mean: Tensor, running_var: Tensor, momentum: float):
+    def update(mean, var, count: int) -> None:
+        for running, batch in ((running_mean, mean), (running_var, var)):
+            data = running._data
+            data *= momentum
+            data += (1.0 - momentum) * batch.astype(data.dtype, copy=False)
+
+    return update
+
+
+def batch_norm(
+    x: Tensor,
+    running_mean: Tensor,
+    running_var: Tensor,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.9,
+    epsilon: float = 1e-05,
+    data_format: str = "NCHW",
+    use_global_stats: bool | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Batch normalization over every axis but the channel axis.
+
+    Training (or `use_global_stats=False`) normalizes with the batch statistics and updates
+    `running_mean`/`running_var` in place with `running = momentum * running + (1 - momentum)
+    * batch`; otherwise the running statistics are used.
+
+        y = F.batch_norm(x, mean, var, gamma, beta, training=True)   # x: [N, C, H, W]
+    """
+    if data_format not in _BATCH_NORM_FORMATS:
+        raise ValueError(f"batch_norm: data_format must be one of {_BATCH_NORM_FORMATS}")
+    if x.ndim < 2:
+        raise ValueError(f"batch_norm: expected an input with at least 2 dims, got {x.shape}")
+    channel_axis = x.ndim - 1 if data_format[1] != "C" else 1
+    channels = x.shape[channel_axis]
+    for label, t in (("running_mean", running_mean), ("running_var", running_var)):
+        _check_param("batch_norm", label, t, channels)
+    _check_param("batch_norm", "weight", weight, channels)
+    _check_param("batch_norm", "bias", bias, channels)
+    global_stats = (not training) if use_global_stats is None else use_global_stats
+    plan = NormPlan(
+        epsilon,
+        (channels,),
+        channel_axis=channel_axis,
+        fixed_stats=(running_mean._data, running_var._data) if global_stats else None,
+        on_stats=None if global_stats else _running_update(running_mean, running_var, momentum),
+    )
+    return _apply(plan, x, weight, bias)
+
+
+def layer_norm(
+    x: Tensor,
+    normalized_shape: int | Sequence[int],
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    epsilon: float = 1e-05,
+    name: str | None = None,
+) -> Tensor:
+    """Normalize over the trailing `normalized_shape` dims of each sample.
+
+    F.layer_norm(x, x.shape[-1:], gamma, beta)   # x: [batch, seq, d_model]
+    """
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if list(x.shape[x.ndim - len(shape) :]) != shape:
+        raise ValueError(
+            f"layer_norm: normalized_shape {shape} does not match the input's trailing dims "
+            f"(input shape {x.shape})"
+        )
+    size = math.prod(shape)
+    _check_param("layer_norm", "weight", weight, size)
+    _check_param("layer_norm", "bias", bias, size)
+    rows = math.prod(x.shape[: x.ndim - len(shape)])
+    given = weight if weight is not None else bias
+    param_shape = tuple(given.shape) if given is not None else tuple(shape)
+    plan = NormPlan(epsilon, param_shape, axes=(2,), param_axes=(0, 1), view_shape=(rows, 1, size))
+    return _apply(plan, x, weight, bias)
+
+
+def group_norm(
+    x: Tensor,
+    num_groups: int,
+    epsilon: float = 1e-05,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """Normalize each sample over groups of `C / num_groups` channels (and all positions)."""
+    if x.ndim < 2:
+        raise ValueError(f"group_norm: expected an input with at least 2 dims, got {x.shape}")
+    channel_last = data_format in ("NLC", "NHWC", "NDHWC")
+    channels = x.shape[-1 if channel_last else 1]
+    if num_groups < 1 or channels % num_groups:
+        raise ValueError(f"group_norm: num_groups={num_groups} must divide {channels} channels")
+    _check_param("group_norm", "weight", weight, channels)
+    _check_param("group_norm", "bias", bias, channels)
+    positions = math.prod(x.shape) // max(1, x.shape[0] * channels)
+    plan = NormPlan(
+        epsilon,
+        (channels,),
+        axes=(2, 3),
+        param_axes=(0, 3),
+        view_shape=(x.shape[0], num_groups, channels // num_groups, positions),
+        move_axis=x.ndim - 1 if channel_last else None,
+    )
+    return _apply(plan, x, weight, bias)
+
+
+def instance_norm(
+    x: Tensor,
+    running_mean: Tensor | None = None,
+    running_var: Tensor | None = None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.9,
+    eps: float = 1e-05,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """Normalize each (sample, channel) plane over its positions.
+
+    With `use_input_stats=False` the given running statistics are used instead, per channel.
+    """
+    if x.ndim < 3:
+        raise ValueError(f"instance_norm: expected an input with at least 3 dims, got {x.shape}")
+    channel_last = data_format in ("NLC", "NHWC", "NDHWC")
+    channels = x.shape[-1 if channel_last else 1]
+    _check_param("instance_norm", "weight", weight, channels)
+    _check_param("instance_norm", "bias", bias, channels)
+    if not use_input_stats:
+        if running_mean is None or running_var is None:
+            raise ValueError("instance_norm: use_input_stats=False needs running_mean/var")
+        plan = NormPlan(
+            eps,
+            (channels,),
+            channel_axis=x.ndim - 1 if channel_last else 1,
+            fixed_stats=(running_mean._data, running_var._data),
+        )
+        return _apply(plan, x, weight, bias)
+    positions = math.prod(x.shape) // max(1, x.shape[0] * channels)
+    plan = NormPlan(
+        eps,
+        (channels,),
+        axes=(2,),
+        param_axes=(0, 2),
+        view_shape=(x.shape[0], channels, positions),
+        move_axis=x.ndim - 1 if channel_last else None,
+    )
+    return _apply(plan, x, weight, bias)
+
+
+def normalize(
+    x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name: str | None = None
+) -> Tensor:
+    """`x / max(||x||_p, epsilon)` along `axis` (L2 by default).
+
+    F.normalize(embeddings, axis=-1)   # unit rows
+    """
+    norm = vector_norm(x, p=p, axis=axis, keepdim=True)
+    return divide(x, maximum(norm, float(epsilon)))
