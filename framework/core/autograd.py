@@ -125,9 +125,24 @@ class Function:
 
     # --- what backward calls --------------------------------------------------------------------
     def saved_inputs(self) -> tuple:
-        if self._saved_inputs is None:
+        """The retained inputs as graph Tensors, rebuilt from the arrays saved at forward time.
+
+        Arrays, not the Tensor objects, are kept: an in-place op (`x[0] = v`) later rebinds the
+        Tensor object to its new version, and backward must see the version forward saw.
+        """
+        if self._saved_inputs is None or self.next_functions is None:
             raise _freed_error()
-        return self._saved_inputs
+        cls = _tensor_class
+        rebuilt = []
+        for index, array in zip(self._retained_inputs, self._saved_inputs, strict=True):
+            edge = self.next_functions[index]
+            if edge is None:
+                rebuilt.append(cls._wrap(array))
+            elif type(edge) is tuple:
+                rebuilt.append(cls._from_op(array, edge[0], edge[1]))
+            else:
+                rebuilt.append(edge)  # a leaf: in-place writes into leaves that need grad raise
+        return tuple(rebuilt)
 
     def saved_outputs(self) -> tuple:
         if self._saved_outputs is None:
@@ -141,7 +156,8 @@ class Function:
     def apply(self, *inputs: Tensor):
         """Run forward on the inputs' arrays and record the op when a gradient is needed."""
         # Hot path: every op goes through here, so it avoids generators and repeated lookups.
-        outputs = self.forward(*[t._data for t in inputs])
+        arrays = [t._data for t in inputs]
+        outputs = self.forward(*arrays)
         single = type(outputs) is not tuple
         wrap = _tensor_class._wrap
         if _grad_mode.enabled:
@@ -161,7 +177,7 @@ class Function:
         )
         self._seq = next(_sequence)
         retained = self._retained_inputs
-        self._saved_inputs = tuple([inputs[i] for i in retained]) if retained else ()
+        self._saved_inputs = tuple([arrays[i] for i in retained]) if retained else ()
         from_op = _tensor_class._from_op
         if single:
             self._n_outputs = 1

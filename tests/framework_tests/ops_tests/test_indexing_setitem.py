@@ -134,12 +134,6 @@ def test_setitem_matches_torch_gradients():
     np.testing.assert_allclose(v.grad.numpy(), vt.grad.numpy(), rtol=1e-5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core: Function.apply retains input Tensor objects, so rebinding one in place "
-    "changes what an earlier op's backward sees; needs saved_inputs() rebuilt from the arrays "
-    "and edges captured at forward time (see the manipulation engineer's report)",
-)
 def test_an_op_that_saved_a_tensor_sees_its_old_version_after_setitem():
     w = framework.to_tensor([1.0, 2.0], stop_gradient=False)
     a = framework.to_tensor([3.0, 4.0], stop_gradient=False)
