@@ -40,7 +40,7 @@ TASK_ROUTES = {
 }
 
 # One module per family of tasks; a new family adds its module here.
-TASK_MODULES = ["workers.tasks.housekeeping"]
+TASK_MODULES = ["workers.tasks.housekeeping", "workers.tasks.datastore"]
 
 app = Celery("sampan", include=TASK_MODULES)
 app.config_from_object("django.conf:settings", namespace="CELERY")

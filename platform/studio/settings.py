@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "core",
     "accounts",
+    "datastore",
+    "labeling",
 ]
 
 MIDDLEWARE = [

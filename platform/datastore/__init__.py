@@ -1,0 +1,1 @@
+"""Datasets: upload, import and validation, samples and their labels, versions and exports."""

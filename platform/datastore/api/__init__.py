@@ -1,0 +1,1 @@
+"""The datastore's REST API, one module per family of resources."""

@@ -1,0 +1,146 @@
+"""Chunked, resumable uploads: a session holds files, each filled by appending chunks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+from datastore.models.dataset import Dataset
+
+CHUNK_READ = 1024 * 1024
+
+
+class UploadRejected(Exception):
+    def __init__(self, message: str, received: int) -> None:
+        super().__init__(message)
+        self.received = received
+
+
+class UploadSession(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Receiving files"
+        IMPORTING = "importing", "Importing"
+        IMPORTED = "imported", "Imported"
+        FAILED = "failed", "Import failed"
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="uploads")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    workspace_lookup = "dataset__workspace"
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"upload {self.pk} to {self.dataset}"
+
+    @property
+    def workspace(self) -> models.Model:
+        return self.dataset.workspace
+
+    def folder(self) -> Path:
+        return self.dataset.local_folder("uploads", str(self.pk))
+
+    def add_files(self, declared: list[tuple[str, int]]) -> list[UploadFile]:
+        """Declares files to come (name, size); their bytes arrive through `UploadFile.append`.
+
+        Declaring a file again is harmless (a resumed upload does it), with the same size.
+        """
+        if self.status != self.Status.OPEN:
+            raise ValidationError("This upload is closed; start a new one.")
+        for name, size in declared:
+            if size > settings.MAX_UPLOAD_BYTES:
+                raise ValidationError(
+                    f"'{name}' is {size:,} bytes, over the {settings.MAX_UPLOAD_BYTES:,}-byte "
+                    "limit (MAX_UPLOAD_BYTES). Split it into smaller zips."
+                )
+            if len(name) > 1000 or not name.strip():
+                raise ValidationError("A file name must be 1 to 1000 characters long.")
+        UploadFile.objects.bulk_create(
+            [UploadFile(session=self, name=name, size=size) for name, size in declared],
+            ignore_conflicts=True,
+            batch_size=1000,
+        )
+        sizes = dict(declared)
+        files = [f for f in self.files.all() if f.name in sizes]
+        for upload_file in files:
+            if upload_file.size != sizes[upload_file.name]:
+                raise ValidationError(
+                    f"'{upload_file.name}' was declared before with another size."
+                )
+        return files
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.files.exclude(received=models.F("size")).exists()
+
+    def discard_files(self) -> None:
+        """Deletes the received bytes; the rows stay as a record of what was uploaded."""
+        folder = self.folder()
+        if folder.exists():
+            for path in folder.iterdir():
+                path.unlink()
+            folder.rmdir()
+
+
+class UploadFile(models.Model):
+    session = models.ForeignKey(UploadSession, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(max_length=1000)  # the path the uploader gave, as sent
+    size = models.PositiveBigIntegerField()
+    received = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "name"], name="one_file_per_name")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_complete(self) -> bool:
+        return self.received == self.size
+
+    def local_path(self) -> Path:
+        # A generated name: what the uploader called the file never becomes a path on disk.
+        return self.session.folder() / f"{self.pk:08d}.part"
+
+    def append(self, stream: BinaryIO, offset: int) -> int:
+        """Writes the bytes of `stream` at `offset`; returns the bytes received so far.
+
+        A chunk must start where the last one ended (`offset == received`), so a client that
+        lost a response resumes by asking for `received` and sending from there. Re-sending
+        the same chunk is harmless: it lands on the same bytes.
+        """
+        if self.session.status != UploadSession.Status.OPEN:
+            raise UploadRejected("This upload is closed.", self.received)
+        if offset != self.received:
+            raise UploadRejected(f"Expected the chunk at offset {self.received}.", self.received)
+        path = self.local_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = 0
+        with open(path, "r+b" if path.exists() else "wb") as out:
+            out.seek(offset)
+            while chunk := stream.read(CHUNK_READ):
+                written += len(chunk)
+                if offset + written > self.size:
+                    out.truncate(offset)
+                    raise UploadRejected(
+                        f"The file is larger than the declared {self.size:,} bytes.", self.received
+                    )
+                out.write(chunk)
+            out.truncate(offset + written)
+        UploadFile.objects.filter(pk=self.pk, received=offset).update(received=offset + written)
+        self.refresh_from_db(fields=["received"])
+        return self.received

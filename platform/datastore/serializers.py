@@ -1,0 +1,214 @@
+"""REST representations of datasets, samples, uploads, jobs and versions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from datastore.importing.formats.base import Format
+from datastore.models import (
+    Annotation,
+    Dataset,
+    DatasetVersion,
+    ExportJob,
+    ImportJob,
+    LabelClass,
+    Sample,
+    UploadFile,
+    UploadSession,
+)
+
+
+class LabelClassSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LabelClass
+        fields = ["id", "name", "color", "order"]
+        read_only_fields = ["id", "order"]
+
+    def validate_color(self, value: str) -> str:
+        if len(value) != 7 or value[0] != "#" or any(c not in "0123456789abcdefABCDEF"
+                                                     for c in value[1:]):  # fmt: skip
+            raise serializers.ValidationError("Write the color as #rrggbb.")
+        return value.lower()
+
+
+class DatasetSerializer(serializers.ModelSerializer):
+    classes = LabelClassSerializer(many=True, read_only=True)
+    sample_count = serializers.IntegerField(read_only=True, default=0)
+    labeled_count = serializers.IntegerField(read_only=True, default=0)
+
+    class Meta:
+        model = Dataset
+        fields = ["id", "name", "description", "task_type", "created_at", "sample_count",
+                  "labeled_count", "classes"]  # fmt: skip
+        read_only_fields = ["id", "created_at"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (
+            self.instance is not None
+            and "task_type" in attrs
+            and (attrs["task_type"] != self.instance.task_type)
+        ):
+            raise serializers.ValidationError(
+                {"task_type": "The task type cannot change; create a new dataset instead."}
+            )
+        return attrs
+
+
+class BoxSerializer(serializers.Serializer):
+    class_id = serializers.IntegerField()
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+    w = serializers.FloatField()
+    h = serializers.FloatField()
+
+
+class SampleSerializer(serializers.ModelSerializer):
+    class_ids = serializers.SerializerMethodField()
+    boxes = serializers.SerializerMethodField()
+    image_url = serializers.SerializerMethodField()
+    thumbnail_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Sample
+        fields = ["id", "original_name", "width", "height", "size_bytes", "split", "labeled",
+                  "has_problems", "problems", "revision", "class_ids", "boxes", "image_url",
+                  "thumbnail_url", "created_at"]  # fmt: skip
+        read_only_fields = fields
+
+    def _annotations(self, sample: Sample) -> list[Annotation]:
+        # Callers prefetch `annotations`, so a page of samples costs one query, not one each.
+        return list(sample.annotations.all())
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_class_ids(self, sample: Sample) -> list[int]:
+        return [a.label_class_id for a in self._annotations(sample) if not a.is_box]
+
+    @extend_schema_field(BoxSerializer(many=True))
+    def get_boxes(self, sample: Sample) -> list[dict[str, Any]]:
+        return [
+            {"class_id": a.label_class_id, "x": a.x, "y": a.y, "w": a.w, "h": a.h}
+            for a in self._annotations(sample)
+            if a.is_box
+        ]
+
+    def get_image_url(self, sample: Sample) -> str:
+        return reverse("datastore:api:sample-image", args=[sample.pk])
+
+    def get_thumbnail_url(self, sample: Sample) -> str:
+        return reverse("datastore:api:sample-thumbnail", args=[sample.pk])
+
+
+class SamplePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_blank=True)
+    previous = serializers.CharField(allow_blank=True)
+    results = SampleSerializer(many=True)
+
+
+class UploadFileSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = UploadFile
+        fields = ["id", "name", "size", "received"]
+        read_only_fields = ["id", "received"]
+
+
+class UploadSessionSerializer(serializers.ModelSerializer):
+    files = UploadFileSerializer(many=True, read_only=True)
+    # A plain string in the schema: a second enum named "status" (beside the jobs') would
+    # need a naming override there.
+    status = serializers.CharField(read_only=True, help_text="open, importing, imported, failed")
+
+    class Meta:
+        model = UploadSession
+        fields = ["id", "status", "created_at", "files"]
+        read_only_fields = fields
+
+
+class DeclareFilesSerializer(serializers.Serializer):
+    files = UploadFileSerializer(many=True, allow_empty=False, max_length=50_000)
+
+
+class StartImportSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(
+        choices=[("", "Detect")] + [(f.value, f.title) for f in Format], required=False,
+        default="",
+    )  # fmt: skip
+
+
+class ImportJobSerializer(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = ImportJob
+        fields = ["id", "upload", "status", "stage", "progress_done", "progress_total",
+                  "percent", "requested_format", "detected_format", "format_note",
+                  "samples_added", "files_skipped", "error", "error_fix", "report",
+                  "created_at", "started_at", "finished_at"]  # fmt: skip
+        read_only_fields = fields
+
+
+class DatasetVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DatasetVersion
+        fields = ["id", "dataset", "number", "note", "split_method", "ratios", "seed",
+                  "classes", "stats", "sample_count", "created_at"]  # fmt: skip
+        read_only_fields = fields
+
+
+class FreezeVersionSerializer(serializers.Serializer):
+    split_method = serializers.ChoiceField(choices=DatasetVersion.SplitMethod.choices)
+    ratios = serializers.DictField(child=serializers.FloatField(min_value=0, max_value=1),
+                                   required=False)  # fmt: skip
+    seed = serializers.IntegerField(required=False, default=0)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
+class VersionItemSerializer(serializers.Serializer):
+    sample = serializers.IntegerField(source="sample_id")
+    split = serializers.CharField()
+    labels = serializers.JSONField()
+    image_url = serializers.SerializerMethodField()
+
+    def get_image_url(self, item: Any) -> str:
+        return reverse("datastore:api:sample-image", args=[item.sample_id])
+
+
+class ExportJobSerializer(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+    download_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ExportJob
+        fields = ["id", "format", "version", "status", "stage", "percent", "size_bytes",
+                  "download_url", "error", "error_fix", "created_at", "finished_at"]  # fmt: skip
+        read_only_fields = ["id", "status", "stage", "percent", "size_bytes", "download_url",
+                            "error", "error_fix", "created_at", "finished_at"]  # fmt: skip
+
+    def get_download_url(self, job: ExportJob) -> str:
+        if job.status != ExportJob.Status.SUCCEEDED:
+            return ""
+        return reverse("datastore:api:export-download", args=[job.pk])
+
+
+class ClassChangeSerializer(serializers.Serializer):
+    operation = serializers.ChoiceField(choices=[("merge", "Merge"), ("delete", "Delete")])
+    source = serializers.IntegerField()
+    target = serializers.IntegerField(required=False)
+    preview = serializers.BooleanField(default=True)
+
+
+class ClassOrderSerializer(serializers.Serializer):
+    class_ids = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+
+
+class EffectSerializer(serializers.Serializer):
+    annotations = serializers.IntegerField()
+    samples = serializers.IntegerField()
+    samples_unlabeled = serializers.IntegerField()
+    duplicates_removed = serializers.IntegerField()
+    summary = serializers.CharField()
+    applied = serializers.BooleanField()

@@ -1,0 +1,1 @@
+"""Behaviour that spans several datastore models: imports, label-set edits, versions, exports."""

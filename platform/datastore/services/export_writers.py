@@ -1,0 +1,133 @@
+"""The four export layouts. Each writes images and labels into an open zip archive."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datastore.services.exports import ExportItem
+
+Progress = Callable[[int, int], None]
+Writer = Callable[[zipfile.ZipFile, Sequence["ExportItem"], list[str], Progress], None]
+
+
+def _add_image(archive: zipfile.ZipFile, item: ExportItem, arcname: str) -> None:
+    # Images are already compressed: store them, don't deflate them again.
+    archive.write(item.source, arcname, compress_type=zipfile.ZIP_STORED)
+
+
+def _images(
+    archive: zipfile.ZipFile, items: Sequence[ExportItem], folder: Callable[[ExportItem], str],
+    progress: Progress,
+) -> None:  # fmt: skip
+    for done, item in enumerate(items, start=1):
+        _add_image(archive, item, f"{folder(item)}/{item.name}")
+        if done % 200 == 0 or done == len(items):
+            progress(done, len(items))
+
+
+def _by_split(items: Sequence[ExportItem]) -> dict[str, list[ExportItem]]:
+    groups: dict[str, list[ExportItem]] = {}
+    for item in items:
+        groups.setdefault(item.split or "all", []).append(item)
+    return groups
+
+
+def write_coco(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
+               progress: Progress) -> None:  # fmt: skip
+    categories = [{"id": i + 1, "name": name} for i, name in enumerate(classes)]
+    ids = {name: i + 1 for i, name in enumerate(classes)}
+    for split, group in _by_split(items).items():
+        images, annotations = [], []
+        for item in group:
+            images.append({"id": item.sample_id, "file_name": item.name,
+                           "width": item.width, "height": item.height})  # fmt: skip
+            for name, x, y, w, h in item.boxes:
+                annotations.append({
+                    "id": len(annotations) + 1, "image_id": item.sample_id,
+                    "category_id": ids[name], "bbox": [x, y, w, h], "area": w * h, "iscrowd": 0,
+                })  # fmt: skip
+        data = {"images": images, "annotations": annotations, "categories": categories}
+        archive.writestr(f"annotations/instances_{split}.json", json.dumps(data))
+    _images(archive, items, lambda item: "images", progress)
+
+
+def _voc_xml(item: ExportItem) -> str:
+    root = ET.Element("annotation")
+    ET.SubElement(root, "folder").text = "JPEGImages"
+    ET.SubElement(root, "filename").text = item.name
+    size = ET.SubElement(root, "size")
+    for tag, value in (("width", item.width), ("height", item.height), ("depth", 3)):
+        ET.SubElement(size, tag).text = str(value)
+    for name, x, y, w, h in item.boxes:
+        obj = ET.SubElement(root, "object")
+        ET.SubElement(obj, "name").text = name
+        ET.SubElement(obj, "difficult").text = "0"
+        box = ET.SubElement(obj, "bndbox")
+        for tag, value in (("xmin", x), ("ymin", y), ("xmax", x + w), ("ymax", y + h)):
+            ET.SubElement(box, tag).text = f"{value:.2f}".rstrip("0").rstrip(".")
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode")
+
+
+def write_voc(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
+              progress: Progress) -> None:  # fmt: skip
+    archive.writestr("labels.txt", "".join(f"{name}\n" for name in classes))
+    for item in items:
+        archive.writestr(f"Annotations/{item.name.rsplit('.', 1)[0]}.xml", _voc_xml(item))
+    for split, group in _by_split(items).items():
+        lines = "".join(
+            f"JPEGImages/{i.name} Annotations/{i.name.rsplit('.', 1)[0]}.xml\n" for i in group
+        )
+        archive.writestr(f"{split}_list.txt", lines)
+    _images(archive, items, lambda item: "JPEGImages", progress)
+
+
+def write_imagenet(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
+                   progress: Progress) -> None:  # fmt: skip
+    labeled = [item for item in items if item.tags]
+    archive.writestr("labels.txt", "".join(f"{name}\n" for name in classes))
+    done = 0
+    for item in labeled:
+        for tag in item.tags:  # a multi-label image sits in each of its classes' folders
+            prefix = f"{item.split}/" if item.split else ""
+            _add_image(archive, item, f"{prefix}{tag}/{item.name}")
+        done += 1
+        if done % 200 == 0 or done == len(labeled):
+            progress(done, len(labeled))
+
+
+def write_csv(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
+              progress: Progress) -> None:  # fmt: skip
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    detection = any(item.boxes for item in items)
+    if detection:
+        writer.writerow(["filename", "label", "xmin", "ymin", "xmax", "ymax", "split"])
+    else:
+        writer.writerow(["filename", "label", "split"])
+    for item in items:
+        path = f"images/{item.name}"
+        if detection and not item.boxes:
+            writer.writerow([path, "", "", "", "", "", item.split])  # an image with no objects
+        elif detection:
+            for name, x, y, w, h in item.boxes:
+                writer.writerow([path, name, x, y, x + w, y + h, item.split])
+        else:
+            writer.writerow([path, ";".join(item.tags), item.split])
+    archive.writestr("labels.csv", text.getvalue())
+    _images(archive, items, lambda item: "images", progress)
+
+
+WRITERS: dict[str, Writer] = {
+    "coco": write_coco,
+    "voc": write_voc,
+    "imagenet": write_imagenet,
+    "csv": write_csv,
+}

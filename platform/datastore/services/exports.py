@@ -1,0 +1,138 @@
+"""Exporting labels (with their images) as COCO, Pascal VOC, ImageNet folders or CSV.
+
+An export reads a frozen version when it names one, else the live dataset, and writes one zip
+under the dataset's `exports/` folder. It runs in the worker; the page polls the job and
+shows a download link once it has succeeded.
+"""
+
+from __future__ import annotations
+
+import logging
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.utils import timezone
+
+from core.queueing import enqueue
+from datastore.models import Annotation, Dataset, DatasetVersion, ExportJob, Sample
+from datastore.services.export_writers import WRITERS
+
+logger = logging.getLogger(__name__)
+EXPORT_TASK = "datastore.export_labels"
+DETECTION_ONLY = {ExportJob.Format.COCO, ExportJob.Format.VOC}
+
+
+@dataclass
+class ExportItem:
+    sample_id: int
+    source: Path  # the stored image on disk
+    name: str  # its file name inside the export
+    split: str
+    width: int
+    height: int
+    tags: list[str] = field(default_factory=list)
+    boxes: list[tuple[str, float, float, float, float]] = field(default_factory=list)
+
+
+def start_export(
+    dataset: Dataset, fmt: str, user: object, version: DatasetVersion | None = None
+) -> ExportJob:
+    if fmt not in ExportJob.Format.values:
+        raise ValidationError(f"Unknown export format '{fmt}'.")
+    if fmt in DETECTION_ONLY and not dataset.is_detection:
+        raise ValidationError(
+            f"{ExportJob.Format(fmt).label} holds boxes; export a classification dataset as "
+            "ImageNet folders or CSV."
+        )
+    if fmt == ExportJob.Format.IMAGENET and dataset.is_detection:
+        raise ValidationError("ImageNet folders hold one class per image; export boxes as COCO.")
+    if version is not None and version.dataset_id != dataset.pk:
+        raise ValidationError("The version belongs to another dataset.")
+    with transaction.atomic():
+        job = ExportJob.objects.create(dataset=dataset, version=version, format=fmt,
+                                       created_by=user)  # fmt: skip
+        enqueue(EXPORT_TASK, job.pk)
+    return job
+
+
+def _file_name(sample_id: int, original: str, stored: str) -> str:
+    stem = original.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)[:80]
+    return f"{sample_id:07d}_{safe}{Path(stored).suffix}"
+
+
+def _items_of_version(version: DatasetVersion) -> Iterator[ExportItem]:
+    names = version.class_names
+    rows = version.items.order_by("id").values_list(
+        "sample_id", "split", "labels", "sample__file", "sample__original_name",
+        "sample__width", "sample__height",
+    )  # fmt: skip
+    for sample_id, split, labels, file, original, width, height in rows.iterator(2000):
+        item = ExportItem(sample_id, Path(default_storage.path(file)),
+                          _file_name(sample_id, original, file), split, width, height)  # fmt: skip
+        for label in labels:
+            if isinstance(label, list):
+                item.boxes.append((names[label[0]], *label[1:]))
+            else:
+                item.tags.append(names[label])
+        yield item
+
+
+def _items_of_dataset(dataset: Dataset) -> Iterator[ExportItem]:
+    labels: dict[int, list[tuple[str, float | None, float | None, float | None, float | None]]]
+    labels = {}
+    rows = Annotation.objects.filter(sample__dataset=dataset).order_by("id")
+    for sample_id, name, x, y, w, h in rows.values_list(
+        "sample_id", "label_class__name", "x", "y", "w", "h"
+    ).iterator(5000):
+        labels.setdefault(sample_id, []).append((name, x, y, w, h))
+    samples = Sample.objects.filter(dataset=dataset).order_by("id")
+    for pk, split, file, original, width, height in samples.values_list(
+        "id", "split", "file", "original_name", "width", "height"
+    ).iterator(2000):
+        item = ExportItem(pk, Path(default_storage.path(file)), _file_name(pk, original, file),
+                          split, width, height)  # fmt: skip
+        for name, x, y, w, h in labels.get(pk, []):
+            if x is None:
+                item.tags.append(name)
+            else:
+                item.boxes.append((name, x, y or 0, w or 0, h or 0))
+        yield item
+
+
+def run_export(job: ExportJob) -> None:
+    dataset = job.dataset
+    name = f"{dataset.storage_prefix}/exports/{job.pk}-{job.format}.zip"
+    target = Path(default_storage.path(name))
+    partial = target.with_suffix(".partial")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if job.version is not None:
+            items = list(_items_of_version(job.version))
+            classes = job.version.class_names
+        else:
+            items = list(_items_of_dataset(dataset))
+            classes = dataset.class_names()
+        job.report_progress(0, len(items), "Writing the archive")
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+            WRITERS[job.format](archive, items, classes, job.report_progress)
+        partial.rename(target)
+    except Exception as error:
+        logger.exception("Export %s failed", job.pk)
+        partial.unlink(missing_ok=True)
+        job.mark_failed(
+            f"The export failed ({type(error).__name__}: {error}).",
+            "Try again; if it fails again, send this message to your administrator.",
+        )
+        return
+    job.file.name = name
+    job.size_bytes = target.stat().st_size
+    job.status = ExportJob.Status.SUCCEEDED
+    job.stage = "Done"
+    job.finished_at = timezone.now()
+    job.save(update_fields=["file", "size_bytes", "status", "stage", "finished_at"])

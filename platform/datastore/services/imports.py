@@ -1,0 +1,175 @@
+"""Starting an import, and running it in the worker.
+
+The slow part (unpacking, verifying, hashing and thumbnailing every image) writes files only
+into folders of this import's own and touches no dataset rows. The rows are then created in
+one transaction. If anything fails, the transaction rolls back and the import's folders are
+deleted, so a failed import leaves the dataset exactly as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections import Counter
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from core.queueing import enqueue
+from datastore.importing.formats.base import Format
+from datastore.importing.limits import ImportLimits
+from datastore.importing.pipeline import (
+    ImportTarget,
+    KnownSamples,
+    PreparedImport,
+    prepare_import,
+)
+from datastore.importing.problems import ImportRejected
+from datastore.importing.sources import build_tree
+from datastore.models import Annotation, Dataset, ImportJob, Sample, UploadSession
+
+logger = logging.getLogger(__name__)
+IMPORT_TASK = "datastore.import_upload"
+BATCH = 2000
+
+
+def import_limits() -> ImportLimits:
+    return ImportLimits(
+        max_upload_bytes=settings.MAX_UPLOAD_BYTES,
+        max_extracted_bytes=4 * settings.MAX_UPLOAD_BYTES,
+    )
+
+
+def start_import(upload: UploadSession, user: object, fmt: str = "") -> ImportJob:
+    """Closes the upload and queues its import. Raises ValueError if it cannot start."""
+    if fmt and fmt not in {f.value for f in Format}:
+        raise ValueError(f"Unknown format '{fmt}'.")
+    if not upload.files.exists():
+        raise ValueError("The upload has no files yet.")
+    if not upload.is_complete:
+        raise ValueError("Some files have not finished uploading; resume them first.")
+    with transaction.atomic():
+        # A failed import may be retried (with another format, say); a running one may not.
+        startable = UploadSession.objects.filter(
+            pk=upload.pk, status__in=[UploadSession.Status.OPEN, UploadSession.Status.FAILED]
+        )
+        if startable.update(status=UploadSession.Status.IMPORTING) != 1:
+            raise ValueError("This upload is already being imported.")
+        job = ImportJob.objects.create(
+            dataset=upload.dataset, upload=upload, requested_format=fmt, created_by=user
+        )
+        enqueue(IMPORT_TASK, job.pk)
+    return job
+
+
+def _known_samples(dataset: Dataset) -> KnownSamples:
+    rows = Sample.objects.filter(dataset=dataset).values_list(
+        "original_name", "content_hash", "perceptual_hash"
+    )
+    known = KnownSamples()
+    for name, content_hash, perceptual_hash in rows.iterator(chunk_size=5000):
+        known.content_hashes[content_hash] = name
+        known.perceptual_hashes[name] = perceptual_hash
+    known.class_counts = dict(
+        Counter(
+            Annotation.objects.filter(sample__dataset=dataset).values_list(
+                "label_class__name", flat=True
+            )
+        )
+    )
+    return known
+
+
+def _remove_folders(job: ImportJob) -> None:
+    for folder in job.working_folders():
+        shutil.rmtree(job.dataset.local_folder(folder), ignore_errors=True)
+
+
+def run_import(job: ImportJob) -> None:
+    """Runs a claimed import to its end: succeeded with samples, or failed with a reason."""
+    dataset = job.dataset
+    _remove_folders(job)  # a previous attempt on a worker that died may have left files
+    try:
+        job.report_progress(0, 0, "Unpacking the upload")
+        limits = import_limits()
+        uploads = [(f.name, f.local_path()) for f in job.upload.files.all()]
+        tree = build_tree(uploads, dataset.local_folder("work", str(job.pk)), limits)
+        target = ImportTarget(
+            samples_dir=dataset.local_folder("samples", str(job.pk)),
+            thumbs_dir=dataset.local_folder("thumbs", str(job.pk)),
+            detection=dataset.is_detection,
+            multi_label=dataset.is_multi_label,
+            limits=limits,
+        )
+        job.report_progress(0, len(tree), "Checking images")
+        prepared = prepare_import(
+            tree,
+            target,
+            fmt=Format(job.requested_format) if job.requested_format else None,
+            known=_known_samples(dataset),
+            progress=lambda done, total: job.report_progress(done, total),
+        )
+        job.report_progress(job.progress_total, job.progress_total, "Saving samples")
+        with transaction.atomic():
+            _save(job, prepared)
+    except ImportRejected as rejected:
+        _fail(job, rejected.reason, rejected.fix, rejected.file)
+    except Exception as error:
+        logger.exception("Import %s failed", job.pk)
+        _fail(job, f"The import failed unexpectedly ({type(error).__name__}: {error}).",
+              "Try again; if it fails again, send this message to your administrator.")  # fmt: skip
+    finally:
+        shutil.rmtree(dataset.local_folder("work", str(job.pk)), ignore_errors=True)
+
+
+def _fail(job: ImportJob, reason: str, fix: str, file: str = "") -> None:
+    _remove_folders(job)
+    job.mark_failed(f"{file}: {reason}" if file else reason, fix)
+    UploadSession.objects.filter(pk=job.upload_id).update(status=UploadSession.Status.FAILED)
+
+
+def _save(job: ImportJob, prepared: PreparedImport) -> None:
+    dataset = job.dataset
+    classes = dataset.ensure_classes(prepared.classes)
+    prefix = dataset.storage_prefix
+    samples = [
+        Sample(
+            dataset=dataset,
+            import_job=job,
+            file=f"{prefix}/samples/{job.pk}/{p.stored}",
+            thumbnail=f"{prefix}/thumbs/{job.pk}/{p.thumbnail}",
+            original_name=p.source,
+            content_hash=p.info.content_hash,
+            perceptual_hash=p.info.perceptual_hash,
+            width=p.info.width,
+            height=p.info.height,
+            size_bytes=p.info.size_bytes,
+            split=p.split,
+            problems=p.problems,
+            has_problems=bool(p.problems),
+            labeled=p.labeled,
+            labeled_at=timezone.now() if p.labeled else None,
+        )
+        for p in prepared.samples
+    ]
+    Sample.objects.bulk_create(samples, batch_size=BATCH)
+    annotations = []
+    for sample, prepared_sample in zip(samples, prepared.samples, strict=True):
+        for label in prepared_sample.labels:
+            annotations.append(Annotation(sample=sample, label_class=classes[label]))
+        for box in prepared_sample.boxes:
+            annotations.append(Annotation(sample=sample, label_class=classes[box.label],
+                                          x=box.x, y=box.y, w=box.w, h=box.h))  # fmt: skip
+    Annotation.objects.bulk_create(annotations, batch_size=BATCH)
+    job.status = ImportJob.Status.SUCCEEDED
+    job.detected_format = prepared.format.value
+    job.format_note = prepared.format_note
+    job.report = prepared.report.to_json()
+    job.samples_added = len(samples)
+    job.files_skipped = prepared.skipped
+    job.stage = "Done"
+    job.finished_at = timezone.now()
+    job.save()
+    UploadSession.objects.filter(pk=job.upload_id).update(status=UploadSession.Status.IMPORTED)
+    transaction.on_commit(job.upload.discard_files)

@@ -1,0 +1,159 @@
+"""Dataset pages. Thin: queries live in gallery.py, behaviour in services/ and on models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import prefetch_related_objects
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from accounts.models import Workspace
+from core.scoping import Role, get_object_for_user_or_404, require_role
+from datastore.api.base import datasets_with_counts
+from datastore.forms import DatasetForm, ExportForm, FreezeForm
+from datastore.gallery import BadQuery, GalleryQuery, gallery_page
+from datastore.importing.formats.base import Format
+from datastore.models import Dataset, ExportJob, ImportJob
+from datastore.services.exports import start_export
+from datastore.services.statistics import latest_report
+from datastore.services.versions import freeze_version
+
+
+def _dataset(request: HttpRequest, pk: int) -> tuple[Dataset, Role]:
+    dataset = get_object_for_user_or_404(
+        Dataset.objects.select_related("workspace"), request.user, pk=pk
+    )
+    return dataset, require_role(request.user, dataset.workspace, Role.VIEWER)
+
+
+def _context(dataset: Dataset, role: Role, **extra: Any) -> dict[str, Any]:
+    return {"dataset": dataset, "workspace": dataset.workspace,
+            "can_edit": role.covers(Role.MEMBER), **extra}  # fmt: skip
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dataset_list(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    role = require_role(request.user, workspace, Role.VIEWER)
+    form = DatasetForm(request.POST or None)
+    if request.method == "POST":
+        require_role(request.user, workspace, Role.MEMBER)
+        if form.is_valid():
+            if workspace.datasets.filter(name=form.cleaned_data["name"]).exists():
+                form.add_error("name", "This workspace already has a dataset with this name.")
+            else:
+                dataset = form.save(commit=False)
+                dataset.workspace, dataset.created_by = workspace, request.user
+                dataset.save()
+                return redirect("datastore:upload", pk=dataset.pk)
+    datasets = datasets_with_counts(workspace.datasets.all())
+    return render(request, "datastore/dataset_list.html", {
+        "workspace": workspace, "datasets": datasets, "form": form,
+        "can_edit": role.covers(Role.MEMBER),
+    }, status=400 if form.errors else 200)  # fmt: skip
+
+
+@login_required
+def gallery(request: HttpRequest, pk: int) -> HttpResponse:
+    dataset, role = _dataset(request, pk)
+    try:
+        query = GalleryQuery.from_params(request.GET)
+        page = gallery_page(dataset, query)
+    except BadQuery as error:
+        messages.error(request, str(error))
+        return redirect("datastore:gallery", pk=pk)
+    prefetch_related_objects(page.samples, "annotations")
+    classes = list(dataset.classes.all())
+    by_id = {c.pk: c for c in classes}
+    cards = [(s, [by_id[a.label_class_id] for a in s.annotations.all()]) for s in page.samples]
+    params = request.GET.copy()
+    for key in ("after", "before"):
+        params.pop(key, None)
+    return render(request, "datastore/gallery.html", _context(
+        dataset, role, page=page, cards=cards, classes=classes, query=query,
+        params=params.urlencode(), sample_count=dataset.samples.count(),
+    ))  # fmt: skip
+
+
+@login_required
+def upload(request: HttpRequest, pk: int) -> HttpResponse:
+    dataset, role = _dataset(request, pk)
+    recent = ImportJob.objects.filter(dataset=dataset)[:5]
+    formats = [("", "Detect automatically")] + [(f.value, f.title) for f in Format]
+    return render(request, "datastore/upload.html",
+                  _context(dataset, role, recent=recent, formats=formats))  # fmt: skip
+
+
+@login_required
+def report(request: HttpRequest, pk: int) -> HttpResponse:
+    dataset, role = _dataset(request, pk)
+    job = latest_report(dataset)
+    if request.GET.get("import"):
+        job = ImportJob.objects.filter(dataset=dataset, pk=request.GET["import"]).first() or job
+    problems = (job.report.get("problems", []) if job else [])[:2000]
+    return render(request, "datastore/report.html",
+                  _context(dataset, role, job=job, problems=problems))  # fmt: skip
+
+
+@login_required
+def label_set(request: HttpRequest, pk: int) -> HttpResponse:
+    dataset, role = _dataset(request, pk)
+    return render(request, "datastore/label_set.html", _context(dataset, role))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def versions(request: HttpRequest, pk: int) -> HttpResponse:
+    dataset, role = _dataset(request, pk)
+    freeze_form, export_form = FreezeForm(), ExportForm(dataset=dataset)
+    if request.method == "POST":
+        require_role(request.user, dataset.workspace, Role.MEMBER)
+        if request.POST.get("action") == "freeze":
+            freeze_form = FreezeForm(request.POST)
+            if _freeze(request, dataset, freeze_form):
+                return redirect("datastore:versions", pk=pk)
+        else:
+            export_form = ExportForm(request.POST, dataset=dataset)
+            if _export(request, dataset, export_form):
+                return redirect("datastore:versions", pk=pk)
+    return render(request, "datastore/versions.html", _context(
+        dataset, role, freeze_form=freeze_form, export_form=export_form,
+        versions=dataset.versions.all(),
+        exports=ExportJob.objects.filter(dataset=dataset).select_related("version")[:20],
+    ))  # fmt: skip
+
+
+def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
+    if not form.is_valid():
+        return False
+    data = form.cleaned_data
+    try:
+        version = freeze_version(
+            dataset, user=request.user, method=data["method"], seed=data["seed"],
+            note=data["note"], ratios={s: data[s] for s in ("train", "val", "test")},
+        )  # fmt: skip
+    except ValidationError as error:
+        form.add_error(None, error)
+        return False
+    messages.success(request, f"Froze version {version.number} with {version.sample_count} "
+                              "samples.")  # fmt: skip
+    return True
+
+
+def _export(request: HttpRequest, dataset: Dataset, form: ExportForm) -> bool:
+    if not form.is_valid():
+        return False
+    try:
+        start_export(dataset, form.cleaned_data["format"], request.user,
+                     form.cleaned_data["version"])  # fmt: skip
+    except ValidationError as error:
+        form.add_error(None, error)
+        return False
+    messages.success(request, "The export started; its download link appears below when ready.")
+    return True

@@ -1,0 +1,1 @@
+"""Labeling: the annotation API, claiming the next item, and the labeling pages."""

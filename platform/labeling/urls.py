@@ -1,0 +1,20 @@
+"""The labeling page, and the labeling API under ``api/`` (namespace ``labeling:api``)."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+
+from labeling import api, views
+
+app_name = "labeling"
+
+api_urlpatterns = [
+    path("datasets/<int:dataset_id>/claim/", api.ClaimNextView.as_view(), name="claim"),
+    path("samples/<int:pk>/labels/", api.SaveLabelsView.as_view(), name="save-labels"),
+    path("datasets/<int:dataset_id>/labels/bulk/", api.BulkLabelView.as_view(), name="bulk"),
+]
+
+urlpatterns = [
+    path("datasets/<int:pk>/label/", views.label, name="label"),
+    path("api/", include((api_urlpatterns, "api"))),
+]

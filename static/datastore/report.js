@@ -1,0 +1,56 @@
+// The report's charts, drawn from the statistics endpoint with the locally served Plotly.
+import { api, datasetId } from "./api.js";
+
+const layout = (title, x, y) => ({
+  title: { text: title, font: { size: 14 } },
+  margin: { t: 40, r: 10, b: 50, l: 50 },
+  xaxis: { title: { text: x } },
+  yaxis: { title: { text: y } },
+  height: 320,
+});
+const config = { displaylogo: false, responsive: true };
+
+function totals(stats) {
+  const t = stats.totals;
+  const splits = Object.entries(stats.splits).map(([k, v]) => `${k} ${v}`).join(", ");
+  document.getElementById("totals").innerHTML = `
+    <div><strong>${t.samples}</strong><span>images</span></div>
+    <div><strong>${t.labeled}</strong><span>labeled</span></div>
+    <div><strong>${t.with_problems}</strong><span>with problems</span></div>
+    <div><strong>${stats.classes.length}</strong><span>classes</span></div>
+    <div><span class="muted small">${splits || "no splits"}</span></div>`;
+}
+
+async function draw() {
+  const { data: stats } = await api(`/api/datasets/${datasetId()}/statistics/`);
+  totals(stats);
+  const detection = document.getElementById("chart-boxes") !== null;
+  window.Plotly.newPlot("chart-classes", [{
+    type: "bar",
+    x: stats.classes.map((c) => c.name),
+    y: stats.classes.map((c) => (detection ? c.annotations : c.images)),
+    marker: { color: stats.classes.map((c) => c.color) },
+  }], layout("Class histogram", "class", detection ? "boxes" : "images"), config);
+  const biggest = Math.max(1, ...stats.sizes.map((s) => s.count));
+  window.Plotly.newPlot("chart-sizes", [{
+    type: "scatter",
+    mode: "markers",
+    x: stats.sizes.map((s) => s.width),
+    y: stats.sizes.map((s) => s.height),
+    text: stats.sizes.map((s) => `${s.width}×${s.height}: ${s.count} images`),
+    hoverinfo: "text",
+    marker: { size: stats.sizes.map((s) => 6 + 24 * Math.sqrt(s.count / biggest)), opacity: 0.6, color: "#0f766e" },
+  }], layout("Image sizes", "width (px)", "height (px)"), config);
+  if (detection) {
+    const counts = Object.entries(stats.boxes_per_image).map(([boxes, images]) => [Number(boxes), images]);
+    window.Plotly.newPlot("chart-boxes", [{
+      type: "bar",
+      x: counts.map(([boxes]) => boxes),
+      y: counts.map(([, images]) => images),
+      marker: { color: "#4363d8" },
+    }], layout("Boxes per image", "boxes", "images"), config);
+  }
+  document.body.dataset.chartsReady = "true";
+}
+
+draw();

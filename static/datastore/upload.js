@@ -1,0 +1,185 @@
+// Drag-and-drop upload of files, folders and zips: chunked, resumable, with live progress,
+// then the import, whose progress is polled until it ends.
+import { ApiError, api, datasetId } from "./api.js";
+
+const CHUNK = 8 * 1024 * 1024;
+const PARALLEL = 4;
+const dataset = datasetId();
+const resumeKey = `sampan-upload-${dataset}`;
+const $ = (id) => document.getElementById(id);
+let chosen = []; // [{name, file}]
+
+function describe(entries) {
+  const bytes = entries.reduce((sum, e) => sum + e.file.size, 0);
+  return `${entries.length} file${entries.length === 1 ? "" : "s"}, ${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+function choose(entries) {
+  chosen = entries.filter((e) => !e.name.split("/").some((part) => part.startsWith(".")));
+  $("selection").textContent = chosen.length ? `Chosen: ${describe(chosen)}.` : "Nothing chosen yet.";
+  $("start").disabled = chosen.length === 0;
+}
+
+async function readEntry(entry, prefix = "") {
+  if (entry.isFile) {
+    const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+    return [{ name: prefix + file.name, file }];
+  }
+  const reader = entry.createReader();
+  const children = [];
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!batch.length) break;
+    children.push(...batch);
+  }
+  const nested = await Promise.all(children.map((c) => readEntry(c, `${prefix}${entry.name}/`)));
+  return nested.flat();
+}
+
+async function dropped(event) {
+  event.preventDefault();
+  $("dropzone").classList.remove("over");
+  const entries = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry()).filter(Boolean);
+  choose((await Promise.all(entries.map((e) => readEntry(e)))).flat());
+}
+
+async function openSession() {
+  const saved = localStorage.getItem(resumeKey);
+  if (saved) {
+    try {
+      const { data } = await api(`/api/uploads/${saved}/`);
+      if (data.status === "open") return data.id;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  const { data } = await api(`/api/datasets/${dataset}/uploads/`, { method: "POST", json: {} });
+  localStorage.setItem(resumeKey, data.id);
+  return data.id;
+}
+
+async function declare(session) {
+  const byName = new Map();
+  for (let i = 0; i < chosen.length; i += 5000) {
+    const files = chosen.slice(i, i + 5000).map((e) => ({ name: e.name, size: e.file.size }));
+    const { data } = await api(`/api/uploads/${session}/files/`, { method: "POST", json: { files } });
+    data.forEach((f) => byName.set(f.name, f));
+  }
+  return byName;
+}
+
+async function sendFile(session, remote, file, onBytes) {
+  let offset = remote.received;
+  onBytes(offset);
+  let failures = 0;
+  while (offset < file.size) {
+    const end = Math.min(offset + CHUNK, file.size);
+    try {
+      const { data } = await api(`/api/uploads/${session}/files/${remote.id}/`, {
+        method: "PUT",
+        body: file.slice(offset, end),
+        headers: { "Content-Type": "application/octet-stream", "Upload-Offset": String(offset) },
+      });
+      onBytes(data.received - offset);
+      offset = data.received;
+      failures = 0;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && error.body && "received" in error.body) {
+        onBytes(error.body.received - offset);
+        offset = error.body.received; // resume where the server says the file ends
+        continue;
+      }
+      if (++failures > 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** failures));
+    }
+  }
+}
+
+async function upload(session, remoteByName) {
+  const total = chosen.reduce((sum, e) => sum + e.file.size, 0) || 1;
+  let sent = 0;
+  const show = () => {
+    const percent = Math.min(100, Math.floor((100 * sent) / total));
+    $("upload-progress").value = percent;
+    $("upload-text").textContent = `${percent}% · ${(sent / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`;
+  };
+  const queue = [...chosen];
+  const worker = async () => {
+    for (let entry = queue.shift(); entry; entry = queue.shift()) {
+      await sendFile(session, remoteByName.get(entry.name), entry.file, (bytes) => {
+        sent += bytes;
+        show();
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  sent = total;
+  show();
+}
+
+async function follow(job) {
+  $("import-block").hidden = false;
+  for (;;) {
+    const { data } = await api(`/api/imports/${job}/`);
+    $("import-progress").value = data.percent;
+    $("import-stage").textContent = data.stage || data.status;
+    $("import-text").textContent = data.progress_total
+      ? `${data.percent}% · ${data.progress_done} of ${data.progress_total} files`
+      : `${data.percent}%`;
+    if (data.status === "succeeded" || data.status === "failed") return data;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+}
+
+function report(job) {
+  const box = $("outcome");
+  box.hidden = false;
+  const counts = (job.report && job.report.counts) || {};
+  if (job.status === "succeeded") {
+    box.className = "outcome ok";
+    box.innerHTML = `<p><strong>Imported ${job.samples_added} image${job.samples_added === 1 ? "" : "s"}</strong>
+      (${job.format_note}) ${job.files_skipped ? `· ${job.files_skipped} skipped` : ""}
+      ${counts.error || counts.warning ? `· ${counts.error || 0} errors, ${counts.warning || 0} warnings` : ""}</p>
+      <p><a class="button small" href="/datasets/${dataset}/">Open the gallery</a>
+      <a class="button small secondary" href="/datasets/${dataset}/report/?import=${job.id}">Read the report</a></p>`;
+  } else {
+    box.className = "outcome failed";
+    box.innerHTML = "<p><strong>The import failed; the dataset is unchanged.</strong></p><p class='reason'></p><p class='fix muted'></p>";
+    box.querySelector(".reason").textContent = job.error;
+    box.querySelector(".fix").textContent = job.error_fix;
+  }
+}
+
+async function start() {
+  $("start").disabled = true;
+  $("upload-block").hidden = false;
+  $("outcome").hidden = true;
+  try {
+    const session = await openSession();
+    await upload(session, await declare(session));
+    const { data } = await api(`/api/uploads/${session}/import/`, {
+      method: "POST",
+      json: { format: $("format").value },
+    });
+    localStorage.removeItem(resumeKey);
+    report(await follow(data.id));
+  } catch (error) {
+    report({ status: "failed", error: error.message, error_fix: "Fix the problem and press the button again: finished files are not sent twice." });
+    $("start").disabled = false;
+  }
+}
+
+if ($("dropzone")) {
+  const zone = $("dropzone");
+  zone.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    zone.classList.add("over");
+  });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", dropped);
+  $("pick-files").addEventListener("change", (e) => choose([...e.target.files].map((file) => ({ name: file.name, file }))));
+  $("pick-folder").addEventListener("change", (e) =>
+    choose([...e.target.files].map((file) => ({ name: file.webkitRelativePath || file.name, file }))),
+  );
+  $("start").addEventListener("click", start);
+}
