@@ -1,5 +1,6 @@
 """Creating tensors: constants, ranges, random draws. `TENSOR_METHODS` binds the in-place
-random fills (`x.uniform_()`, `x.normal_()`) and `x.bernoulli()`/`x.multinomial()`."""
+random fills (`x.uniform_()`, `x.normal_()`, `x.bernoulli_()`, `x.exponential_()`) and
+`x.multinomial()`."""
 
 from framework.ops.creation.assign import assign
 from framework.ops.creation.constant import (
@@ -14,6 +15,8 @@ from framework.ops.creation.constant import (
 )
 from framework.ops.creation.random import (
     bernoulli,
+    bernoulli_,
+    exponential_,
     multinomial,
     normal,
     normal_,
@@ -32,6 +35,7 @@ __all__ = [
     "arange",
     "assign",
     "bernoulli",
+    "bernoulli_",
     "empty",
     "empty_like",
     "eye",
@@ -40,6 +44,7 @@ __all__ = [
     "linspace",
     "multinomial",
     "normal",
+    "normal_",
     "ones",
     "ones_like",
     "rand",
@@ -54,7 +59,8 @@ __all__ = [
 ]
 
 TENSOR_METHODS = {
-    "bernoulli": bernoulli,
+    "bernoulli_": bernoulli_,
+    "exponential_": exponential_,
     "multinomial": multinomial,
     "normal_": normal_,
     "uniform_": uniform_,

@@ -237,3 +237,20 @@ def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = N
     dtype = _random_float_dtype(x.dtype)
     values = _standard_normal(get_rng(), x._data.shape, dtype) * std + mean
     return rebind(x, Tensor._wrap(_on(values.astype(dtype, copy=False), x.place)))
+
+
+def bernoulli_(x: Tensor, p: float | Tensor = 0.5, name: str | None = None) -> Tensor:
+    """Refill `x` in place with 0/1 samples that are 1 with probability `p` (a number, or a
+    tensor broadcast to `x`); returns `x`."""
+    check_inplace(x, "bernoulli_")
+    probabilities = p.numpy() if isinstance(p, Tensor) else p
+    draws = get_rng().random(x._data.shape) < probabilities
+    return rebind(x, Tensor._wrap(_on(draws.astype(x.dtype), x.place)))
+
+
+def exponential_(x: Tensor, lam: float = 1.0, name: str | None = None) -> Tensor:
+    """Refill `x` in place with exponential samples of rate `lam` (mean 1/lam); returns `x`."""
+    check_inplace(x, "exponential_")
+    dtype = _random_float_dtype(x.dtype)
+    values = get_rng().standard_exponential(x._data.shape) / lam
+    return rebind(x, Tensor._wrap(_on(values.astype(dtype), x.place)))

@@ -1,9 +1,11 @@
-"""In-place forms: add_, subtract_, multiply_, scale_, zero_, fill_.
+"""In-place forms of the math ops (`x.add_(y)`, `x.exp_()`, `paddle.pow_(x, 2)`, ...), plus
+`zero_` and `fill_`.
 
 They follow the framework's one in-place rule (`framework.ops.manipulation.inplace`): the new
 value is computed by the ordinary op and the tensor is rebound to it, so the data is replaced,
 not written through. This is recorded like any op when gradients are on, and refused on a leaf
-that requires a gradient, as Paddle does. The result must keep the tensor's shape.
+that requires a gradient, as Paddle does. The result must keep the tensor's shape and is cast
+back to its dtype.
 
 The op itself is applied to a snapshot of the tensor, so its own backward sees the old value.
 There is no version counter yet: an op recorded *earlier* that saved this very tensor object
@@ -13,10 +15,21 @@ whose old value no pending backward needs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.inplace import check_inplace, rebind
-from framework.ops.math import arithmetic
+from framework.ops.math import (
+    arithmetic,
+    classification,
+    exponential,
+    power,
+    rounding,
+    special,
+    trigonometric,
+)
+from framework.ops.math.lerp import lerp
 from framework.ops.math.promotion import cast_to
 
 
@@ -27,11 +40,6 @@ def _snapshot(x: Tensor) -> Tensor:
     alias._node = x._node
     alias._out_index = x._out_index
     return alias
-
-
-def _operands(x: Tensor, y: object) -> tuple[Tensor, object]:
-    current = _snapshot(x)
-    return current, (current if y is x else y)
 
 
 def _replace(x: Tensor, result: Tensor, op: str) -> Tensor:
@@ -45,36 +53,58 @@ def _replace(x: Tensor, result: Tensor, op: str) -> Tensor:
     return rebind(x, result)
 
 
-def add_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """In-place `x + y`; returns `x`."""
-    check_inplace(x, "add_")
-    return _replace(x, arithmetic.add(*_operands(x, y)), "add_")
+def inplace_form(function: Callable[..., Tensor], op: str) -> Callable[..., Tensor]:
+    """The in-place version of `function(x, *args, **kwargs)`: same arguments, returns `x`."""
+
+    def method(x: Tensor, *args, **kwargs) -> Tensor:
+        check_inplace(x, op)
+        current = _snapshot(x)
+        args = tuple(current if a is x else a for a in args)
+        return _replace(x, function(current, *args, **kwargs), op)
+
+    method.__name__ = method.__qualname__ = op
+    method.__doc__ = f"In-place `{function.__name__}`: `x` becomes the result and is returned."
+    return method
 
 
-def subtract_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """In-place `x - y`; returns `x`."""
-    check_inplace(x, "subtract_")
-    return _replace(x, arithmetic.subtract(*_operands(x, y)), "subtract_")
-
-
-def multiply_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """In-place `x * y`; returns `x`."""
-    check_inplace(x, "multiply_")
-    return _replace(x, arithmetic.multiply(*_operands(x, y)), "multiply_")
-
-
-def scale_(
-    x: Tensor,
-    scale: float | Tensor = 1.0,
-    bias: float = 0.0,
-    bias_after_scale: bool = True,
-    act: str | None = None,
-    name: str | None = None,
-) -> Tensor:
-    """In-place `scale`; returns `x`."""
-    check_inplace(x, "scale_")
-    result = arithmetic.scale(_snapshot(x), scale, bias, bias_after_scale, act)
-    return _replace(x, result, "scale_")
+add_ = inplace_form(arithmetic.add, "add_")
+subtract_ = inplace_form(arithmetic.subtract, "subtract_")
+multiply_ = inplace_form(arithmetic.multiply, "multiply_")
+divide_ = inplace_form(arithmetic.divide, "divide_")
+floor_divide_ = inplace_form(arithmetic.floor_divide, "floor_divide_")
+remainder_ = inplace_form(arithmetic.remainder, "remainder_")
+mod_ = floor_mod_ = remainder_
+scale_ = inplace_form(arithmetic.scale, "scale_")
+neg_ = inplace_form(arithmetic.neg, "neg_")
+abs_ = inplace_form(arithmetic.abs, "abs_")
+pow_ = inplace_form(power.pow, "pow_")
+sqrt_ = inplace_form(power.sqrt, "sqrt_")
+rsqrt_ = inplace_form(power.rsqrt, "rsqrt_")
+square_ = inplace_form(power.square, "square_")
+reciprocal_ = inplace_form(power.reciprocal, "reciprocal_")
+exp_ = inplace_form(exponential.exp, "exp_")
+expm1_ = inplace_form(exponential.expm1, "expm1_")
+log_ = inplace_form(exponential.log, "log_")
+log2_ = inplace_form(exponential.log2, "log2_")
+log10_ = inplace_form(exponential.log10, "log10_")
+log1p_ = inplace_form(exponential.log1p, "log1p_")
+sin_ = inplace_form(trigonometric.sin, "sin_")
+cos_ = inplace_form(trigonometric.cos, "cos_")
+tan_ = inplace_form(trigonometric.tan, "tan_")
+asin_ = inplace_form(trigonometric.asin, "asin_")
+acos_ = inplace_form(trigonometric.acos, "acos_")
+atan_ = inplace_form(trigonometric.atan, "atan_")
+sinh_ = inplace_form(trigonometric.sinh, "sinh_")
+cosh_ = inplace_form(trigonometric.cosh, "cosh_")
+tanh_ = inplace_form(trigonometric.tanh, "tanh_")
+erf_ = inplace_form(special.erf, "erf_")
+floor_ = inplace_form(rounding.floor, "floor_")
+ceil_ = inplace_form(rounding.ceil, "ceil_")
+round_ = inplace_form(rounding.round, "round_")
+trunc_ = inplace_form(rounding.trunc, "trunc_")
+frac_ = inplace_form(rounding.frac, "frac_")
+lerp_ = inplace_form(lerp, "lerp_")
+nan_to_num_ = inplace_form(classification.nan_to_num, "nan_to_num_")
 
 
 def zero_(x: Tensor) -> Tensor:

@@ -1,4 +1,4 @@
-"""Powers: pow (tensor or scalar exponent), sqrt, rsqrt, square, reciprocal."""
+"""Powers: pow (tensor or scalar exponent), sqrt, rsqrt, square, reciprocal, hypot."""
 
 from __future__ import annotations
 
@@ -163,3 +163,12 @@ def square(x: Tensor, name: str | None = None) -> Tensor:
 def reciprocal(x: Tensor, name: str | None = None) -> Tensor:
     """`1 / x`, elementwise. Integer inputs give the default float dtype."""
     return Reciprocal().apply(as_float(x))
+
+
+def hypot(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """`sqrt(x**2 + y**2)` elementwise with broadcasting (integers give the default float)."""
+    x, y = as_operands(x, y)
+    x, y = as_float(x), as_float(y)
+    if x._data.dtype != y._data.dtype:
+        x, y = promote(x, y)
+    return Sqrt().apply(Square().apply(x) + Square().apply(y))

@@ -95,3 +95,8 @@ def frac(x: Tensor, name: str | None = None) -> Tensor:
     if x._data.dtype.kind in "biu":
         return Tensor._wrap(get_array_module(x._data).zeros_like(x._data))
     return Frac().apply(x)
+
+
+def sgn(x: Tensor, name: str | None = None) -> Tensor:
+    """The sign of `x`; for real tensors the same as `sign`."""
+    return sign(x)

@@ -1,16 +1,19 @@
-"""Trigonometric and hyperbolic functions: sin cos tan asin acos atan atan2 sinh cosh tanh.
+"""Trigonometric and hyperbolic functions: sin cos tan asin acos atan atan2 sinh cosh tanh, and
+deg2rad, rad2deg.
 
 `tanh` here is the math op; `nn.functional.tanh` and `nn.Tanh` are the activation forms.
 """
 
 from __future__ import annotations
 
+import math
+
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import sum_to
-from framework.ops.math.arithmetic import Neg
+from framework.ops.math.arithmetic import Neg, Scale
 from framework.ops.math.power import Rsqrt, Square
 from framework.ops.math.promotion import as_float, as_float_pair, promote
 
@@ -175,3 +178,13 @@ def cosh(x: Tensor, name: str | None = None) -> Tensor:
 def tanh(x: Tensor, name: str | None = None) -> Tensor:
     """Hyperbolic tangent, elementwise."""
     return Tanh().apply(as_float(x))
+
+
+def deg2rad(x: Tensor, name: str | None = None) -> Tensor:
+    """Degrees to radians, elementwise (integers give the default float)."""
+    return Scale(math.pi / 180.0, 0.0, True).apply(as_float(x))
+
+
+def rad2deg(x: Tensor, name: str | None = None) -> Tensor:
+    """Radians to degrees, elementwise (integers give the default float)."""
+    return Scale(180.0 / math.pi, 0.0, True).apply(as_float(x))

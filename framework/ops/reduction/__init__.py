@@ -5,6 +5,7 @@ from framework.ops.reduction.extrema import amax, amin, argmax, argmin, max, min
 from framework.ops.reduction.logsumexp import logsumexp
 from framework.ops.reduction.moments import std, var
 from framework.ops.reduction.prod import prod
+from framework.ops.reduction.quantile import median, nanmedian, nanquantile, quantile
 from framework.ops.reduction.sum import expand_reduced, mean, nanmean, nansum, sum
 
 __all__ = [
@@ -19,10 +20,14 @@ __all__ = [
     "logsumexp",
     "max",
     "mean",
+    "median",
     "min",
     "nanmean",
+    "nanmedian",
+    "nanquantile",
     "nansum",
     "prod",
+    "quantile",
     "std",
     "sum",
     "var",

@@ -145,3 +145,16 @@ def test_inplace_random_fills_keep_shape_and_dtype():
     assert abs(x.numpy().mean() - 5.0) < 0.01
     with pytest.raises(RuntimeError, match="inplace"):
         framework.to_tensor(np.zeros(2), stop_gradient=False).uniform_()
+
+
+def test_bernoulli_and_exponential_inplace():
+    x = framework.zeros([20000])
+    assert x.bernoulli_(0.25) is x
+    assert abs(x.numpy().mean() - 0.25) < 0.02 and set(np.unique(x.numpy())) <= {0.0, 1.0}
+    assert framework.bernoulli_(x, framework.full([20000], 1.0)) is x and x.numpy().all()
+    x.exponential_(lam=4.0)
+    assert x.numpy().min() >= 0.0 and abs(x.numpy().mean() - 0.25) < 0.02
+    framework.seed(3)
+    first = framework.zeros([4]).exponential_().numpy()
+    framework.seed(3)
+    np.testing.assert_array_equal(first, framework.zeros([4]).exponential_().numpy())

@@ -51,6 +51,8 @@ OPS = [
     Binary("maximum", framework.maximum, np.maximum, _torch("maximum")),
     Binary("minimum", framework.minimum, np.minimum, _torch("minimum")),
     Binary("atan2", framework.atan2, np.arctan2, _torch("atan2")),
+    Binary("hypot", framework.hypot, np.hypot, _torch("hypot")),
+    Binary("logaddexp", framework.logaddexp, np.logaddexp, _torch("logaddexp")),
     Binary(
         "lerp",
         lambda x, y: framework.lerp(x, y, 0.3),
@@ -329,3 +331,11 @@ def test_integer_powers_with_negative_exponents_truncate_like_paddle():
     assert (x**-1).numpy().tolist() == [1, 0, -1, 0]
     out = framework.pow(x, framework.to_tensor([-2, 2, -3, 0]))
     assert out.dtype == np.int64 and out.numpy().tolist() == [1, 4, -1, 1]
+
+
+def test_logaddexp_is_stable_for_large_and_infinite_inputs():
+    x = framework.to_tensor([1000.0, -np.inf, 0.0])
+    y = framework.to_tensor([1000.0, -np.inf, -np.inf])
+    with np.errstate(divide="ignore"):  # log(0) = -inf is the right answer for -inf, -inf
+        out = framework.logaddexp(x, y).numpy()
+    np.testing.assert_allclose(out, [1000.0 + np.log(2.0), -np.inf, 0.0])

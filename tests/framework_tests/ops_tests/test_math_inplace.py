@@ -72,3 +72,54 @@ def test_inplace_with_itself_as_the_operand():
     h.add_(h)  # h = 2 x^2
     h.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [4.0, 12.0])
+
+
+UNARY_INPLACE = [
+    "abs_", "acos_", "asin_", "atan_", "ceil_", "cos_", "cosh_", "erf_", "exp_", "expm1_",
+    "floor_", "frac_", "log_", "log1p_", "log2_", "log10_", "nan_to_num_", "neg_",
+    "reciprocal_", "round_", "rsqrt_", "sin_", "sinh_", "sqrt_", "square_", "tan_", "tanh_",
+    "trunc_",
+]  # fmt: skip
+BINARY_INPLACE = [
+    "add_", "subtract_", "multiply_", "divide_", "floor_divide_", "remainder_", "mod_",
+    "floor_mod_", "pow_",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", UNARY_INPLACE)
+def test_unary_inplace_forms_equal_the_ops(name):
+    values = np.array([0.2, 0.7, 0.9])
+    x = framework.to_tensor(values)
+    assert getattr(x, name)() is x
+    expected = getattr(framework, name[:-1])(framework.to_tensor(values))
+    np.testing.assert_allclose(x.numpy(), expected.numpy(), rtol=1e-6)
+    if hasattr(framework, name):  # Paddle's top-level in-place names
+        y = framework.to_tensor(values)
+        assert getattr(framework, name)(y) is y
+
+
+@pytest.mark.parametrize("name", BINARY_INPLACE)
+def test_binary_inplace_forms_equal_the_ops(name):
+    a, b = np.array([1.5, 2.5, 4.0]), np.array([2.0, 0.5, 3.0])
+    x = framework.to_tensor(a)
+    assert getattr(x, name)(framework.to_tensor(b)) is x
+    expected = getattr(framework, name[:-1])(framework.to_tensor(a), framework.to_tensor(b))
+    np.testing.assert_allclose(x.numpy(), expected.numpy(), rtol=1e-6)
+
+
+def test_inplace_forms_with_extra_arguments():
+    x = framework.to_tensor([1.0, 2.0])
+    x.lerp_(framework.to_tensor([3.0, 4.0]), 0.5)
+    np.testing.assert_allclose(x.numpy(), [2.0, 3.0])
+    x.pow_(2)
+    np.testing.assert_allclose(x.numpy(), [4.0, 9.0])
+    x.round_(decimals=0)
+
+
+def test_recorded_unary_inplace_has_the_right_gradient():
+    x = framework.to_tensor([0.5, 1.0], dtype="float64", stop_gradient=False)
+    h = x * 1.0
+    h.exp_()
+    h.sin_()
+    h.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.cos(np.exp([0.5, 1.0])) * np.exp([0.5, 1.0]))

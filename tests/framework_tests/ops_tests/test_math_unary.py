@@ -54,6 +54,10 @@ OPS = [
     Unary("tanh", framework.tanh, np.tanh),
     Unary("erf", framework.erf, _erf),
     Unary("frac", framework.frac, lambda x: x - np.trunc(x), torch_name="frac"),
+    Unary("logit", framework.logit, lambda x: np.log(x / (1 - x)), 0.1, 0.9),
+    Unary("deg2rad", framework.deg2rad, np.deg2rad, -200.0, 200.0),
+    Unary("rad2deg", framework.rad2deg, np.rad2deg),
+    Unary("nan_to_num", framework.nan_to_num, np.nan_to_num),
 ]
 PIECEWISE = [
     Unary("floor", framework.floor, np.floor),
@@ -61,6 +65,7 @@ PIECEWISE = [
     Unary("round", framework.round, np.round),
     Unary("trunc", framework.trunc, np.trunc),
     Unary("sign", framework.sign, np.sign),
+    Unary("sgn", framework.sgn, np.sign),
 ]
 ALL = OPS + PIECEWISE
 SHAPES = [(), (5,), (2, 3), (0, 3)]
@@ -114,10 +119,14 @@ def test_unary_matches_torch(op):
     expected = getattr(torch, op.torch_name or op.name)(theirs)
     expected.backward(torch.tensor(g))
     np.testing.assert_allclose(out.numpy(), expected.detach().numpy(), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        ours.grad.numpy(), theirs.grad.numpy(force=True), rtol=1e-5, atol=1e-6
+    )
 
 
-FLOAT_ONLY = [op for op in OPS if op.name not in ("neg", "abs", "square", "frac")]
+FLOAT_ONLY = [
+    op for op in OPS if op.name not in ("neg", "abs", "square", "frac", "logit", "nan_to_num")
+]
 
 
 @pytest.mark.parametrize("op", FLOAT_ONLY, ids=ids(FLOAT_ONLY))
@@ -188,3 +197,22 @@ def test_unary_method_forms_are_bound():
     np.testing.assert_array_equal((-x).numpy(), [-0.5, -1.0])
     np.testing.assert_array_equal(abs(-x).numpy(), [0.5, 1.0])
     assert (+x) is x
+
+
+def test_logit_with_eps_clips_and_has_no_gradient_where_clipped():
+    x = framework.to_tensor([0.05, 0.5, 0.95], stop_gradient=False)
+    out = framework.logit(x, eps=0.1)
+    np.testing.assert_allclose(out.numpy(), np.log([0.1 / 0.9, 1.0, 0.9 / 0.1]), rtol=1e-6)
+    out.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 4.0, 0.0])
+    check_double_backward(lambda t: framework.logit(t, eps=0.2), [np.array([0.3, 0.6])])
+
+
+def test_nan_to_num_replaces_and_zeroes_their_gradient():
+    x = framework.to_tensor([np.nan, np.inf, -np.inf, 1.0], stop_gradient=False)
+    out = framework.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-2.0)
+    np.testing.assert_array_equal(out.numpy(), [1.0, 2.0, -2.0, 1.0])
+    out.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 0.0, 1.0])
+    big = framework.nan_to_num(framework.to_tensor([np.inf]))
+    assert big.item() == np.finfo(np.float32).max
