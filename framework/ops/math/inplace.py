@@ -7,10 +7,8 @@ not written through. This is recorded like any op when gradients are on, and ref
 that requires a gradient, as Paddle does. The result must keep the tensor's shape and is cast
 back to its dtype.
 
-The op itself is applied to a snapshot of the tensor, so its own backward sees the old value.
-There is no version counter yet: an op recorded *earlier* that saved this very tensor object
-for its backward would see the new value, where Paddle raises. Modify in place only tensors
-whose old value no pending backward needs.
+Ops save the arrays they need for backward, not tensor objects, so a backward recorded before
+the rebinding (this op's own included) still sees the value it was computed from.
 """
 
 from __future__ import annotations
@@ -33,15 +31,6 @@ from framework.ops.math.lerp import lerp
 from framework.ops.math.promotion import cast_to
 
 
-def _snapshot(x: Tensor) -> Tensor:
-    """`x` as it is now, as a separate tensor object. The op is applied to this, so that what
-    it saves for backward is not changed when `x` itself is rebound to the result."""
-    alias = Tensor._wrap(x._data, x.stop_gradient)
-    alias._node = x._node
-    alias._out_index = x._out_index
-    return alias
-
-
 def _replace(x: Tensor, result: Tensor, op: str) -> Tensor:
     if result._data.shape != x._data.shape:
         raise ValueError(
@@ -58,9 +47,7 @@ def inplace_form(function: Callable[..., Tensor], op: str) -> Callable[..., Tens
 
     def method(x: Tensor, *args, **kwargs) -> Tensor:
         check_inplace(x, op)
-        current = _snapshot(x)
-        args = tuple(current if a is x else a for a in args)
-        return _replace(x, function(current, *args, **kwargs), op)
+        return _replace(x, function(x, *args, **kwargs), op)
 
     method.__name__ = method.__qualname__ = op
     method.__doc__ = f"In-place `{function.__name__}`: `x` becomes the result and is returned."

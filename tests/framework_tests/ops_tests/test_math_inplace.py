@@ -123,3 +123,12 @@ def test_recorded_unary_inplace_has_the_right_gradient():
     h.sin_()
     h.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.cos(np.exp([0.5, 1.0])) * np.exp([0.5, 1.0]))
+
+
+def test_an_earlier_backward_sees_the_value_before_the_inplace_change():
+    x = framework.to_tensor([1.0, 2.0], stop_gradient=False)
+    h = x * 3.0
+    y = h * h  # saves h = 3x
+    h.add_(framework.to_tensor([100.0, 100.0]))
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 18.0 * np.array([1.0, 2.0]))
