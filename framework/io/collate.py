@@ -12,7 +12,7 @@ field; strings and bytes are kept as lists.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,29 +21,32 @@ from framework.core import backend
 from framework.core.tensor import Tensor
 
 
-def collate_arrays(batch: Sequence[Any]) -> Any:
+def collate_arrays(batch: Sequence[Any], stack: Callable[[list], Any] | None = None) -> Any:
     """Like `default_collate_fn` but leaves the stacked fields as NumPy arrays.
 
     DataLoader workers collate with this, so batches cross processes as plain arrays and
-    become Tensors only in the main process.
+    become Tensors only in the main process. `stack(list_of_arrays)` replaces `np.stack` for
+    array and Tensor fields (workers defer it, to stack straight into shared memory).
     """
     sample = batch[0]
     if isinstance(sample, np.ndarray):
-        return np.stack(batch, axis=0)
+        return np.stack(batch, axis=0) if stack is None else stack(list(batch))
     if isinstance(sample, Tensor):
-        xp = backend.get_array_module(sample._data)
-        return xp.stack([t._data for t in batch], axis=0)
+        arrays = [t._data for t in batch]
+        if stack is not None:
+            return stack(arrays)
+        return backend.get_array_module(sample._data).stack(arrays, axis=0)
     if isinstance(sample, numbers.Number | np.generic):
         return np.array(batch)
     if isinstance(sample, str | bytes):
         return list(batch)
     if isinstance(sample, Mapping):
-        return {key: collate_arrays([d[key] for d in batch]) for key in sample}
+        return {key: collate_arrays([d[key] for d in batch], stack) for key in sample}
     if isinstance(sample, Sequence):
         width = len(sample)
         if any(len(s) != width for s in batch):
             raise RuntimeError("fields number not same among samples in a batch")
-        return [collate_arrays(list(fields)) for fields in zip(*batch, strict=True)]
+        return [collate_arrays(list(fields), stack) for fields in zip(*batch, strict=True)]
     raise TypeError(
         "batch data can only contain: Tensor, numpy.ndarray, dict, list, tuple, number, str, "
         f"bytes, but got {type(sample)}"

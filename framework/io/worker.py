@@ -3,6 +3,7 @@ errors travel to the main process."""
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import queue
@@ -15,7 +16,8 @@ import numpy as np
 
 from framework.core import backend
 from framework.core import random as framework_random
-from framework.io.batch_transfer import SharedMemoryWriter, flatten_batch
+from framework.io.batch_transfer import DeferredStack, SharedMemoryWriter, flatten_batch
+from framework.io.collate import collate_arrays
 from framework.io.fetcher import make_fetcher
 
 # How often a waiting worker checks that its parent is still alive, and how often the main
@@ -183,6 +185,9 @@ def worker_loop(
     `(epoch, batch_index, payload)`: packed arrays plus the pickled structure, a
     `WorkerFailure`, or `IterationEnd`."""
     global _worker_info
+    if collate_fn is collate_arrays and shm_prefix is not None:
+        # the default collate stacks each field straight into the shared-memory file
+        collate_fn = functools.partial(collate_arrays, stack=DeferredStack)
     try:
         backend.set_device("cpu")  # workers never touch the GPU
         seed_worker(seed)

@@ -172,7 +172,9 @@ def normalize(
         data = img._data
         if to_rgb:
             data = xp.flip(data, axis=0 if data_format == "CHW" else -1)
-        return Tensor((data.astype(np.float32, copy=False) - mean) / std)
+        out = data.astype(np.float32, copy=False) - mean
+        out /= std  # in place: one image-sized allocation per call, not two
+        return Tensor(out)
     if _is_pil_image(img):
         img = np.asarray(img, np.float32)
     return F_np.normalize(img, mean, std, data_format, to_rgb)

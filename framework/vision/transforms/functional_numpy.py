@@ -258,4 +258,6 @@ def normalize(
     std = np.asarray(std, np.float32).reshape(shape)
     if to_rgb:
         img = np.flip(img, axis=0 if data_format == "CHW" else -1)
-    return (img.astype(np.float32, copy=False) - mean) / std
+    out = img.astype(np.float32, copy=False) - mean
+    out /= std
+    return out

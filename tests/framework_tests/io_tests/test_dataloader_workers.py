@@ -239,6 +239,18 @@ def test_errors_in_collate_fn_and_worker_init_fn_are_reported():
         list(DataLoader(Numbered(4), batch_size=2, num_workers=2, worker_init_fn=bad_init))
 
 
+class Ragged(Numbered):
+    def __getitem__(self, i: int):
+        return np.zeros((3, 64 + i % 2, 64), np.float32)
+
+
+@pytest.mark.parametrize("use_shared_memory", [True, False])
+def test_samples_that_cannot_be_stacked_name_the_batch(use_shared_memory):
+    loader = DataLoader(Ragged(4), batch_size=2, num_workers=1, use_shared_memory=use_shared_memory)
+    with pytest.raises(ValueError, match=r"collating batch 0 \(sample indices \[0, 1\]\)"):
+        list(loader)
+
+
 def test_a_killed_worker_is_an_error_not_a_hang():
     loader = DataLoader(Dying(16), batch_size=4, num_workers=2)
     start = time.monotonic()
