@@ -86,7 +86,7 @@ class ClipActivation(Function):
         return get_array_module(x).clip(x, self.low, self.high).astype(x.dtype, copy=False)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]._data
+        x = self._saved_inputs[0]
         return _masked(gy, (x > self.low) & (x < self.high))
 
 
@@ -100,7 +100,7 @@ class LeakyReLU(Function):
         return xp.where(x > 0, x, x * x.dtype.type(self.slope))
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]._data
+        x = self._saved_inputs[0]
         xp = get_array_module(x)
         slope = xp.where(x > 0, x.dtype.type(1), x.dtype.type(self.slope))
         return _masked(gy, slope)
@@ -164,7 +164,7 @@ class ELU(Function):
         return out
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         positive = x._data > 0
         if is_grad_enabled():
             pos = Tensor._wrap(positive.astype(x.dtype))
@@ -193,7 +193,7 @@ class CELU(Function):
         return xp.where(x > 0, x, negative)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         positive = x._data > 0
         if is_grad_enabled():
             pos = Tensor._wrap(positive.astype(x.dtype))
@@ -220,7 +220,7 @@ class Shrink(Function):
         return xp.where(x < kind(-self.threshold), x + kind(self.shift), out)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]._data
+        x = self._saved_inputs[0]
         return _masked(gy, (x > self.threshold) | (x < -self.threshold))
 
 
@@ -235,7 +235,7 @@ class ThresholdedReLU(Function):
         return get_array_module(x).where(x > kind(self.threshold), x, kind(self.value))
 
     def backward(self, gy: Tensor) -> Tensor:
-        return _masked(gy, self._saved_inputs[0]._data > self.threshold)
+        return _masked(gy, self._saved_inputs[0] > self.threshold)
 
 
 class TanhShrink(Function):
@@ -244,7 +244,7 @@ class TanhShrink(Function):
         return x - get_array_module(x).tanh(x)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         if is_grad_enabled():
             t = tanh(x)
             return gy * t * t
@@ -261,7 +261,7 @@ class Softsign(Function):
         return x / (xp.abs(x) + 1)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         xp = get_array_module(x._data)
         if is_grad_enabled():
             sign = Tensor._wrap(xp.sign(x._data))

@@ -50,7 +50,7 @@ class GELU(Function):
         return x * self.cdf
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         if is_grad_enabled():
             return gy * ((erf(x * _SQRT_HALF) + 1.0) * 0.5 + x * _normal_pdf(x))
         gx = normal_pdf_array(x._data)
@@ -83,7 +83,7 @@ class GELUTanh(Function):
         return y
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         if is_grad_enabled():
             t = tanh((x + x * x * x * _GELU_CUBIC) * _SQRT_2_OVER_PI)
             du = (x * x * (3 * _GELU_CUBIC) + 1.0) * _SQRT_2_OVER_PI

@@ -48,7 +48,7 @@ class LogSigmoid(Function):
         return xp.minimum(x, 0) - out
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         if is_grad_enabled():
             return gy * sigmoid(-x)
         return Tensor._wrap(gy._data * sigmoid_array(-x._data))
@@ -62,7 +62,7 @@ class SiLU(Function):
         return x * sigmoid_array(x)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         if is_grad_enabled():
             s = sigmoid(x)
             return gy * s * (1.0 + x * (1.0 - s))
@@ -109,7 +109,7 @@ class HardSwish(Function):
         return y
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         xp = get_array_module(x._data)
         kind = x.dtype.type
         above = x._data > 3

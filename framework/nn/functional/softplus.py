@@ -35,7 +35,7 @@ class Softplus(Function):
         return softplus_array(x, self.beta, self.threshold)
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         xp = get_array_module(x._data)
         kind = x.dtype.type
         z = x._data * kind(self.beta) if self.beta != 1 else x._data
@@ -57,7 +57,7 @@ class Mish(Function):
         return x * xp.tanh(softplus_array(x, 1.0, 20.0))
 
     def backward(self, gy: Tensor) -> Tensor:
-        x = self._saved_inputs[0]
+        (x,) = self.saved_inputs()
         if is_grad_enabled():
             t = tanh(softplus(x, 1.0, 20.0))
             return gy * (t + x * (1.0 - t * t) * sigmoid(x))
