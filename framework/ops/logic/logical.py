@@ -17,24 +17,38 @@ def _binary(x: object, y: object, name: str) -> Tensor:
     return Tensor._wrap(getattr(xp, name)(x._data, y._data))
 
 
-def logical_and(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+def _into(result: Tensor, out: Tensor | None) -> Tensor:
+    """Paddle's `out=`: the result is written into `out`, which is returned."""
+    if out is None:
+        return result
+    out.set_value(result)
+    return out
+
+
+def logical_and(
+    x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
     """Elementwise `x and y` (nonzero is True), with broadcasting; bool tensor."""
-    return _binary(x, y, "logical_and")
+    return _into(_binary(x, y, "logical_and"), out)
 
 
-def logical_or(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+def logical_or(
+    x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
     """Elementwise `x or y`, with broadcasting; bool tensor."""
-    return _binary(x, y, "logical_or")
+    return _into(_binary(x, y, "logical_or"), out)
 
 
-def logical_xor(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
+def logical_xor(
+    x: Tensor, y: Tensor, name: str | None = None, *, out: Tensor | None = None
+) -> Tensor:
     """Elementwise exclusive or, with broadcasting; bool tensor."""
-    return _binary(x, y, "logical_xor")
+    return _into(_binary(x, y, "logical_xor"), out)
 
 
-def logical_not(x: Tensor, out: Tensor | None = None, name: str | None = None) -> Tensor:
+def logical_not(x: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
     """Elementwise `not x`; bool tensor."""
-    return Tensor._wrap(get_array_module(x._data).logical_not(x._data))
+    return _into(Tensor._wrap(get_array_module(x._data).logical_not(x._data)), out)
 
 
 def _check_integral(*tensors: Tensor) -> None:
@@ -52,20 +66,20 @@ def _bitwise(x: object, y: object, name: str) -> Tensor:
 
 def bitwise_and(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
     """Elementwise `x & y` for bool and integer tensors, with broadcasting."""
-    return _bitwise(x, y, "bitwise_and")
+    return _into(_bitwise(x, y, "bitwise_and"), out)
 
 
 def bitwise_or(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
     """Elementwise `x | y` for bool and integer tensors, with broadcasting."""
-    return _bitwise(x, y, "bitwise_or")
+    return _into(_bitwise(x, y, "bitwise_or"), out)
 
 
 def bitwise_xor(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
     """Elementwise `x ^ y` for bool and integer tensors, with broadcasting."""
-    return _bitwise(x, y, "bitwise_xor")
+    return _into(_bitwise(x, y, "bitwise_xor"), out)
 
 
 def bitwise_not(x: Tensor, out: Tensor | None = None, name: str | None = None) -> Tensor:
     """Elementwise `~x`: logical not for bool, two's-complement not for integers."""
     _check_integral(x)
-    return Tensor._wrap(get_array_module(x._data).invert(x._data))
+    return _into(Tensor._wrap(get_array_module(x._data).invert(x._data)), out)

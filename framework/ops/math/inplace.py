@@ -13,6 +13,7 @@ the rebinding (this op's own included) still sees the value it was computed from
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from framework.core.backend import get_array_module
@@ -45,6 +46,7 @@ def _replace(x: Tensor, result: Tensor, op: str) -> Tensor:
 def inplace_form(function: Callable[..., Tensor], op: str) -> Callable[..., Tensor]:
     """The in-place version of `function(x, *args, **kwargs)`: same arguments, returns `x`."""
 
+    @functools.wraps(function)  # keeps the op's signature for help() and inspect
     def method(x: Tensor, *args, **kwargs) -> Tensor:
         check_inplace(x, op)
         return _replace(x, function(x, *args, **kwargs), op)

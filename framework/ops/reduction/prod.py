@@ -68,9 +68,11 @@ def prod(
     axis: int | list[int] | tuple[int, ...] | None = None,
     keepdim: bool = False,
     dtype: object = None,
+    out: Tensor | None = None,
     name: str | None = None,
 ) -> Tensor:
     """Product over `axis` (int, list/tuple, or None for all); `dtype` sets the output dtype.
+    With `out`, the result is written into it (as a constant) and `out` is returned.
 
     Integer tensors multiply in their own dtype (int32 stays int32, as in Paddle).
 
@@ -78,4 +80,8 @@ def prod(
     """
     axes = normalize_axes(axis, x._data.ndim)
     out_dtype = dtypes.convert_dtype(dtype) if dtype is not None else x._data.dtype
-    return Prod(axes, bool(keepdim), out_dtype).apply(x)
+    result = Prod(axes, bool(keepdim), out_dtype).apply(x)
+    if out is None:
+        return result
+    out.set_value(result)
+    return out

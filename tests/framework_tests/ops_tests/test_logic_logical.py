@@ -65,3 +65,13 @@ def test_operators_with_a_scalar_on_the_left():
 def test_bitwise_ops_refuse_floats():
     with pytest.raises(TypeError, match="bool or integer"):
         framework.bitwise_and(framework.to_tensor([1.0]), framework.to_tensor([1.0]))
+
+
+def test_out_receives_the_result():
+    out = framework.zeros([2], dtype="bool")
+    x, y = framework.to_tensor([True, False]), framework.to_tensor([True, True])
+    assert framework.logical_and(x, y, out=out) is out
+    assert out.numpy().tolist() == [True, False]
+    ints = framework.zeros([2], dtype="int64")
+    framework.bitwise_or(framework.to_tensor([1, 2]), framework.to_tensor([4, 4]), ints)
+    assert ints.numpy().tolist() == [5, 6]

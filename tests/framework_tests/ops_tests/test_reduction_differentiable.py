@@ -258,3 +258,9 @@ def test_reduction_method_forms_are_bound():
     assert x.prod().item() == 24.0
     assert x.logsumexp().shape == []
     assert x.std(axis=1).shape == [2]
+
+
+def test_prod_writes_into_out():
+    out = framework.zeros([2])
+    assert framework.prod(framework.to_tensor([[1.0, 2.0], [3.0, 4.0]]), 1, out=out) is out
+    assert out.numpy().tolist() == [2.0, 12.0]
