@@ -29,6 +29,8 @@ from framework.io import (
 
 pytestmark = pytest.mark.timeout(60)
 
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(framework.__file__)))
+
 
 class Numbered(Dataset):
     def __init__(self, n: int = 23, size: int = 8) -> None:
@@ -131,6 +133,28 @@ def test_workers_return_the_same_batches_as_the_main_process(num_workers, use_sh
     )
     assert_same_batches(as_numpy(loader), expected)
     assert shm_files() == []
+
+
+def tensor_collate(samples):
+    images = framework.to_tensor(np.stack([s["image"] for s in samples]))
+    return {"images": images, "count": len(samples), "first": samples[0]["name"]}
+
+
+@pytest.mark.parametrize("batch_size", [None, 3])
+def test_workers_handle_custom_collate_and_unbatched_samples(batch_size):
+    collate = tensor_collate if batch_size else None
+    kwargs = {"batch_size": batch_size, "collate_fn": collate}
+    serial = list(DataLoader(Numbered(7, size=64), **kwargs))
+    parallel = list(DataLoader(Numbered(7, size=64), num_workers=2, **kwargs))
+    assert len(serial) == len(parallel) == (3 if batch_size else 7)
+    for a, b in zip(serial, parallel, strict=True):
+        assert set(a) == set(b)
+        for key in a:
+            if isinstance(a[key], framework.Tensor):
+                assert isinstance(b[key], framework.Tensor)
+                np.testing.assert_array_equal(a[key].numpy(), b[key].numpy())
+            else:
+                assert a[key] == b[key]
 
 
 def test_workers_follow_a_seeded_shuffle_and_drop_last():
@@ -335,8 +359,8 @@ def test_interpreter_exit_with_live_workers_is_clean(tmp_path):
         capture_output=True,
         text=True,
         timeout=30,
-        cwd=os.getcwd(),
-        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONPATH": REPO_ROOT},
     )
     assert result.returncode == 0, result.stderr
     pid = result.stdout.strip()
