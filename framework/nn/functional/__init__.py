@@ -1,7 +1,20 @@
 """Stateless neural-network functions (`framework.nn.functional`), as in `paddle.nn.functional`."""
 
 # --- conv, pooling, normalization, dropout, embedding, interpolate (owner: conv/pool/norm) -----
+from framework.nn.functional.common import (
+    alpha_dropout,
+    dropout,
+    dropout2d,
+    dropout3d,
+    fold,
+    interpolate,
+    linear,
+    pad,
+    unfold,
+    upsample,
+)
 from framework.nn.functional.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose
+from framework.nn.functional.input import embedding
 from framework.nn.functional.norm import (
     batch_norm,
     group_norm,

@@ -1,0 +1,314 @@
+"""Common functions: `linear`, dropouts, `interpolate`/`upsample`, `unfold`/`fold`, `pad`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from framework.core.backend import get_array_module
+from framework.core.random import get_rng
+from framework.core.tensor import Tensor
+from framework.ops.manipulation.pad import pad
+from framework.ops.nn.adaptive_pooling import adaptive_bins
+from framework.ops.nn.conv_geometry import ConvGeometry, as_pair
+from framework.ops.nn.dropout import MaskedScale
+from framework.ops.nn.interpolate import AxisResample, resample_taps
+from framework.ops.nn.linear import Linear
+from framework.ops.nn.unfold import Fold, Unfold
+
+__all__ = [
+    "alpha_dropout",
+    "dropout",
+    "dropout2d",
+    "dropout3d",
+    "fold",
+    "interpolate",
+    "linear",
+    "pad",
+    "unfold",
+    "upsample",
+]
+
+
+def linear(
+    x: Tensor, weight: Tensor, bias: Tensor | None = None, name: str | None = None
+) -> Tensor:
+    """`x @ weight + bias` over the last axis; `weight` is `[in_features, out_features]`.
+
+    F.linear(framework.randn([8, 784]), w)   # w: [784, 10] -> [8, 10]
+    """
+    if not x.shape or x.shape[-1] != weight.shape[0]:
+        raise ValueError(
+            f"linear: the input's last dimension ({x.shape[-1] if x.shape else 'none'}) must "
+            f"equal weight.shape[0]; input shape {x.shape}, weight shape {weight.shape}"
+        )
+    if bias is None:
+        return Linear().apply(x, weight)
+    return Linear().apply(x, weight, bias)
+
+
+# --- dropout ------------------------------------------------------------------------------------
+def _keep_mask(x: Tensor, p: float, shape: tuple[int, ...]):
+    """Booleans on x's device, True with probability 1 - p (drawn from the framework RNG)."""
+    keep = get_rng().random(shape, dtype=np.float32) >= p
+    return get_array_module(x._data).asarray(keep)
+
+
+def _check_p(op: str, p: float) -> float:
+    if isinstance(p, bool) or not 0.0 <= float(p) <= 1.0:
+        raise ValueError(f"{op}: p must be a probability in [0, 1], got {p!r}")
+    return float(p)
+
+
+def dropout(
+    x: Tensor,
+    p: float = 0.5,
+    axis: int | Sequence[int] | None = None,
+    training: bool = True,
+    mode: str = "upscale_in_train",
+    inplace: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Zero each element with probability `p`.
+
+    `mode='upscale_in_train'` (default) scales kept elements by `1/(1-p)` in training and is
+    the identity otherwise; `'downscale_in_infer'` keeps training values as they are and
+    multiplies by `1-p` at inference. `axis` shares one draw along the other axes.
+
+        F.dropout(x, p=0.1, training=self.training)
+    """
+    p = _check_p("dropout", p)
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"dropout: mode must be upscale_in_train or downscale_in_infer: {mode!r}")
+    dtype = x._data.dtype
+    if not training:
+        if mode == "downscale_in_infer":
+            return MaskedScale(dtype.type(1.0 - p)).apply(x)
+        return x
+    if p == 0.0:
+        return x
+    shape = x._data.shape
+    if axis is not None:
+        axes = [a % x.ndim for a in ([axis] if isinstance(axis, int) else axis)]
+        shape = tuple(n if i in axes else 1 for i, n in enumerate(shape))
+    keep = _keep_mask(x, p, shape)
+    scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1.0 else 1.0
+    mask = keep.astype(dtype)
+    if scale != 1.0:
+        mask *= dtype.type(scale)
+    return MaskedScale(mask).apply(x)
+
+
+def _feature_dropout(op: str, x: Tensor, p, training, data_format, formats) -> Tensor:
+    if data_format not in formats:
+        raise ValueError(f"{op}: data_format must be one of {formats}, got {data_format!r}")
+    if x.ndim != len(formats[0]):
+        raise ValueError(f"{op}: expected a {len(formats[0])}-D input, got shape {x.shape}")
+    channel = 1 if data_format == formats[0] else x.ndim - 1
+    return dropout(x, p, axis=[0, channel], training=training)
+
+
+def dropout2d(
+    x: Tensor,
+    p: float = 0.5,
+    training: bool = True,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """Zero whole channels of a `[N, C, H, W]` input with probability `p` (scaled by 1/(1-p))."""
+    return _feature_dropout("dropout2d", x, p, training, data_format, ("NCHW", "NHWC"))
+
+
+def dropout3d(
+    x: Tensor,
+    p: float = 0.5,
+    training: bool = True,
+    data_format: str = "NCDHW",
+    name: str | None = None,
+) -> Tensor:
+    """Zero whole channels of a `[N, C, D, H, W]` input with probability `p`."""
+    return _feature_dropout("dropout3d", x, p, training, data_format, ("NCDHW", "NDHWC"))
+
+
+def alpha_dropout(
+    x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
+) -> Tensor:
+    """Dropout that keeps SELU's self-normalizing mean and variance: dropped elements take
+    SELU's negative saturation value, then an affine map restores the statistics."""
+    p = _check_p("alpha_dropout", p)
+    if not training or p == 0.0:
+        return x
+    dtype = x._data.dtype
+    alpha_p = -1.6732632423543772 * 1.0507009873554805
+    a = ((1.0 - p) * (1.0 + p * alpha_p**2)) ** -0.5
+    keep = _keep_mask(x, p, x._data.shape).astype(dtype)
+    offset = (1.0 - keep) * dtype.type(a * alpha_p) + dtype.type(-a * alpha_p * p)
+    return MaskedScale(keep * dtype.type(a), offset).apply(x)
+
+
+# --- interpolation ------------------------------------------------------------------------------
+_MODES = {
+    "nearest": ("nearest", (2, 3)),
+    "linear": ("linear", (1,)),
+    "bilinear": ("linear", (2,)),
+    "trilinear": ("linear", (3,)),
+    "bicubic": ("cubic", (2,)),
+    "area": ("area", (1, 2, 3)),
+}
+_CHANNEL_FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
+_CHANNEL_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
+
+
+def _target_sizes(op, spatial, size, scale_factor, recompute_scale_factor):
+    dims = len(spatial)
+    if (size is None) == (scale_factor is None):
+        raise ValueError(f"{op}: give exactly one of size and scale_factor")
+    if size is not None:
+        if isinstance(size, Tensor):
+            size = size.tolist()
+        sizes = [int(s) for s in (size if isinstance(size, list | tuple) else [size] * dims)]
+        if len(sizes) != dims:
+            raise ValueError(f"{op}: size must have {dims} values, got {sizes}")
+        return sizes, [None] * dims
+    if isinstance(scale_factor, Tensor):
+        scale_factor = scale_factor.tolist()
+    scales = scale_factor if isinstance(scale_factor, list | tuple) else [scale_factor] * dims
+    scales = [float(s) for s in scales]
+    if len(scales) != dims or min(scales) <= 0:
+        raise ValueError(f"{op}: scale_factor must be {dims} positive values, got {scale_factor}")
+    sizes = [int(n * s) for n, s in zip(spatial, scales, strict=True)]
+    return sizes, [None] * dims if recompute_scale_factor else scales
+
+
+def _area_taps(in_size: int, out_size: int) -> tuple[np.ndarray, np.ndarray]:
+    starts, stops = adaptive_bins(in_size, out_size)
+    lengths = stops - starts
+    taps = np.arange(int(lengths.max()))[:, None]
+    index = np.minimum(starts[None] + taps, in_size - 1)
+    weight = np.where(taps < lengths[None], 1.0 / lengths[None], 0.0)
+    return index, weight
+
+
+def interpolate(
+    x: Tensor,
+    size: int | Sequence[int] | Tensor | None = None,
+    scale_factor: float | Sequence[float] | Tensor | None = None,
+    mode: str = "nearest",
+    align_corners: bool = False,
+    align_mode: int = 0,
+    data_format: str | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Resize the spatial dims of a 3-, 4- or 5-D input (Paddle's coordinate conventions).
+
+    `mode`: 'nearest', 'linear' (3-D), 'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D) or
+    'area'. With `align_corners=False`, `align_mode=0` samples at pixel centres and
+    `align_mode=1` at pixel corners; a `scale_factor` sets the sampling ratio to `1/scale`.
+
+        F.interpolate(x, scale_factor=2, mode="bilinear")   # [N, C, 2H, 2W]
+    """
+    op = "interpolate"
+    dims = x.ndim - 2
+    if dims not in (1, 2, 3):
+        raise ValueError(f"{op}: expected a 3-, 4- or 5-D input, got shape {x.shape}")
+    key = mode.lower()
+    if key not in _MODES or dims not in _MODES[key][1]:
+        raise ValueError(f"{op}: mode {mode!r} does not support a {x.ndim}-D input")
+    kind = _MODES[key][0]
+    if align_corners and kind not in ("linear", "cubic"):
+        raise ValueError(
+            f"{op}: align_corners only applies to linear, bilinear, bicubic, trilinear"
+        )
+    data_format = data_format or _CHANNEL_FIRST[dims]
+    if data_format not in (_CHANNEL_FIRST[dims], _CHANNEL_LAST[dims]):
+        raise ValueError(f"{op}: data_format {data_format!r} does not fit a {x.ndim}-D input")
+    first = 2 if data_format == _CHANNEL_FIRST[dims] else 1
+    axes = list(range(first, first + dims))
+    spatial = [x.shape[a] for a in axes]
+    sizes, scales = _target_sizes(op, spatial, size, scale_factor, recompute_scale_factor)
+    if min(sizes) < 1:
+        raise ValueError(f"{op}: the output size {sizes} must be positive")
+    for axis, n, out, scale in zip(axes, spatial, sizes, scales, strict=True):
+        if out == n and (scale in (None, 1.0) or align_corners):
+            continue
+        if kind == "area":
+            index, weight = _area_taps(n, out)
+        else:
+            index, weight = resample_taps(n, out, kind, align_corners, align_mode, scale)
+        x = AxisResample(axis, index, weight, n).apply(x)
+    return x
+
+
+def upsample(
+    x: Tensor,
+    size: int | Sequence[int] | Tensor | None = None,
+    scale_factor: float | Sequence[float] | Tensor | None = None,
+    mode: str = "nearest",
+    align_corners: bool = False,
+    align_mode: int = 0,
+    data_format: str | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """The same as `interpolate` (Paddle keeps both names)."""
+    return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+# --- unfold / fold ------------------------------------------------------------------------------
+def _unfold_geometry(op, in_size, kernel_sizes, strides, paddings, dilations) -> ConvGeometry:
+    kernel = as_pair(kernel_sizes, "kernel_sizes")
+    stride = as_pair(strides, "strides")
+    dilation = as_pair(dilations, "dilations")
+    pads = [paddings] * 4 if isinstance(paddings, int) else [int(p) for p in paddings]
+    if len(pads) == 2:
+        pads = [pads[0], pads[1], pads[0], pads[1]]
+    if len(pads) != 4:
+        raise ValueError(f"{op}: paddings must be an int, 2 or 4 values, got {paddings}")
+    padding = ((pads[0], pads[2]), (pads[1], pads[3]))  # Paddle: [top, left, bottom, right]
+    geom = ConvGeometry.for_input(tuple(in_size), kernel, stride, padding, dilation, 1)
+    if min(geom.out_size) < 1:
+        raise ValueError(f"{op}: the kernel {list(kernel)} does not fit the input {in_size}")
+    return geom
+
+
+def unfold(
+    x: Tensor,
+    kernel_sizes: int | Sequence[int],
+    strides: int | Sequence[int] = 1,
+    paddings: int | Sequence[int] = 0,
+    dilations: int | Sequence[int] = 1,
+    name: str | None = None,
+) -> Tensor:
+    """Sliding windows as columns (im2col): `[N, C, H, W] -> [N, C*kh*kw, L]`.
+
+    `paddings` is an int, `[ph, pw]` or `[top, left, bottom, right]` (Paddle's order).
+    """
+    if x.ndim != 4:
+        raise ValueError(f"unfold: expected a 4-D input, got shape {x.shape}")
+    geom = _unfold_geometry("unfold", x.shape[2:], kernel_sizes, strides, paddings, dilations)
+    return Unfold(geom).apply(x)
+
+
+def fold(
+    x: Tensor,
+    output_sizes: int | Sequence[int],
+    kernel_sizes: int | Sequence[int],
+    strides: int | Sequence[int] = 1,
+    paddings: int | Sequence[int] = 0,
+    dilations: int | Sequence[int] = 1,
+    name: str | None = None,
+) -> Tensor:
+    """Sum columns back into an image (col2im), the adjoint of `unfold`:
+    `[N, C*kh*kw, L] -> [N, C, H, W]` with `(H, W) = output_sizes`."""
+    size = as_pair(output_sizes, "output_sizes")
+    geom = _unfold_geometry("fold", size, kernel_sizes, strides, paddings, dilations)
+    kh, kw = geom.kernel
+    if x.ndim != 3 or x.shape[1] % (kh * kw) or x.shape[2] != math.prod(geom.out_size):
+        raise ValueError(
+            f"fold: expected [N, C*{kh}*{kw}, {math.prod(geom.out_size)}] columns for output "
+            f"{list(size)}, got shape {x.shape}"
+        )
+    return Fold(geom).apply(x)

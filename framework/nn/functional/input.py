@@ -1,0 +1,61 @@
+"""Lookups: `embedding` (Paddle's `nn.functional.input`; `one_hot` lives with the search ops)."""
+
+from __future__ import annotations
+
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.ops.nn.embedding import EmbeddingLookup
+
+
+def embedding(
+    x: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    sparse: bool = False,
+    scale_grad_by_freq: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Rows of `weight` ([num_embeddings, dim]) picked by the integer ids in `x`.
+
+    Positions holding `padding_idx` (negative counts from the end) read zeros and send no
+    gradient. `max_norm` renormalizes the looked-up rows of `weight` in place to at most that
+    `norm_type` norm first; `scale_grad_by_freq` divides each row's gradient by how often its
+    id occurs in the batch. Gradients are dense (`sparse` is accepted for compatibility).
+
+        F.embedding(framework.to_tensor([[1, 3]]), w)   # w: [10, 4] -> [1, 2, 4]
+    """
+    if x._data.dtype.kind not in "iu":
+        raise TypeError(f"embedding: ids must be integers, got {x.dtype}")
+    if weight.ndim != 2:
+        raise ValueError(f"embedding: weight must be 2-D, got shape {weight.shape}")
+    rows = weight.shape[0]
+    ids = x._data
+    xp = get_array_module(ids)
+    if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= rows):
+        raise IndexError(
+            f"embedding: ids must be in [0, {rows}), got values in "
+            f"[{int(ids.min())}, {int(ids.max())}]"
+        )
+    if padding_idx is not None:
+        if not -rows <= padding_idx < rows:
+            raise ValueError(f"embedding: padding_idx {padding_idx} is outside [-{rows}, {rows})")
+        padding_idx = padding_idx % rows
+    if max_norm is not None:
+        _renormalize_rows(weight, ids, float(max_norm), float(norm_type))
+    row_scale = None
+    if scale_grad_by_freq:
+        counts = xp.bincount(ids.reshape(-1), minlength=rows)
+        row_scale = (1.0 / counts[ids.reshape(-1)]).astype(weight._data.dtype)
+    return EmbeddingLookup(ids, padding_idx, row_scale).apply(weight)
+
+
+def _renormalize_rows(weight: Tensor, ids, max_norm: float, norm_type: float) -> None:
+    """Scale the referenced rows of `weight` whose norm exceeds `max_norm` (in place)."""
+    xp = get_array_module(weight._data)
+    rows = xp.unique(ids.reshape(-1))
+    data = weight._data
+    norms = (xp.abs(data[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    factor = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    data[rows] *= factor[:, None].astype(data.dtype)

@@ -1,0 +1,79 @@
+"""`y = x @ W + b` as one Function (Paddle's weight layout `[in, out]`).
+
+Forward is one GEMM plus an in-place bias add. Backward is two GEMMs and a column sum; when no
+graph is being recorded it works on arrays directly, and under `create_graph` it uses the
+adjoint Functions below so gradients of any order are exact:
+
+    y = Linear(x, W)        gx = LinearInputGrad(gy, W) = gy @ W.T
+                            gW = LinearWeightGrad(x, gy) = x.T @ gy   (leading dims flattened)
+"""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function, is_grad_enabled
+from framework.core.tensor import Tensor
+from framework.ops.nn.channel_sum import channel_sum
+
+
+def _rows(a):
+    return a if a.ndim == 2 else a.reshape(-1, a.shape[-1])
+
+
+class Linear(Function):
+    def forward(self, x, weight, bias=None):
+        self.retain_inputs(0, 1)
+        if x.ndim == 2:
+            y = x @ weight
+        else:
+            y = (_rows(x) @ weight).reshape(*x.shape[:-1], weight.shape[1])
+        if bias is not None:
+            y += bias
+        return y
+
+    def backward(self, gy: Tensor):
+        x, weight = self.saved_inputs()
+        needs = self.needs_input_grad
+        gb = None
+        if is_grad_enabled():
+            gx = LinearInputGrad().apply(gy, weight) if needs[0] else None
+            gw = LinearWeightGrad().apply(x, gy) if needs[1] else None
+            if len(needs) == 3 and needs[2]:
+                gb = channel_sum(gy, -1)
+        else:
+            g = gy._data
+            g2 = _rows(g)
+            gx = Tensor._wrap((g2 @ weight._data.T).reshape(x._data.shape)) if needs[0] else None
+            gw = Tensor._wrap(_rows(x._data).T @ g2) if needs[1] else None
+            if len(needs) == 3 and needs[2]:
+                gb = Tensor._wrap(g2.sum(axis=0))
+        return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+class LinearInputGrad(Function):
+    """`gx = gy @ W.T`, the adjoint of `Linear` in x."""
+
+    def forward(self, gy, weight):
+        self.retain_inputs(0, 1)
+        return (_rows(gy) @ weight.T).reshape(*gy.shape[:-1], weight.shape[0])
+
+    def backward(self, ggx: Tensor):
+        gy, weight = self.saved_inputs()
+        needs = self.needs_input_grad
+        g_gy = Linear().apply(ggx, weight) if needs[0] else None
+        g_w = LinearWeightGrad().apply(ggx, gy) if needs[1] else None
+        return g_gy, g_w
+
+
+class LinearWeightGrad(Function):
+    """`gW = x.T @ gy` over flattened leading dims, the adjoint of `Linear` in W."""
+
+    def forward(self, x, gy):
+        self.retain_inputs(0, 1)
+        return _rows(x).T @ _rows(gy)
+
+    def backward(self, ggw: Tensor):
+        x, gy = self.saved_inputs()
+        needs = self.needs_input_grad
+        g_x = LinearInputGrad().apply(gy, ggw) if needs[0] else None
+        g_gy = Linear().apply(x, ggw) if needs[1] else None
+        return g_x, g_gy
