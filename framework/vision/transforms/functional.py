@@ -77,7 +77,10 @@ def to_tensor(pic: Image.Image | np.ndarray | Tensor, data_format: str = "CHW") 
     if _is_numpy_image(pic):
         return F_np.to_tensor(pic, data_format)
     if _is_tensor_image(pic):
-        return pic if data_format.upper() == "CHW" else _on_tensor(pic, lambda a: a)
+        if data_format.upper() == "CHW":
+            return pic
+        xp = backend.get_array_module(pic._data)
+        return Tensor(xp.ascontiguousarray(xp.moveaxis(pic._data, 0, -1)))
     raise TypeError(
         f"pic should be PIL Image or Tensor Image or ndarray with dim=[2 or 3]. Got {type(pic)}"
     )

@@ -18,6 +18,7 @@ from framework.core.random import get_rng
 from framework.core.tensor import Tensor
 from framework.vision.transforms import functional as F
 from framework.vision.transforms.base import BaseTransform
+from framework.vision.transforms.functional_pil import parse_padding
 
 
 def _pair(size: int | Sequence[int]) -> tuple[int, int]:
@@ -134,8 +135,18 @@ class RandomCrop(BaseTransform):
             img = F.pad(img, (0, self.size[0] - height), self.fill, self.padding_mode)
         return img
 
+    def _padded_size(self, img: Any) -> tuple[int, int]:
+        width, height = F.get_image_size(img)
+        if self.padding is not None:
+            left, top, right, bottom = parse_padding(self.padding)
+            width, height = width + left + right, height + top + bottom
+        if self.pad_if_needed:
+            width = max(width, self.size[1]) + max(0, self.size[1] - width)
+            height = max(height, self.size[0]) + max(0, self.size[0] - height)
+        return width, height
+
     def _get_params(self, inputs: tuple) -> tuple[int, int]:
-        width, height = F.get_image_size(self._pad(inputs[0]))
+        width, height = self._padded_size(inputs[0])
         th, tw = self.size
         if height < th or width < tw:
             raise ValueError(

@@ -138,6 +138,10 @@ def test_random_crop_padding_and_pad_if_needed(photo):
         T.RandomCrop(100)(photo)
     full = T.RandomCrop((64, 86))(photo)
     np.testing.assert_array_equal(full, photo)
+    exact = T.RandomCrop((70, 92), padding=3, padding_mode="edge")(photo)  # the padded size
+    np.testing.assert_array_equal(exact, F.pad(photo, 3, padding_mode="edge"))
+    doubled = T.RandomCrop((80, 86), pad_if_needed=True)  # pads 16 rows on both sides
+    assert doubled._padded_size(photo) == (86, 96)
 
 
 def test_flip_probability(photo):

@@ -168,6 +168,12 @@ def test_to_tensor_scales_uint8_and_lays_out_channels(rgb, paddle_F, data_format
     )
 
 
+def test_to_tensor_on_a_chw_tensor_only_changes_the_layout(rgb):
+    chw = F.to_tensor(rgb)
+    assert F.to_tensor(chw) is chw
+    np.testing.assert_array_equal(F.to_tensor(chw, "HWC").numpy(), rgb / np.float32(255))
+
+
 def test_to_tensor_keeps_non_uint8_and_adds_a_channel(gray):
     out = F.to_tensor(gray.astype(np.float64))
     assert out.dtype == np.float64 and out.shape == [1, *gray.shape]
