@@ -107,7 +107,10 @@ class SingleProcessIter:
             index = self._fetcher.failed_index
             if index is not None:
                 error.add_note(f"(raised by the DataLoader while loading sample index {index})")
-                error.sample_index = index
+                try:
+                    error.sample_index = index
+                except AttributeError:  # an exception type without instance attributes
+                    pass
             raise
         return arrays_to_tensors(batch, self._place)
 

@@ -104,7 +104,10 @@ class WorkerFailure:
             error = self.exc_type(message)
         except Exception:
             error = RuntimeError(message)
-        error.sample_index = self.sample_index
+        try:
+            error.sample_index = self.sample_index
+        except AttributeError:  # an exception type without instance attributes
+            pass
         raise error
 
 
