@@ -280,6 +280,7 @@ def run_backward(
     are returned instead and no `.grad` is touched: this is `framework.grad`.
     """
     captured: dict = {}
+    delivered: set[int] = set()
     buffers: dict[Function, list] = {}
     root_functions: list[Function] = []
     for tensor, grad in zip(roots, root_grads, strict=True):
@@ -296,7 +297,7 @@ def run_backward(
                 root_functions.append(fn)
             buffers[fn][index] = _add_grads(buffers[fn][index], grad)
         else:
-            _deliver_to_leaf(edge, grad, create_graph, capture, captured)
+            _deliver_to_leaf(edge, grad, create_graph, capture, captured, delivered)
 
     dependencies = _collect_graph(root_functions)
     ready = [(-fn._seq, fn) for fn in root_functions if dependencies.get(fn, 0) == 0]
@@ -344,22 +345,38 @@ def run_backward(
                     if dependencies[parent] == 0:
                         heapq.heappush(ready, (-parent._seq, parent))
                 else:
-                    _deliver_to_leaf(edge, grad, create_graph, capture, captured)
+                    _deliver_to_leaf(edge, grad, create_graph, capture, captured, delivered)
             if not retain_graph:
                 fn.release()
     return captured
 
 
-def _deliver_to_leaf(leaf: Tensor, grad: Tensor, create_graph: bool, capture, captured) -> None:
+def _deliver_to_leaf(
+    leaf: Tensor, grad: Tensor, create_graph: bool, capture, captured, delivered: set
+) -> None:
     grad = _run_hooks(leaf._hooks, grad)
     if capture is not None:
         key = id(leaf)
         if key in capture:
             captured[key] = _add_grads(captured.get(key), grad)
         return
-    if not create_graph:
-        grad = grad.detach()
-    leaf._grad = grad if leaf._grad is None else leaf._grad + grad
+    if create_graph:
+        leaf._grad = grad if leaf._grad is None else leaf._grad + grad
+        return
+    data = grad._data
+    if leaf._grad is not None:
+        leaf._grad = _tensor_class._wrap(leaf._grad._data + data)
+        return
+    # A leaf owns its .grad (optimizers and users may write into it): copy a read-only
+    # broadcast view, a view into another array, or an array already given to another leaf.
+    if (
+        not getattr(data.flags, "writeable", True)
+        or getattr(data, "base", None) is not None
+        or id(data) in delivered
+    ):
+        data = data.copy()
+    delivered.add(id(data))
+    leaf._grad = _tensor_class._wrap(data)
 
 
 def grad(

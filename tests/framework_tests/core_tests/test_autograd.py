@@ -113,3 +113,15 @@ def test_broadcasting_gradients_of_add_and_multiply(shapes):
     a, b = (rng.standard_normal(s) for s in shapes)
     check_backward(lambda x, y: x * y + x, [a, b])
     check_double_backward(lambda x, y: x * y * x, [a, b])
+
+
+def test_each_leaf_owns_a_writeable_gradient():
+    a = leaf([1.0, 2.0])
+    b = leaf([3.0, 4.0])
+    c = leaf(5.0)
+    (a + b + c).backward()
+    assert a.grad._data is not b.grad._data
+    for t in (a, b, c):
+        assert t.grad._data.flags.writeable
+    a.grad._data[0] = 100.0
+    assert b.grad.numpy()[0] == 1.0
