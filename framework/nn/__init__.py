@@ -30,7 +30,22 @@ from framework.nn.layer.activation import (
     Tanhshrink,
     ThresholdedReLU,
 )
+from framework.nn.layer.common import (
+    Dropout,
+    Dropout2D,
+    Embedding,
+    Flatten,
+    Identity,
+    Linear,
+    Pad1D,
+    Pad2D,
+    Upsample,
+    UpsamplingBilinear2D,
+    UpsamplingNearest2D,
+    ZeroPad2D,
+)
 from framework.nn.layer.container import LayerDict, LayerList, ParameterList, Sequential
+from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (
     BCELoss,
@@ -41,6 +56,30 @@ from framework.nn.layer.loss import (
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+)
+from framework.nn.layer.norm import (
+    BatchNorm,
+    BatchNorm1D,
+    BatchNorm2D,
+    GroupNorm,
+    InstanceNorm1D,
+    InstanceNorm2D,
+    LayerNorm,
+)
+from framework.nn.layer.pooling import (
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool2D,
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AvgPool1D,
+    AvgPool2D,
+    MaxPool1D,
+    MaxPool2D,
+)
+from framework.nn.layer.transformer import (
+    MultiHeadAttention,
+    TransformerEncoder,
+    TransformerEncoderLayer,
 )
 from framework.nn.param_attr import ParamAttr
 

@@ -61,6 +61,7 @@ from framework.nn.functional.activation import (
     tanhshrink,
     thresholded_relu,
 )
+from framework.nn.functional.attention import scaled_dot_product_attention
 from framework.nn.functional.loss import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,

@@ -1,0 +1,348 @@
+"""Common layers: Linear, Identity, Flatten, Dropout, Dropout2D, Embedding, Upsample and
+padding, as in `paddle.nn`. Each stores its configuration and calls `framework.nn.functional`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from framework.core.tensor import Tensor
+from framework.nn import functional as F
+from framework.nn.layer.checks import check_device, check_dtype_and_device
+from framework.nn.layer.layers import Layer, default_dtype
+from framework.ops.manipulation import flatten
+
+
+class Linear(Layer):
+    """`y = x @ weight + bias` over the last axis; `weight` is `[in_features, out_features]`
+    (Paddle's layout, the transpose of PyTorch's), initialised XavierUniform, bias zeros.
+    `bias_attr=False` drops the bias.
+
+        fc = framework.nn.Linear(784, 10)
+        fc(framework.randn([64, 784])).shape   # [64, 10]
+    """
+
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._dtype = default_dtype()
+        self._in_features = in_features
+        self._out_features = out_features
+        self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
+        self.bias = self.create_parameter([out_features], attr=bias_attr, is_bias=True)
+        self.name = name
+
+    def forward(self, input: Tensor) -> Tensor:
+        shape = input._data.shape
+        if not shape or shape[-1] != self._in_features:
+            raise ValueError(
+                f"Linear(in_features={self._in_features}, out_features={self._out_features}) "
+                f"expects the last input dimension to be {self._in_features}, got input of shape "
+                f"{list(shape)}"
+            )
+        weight = self.weight
+        if input._data.dtype != weight._data.dtype or type(input._data) is not type(weight._data):
+            check_dtype_and_device(self._short(), input, weight)
+        return F.linear(input, weight, self.bias)
+
+    def _short(self) -> str:
+        return f"Linear(in_features={self._in_features}, out_features={self._out_features})"
+
+    def extra_repr(self) -> str:
+        name = f", name={self.name}" if self.name else ""
+        return (
+            f"in_features={self.weight.shape[0]}, out_features={self.weight.shape[1]}, "
+            f"dtype={self._dtype}{name}"
+        )
+
+
+class Identity(Layer):
+    """Returns its input unchanged (any constructor arguments are ignored)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Flatten(Layer):
+    """Merge the axes `start_axis..stop_axis` into one (default: all but the batch axis)."""
+
+    def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
+        super().__init__()
+        self.start_axis = start_axis
+        self.stop_axis = stop_axis
+
+    def forward(self, input: Tensor) -> Tensor:
+        return flatten(input, start_axis=self.start_axis, stop_axis=self.stop_axis)
+
+    def extra_repr(self) -> str:
+        return f"start_axis={self.start_axis}, stop_axis={self.stop_axis}"
+
+
+class Dropout(Layer):
+    """Zero each element with probability `p` in training (scaling the rest by 1/(1-p) in the
+    default 'upscale_in_train' mode); the identity in eval mode."""
+
+    def __init__(
+        self,
+        p: float = 0.5,
+        inplace: bool = False,
+        axis: int | Sequence[int] | None = None,
+        mode: str = "upscale_in_train",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p argument should between 0 and 1, got {p}")
+        if mode not in ("upscale_in_train", "downscale_in_infer"):
+            raise ValueError(
+                f"mode should be 'upscale_in_train' or 'downscale_in_infer', got {mode!r}"
+            )
+        self.p = p
+        self.inplace = inplace
+        self.axis = axis
+        self.mode = mode
+        self.name = name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, mode=self.mode)
+
+    def extra_repr(self) -> str:
+        name = f", name={self.name}" if self.name else ""
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}{name}, inplace={self.inplace}"
+
+
+class Dropout2D(Layer):
+    """Zero whole channels of an NCHW (or NHWC) input with probability `p` in training."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None) -> None:
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p argument should between 0 and 1, got {p}")
+        self.p = p
+        self.data_format = data_format
+        self.name = name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, p=self.p, training=self.training, data_format=self.data_format)
+
+    def extra_repr(self) -> str:
+        name = f", name={self.name}" if self.name else ""
+        return f"p={self.p}, data_format={self.data_format}{name}"
+
+
+class Embedding(Layer):
+    """A lookup table `weight[num_embeddings, embedding_dim]` indexed by int ids; the row
+    `padding_idx` starts at zero and gets no gradient."""
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        *,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight: Tensor | None = None,
+        _freeze: bool = False,
+        device: object = None,
+        dtype: object = None,
+        weight_attr: object = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        if num_embeddings <= 0:
+            raise ValueError("num_embeddings must be gather than 0")
+        if embedding_dim <= 0:
+            raise ValueError("embedding_dim must be gather than 0")
+        if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
+            raise ValueError(f"padding_idx must be within [-{num_embeddings}, {num_embeddings})")
+        self._num_embeddings = num_embeddings
+        self._embedding_dim = embedding_dim
+        self._padding_idx = padding_idx
+        self._max_norm = max_norm
+        self._norm_type = norm_type
+        self._sparse = sparse
+        self._scale_grad_by_freq = scale_grad_by_freq
+        self._name = name
+        self._dtype = dtype if dtype is not None else default_dtype()
+        if _weight is not None:
+            if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                raise ValueError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = _weight
+            self.weight.stop_gradient = _freeze
+        else:
+            self.weight = self.create_parameter(
+                [num_embeddings, embedding_dim], attr=weight_attr, device=device
+            )
+            if weight_attr is None:
+                self.weight.stop_gradient = _freeze
+        if padding_idx is not None:
+            self.weight._data[padding_idx % num_embeddings] = 0
+
+    @property
+    def padding_idx(self) -> int | None:
+        return self._padding_idx
+
+    def forward(self, x: Tensor) -> Tensor:
+        if type(x._data) is not type(self.weight._data):
+            check_device(
+                f"Embedding({self._num_embeddings}, {self._embedding_dim})", x, self.weight
+            )
+        return F.embedding(
+            x,
+            weight=self.weight,
+            padding_idx=self._padding_idx,
+            max_norm=self._max_norm,
+            norm_type=self._norm_type,
+            sparse=self._sparse,
+            scale_grad_by_freq=self._scale_grad_by_freq,
+        )
+
+    def extra_repr(self) -> str:
+        text = f"{self._num_embeddings}, {self._embedding_dim}"
+        if self._padding_idx is not None:
+            text += f", padding_idx={self._padding_idx}"
+        text += f", sparse={self._sparse}, scale_grad_by_freq={self._scale_grad_by_freq}"
+        return text + (f", name={self._name}" if self._name else "")
+
+
+class Upsample(Layer):
+    """Resize by `size` or `scale_factor` with `mode` 'nearest' (default), 'bilinear', ..."""
+
+    def __init__(
+        self,
+        size: Sequence[int] | None = None,
+        scale_factor: float | Sequence[float] | None = None,
+        mode: str = "nearest",
+        align_corners: bool = False,
+        align_mode: int = 0,
+        data_format: str | None = None,
+        recompute_scale_factor: bool | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = mode.lower()
+        self.align_corners = align_corners
+        self.align_mode = align_mode
+        self.data_format = data_format
+        self.recompute_scale_factor = recompute_scale_factor
+        self.name = name
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.interpolate(
+            x,
+            size=self.size,
+            scale_factor=self.scale_factor,
+            mode=self.mode,
+            align_corners=self.align_corners,
+            align_mode=self.align_mode,
+            data_format=self.data_format,
+            recompute_scale_factor=self.recompute_scale_factor,
+        )
+
+    def extra_repr(self) -> str:
+        main = f"scale_factor={self.scale_factor}" if self.scale_factor else f"size={self.size}"
+        name = f", name={self.name}" if self.name else ""
+        return (
+            f"{main}, mode={self.mode}, align_corners={self.align_corners}, "
+            f"align_mode={self.align_mode}, data_format={self.data_format}{name}"
+        )
+
+
+class UpsamplingNearest2D(Upsample):
+    def __init__(
+        self,
+        size: Sequence[int] | None = None,
+        scale_factor: float | Sequence[float] | None = None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(size, scale_factor, "nearest", data_format=data_format, name=name)
+
+
+class UpsamplingBilinear2D(Upsample):
+    """Bilinear resize with `align_corners=True`, as in Paddle."""
+
+    def __init__(
+        self,
+        size: Sequence[int] | None = None,
+        scale_factor: float | Sequence[float] | None = None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            size, scale_factor, "bilinear", align_corners=True, data_format=data_format, name=name
+        )
+
+
+class _PadNd(Layer):
+    def __init__(
+        self, padding: int | Sequence[int], mode: str, value: float, data_format: str, dims: int
+    ) -> None:
+        super().__init__()
+        self.padding = [padding] * (2 * dims) if isinstance(padding, int) else list(padding)
+        self._mode = mode
+        self.value = value
+        self._data_format = data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.pad(
+            x, self.padding, mode=self._mode, value=self.value, data_format=self._data_format
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"padding={self.padding}, mode={self._mode}, value={self.value}, "
+            f"data_format={self._data_format}"
+        )
+
+
+class Pad1D(_PadNd):
+    """Pad the last axis of an NCL input by `[left, right]`; mode 'constant', 'reflect',
+    'replicate' or 'circular'."""
+
+    def __init__(
+        self,
+        padding: int | Sequence[int],
+        mode: str = "constant",
+        value: float = 0.0,
+        data_format: str = "NCL",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(padding, mode, value, data_format, 1)
+
+
+class Pad2D(_PadNd):
+    """Pad H and W of an NCHW input by `[left, right, top, bottom]`; mode 'constant',
+    'reflect', 'replicate' or 'circular'."""
+
+    def __init__(
+        self,
+        padding: int | Sequence[int],
+        mode: str = "constant",
+        value: float = 0.0,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(padding, mode, value, data_format, 2)
+
+
+class ZeroPad2D(Pad2D):
+    def __init__(
+        self, padding: int | Sequence[int], data_format: str = "NCHW", name: str | None = None
+    ) -> None:
+        super().__init__(padding, "constant", 0.0, data_format)

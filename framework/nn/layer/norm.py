@@ -1,0 +1,424 @@
+"""Normalization layers: BatchNorm1D/2D (and the older BatchNorm), LayerNorm, GroupNorm,
+InstanceNorm1D/2D, as in `paddle.nn`.
+
+As in Paddle, BatchNorm's running statistics `_mean` and `_variance` are non-trainable
+Parameters (so they are in `parameters()` and in the state dict); in training mode they move
+as `running = momentum * running + (1 - momentum) * batch`. The scale starts at 1 and the
+shift at 0; `weight_attr=False`/`bias_attr=False` drop them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from framework.core.tensor import Tensor
+from framework.nn import functional as F
+from framework.nn.initializer import Constant
+from framework.nn.layer.checks import check_channels, check_dtype_and_device
+from framework.nn.layer.layers import Layer, default_dtype
+from framework.nn.param_attr import ParamAttr
+
+
+def _float_dtype() -> str:
+    """Norm layers keep float32 statistics when the default dtype is float16 (as Paddle)."""
+    dtype = default_dtype()
+    return "float32" if dtype == "float16" else dtype
+
+
+class _BatchNormBase(Layer):
+    _dims: tuple[int, ...] = (4,)
+    _layouts = ("NCHW", "NHWC")
+
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        data_format: str = "NCHW",
+        use_global_stats: bool | None = None,
+        name: str | None = None,
+        dtype: object = None,
+    ) -> None:
+        super().__init__()
+        if data_format not in self._layouts:
+            raise ValueError(f"data_format must be one of {self._layouts}, got {data_format!r}")
+        self._num_features = num_features
+        self._momentum = momentum
+        self._epsilon = epsilon
+        self._data_format = data_format
+        self._use_global_stats = use_global_stats
+        self._name = name
+        self._dtype = dtype if dtype is not None else _float_dtype()
+        shape = [num_features]
+        self.weight = None
+        self.bias = None
+        if weight_attr is not False:
+            self.weight = self.create_parameter(
+                shape, attr=weight_attr, default_initializer=Constant(1.0)
+            )
+        if bias_attr is not False:
+            self.bias = self.create_parameter(shape, attr=bias_attr, is_bias=True)
+        mean_name = f"{name}_mean" if name else None
+        variance_name = f"{name}_variance" if name else None
+        self._mean = self.create_parameter(
+            shape, attr=ParamAttr(name=mean_name, initializer=Constant(0.0), trainable=False)
+        )
+        self._variance = self.create_parameter(
+            shape, attr=ParamAttr(name=variance_name, initializer=Constant(1.0), trainable=False)
+        )
+
+    def _check(self, x: Tensor, layout: str) -> None:
+        shape = x._data.shape
+        channel_last = layout[-1] == "C" and layout != "NC"
+        if len(shape) not in self._dims:
+            dims = " or ".join(f"{d}-D" for d in self._dims)
+            raise ValueError(
+                f"{self._short()} expects a {dims} input ({layout}), got input of shape "
+                f"{list(shape)}"
+            )
+        check_channels(self._short(), x, self._num_features, len(shape), channel_last, layout)
+        if x._data.dtype != self._mean._data.dtype or type(x._data) is not type(self._mean._data):
+            check_dtype_and_device(self._short(), x, self._mean)
+
+    def _short(self) -> str:
+        return f"{type(self).__name__}(num_features={self._num_features})"
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check(input, self._data_format)
+        return F.batch_norm(
+            input,
+            self._mean,
+            self._variance,
+            weight=self.weight,
+            bias=self.bias,
+            training=self.training,
+            momentum=self._momentum,
+            epsilon=self._epsilon,
+            data_format=self._data_format,
+            use_global_stats=self._use_global_stats,
+        )
+
+    def extra_repr(self) -> str:
+        text = (
+            f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+        )
+        if self._data_format != "NCHW":
+            text += f", data_format={self._data_format}"
+        if self._name:
+            text += f", name={self._name}"
+        return text
+
+
+class BatchNorm1D(_BatchNormBase):
+    """Batch normalization of `[N, C]` or `[N, C, L]` inputs (or NLC)."""
+
+    _dims = (2, 3)
+    _layouts = ("NC", "NCL", "NLC")
+
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        data_format: str = "NCL",
+        use_global_stats: bool | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            num_features,
+            momentum,
+            epsilon,
+            weight_attr,
+            bias_attr,
+            data_format,
+            use_global_stats,
+            name,
+        )
+
+
+class BatchNorm2D(_BatchNormBase):
+    """Batch normalization of NCHW (or NHWC) inputs.
+
+    bn = framework.nn.BatchNorm2D(16)
+    bn(framework.randn([8, 16, 32, 32]))   # per-channel batch statistics in training
+    """
+
+
+class BatchNorm(_BatchNormBase):
+    """Paddle's older BatchNorm: any input rank from 2 to 5, an optional activation `act`
+    applied after normalising, and `is_test=True` to start in evaluation mode."""
+
+    _dims = (2, 3, 4, 5)
+    _layouts = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+    def __init__(
+        self,
+        num_channels: int,
+        act: str | None = None,
+        is_test: bool = False,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        param_attr: object = None,
+        bias_attr: object = None,
+        dtype: object = "float32",
+        data_layout: str = "NCHW",
+        in_place: bool = False,
+        moving_mean_name: str | None = None,
+        moving_variance_name: str | None = None,
+        do_model_average_for_mean_and_var: bool = True,
+        use_global_stats: bool = False,
+        trainable_statistics: bool = False,
+    ) -> None:
+        dtype = "float32" if dtype == "float16" else dtype
+        super().__init__(
+            num_channels,
+            momentum,
+            epsilon,
+            param_attr,
+            bias_attr,
+            data_layout,
+            use_global_stats,
+            None,
+            dtype,
+        )
+        if moving_mean_name:
+            self._mean.name = moving_mean_name
+        if moving_variance_name:
+            self._variance.name = moving_variance_name
+        self._act = act
+        self._trainable_statistics = trainable_statistics
+        self.training = not is_test
+
+    def _layout(self, ndim: int) -> str:
+        if self._data_format[-1] == "C" and ndim > 2:
+            return {3: "NLC", 4: "NHWC", 5: "NDHWC"}[ndim]
+        return {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(ndim, self._data_format)
+
+    def forward(self, input: Tensor) -> Tensor:
+        layout = self._layout(input.ndim)
+        self._check(input, layout)
+        # This layer's use_global_stats=False means "the usual": batch statistics in training,
+        # running ones in eval, which the functional form spells None.
+        global_stats = True if self._use_global_stats else None
+        if self._trainable_statistics and not self._use_global_stats:
+            global_stats = False
+        out = F.batch_norm(
+            input,
+            self._mean,
+            self._variance,
+            weight=self.weight,
+            bias=self.bias,
+            training=self.training,
+            momentum=self._momentum,
+            epsilon=self._epsilon,
+            data_format=layout,
+            use_global_stats=global_stats,
+        )
+        return out if self._act is None else getattr(F, self._act)(out)
+
+
+class LayerNorm(Layer):
+    """Normalize over the trailing `normalized_shape` axes, then scale and shift.
+
+    ln = framework.nn.LayerNorm(512)
+    ln(framework.randn([8, 20, 512]))
+    """
+
+    def __init__(
+        self,
+        normalized_shape: int | Sequence[int],
+        epsilon: float = 1e-05,
+        *,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device: object = None,
+        dtype: object = None,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = [normalized_shape]
+        self._normalized_shape = list(normalized_shape)
+        self._epsilon = epsilon
+        self._dtype = dtype if dtype is not None else _float_dtype()
+        self.weight = None
+        self.bias = None
+        if elementwise_affine and weight_attr is not False:
+            self.weight = self.create_parameter(
+                self._normalized_shape,
+                attr=weight_attr,
+                default_initializer=Constant(1.0),
+                device=device,
+            )
+        if elementwise_affine and bias and bias_attr is not False:
+            self.bias = self.create_parameter(
+                self._normalized_shape, attr=bias_attr, is_bias=True, device=device
+            )
+
+    def forward(self, input: Tensor) -> Tensor:
+        tail = list(input._data.shape[-len(self._normalized_shape) :])
+        if tail != self._normalized_shape or input.ndim < len(self._normalized_shape):
+            raise ValueError(
+                f"LayerNorm(normalized_shape={self._normalized_shape}) expects the input to end "
+                f"with {self._normalized_shape}, got input of shape {input.shape}"
+            )
+        if self.weight is not None and (
+            input._data.dtype != self.weight._data.dtype
+            or type(input._data) is not type(self.weight._data)
+        ):
+            check_dtype_and_device(f"LayerNorm({self._normalized_shape})", input, self.weight)
+        return F.layer_norm(
+            input, self._normalized_shape, weight=self.weight, bias=self.bias, epsilon=self._epsilon
+        )
+
+    def extra_repr(self) -> str:
+        return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
+
+
+class GroupNorm(Layer):
+    """Normalize each of `num_groups` channel groups of an NCHW (or any N, C, ...) input."""
+
+    def __init__(
+        self,
+        num_groups: int,
+        num_channels: int,
+        epsilon: float = 1e-05,
+        *,
+        affine: bool = True,
+        device: object = None,
+        dtype: object = None,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(
+                f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
+            )
+        self._num_groups = num_groups
+        self._num_channels = num_channels
+        self._epsilon = epsilon
+        self._data_format = data_format
+        self._dtype = dtype if dtype is not None else _float_dtype()
+        self.weight = None
+        self.bias = None
+        if affine:
+            self.weight = self.create_parameter(
+                [num_channels],
+                attr=None if weight_attr is False else weight_attr,
+                default_initializer=Constant(1.0),
+                device=device,
+            )
+            self.weight.stop_gradient = weight_attr is False or _frozen(weight_attr)
+            self.bias = self.create_parameter(
+                [num_channels],
+                attr=None if bias_attr is False else bias_attr,
+                is_bias=True,
+                device=device,
+            )
+            self.bias.stop_gradient = bias_attr is False or _frozen(bias_attr)
+
+    def forward(self, input: Tensor) -> Tensor:
+        channels = input.shape[-1] if self._data_format[-1] == "C" else input.shape[1]
+        if input.ndim < 2 or channels != self._num_channels:
+            raise ValueError(
+                f"GroupNorm(num_groups={self._num_groups}, num_channels={self._num_channels}) "
+                f"expects {self._num_channels} channels, got input of shape {input.shape}"
+            )
+        return F.group_norm(
+            input,
+            self._num_groups,
+            epsilon=self._epsilon,
+            weight=self.weight,
+            bias=self.bias,
+            data_format=self._data_format,
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"num_groups={self._num_groups}, num_channels={self._num_channels}, "
+            f"epsilon={self._epsilon}"
+        )
+
+
+def _frozen(attr: object) -> bool:
+    return isinstance(attr, ParamAttr) and attr.learning_rate == 0.0
+
+
+class _InstanceNormBase(Layer):
+    """Per-sample, per-channel normalization; the affine parameters are `scale` and `bias`."""
+
+    _dims = 4
+
+    def __init__(
+        self,
+        num_features: int,
+        epsilon: float = 1e-05,
+        momentum: float = 0.9,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        if (weight_attr is False) != (bias_attr is False):
+            raise ValueError(
+                "weight_attr and bias_attr must be set to False at the same time in InstanceNorm"
+            )
+        self._num_features = num_features
+        self._epsilon = epsilon
+        self._momentum = momentum
+        self._data_format = data_format
+        self._dtype = _float_dtype()
+        self.scale = None
+        self.bias = None
+        if weight_attr is not False:
+            self.scale = self.create_parameter(
+                [num_features], attr=weight_attr, default_initializer=Constant(1.0)
+            )
+            self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, input: Tensor) -> Tensor:
+        name = f"{type(self).__name__}(num_features={self._num_features})"
+        check_channels(name, input, self._num_features, self._dims, False, self._data_format)
+        return F.instance_norm(
+            input,
+            weight=self.scale,
+            bias=self.bias,
+            momentum=self._momentum,
+            eps=self._epsilon,
+            data_format=self._data_format,
+        )
+
+    def extra_repr(self) -> str:
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
+
+
+class InstanceNorm1D(_InstanceNormBase):
+    """Instance normalization of `[N, C, L]` inputs."""
+
+    _dims = 3
+
+    def __init__(
+        self,
+        num_features: int,
+        epsilon: float = 1e-05,
+        momentum: float = 0.9,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        data_format: str = "NCL",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format)
+
+
+class InstanceNorm2D(_InstanceNormBase):
+    """Instance normalization of NCHW inputs."""
