@@ -28,26 +28,32 @@ from framework.nn.functional.softmax import log_softmax, softmax
 from framework.nn.functional.softplus import mish, softplus
 from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
 from framework.ops.math import tanh
+from framework.ops.math.inplace import inplace_form
 
 __all__ = [
     "celu",
     "elu",
+    "elu_",
     "gelu",
     "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hardtanh_",
     "leaky_relu",
+    "leaky_relu_",
     "log_sigmoid",
     "log_softmax",
     "mish",
     "prelu",
     "relu",
     "relu6",
+    "relu_",
     "selu",
     "sigmoid",
     "silu",
     "softmax",
+    "softmax_",
     "softplus",
     "softshrink",
     "softsign",
@@ -55,6 +61,7 @@ __all__ = [
     "tanh",
     "tanhshrink",
     "thresholded_relu",
+    "thresholded_relu_",
 ]
 
 
@@ -370,3 +377,13 @@ def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
     """`x / (1 + |x|)`, elementwise."""
     return Softsign().apply(x)
+
+
+# In-place forms, by the framework's one in-place rule (see framework.ops.math.inplace): the
+# tensor is rebound to the result, and a leaf that requires a gradient is refused.
+relu_ = inplace_form(relu, "relu_")
+elu_ = inplace_form(elu, "elu_")
+leaky_relu_ = inplace_form(leaky_relu, "leaky_relu_")
+hardtanh_ = inplace_form(hardtanh, "hardtanh_")
+thresholded_relu_ = inplace_form(thresholded_relu, "thresholded_relu_")
+softmax_ = inplace_form(softmax, "softmax_")

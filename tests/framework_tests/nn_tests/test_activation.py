@@ -271,3 +271,29 @@ def test_relu_backward_does_not_record_when_not_creating_a_graph():
     (gx,) = framework.grad(y, x, framework.to_tensor(np.ones(2, np.float32)))
     assert gx.stop_gradient and gx.grad_fn is None
     np.testing.assert_array_equal(gx.numpy(), [0.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    "inplace, function",
+    [
+        (F.relu_, F.relu),
+        (F.elu_, F.elu),
+        (lambda x: F.leaky_relu_(x, 0.2), lambda x: F.leaky_relu(x, 0.2)),
+        (F.hardtanh_, F.hardtanh),
+        (F.thresholded_relu_, F.thresholded_relu),
+        (F.softmax_, F.softmax),
+    ],
+    ids=["relu_", "elu_", "leaky_relu_", "hardtanh_", "thresholded_relu_", "softmax_"],
+)
+def test_inplace_activations_rebind_the_tensor_and_keep_gradients(inplace, function):
+    x = away_from_kinks((3, 4), seed=8)
+    leaf = framework.to_tensor(x, stop_gradient=False)
+    hidden = leaf * 1.0
+    assert inplace(hidden) is hidden
+    np.testing.assert_allclose(hidden.numpy(), function(framework.to_tensor(x)).numpy())
+    hidden.backward(framework.to_tensor(np.ones((3, 4))))
+    reference = framework.to_tensor(x, stop_gradient=False)
+    function(reference).backward(framework.to_tensor(np.ones((3, 4))))
+    np.testing.assert_allclose(leaf.grad.numpy(), reference.grad.numpy())
+    with pytest.raises(RuntimeError, match="leaf Tensor"):
+        inplace(framework.to_tensor(x, stop_gradient=False))
