@@ -28,7 +28,7 @@ async function draw() {
   window.Plotly.newPlot("chart-classes", [{
     type: "bar",
     x: stats.classes.map((c) => c.name),
-    y: stats.classes.map((c) => (detection ? c.annotations : c.images)),
+    y: stats.classes.map((c) => (detection ? c.annotation_count : c.image_count)),
     marker: { color: stats.classes.map((c) => c.color) },
   }], layout("Class histogram", "class", detection ? "boxes" : "images"), config);
   const biggest = Math.max(1, ...stats.sizes.map((s) => s.count));

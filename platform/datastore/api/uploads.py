@@ -79,10 +79,9 @@ class UploadFilesView(_UploadChildView):
         upload = self.get_upload()
         incoming = self.get_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
+        declared = [(f["name"], f["size"]) for f in incoming.validated_data["files"]]
         with transaction.atomic():
-            files = [
-                upload.add_file(f["name"], f["size"]) for f in incoming.validated_data["files"]
-            ]
+            files = upload.add_files(declared)
         return Response(UploadFileSerializer(files, many=True).data, status=201)
 
 

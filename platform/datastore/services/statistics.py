@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db.models import Count, Q
 
 from datastore.models import Dataset, ImportJob, Sample
@@ -18,9 +20,9 @@ def dataset_statistics(dataset: Dataset) -> dict[str, object]:
     )
     classes = list(
         dataset.classes.annotate(
-            annotations=Count("annotations"),
-            images=Count("annotations__sample", distinct=True),
-        ).values("id", "name", "color", "annotations", "images")
+            annotation_count=Count("annotations"),
+            image_count=Count("annotations__sample", distinct=True),
+        ).values("id", "name", "color", "annotation_count", "image_count")
     )
     sizes = list(
         samples.values("width", "height")
@@ -30,14 +32,8 @@ def dataset_statistics(dataset: Dataset) -> dict[str, object]:
     splits = dict(samples.values_list("split").annotate(n=Count("id")).order_by())
     boxes_per_image: dict[int, int] = {}
     if dataset.is_detection:
-        per_sample = (
-            samples.filter(labeled=True)
-            .annotate(boxes=Count("annotations"))
-            .values("boxes")
-            .annotate(images=Count("id"))
-            .order_by("boxes")
-        )
-        boxes_per_image = {row["boxes"]: row["images"] for row in per_sample}
+        per_sample = samples.filter(labeled=True).annotate(boxes=Count("annotations"))
+        boxes_per_image = dict(sorted(Counter(per_sample.values_list("boxes", flat=True)).items()))
     return {
         "totals": totals,
         "classes": classes,

@@ -25,18 +25,14 @@ class DatastoreTestCase(BaseTestCase):
     media_root: Path
     files_root: Path
 
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.media_root = Path(tempfile.mkdtemp(prefix="sampan-media-"))
-        cls.files_root = Path(tempfile.mkdtemp(prefix="sampan-files-"))
-        media = override_settings(MEDIA_ROOT=cls.media_root)
-        media.enable()
-        # Class cleanups run last-in first-out, after those super() registers for its own
-        # settings overrides, so MEDIA_ROOT is restored last, to its real value.
-        cls.addClassCleanup(media.disable)
-        cls.addClassCleanup(shutil.rmtree, cls.media_root, ignore_errors=True)
-        cls.addClassCleanup(shutil.rmtree, cls.files_root, ignore_errors=True)
-        super().setUpClass()
+    def setUp(self) -> None:
+        # A folder per test: database ids restart after each test's rollback, files do not.
+        super().setUp()
+        self.media_root = Path(tempfile.mkdtemp(prefix="sampan-media-"))
+        self.files_root = Path(tempfile.mkdtemp(prefix="sampan-files-"))
+        self.enterContext(override_settings(MEDIA_ROOT=self.media_root))
+        self.addCleanup(shutil.rmtree, self.media_root, ignore_errors=True)
+        self.addCleanup(shutil.rmtree, self.files_root, ignore_errors=True)
 
     def make_dataset(
         self, task_type: str = Dataset.TaskType.CLASSIFICATION, name: str = "Digits", **kwargs: Any
@@ -47,7 +43,7 @@ class DatastoreTestCase(BaseTestCase):
         )  # fmt: skip
 
     def folder(self, name: str) -> Path:
-        path = self.files_root / self.id() / name
+        path = self.files_root / name
         path.mkdir(parents=True, exist_ok=True)
         return path
 

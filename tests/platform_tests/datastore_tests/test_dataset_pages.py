@@ -13,6 +13,7 @@ PAGES = ["datastore:gallery", "datastore:upload", "datastore:report", "datastore
 
 class DatasetPageTests(DatastoreTestCase):
     def setUp(self) -> None:
+        super().setUp()
         self.dataset = self.make_dataset()
         self.import_digits(self.dataset, labels=(0, 1), per_class=3)
 

@@ -15,9 +15,16 @@ def class_folder_of(path: str) -> str | None:
 
 
 def looks_like_class_folders(tree: SourceTree) -> bool:
-    classes = {class_folder_of(p) for p in tree if is_image_name(p)}
+    """Two or more class folders, or one under a split folder (`train/cat/1.jpg`): a single
+    wrapping folder (`holiday/1.jpg`) is not a class."""
+    images = [p for p in tree if is_image_name(p)]
+    classes = {class_folder_of(p) for p in images}
     classes.discard(None)
-    return len(classes) >= 2
+    under_split = any(
+        len(parts) >= 3 and parts[-3].lower() in SPLIT_NAMES
+        for parts in (p.split("/") for p in images)
+    )
+    return len(classes) >= 2 or (len(classes) == 1 and under_split)
 
 
 def read_class_folders(tree: SourceTree) -> ReadResult:
