@@ -8,6 +8,8 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Two test processes on the two cores; set PYTEST_WORKERS=0 to run in one process.
+PYTEST_WORKERS ?= 2
 # A machine with a local wheel directory (e.g. the CPU build of torch) installs from it first.
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 CHROMIUM := /usr/bin/chromium
@@ -51,7 +53,7 @@ chromium:
 	fi
 
 test: $(VENV)/.installed-dev chromium
-	$(PY) -m pytest tests $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .

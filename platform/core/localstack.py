@@ -135,6 +135,10 @@ def worker_command(
         str(concurrency),
         "--loglevel",
         loglevel,
+        # Mingle and gossip sync state between workers at start-up and cost a second or more;
+        # the database, not worker state, is what Sampan relies on.
+        "--without-mingle",
+        "--without-gossip",
     ]
     if beat:
         command.append("--beat")

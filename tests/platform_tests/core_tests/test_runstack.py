@@ -76,17 +76,26 @@ def test_it_runs_the_stack_stops_on_ctrl_c_and_runs_again(tmp_path: Path) -> Non
     for attempt in (1, 2):
         log = tmp_path / f"runstack-{attempt}.log"
         process = run_until_banner(env, port, log)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
-            assert response.status == 200
-            assert json.load(response)["status"] == "ok"
-        assert "Demo login: demo / sampan-demo" in log.read_text()
-        descendants = children_of(process.pid)
-        assert len(descendants) >= 3  # redis-server, the worker, the web server
+        try:
+            check_serves_and_stops_on_ctrl_c(process, port, env["REDIS_URL"], log)
+        finally:
+            localstack.stop(process)
 
-        os.kill(process.pid, signal.SIGINT)
-        assert process.wait(timeout=60) == 0, log.read_text()[-3000:]
-        deadline = time.monotonic() + 10
-        while any(is_alive(pid) for pid in descendants) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not [pid for pid in descendants if is_alive(pid)], f"left running ({attempt})"
-        assert not localstack.redis_answers(env["REDIS_URL"])
+
+def check_serves_and_stops_on_ctrl_c(
+    process: subprocess.Popen[bytes], port: int, redis_url: str, log: Path
+) -> None:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
+        assert response.status == 200
+        assert json.load(response)["status"] == "ok"
+    assert "Demo login: demo / sampan-demo" in log.read_text()
+    descendants = children_of(process.pid)
+    assert len(descendants) >= 3  # redis-server, the worker, the web server
+
+    os.kill(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) == 0, log.read_text()[-3000:]
+    deadline = time.monotonic() + 10
+    while any(is_alive(pid) for pid in descendants) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in descendants if is_alive(pid)], "children left running"
+    assert not localstack.redis_answers(redis_url)
