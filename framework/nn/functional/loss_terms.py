@@ -9,6 +9,10 @@ recorded so that second derivatives exist).
 
 from __future__ import annotations
 
+import contextlib
+
+import numpy as np
+
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -18,6 +22,12 @@ from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
 
 _BCE_LOG_FLOOR = -100.0
 _BCE_GRAD_EPS = 1e-12
+
+
+def _quiet_log(xp):
+    """log(0) is -inf on purpose here (it is clamped right after): silence NumPy's warning.
+    CuPy does not warn."""
+    return np.errstate(divide="ignore") if xp is np else contextlib.nullcontext()
 
 
 class ElementwiseLoss(Function):
@@ -137,7 +147,7 @@ class BCELoss(ElementwiseLoss):
 
     def values(self, x, y):
         xp = get_array_module(x)
-        with xp.errstate(divide="ignore"):
+        with _quiet_log(xp):
             log_x = xp.maximum(xp.log(x), _BCE_LOG_FLOOR)
             log_1mx = xp.maximum(xp.log1p(-x), _BCE_LOG_FLOOR)
         return -(y * log_x + (1 - y) * log_1mx)
@@ -147,7 +157,7 @@ class BCELoss(ElementwiseLoss):
         dx = (x - y) / xp.maximum(x * (1 - x), _BCE_GRAD_EPS) if need[0] else None
         dy = None
         if need[1]:
-            with xp.errstate(divide="ignore"):
+            with _quiet_log(xp):
                 dy = xp.maximum(xp.log1p(-x), _BCE_LOG_FLOOR) - xp.maximum(
                     xp.log(x), _BCE_LOG_FLOOR
                 )
