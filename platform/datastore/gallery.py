@@ -113,8 +113,9 @@ def filtered(dataset: Dataset, query: GalleryQuery) -> QuerySet[Sample]:
     return samples
 
 
-def _seek(samples: QuerySet[Sample], name: str, descending: bool, cursor: list[Any],
-          forward: bool) -> QuerySet[Sample]:  # fmt: skip
+def _seek(
+    samples: QuerySet[Sample], name: str, descending: bool, cursor: list[Any], forward: bool
+) -> QuerySet[Sample]:
     value, pk = cursor
     later = forward != descending  # moving towards larger values
     op = "gt" if later else "lt"
@@ -131,8 +132,7 @@ def gallery_page(dataset: Dataset, query: GalleryQuery) -> GalleryPage:
     if query.start is not None and not (query.after or query.before):
         samples = samples.filter(id__gte=query.start)
     if query.after or query.before:
-        samples = _seek(base, name, descending, decode_cursor(query.after or query.before),
-                        forward)  # fmt: skip
+        samples = _seek(base, name, descending, decode_cursor(query.after or query.before), forward)
     reverse = descending == forward
     order = [f"-{name}", "-id"] if reverse else [name, "id"]
     if name == "id":

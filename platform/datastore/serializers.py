@@ -29,8 +29,11 @@ class LabelClassSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "order"]
 
     def validate_color(self, value: str) -> str:
-        if len(value) != 7 or value[0] != "#" or any(c not in "0123456789abcdefABCDEF"
-                                                     for c in value[1:]):  # fmt: skip
+        if (
+            len(value) != 7
+            or value[0] != "#"
+            or any(c not in "0123456789abcdefABCDEF" for c in value[1:])
+        ):
             raise serializers.ValidationError("Write the color as #rrggbb.")
         return value.lower()
 
@@ -42,8 +45,16 @@ class DatasetSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Dataset
-        fields = ["id", "name", "description", "task_type", "created_at", "sample_count",
-                  "labeled_count", "classes"]  # fmt: skip
+        fields = [
+            "id",
+            "name",
+            "description",
+            "task_type",
+            "created_at",
+            "sample_count",
+            "labeled_count",
+            "classes",
+        ]
         read_only_fields = ["id", "created_at"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -74,9 +85,23 @@ class SampleSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Sample
-        fields = ["id", "original_name", "width", "height", "size_bytes", "split", "labeled",
-                  "has_problems", "problems", "revision", "class_ids", "boxes", "image_url",
-                  "thumbnail_url", "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "original_name",
+            "width",
+            "height",
+            "size_bytes",
+            "split",
+            "labeled",
+            "has_problems",
+            "problems",
+            "revision",
+            "class_ids",
+            "boxes",
+            "image_url",
+            "thumbnail_url",
+            "created_at",
+        ]
         read_only_fields = fields
 
     def _annotations(self, sample: Sample) -> list[Annotation]:
@@ -134,9 +159,10 @@ class DeclareFilesSerializer(serializers.Serializer):
 
 class StartImportSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
-        choices=[("", "Detect")] + [(f.value, f.title) for f in Format], required=False,
+        choices=[("", "Detect")] + [(f.value, f.title) for f in Format],
+        required=False,
         default="",
-    )  # fmt: skip
+    )
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
@@ -144,25 +170,53 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ImportJob
-        fields = ["id", "upload", "status", "stage", "progress_done", "progress_total",
-                  "percent", "requested_format", "detected_format", "format_note",
-                  "samples_added", "files_skipped", "error", "error_fix", "report",
-                  "created_at", "started_at", "finished_at"]  # fmt: skip
+        fields = [
+            "id",
+            "upload",
+            "status",
+            "stage",
+            "progress_done",
+            "progress_total",
+            "percent",
+            "requested_format",
+            "detected_format",
+            "format_note",
+            "samples_added",
+            "files_skipped",
+            "error",
+            "error_fix",
+            "report",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
 
 class DatasetVersionSerializer(serializers.ModelSerializer):
     class Meta:
         model = DatasetVersion
-        fields = ["id", "dataset", "number", "note", "split_method", "ratios", "seed",
-                  "classes", "stats", "sample_count", "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "dataset",
+            "number",
+            "note",
+            "split_method",
+            "ratios",
+            "seed",
+            "classes",
+            "stats",
+            "sample_count",
+            "created_at",
+        ]
         read_only_fields = fields
 
 
 class FreezeVersionSerializer(serializers.Serializer):
     split_method = serializers.ChoiceField(choices=DatasetVersion.SplitMethod.choices)
-    ratios = serializers.DictField(child=serializers.FloatField(min_value=0, max_value=1),
-                                   required=False)  # fmt: skip
+    ratios = serializers.DictField(
+        child=serializers.FloatField(min_value=0, max_value=1), required=False
+    )
     seed = serializers.IntegerField(required=False, default=0)
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
@@ -183,10 +237,32 @@ class ExportJobSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ExportJob
-        fields = ["id", "format", "version", "status", "stage", "percent", "size_bytes",
-                  "download_url", "error", "error_fix", "created_at", "finished_at"]  # fmt: skip
-        read_only_fields = ["id", "status", "stage", "percent", "size_bytes", "download_url",
-                            "error", "error_fix", "created_at", "finished_at"]  # fmt: skip
+        fields = [
+            "id",
+            "format",
+            "version",
+            "status",
+            "stage",
+            "percent",
+            "size_bytes",
+            "download_url",
+            "error",
+            "error_fix",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = [
+            "id",
+            "status",
+            "stage",
+            "percent",
+            "size_bytes",
+            "download_url",
+            "error",
+            "error_fix",
+            "created_at",
+            "finished_at",
+        ]
 
     def get_download_url(self, job: ExportJob) -> str:
         if job.status != ExportJob.Status.SUCCEEDED:

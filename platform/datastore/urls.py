@@ -10,47 +10,77 @@ from datastore.api import datasets, samples, uploads, versions
 app_name = "datastore"
 
 api_urlpatterns = [
-    path("workspaces/<slug:workspace_slug>/datasets/", datasets.DatasetListView.as_view(),
-         name="dataset-list"),
+    path(
+        "workspaces/<slug:workspace_slug>/datasets/",
+        datasets.DatasetListView.as_view(),
+        name="dataset-list",
+    ),
     path("datasets/<int:pk>/", datasets.DatasetDetailView.as_view(), name="dataset-detail"),
-    path("datasets/<int:dataset_id>/classes/", datasets.ClassListView.as_view(),
-         name="class-list"),
-    path("datasets/<int:dataset_id>/classes/changes/", datasets.ClassChangeView.as_view(),
-         name="class-change"),
-    path("datasets/<int:dataset_id>/classes/order/", datasets.ClassOrderView.as_view(),
-         name="class-order"),
+    path("datasets/<int:dataset_id>/classes/", datasets.ClassListView.as_view(), name="class-list"),
+    path(
+        "datasets/<int:dataset_id>/classes/changes/",
+        datasets.ClassChangeView.as_view(),
+        name="class-change",
+    ),
+    path(
+        "datasets/<int:dataset_id>/classes/order/",
+        datasets.ClassOrderView.as_view(),
+        name="class-order",
+    ),
     path("classes/<int:pk>/", datasets.ClassDetailView.as_view(), name="class-detail"),
-    path("datasets/<int:dataset_id>/statistics/", datasets.StatisticsView.as_view(),
-         name="statistics"),
-    path("datasets/<int:dataset_id>/samples/", samples.SampleListView.as_view(),
-         name="sample-list"),
+    path(
+        "datasets/<int:dataset_id>/statistics/",
+        datasets.StatisticsView.as_view(),
+        name="statistics",
+    ),
+    path(
+        "datasets/<int:dataset_id>/samples/", samples.SampleListView.as_view(), name="sample-list"
+    ),
     path("samples/<int:pk>/", samples.SampleDetailView.as_view(), name="sample-detail"),
     path("samples/<int:pk>/image/", samples.SampleImageView.as_view(), name="sample-image"),
-    path("samples/<int:pk>/thumbnail/", samples.SampleThumbnailView.as_view(),
-         name="sample-thumbnail"),
-    path("datasets/<int:dataset_id>/uploads/", uploads.UploadListView.as_view(),
-         name="upload-list"),
+    path(
+        "samples/<int:pk>/thumbnail/",
+        samples.SampleThumbnailView.as_view(),
+        name="sample-thumbnail",
+    ),
+    path(
+        "datasets/<int:dataset_id>/uploads/", uploads.UploadListView.as_view(), name="upload-list"
+    ),
     path("uploads/<int:pk>/", uploads.UploadDetailView.as_view(), name="upload-detail"),
-    path("uploads/<int:upload_id>/files/", uploads.UploadFilesView.as_view(),
-         name="upload-files"),
-    path("uploads/<int:upload_id>/files/<int:file_id>/", uploads.UploadChunkView.as_view(),
-         name="upload-chunk"),
-    path("uploads/<int:upload_id>/import/", uploads.StartImportView.as_view(),
-         name="upload-import"),
-    path("datasets/<int:dataset_id>/imports/", uploads.ImportJobListView.as_view(),
-         name="import-list"),
+    path("uploads/<int:upload_id>/files/", uploads.UploadFilesView.as_view(), name="upload-files"),
+    path(
+        "uploads/<int:upload_id>/files/<int:file_id>/",
+        uploads.UploadChunkView.as_view(),
+        name="upload-chunk",
+    ),
+    path(
+        "uploads/<int:upload_id>/import/", uploads.StartImportView.as_view(), name="upload-import"
+    ),
+    path(
+        "datasets/<int:dataset_id>/imports/",
+        uploads.ImportJobListView.as_view(),
+        name="import-list",
+    ),
     path("imports/<int:pk>/", uploads.ImportJobDetailView.as_view(), name="import-detail"),
-    path("datasets/<int:dataset_id>/versions/", versions.VersionListView.as_view(),
-         name="version-list"),
+    path(
+        "datasets/<int:dataset_id>/versions/",
+        versions.VersionListView.as_view(),
+        name="version-list",
+    ),
     path("versions/<int:pk>/", versions.VersionDetailView.as_view(), name="version-detail"),
-    path("versions/<int:version_id>/items/", versions.VersionItemListView.as_view(),
-         name="version-items"),
-    path("datasets/<int:dataset_id>/exports/", versions.ExportListView.as_view(),
-         name="export-list"),
+    path(
+        "versions/<int:version_id>/items/",
+        versions.VersionItemListView.as_view(),
+        name="version-items",
+    ),
+    path(
+        "datasets/<int:dataset_id>/exports/", versions.ExportListView.as_view(), name="export-list"
+    ),
     path("exports/<int:pk>/", versions.ExportDetailView.as_view(), name="export-detail"),
-    path("exports/<int:pk>/download/", versions.ExportDownloadView.as_view(),
-         name="export-download"),
-]  # fmt: skip
+    path(
+        "exports/<int:pk>/download/", versions.ExportDownloadView.as_view(), name="export-download"
+    ),
+]
 
 urlpatterns = [
     path("workspaces/<slug:slug>/datasets/", views.dataset_list, name="dataset_list"),

@@ -32,8 +32,12 @@ def _dataset(request: HttpRequest, pk: int) -> tuple[Dataset, Role]:
 
 
 def _context(dataset: Dataset, role: Role, **extra: Any) -> dict[str, Any]:
-    return {"dataset": dataset, "workspace": dataset.workspace,
-            "can_edit": role.covers(Role.MEMBER), **extra}  # fmt: skip
+    return {
+        "dataset": dataset,
+        "workspace": dataset.workspace,
+        "can_edit": role.covers(Role.MEMBER),
+        **extra,
+    }
 
 
 @login_required
@@ -53,10 +57,17 @@ def dataset_list(request: HttpRequest, slug: str) -> HttpResponse:
                 dataset.save()
                 return redirect("datastore:upload", pk=dataset.pk)
     datasets = datasets_with_counts(workspace.datasets.all())
-    return render(request, "datastore/dataset_list.html", {
-        "workspace": workspace, "datasets": datasets, "form": form,
-        "can_edit": role.covers(Role.MEMBER),
-    }, status=400 if form.errors else 200)  # fmt: skip
+    return render(
+        request,
+        "datastore/dataset_list.html",
+        {
+            "workspace": workspace,
+            "datasets": datasets,
+            "form": form,
+            "can_edit": role.covers(Role.MEMBER),
+        },
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -75,10 +86,20 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
     params = request.GET.copy()
     for key in ("after", "before"):
         params.pop(key, None)
-    return render(request, "datastore/gallery.html", _context(
-        dataset, role, page=page, cards=cards, classes=classes, query=query,
-        params=params.urlencode(), sample_count=dataset.samples.count(),
-    ))  # fmt: skip
+    return render(
+        request,
+        "datastore/gallery.html",
+        _context(
+            dataset,
+            role,
+            page=page,
+            cards=cards,
+            classes=classes,
+            query=query,
+            params=params.urlencode(),
+            sample_count=dataset.samples.count(),
+        ),
+    )
 
 
 @login_required
@@ -86,8 +107,9 @@ def upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset, role = _dataset(request, pk)
     recent = ImportJob.objects.filter(dataset=dataset)[:5]
     formats = [("", "Detect automatically")] + [(f.value, f.title) for f in Format]
-    return render(request, "datastore/upload.html",
-                  _context(dataset, role, recent=recent, formats=formats))  # fmt: skip
+    return render(
+        request, "datastore/upload.html", _context(dataset, role, recent=recent, formats=formats)
+    )
 
 
 @login_required
@@ -97,8 +119,9 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("import"):
         job = ImportJob.objects.filter(dataset=dataset, pk=request.GET["import"]).first() or job
     problems = (job.report.get("problems", []) if job else [])[:2000]
-    return render(request, "datastore/report.html",
-                  _context(dataset, role, job=job, problems=problems))  # fmt: skip
+    return render(
+        request, "datastore/report.html", _context(dataset, role, job=job, problems=problems)
+    )
 
 
 @login_required
@@ -122,11 +145,18 @@ def versions(request: HttpRequest, pk: int) -> HttpResponse:
             export_form = ExportForm(request.POST, dataset=dataset)
             if _export(request, dataset, export_form):
                 return redirect("datastore:versions", pk=pk)
-    return render(request, "datastore/versions.html", _context(
-        dataset, role, freeze_form=freeze_form, export_form=export_form,
-        versions=dataset.versions.all(),
-        exports=ExportJob.objects.filter(dataset=dataset).select_related("version")[:20],
-    ))  # fmt: skip
+    return render(
+        request,
+        "datastore/versions.html",
+        _context(
+            dataset,
+            role,
+            freeze_form=freeze_form,
+            export_form=export_form,
+            versions=dataset.versions.all(),
+            exports=ExportJob.objects.filter(dataset=dataset).select_related("version")[:20],
+        ),
+    )
 
 
 def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
@@ -135,14 +165,19 @@ def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
     data = form.cleaned_data
     try:
         version = freeze_version(
-            dataset, user=request.user, method=data["method"], seed=data["seed"],
-            note=data["note"], ratios={s: data[s] for s in ("train", "val", "test")},
-        )  # fmt: skip
+            dataset,
+            user=request.user,
+            method=data["method"],
+            seed=data["seed"],
+            note=data["note"],
+            ratios={s: data[s] for s in ("train", "val", "test")},
+        )
     except ValidationError as error:
         form.add_error(None, error)
         return False
-    messages.success(request, f"Froze version {version.number} with {version.sample_count} "
-                              "samples.")  # fmt: skip
+    messages.success(
+        request, f"Froze version {version.number} with {version.sample_count} samples."
+    )
     return True
 
 
@@ -150,8 +185,9 @@ def _export(request: HttpRequest, dataset: Dataset, form: ExportForm) -> bool:
     if not form.is_valid():
         return False
     try:
-        start_export(dataset, form.cleaned_data["format"], request.user,
-                     form.cleaned_data["version"])  # fmt: skip
+        start_export(
+            dataset, form.cleaned_data["format"], request.user, form.cleaned_data["version"]
+        )
     except ValidationError as error:
         form.add_error(None, error)
         return False

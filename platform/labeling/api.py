@@ -24,8 +24,9 @@ class ClaimSerializer(serializers.Serializer):
 
 class SaveLabelsSerializer(serializers.Serializer):
     revision = serializers.IntegerField(min_value=0)
-    class_ids = serializers.ListField(child=serializers.IntegerField(), default=list,
-                                      max_length=1000)  # fmt: skip
+    class_ids = serializers.ListField(
+        child=serializers.IntegerField(), default=list, max_length=1000
+    )
     boxes = BoxSerializer(many=True, default=list, max_length=5000)
     labeled = serializers.BooleanField(required=False, allow_null=True, default=None)
 
@@ -37,8 +38,9 @@ class SavedLabelsSerializer(serializers.Serializer):
 
 
 class BulkLabelSerializer(serializers.Serializer):
-    sample_ids = serializers.ListField(child=serializers.IntegerField(), allow_empty=False,
-                                       max_length=5000)  # fmt: skip
+    sample_ids = serializers.ListField(
+        child=serializers.IntegerField(), allow_empty=False, max_length=5000
+    )
     class_id = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=[(m, m) for m in MODES], default="set")
 

@@ -27,7 +27,14 @@ def label(request: HttpRequest, pk: int) -> HttpResponse:
     }
     total = dataset.samples.count()
     labeled = dataset.samples.filter(labeled=True).count()
-    return render(request, template, {
-        "dataset": dataset, "workspace": dataset.workspace, "config": config,
-        "total": total, "labeled": labeled,
-    })  # fmt: skip
+    return render(
+        request,
+        template,
+        {
+            "dataset": dataset,
+            "workspace": dataset.workspace,
+            "config": config,
+            "total": total,
+            "labeled": labeled,
+        },
+    )

@@ -47,12 +47,14 @@ class SampleListView(DatasetNestedMixin, generics.GenericAPIView):
         except BadQuery as error:
             raise ValidationError({"detail": str(error)}) from None
         prefetch_related_objects(page.samples, "annotations")
-        return Response({
-            "count": page.total,
-            "next": _page_url(request, "after", page.next_cursor),
-            "previous": _page_url(request, "before", page.previous_cursor),
-            "results": SampleSerializer(page.samples, many=True).data,
-        })  # fmt: skip
+        return Response(
+            {
+                "count": page.total,
+                "next": _page_url(request, "after", page.next_cursor),
+                "previous": _page_url(request, "before", page.previous_cursor),
+                "results": SampleSerializer(page.samples, many=True).data,
+            }
+        )
 
 
 def _page_url(request: Request, key: str, cursor: str) -> str:

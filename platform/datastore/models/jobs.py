@@ -122,9 +122,12 @@ class ExportJob(Job):
         CSV = "csv", "CSV"
 
     version = models.ForeignKey(
-        "datastore.DatasetVersion", null=True, blank=True, on_delete=models.CASCADE,
+        "datastore.DatasetVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="exports",
-    )  # fmt: skip
+    )
     format = models.CharField(max_length=10, choices=Format.choices)
     file = models.FileField(max_length=300, blank=True)
     size_bytes = models.PositiveBigIntegerField(default=0)

@@ -111,11 +111,23 @@ class Sample(models.Model):
                 raise StaleRevision(self.pk)
             self.annotations.all().delete()
             Annotation.objects.bulk_create(
-                [Annotation(sample=self, label_class=classes[c], created_by=user)
-                 for c in dict.fromkeys(class_ids)]
-                + [Annotation(sample=self, label_class=classes[b.class_id], x=b.x, y=b.y, w=b.w,
-                              h=b.h, created_by=user) for b in boxes]
-            )  # fmt: skip
+                [
+                    Annotation(sample=self, label_class=classes[c], created_by=user)
+                    for c in dict.fromkeys(class_ids)
+                ]
+                + [
+                    Annotation(
+                        sample=self,
+                        label_class=classes[b.class_id],
+                        x=b.x,
+                        y=b.y,
+                        w=b.w,
+                        h=b.h,
+                        created_by=user,
+                    )
+                    for b in boxes
+                ]
+            )
         self.revision, self.labeled = revision + 1, is_labeled
         return self.revision
 
@@ -140,8 +152,12 @@ class Sample(models.Model):
         for box in boxes:
             if box.w <= 0 or box.h <= 0:
                 raise ValidationError("A box must have a positive width and height.")
-            if (box.x < -slack or box.y < -slack or box.x + box.w > self.width + slack
-                    or box.y + box.h > self.height + slack):  # fmt: skip
+            if (
+                box.x < -slack
+                or box.y < -slack
+                or box.x + box.w > self.width + slack
+                or box.y + box.h > self.height + slack
+            ):
                 raise ValidationError(
                     f"A box reaches outside the {self.width}x{self.height} image."
                 )

@@ -23,9 +23,11 @@ def _add_image(archive: zipfile.ZipFile, item: ExportItem, arcname: str) -> None
 
 
 def _images(
-    archive: zipfile.ZipFile, items: Sequence[ExportItem], folder: Callable[[ExportItem], str],
+    archive: zipfile.ZipFile,
+    items: Sequence[ExportItem],
+    folder: Callable[[ExportItem], str],
     progress: Progress,
-) -> None:  # fmt: skip
+) -> None:
     for done, item in enumerate(items, start=1):
         _add_image(archive, item, f"{folder(item)}/{item.name}")
         if done % 200 == 0 or done == len(items):
@@ -39,20 +41,33 @@ def _by_split(items: Sequence[ExportItem]) -> dict[str, list[ExportItem]]:
     return groups
 
 
-def write_coco(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
-               progress: Progress) -> None:  # fmt: skip
+def write_coco(
+    archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str], progress: Progress
+) -> None:
     categories = [{"id": i + 1, "name": name} for i, name in enumerate(classes)]
     ids = {name: i + 1 for i, name in enumerate(classes)}
     for split, group in _by_split(items).items():
         images, annotations = [], []
         for item in group:
-            images.append({"id": item.sample_id, "file_name": item.name,
-                           "width": item.width, "height": item.height})  # fmt: skip
+            images.append(
+                {
+                    "id": item.sample_id,
+                    "file_name": item.name,
+                    "width": item.width,
+                    "height": item.height,
+                }
+            )
             for name, x, y, w, h in item.boxes:
-                annotations.append({
-                    "id": len(annotations) + 1, "image_id": item.sample_id,
-                    "category_id": ids[name], "bbox": [x, y, w, h], "area": w * h, "iscrowd": 0,
-                })  # fmt: skip
+                annotations.append(
+                    {
+                        "id": len(annotations) + 1,
+                        "image_id": item.sample_id,
+                        "category_id": ids[name],
+                        "bbox": [x, y, w, h],
+                        "area": w * h,
+                        "iscrowd": 0,
+                    }
+                )
         data = {"images": images, "annotations": annotations, "categories": categories}
         archive.writestr(f"annotations/instances_{split}.json", json.dumps(data))
     _images(archive, items, lambda item: "images", progress)
@@ -76,8 +91,9 @@ def _voc_xml(item: ExportItem) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def write_voc(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
-              progress: Progress) -> None:  # fmt: skip
+def write_voc(
+    archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str], progress: Progress
+) -> None:
     archive.writestr("labels.txt", "".join(f"{name}\n" for name in classes))
     for item in items:
         archive.writestr(f"Annotations/{item.name.rsplit('.', 1)[0]}.xml", _voc_xml(item))
@@ -89,8 +105,9 @@ def write_voc(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: li
     _images(archive, items, lambda item: "JPEGImages", progress)
 
 
-def write_imagenet(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
-                   progress: Progress) -> None:  # fmt: skip
+def write_imagenet(
+    archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str], progress: Progress
+) -> None:
     labeled = [item for item in items if item.tags]
     archive.writestr("labels.txt", "".join(f"{name}\n" for name in classes))
     done = 0
@@ -103,8 +120,9 @@ def write_imagenet(archive: zipfile.ZipFile, items: Sequence[ExportItem], classe
             progress(done, len(labeled))
 
 
-def write_csv(archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str],
-              progress: Progress) -> None:  # fmt: skip
+def write_csv(
+    archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str], progress: Progress
+) -> None:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     detection = any(item.boxes for item in items)

@@ -54,8 +54,9 @@ def start_export(
     if version is not None and version.dataset_id != dataset.pk:
         raise ValidationError("The version belongs to another dataset.")
     with transaction.atomic():
-        job = ExportJob.objects.create(dataset=dataset, version=version, format=fmt,
-                                       created_by=user)  # fmt: skip
+        job = ExportJob.objects.create(
+            dataset=dataset, version=version, format=fmt, created_by=user
+        )
         enqueue(EXPORT_TASK, job.pk)
     return job
 
@@ -69,12 +70,23 @@ def _file_name(sample_id: int, original: str, stored: str) -> str:
 def _items_of_version(version: DatasetVersion) -> Iterator[ExportItem]:
     names = version.class_names
     rows = version.items.order_by("id").values_list(
-        "sample_id", "split", "labels", "sample__file", "sample__original_name",
-        "sample__width", "sample__height",
-    )  # fmt: skip
+        "sample_id",
+        "split",
+        "labels",
+        "sample__file",
+        "sample__original_name",
+        "sample__width",
+        "sample__height",
+    )
     for sample_id, split, labels, file, original, width, height in rows.iterator(2000):
-        item = ExportItem(sample_id, Path(default_storage.path(file)),
-                          _file_name(sample_id, original, file), split, width, height)  # fmt: skip
+        item = ExportItem(
+            sample_id,
+            Path(default_storage.path(file)),
+            _file_name(sample_id, original, file),
+            split,
+            width,
+            height,
+        )
         for label in labels:
             if isinstance(label, list):
                 item.boxes.append((names[label[0]], *label[1:]))
@@ -95,8 +107,14 @@ def _items_of_dataset(dataset: Dataset) -> Iterator[ExportItem]:
     for pk, split, file, original, width, height in samples.values_list(
         "id", "split", "file", "original_name", "width", "height"
     ).iterator(2000):
-        item = ExportItem(pk, Path(default_storage.path(file)), _file_name(pk, original, file),
-                          split, width, height)  # fmt: skip
+        item = ExportItem(
+            pk,
+            Path(default_storage.path(file)),
+            _file_name(pk, original, file),
+            split,
+            width,
+            height,
+        )
         for name, x, y, w, h in labels.get(pk, []):
             if x is None:
                 item.tags.append(name)

@@ -117,8 +117,11 @@ def run_import(job: ImportJob) -> None:
         _fail(job, rejected.reason, rejected.fix, rejected.file)
     except Exception as error:
         logger.exception("Import %s failed", job.pk)
-        _fail(job, f"The import failed unexpectedly ({type(error).__name__}: {error}).",
-              "Try again; if it fails again, send this message to your administrator.")  # fmt: skip
+        _fail(
+            job,
+            f"The import failed unexpectedly ({type(error).__name__}: {error}).",
+            "Try again; if it fails again, send this message to your administrator.",
+        )
     finally:
         shutil.rmtree(dataset.local_folder("work", str(job.pk)), ignore_errors=True)
 
@@ -159,8 +162,16 @@ def _save(job: ImportJob, prepared: PreparedImport) -> None:
         for label in prepared_sample.labels:
             annotations.append(Annotation(sample=sample, label_class=classes[label]))
         for box in prepared_sample.boxes:
-            annotations.append(Annotation(sample=sample, label_class=classes[box.label],
-                                          x=box.x, y=box.y, w=box.w, h=box.h))  # fmt: skip
+            annotations.append(
+                Annotation(
+                    sample=sample,
+                    label_class=classes[box.label],
+                    x=box.x,
+                    y=box.y,
+                    w=box.w,
+                    h=box.h,
+                )
+            )
     Annotation.objects.bulk_create(annotations, batch_size=BATCH)
     job.status = ImportJob.Status.SUCCEEDED
     job.detected_format = prepared.format.value

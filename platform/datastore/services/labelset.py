@@ -77,12 +77,19 @@ def preview_merge(source: LabelClass, target: LabelClass) -> Effect:
     samples = source.annotations.values("sample").distinct().count()
     duplicates = _duplicate_tags(source, target).count()
     return Effect(
-        annotations, samples, 0, duplicates,
+        annotations,
+        samples,
+        0,
+        duplicates,
         f"{annotations} annotation{'s' * (annotations != 1)} on {samples} image"
         f"{'s' * (samples != 1)} will move from '{source.name}' to '{target.name}'"
-        + (f"; {duplicates} duplicate tag{'s' * (duplicates != 1)} will be dropped"
-           if duplicates else "") + f", and '{source.name}' will be removed.",
-    )  # fmt: skip
+        + (
+            f"; {duplicates} duplicate tag{'s' * (duplicates != 1)} will be dropped"
+            if duplicates
+            else ""
+        )
+        + f", and '{source.name}' will be removed.",
+    )
 
 
 def preview_delete(label_class: LabelClass) -> Effect:
@@ -90,11 +97,14 @@ def preview_delete(label_class: LabelClass) -> Effect:
     samples = label_class.annotations.values("sample").distinct().count()
     unlabeled = _left_unlabeled(label_class).count()
     return Effect(
-        annotations, samples, unlabeled, 0,
+        annotations,
+        samples,
+        unlabeled,
+        0,
         f"{annotations} annotation{'s' * (annotations != 1)} on {samples} image"
         f"{'s' * (samples != 1)} will be deleted; {unlabeled} image"
         f"{'s' * (unlabeled != 1)} will have no label left.",
-    )  # fmt: skip
+    )
 
 
 def _check_pair(source: LabelClass, target: LabelClass) -> None:

@@ -134,17 +134,29 @@ def freeze_version(
             with transaction.atomic():
                 number = (dataset.versions.aggregate(n=Max("number"))["n"] or 0) + 1
                 version = DatasetVersion.objects.create(
-                    dataset=dataset, number=number, note=note, split_method=method,
-                    ratios=ratios, seed=seed, created_by=user, sample_count=len(snaps),
+                    dataset=dataset,
+                    number=number,
+                    note=note,
+                    split_method=method,
+                    ratios=ratios,
+                    seed=seed,
+                    created_by=user,
+                    sample_count=len(snaps),
                     classes=[{"name": c.name, "color": c.color} for c in classes],
                     stats=_stats(snaps, splits, names),
-                )  # fmt: skip
+                )
                 VersionItem.objects.bulk_create(
-                    (VersionItem(version=version, sample_id=snap.sample_id, split=split,
-                                 labels=snap.labels)
-                     for snap, split in zip(snaps, splits, strict=True)),
+                    (
+                        VersionItem(
+                            version=version,
+                            sample_id=snap.sample_id,
+                            split=split,
+                            labels=snap.labels,
+                        )
+                        for snap, split in zip(snaps, splits, strict=True)
+                    ),
                     batch_size=BATCH,
-                )  # fmt: skip
+                )
                 return version
         except IntegrityError:
             continue

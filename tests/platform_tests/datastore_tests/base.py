@@ -38,9 +38,12 @@ class DatastoreTestCase(BaseTestCase):
         self, task_type: str = Dataset.TaskType.CLASSIFICATION, name: str = "Digits", **kwargs: Any
     ) -> Dataset:
         return Dataset.objects.create(
-            workspace=kwargs.pop("workspace", self.workspace), name=name, task_type=task_type,
-            created_by=self.alice, **kwargs,
-        )  # fmt: skip
+            workspace=kwargs.pop("workspace", self.workspace),
+            name=name,
+            task_type=task_type,
+            created_by=self.alice,
+            **kwargs,
+        )
 
     def folder(self, name: str) -> Path:
         path = self.files_root / name

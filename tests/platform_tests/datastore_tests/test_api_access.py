@@ -31,30 +31,48 @@ class ApiAccessTests(DatastoreTestCase):
     def reads(self) -> list[str]:
         d, s = self.dataset.pk, self.sample.pk
         return [
-            f"/api/workspaces/{self.workspace.slug}/datasets/", f"/api/datasets/{d}/",
-            f"/api/datasets/{d}/classes/", f"/api/classes/{self.label_class.pk}/",
-            f"/api/datasets/{d}/statistics/", f"/api/datasets/{d}/samples/",
-            f"/api/samples/{s}/", f"/api/samples/{s}/image/", f"/api/samples/{s}/thumbnail/",
-            f"/api/datasets/{d}/uploads/", f"/api/uploads/{self.upload_session.pk}/",
-            f"/api/datasets/{d}/imports/", f"/api/imports/{self.job.pk}/",
-            f"/api/datasets/{d}/versions/", f"/api/versions/{self.version.pk}/",
-            f"/api/versions/{self.version.pk}/items/", f"/api/datasets/{d}/exports/",
+            f"/api/workspaces/{self.workspace.slug}/datasets/",
+            f"/api/datasets/{d}/",
+            f"/api/datasets/{d}/classes/",
+            f"/api/classes/{self.label_class.pk}/",
+            f"/api/datasets/{d}/statistics/",
+            f"/api/datasets/{d}/samples/",
+            f"/api/samples/{s}/",
+            f"/api/samples/{s}/image/",
+            f"/api/samples/{s}/thumbnail/",
+            f"/api/datasets/{d}/uploads/",
+            f"/api/uploads/{self.upload_session.pk}/",
+            f"/api/datasets/{d}/imports/",
+            f"/api/imports/{self.job.pk}/",
+            f"/api/datasets/{d}/versions/",
+            f"/api/versions/{self.version.pk}/",
+            f"/api/versions/{self.version.pk}/items/",
+            f"/api/datasets/{d}/exports/",
             f"/api/exports/{self.export.pk}/",
-        ]  # fmt: skip
+        ]
 
     def writes(self) -> list[tuple[str, str, Any]]:
         d, s, c = self.dataset.pk, self.sample.pk, self.label_class.pk
         u, f = self.upload_session.pk, self.upload_file.pk
         return [
-            ("post", f"/api/workspaces/{self.workspace.slug}/datasets/",
-             {"name": "New", "task_type": "detection"}),
+            (
+                "post",
+                f"/api/workspaces/{self.workspace.slug}/datasets/",
+                {"name": "New", "task_type": "detection"},
+            ),
             ("patch", f"/api/datasets/{d}/", {"description": "changed"}),
-            ("post", f"/api/datasets/{d}/classes/order/",
-             {"class_ids": list(self.dataset.classes.values_list("id", flat=True))}),
+            (
+                "post",
+                f"/api/datasets/{d}/classes/order/",
+                {"class_ids": list(self.dataset.classes.values_list("id", flat=True))},
+            ),
             ("post", f"/api/datasets/{d}/classes/", {"name": "seven"}),
             ("patch", f"/api/classes/{c}/", {"color": "#123456"}),
-            ("post", f"/api/datasets/{d}/classes/changes/",
-             {"operation": "delete", "source": c, "preview": True}),
+            (
+                "post",
+                f"/api/datasets/{d}/classes/changes/",
+                {"operation": "delete", "source": c, "preview": True},
+            ),
             ("post", f"/api/datasets/{d}/uploads/", {}),
             ("post", f"/api/uploads/{u}/files/", {"files": [{"name": "b.png", "size": 0}]}),
             ("put", f"/api/uploads/{u}/files/{f}/", b"abc"),
@@ -64,12 +82,13 @@ class ApiAccessTests(DatastoreTestCase):
             ("post", f"/api/datasets/{d}/claim/", {"after": 0}),
             ("put", f"/api/samples/{s}/labels/", {"revision": 0, "class_ids": [c]}),
             ("post", f"/api/datasets/{d}/labels/bulk/", {"sample_ids": [s], "class_id": c}),
-        ]  # fmt: skip
+        ]
 
     def send(self, client: Any, method: str, url: str, body: Any) -> Any:
         if isinstance(body, bytes):
-            return client.generic(method.upper(), url, body, "application/octet-stream",
-                                  HTTP_UPLOAD_OFFSET="0")  # fmt: skip
+            return client.generic(
+                method.upper(), url, body, "application/octet-stream", HTTP_UPLOAD_OFFSET="0"
+            )
         return getattr(client, method)(url, body, format="json")
 
     def test_an_outsider_gets_404_everywhere(self) -> None:
@@ -131,7 +150,10 @@ class ApiAccessTests(DatastoreTestCase):
         client, _token = self.token_client_for(self.bob)
         response = client.get(f"/api/datasets/{self.dataset.pk}/samples/")
         self.assertEqual(response.json()["count"], 4)
-        chunk = client.generic("PUT", f"/api/uploads/{self.upload_session.pk}/files/"
-                               f"{self.upload_file.pk}/", io.BytesIO(b"abc").read(),
-                               "application/octet-stream")  # fmt: skip
+        chunk = client.generic(
+            "PUT",
+            f"/api/uploads/{self.upload_session.pk}/files/{self.upload_file.pk}/",
+            io.BytesIO(b"abc").read(),
+            "application/octet-stream",
+        )
         self.assertEqual(chunk.json()["received"], 3)

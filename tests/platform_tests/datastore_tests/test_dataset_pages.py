@@ -7,8 +7,14 @@ from django.urls import reverse
 from datastore.models import Dataset, ExportJob
 from tests.platform_tests.datastore_tests.base import DatastoreTestCase
 
-PAGES = ["datastore:gallery", "datastore:upload", "datastore:report", "datastore:label_set",
-         "datastore:versions", "labeling:label"]  # fmt: skip
+PAGES = [
+    "datastore:gallery",
+    "datastore:upload",
+    "datastore:report",
+    "datastore:label_set",
+    "datastore:versions",
+    "labeling:label",
+]
 
 
 class DatasetPageTests(DatastoreTestCase):
@@ -57,16 +63,18 @@ class DatasetPageTests(DatastoreTestCase):
     def test_a_viewer_cannot_create_datasets_or_freeze_versions(self) -> None:
         self.client.force_login(self.vera)
         url = reverse("datastore:dataset_list", args=[self.workspace.slug])
-        self.assertEqual(self.client.post(url, {"name": "X", "task_type": "detection"}).status_code,
-                         403)  # fmt: skip
+        self.assertEqual(
+            self.client.post(url, {"name": "X", "task_type": "detection"}).status_code, 403
+        )
         versions = reverse("datastore:versions", args=[self.dataset.pk])
         self.assertEqual(self.client.post(versions, {"action": "freeze"}).status_code, 403)
 
     def test_the_gallery_filters_and_links_to_the_labeling_page(self) -> None:
         self.client.force_login(self.alice)
         zero = self.dataset.classes.get(name="0")
-        response = self.client.get(reverse("datastore:gallery", args=[self.dataset.pk]),
-                                   {"class": zero.pk, "sort": "name"})  # fmt: skip
+        response = self.client.get(
+            reverse("datastore:gallery", args=[self.dataset.pk]), {"class": zero.pk, "sort": "name"}
+        )
         self.assertContains(response, "3 of 6 images")
         self.assertContains(response, "?sample=", count=3)
 
@@ -89,8 +97,14 @@ class DatasetPageTests(DatastoreTestCase):
     def test_members_freeze_versions_and_start_exports_from_the_page(self) -> None:
         self.client.force_login(self.bob)
         url = reverse("datastore:versions", args=[self.dataset.pk])
-        form = {"action": "freeze", "method": "stratified", "train": 0.5, "val": 0.5,
-                "test": 0, "seed": 3}  # fmt: skip
+        form = {
+            "action": "freeze",
+            "method": "stratified",
+            "train": 0.5,
+            "val": 0.5,
+            "test": 0,
+            "seed": 3,
+        }
         self.assertRedirects(self.client.post(url, form), url)
         self.assertEqual(self.dataset.versions.get().sample_count, 6)
         self.assertRedirects(self.client.post(url, {"action": "export", "format": "csv"}), url)
@@ -100,6 +114,12 @@ class DatasetPageTests(DatastoreTestCase):
     def test_ratios_that_do_not_add_up_are_refused(self) -> None:
         self.client.force_login(self.bob)
         url = reverse("datastore:versions", args=[self.dataset.pk])
-        form = {"action": "freeze", "method": "stratified", "train": 0.5, "val": 0.1,
-                "test": 0, "seed": 0}  # fmt: skip
+        form = {
+            "action": "freeze",
+            "method": "stratified",
+            "train": 0.5,
+            "val": 0.1,
+            "test": 0,
+            "seed": 0,
+        }
         self.assertContains(self.client.post(url, form), "add up to 1")

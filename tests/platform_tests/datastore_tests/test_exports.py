@@ -15,8 +15,11 @@ from workers.tasks.datastore import export_labels
 class ExportTests(DatastoreTestCase):
     def export(self, dataset: Dataset, fmt: str, version: int | None = None) -> Path:
         client = self.api_client_for(self.bob)
-        response = client.post(f"/api/datasets/{dataset.pk}/exports/",
-                               {"format": fmt, "version": version}, format="json")  # fmt: skip
+        response = client.post(
+            f"/api/datasets/{dataset.pk}/exports/",
+            {"format": fmt, "version": version},
+            format="json",
+        )
         self.assertEqual(response.status_code, 201, response.content)
         export_labels(response.json()["id"])
         job = client.get(f"/api/exports/{response.json()['id']}/").json()
@@ -30,8 +33,10 @@ class ExportTests(DatastoreTestCase):
 
     def labels_of(self, dataset: Dataset) -> list[tuple]:
         rows = Annotation.objects.filter(sample__dataset=dataset)
-        return sorted((a.sample.content_hash, a.label_class.name, a.x, a.y, a.w, a.h)
-                      for a in rows.select_related("sample", "label_class"))  # fmt: skip
+        return sorted(
+            (a.sample.content_hash, a.label_class.name, a.x, a.y, a.w, a.h)
+            for a in rows.select_related("sample", "label_class")
+        )
 
     def round_trip(self, dataset: Dataset, fmt: str) -> Dataset:
         archive = self.export(dataset, fmt)
@@ -73,8 +78,13 @@ class ExportTests(DatastoreTestCase):
     def test_a_version_export_holds_the_frozen_labels(self) -> None:
         dataset = self.make_dataset()
         self.import_digits(dataset, labels=(4, 7), per_class=3)
-        version = freeze_version(dataset, user=self.alice, method="stratified", seed=1,
-                                 ratios={"train": 0.5, "val": 0.5, "test": 0})  # fmt: skip
+        version = freeze_version(
+            dataset,
+            user=self.alice,
+            method="stratified",
+            seed=1,
+            ratios={"train": 0.5, "val": 0.5, "test": 0},
+        )
         Annotation.objects.filter(sample__dataset=dataset).delete()
         archive = self.export(dataset, "imagenet", version.pk)
         names = zipfile.ZipFile(archive).namelist()
@@ -85,8 +95,9 @@ class ExportTests(DatastoreTestCase):
     def test_formats_that_do_not_fit_the_task_are_refused(self) -> None:
         dataset = self.make_dataset()
         client = self.api_client_for(self.bob)
-        response = client.post(f"/api/datasets/{dataset.pk}/exports/", {"format": "coco"},
-                               format="json")  # fmt: skip
+        response = client.post(
+            f"/api/datasets/{dataset.pk}/exports/", {"format": "coco"}, format="json"
+        )
         self.assertEqual(response.status_code, 400)
         self.assertIn("ImageNet folders or CSV", str(response.json()))
 

@@ -23,9 +23,9 @@ class ImportRollbackTests(DatastoreTestCase):
             sorted(Sample.objects.values_list("id", "file", "labeled")),
             sorted(Annotation.objects.values_list("id", "sample_id", "label_class_id")),
             sorted(LabelClass.objects.values_list("id", "name", "order")),
-            self.files_under(self.dataset) - {f for f in self.files_under(self.dataset)
-                                              if f.startswith("uploads/")},
-        )  # fmt: skip
+            self.files_under(self.dataset)
+            - {f for f in self.files_under(self.dataset) if f.startswith("uploads/")},
+        )
 
     def assert_unchanged(self, job: ImportJob) -> None:
         self.assertEqual(job.status, ImportJob.Status.FAILED)
@@ -65,16 +65,18 @@ class ImportRollbackTests(DatastoreTestCase):
     def test_labels_of_the_wrong_task_type_fail_the_import(self) -> None:
         folder = self.folder("voc")
         sample_images.photos(folder, names=("coffee",))
-        (folder / "coffee.xml").write_text("<annotation><filename>coffee.jpg</filename>"
-                                           "</annotation>")  # fmt: skip
+        (folder / "coffee.xml").write_text(
+            "<annotation><filename>coffee.jpg</filename></annotation>"
+        )
         job = self.import_folder(self.dataset, folder, fmt="voc")
         self.assert_unchanged(job)
         self.assertIn("cannot be imported into a classification dataset", job.error)
 
     def test_a_worker_that_died_mid_import_is_taken_over_cleanly(self) -> None:
         session = self.upload(self.dataset, self.more_digits())
-        job = ImportJob.objects.create(dataset=self.dataset, upload=session, status="running",
-                                       heartbeat_at="2000-01-01T00:00Z")  # fmt: skip
+        job = ImportJob.objects.create(
+            dataset=self.dataset, upload=session, status="running", heartbeat_at="2000-01-01T00:00Z"
+        )
         stale = self.dataset.local_folder("samples", str(job.pk))
         stale.mkdir(parents=True)
         (stale / "000000.png").write_bytes(b"half-written by the dead worker")

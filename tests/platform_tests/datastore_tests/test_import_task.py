@@ -20,16 +20,20 @@ class ImportTaskTests(DatastoreTestCase):
         self.assertEqual(dataset.class_names(), ["3", "8"])
         self.assertEqual(Sample.objects.filter(dataset=dataset, labeled=True).count(), 10)
         sample = Sample.objects.filter(dataset=dataset, original_name__startswith="8/").first()
-        self.assertEqual(list(sample.annotations.values_list("label_class__name", flat=True)),
-                         ["8"])  # fmt: skip
+        self.assertEqual(
+            list(sample.annotations.values_list("label_class__name", flat=True)), ["8"]
+        )
         self.assertTrue((self.media_root / sample.thumbnail.name).is_file())
         self.assertTrue((self.media_root / sample.file.name).is_file())
 
     def test_files_land_only_inside_the_dataset_folder(self) -> None:
         dataset = self.make_dataset()
         self.import_digits(dataset)
-        outside = [p for p in self.media_root.rglob("*") if p.is_file()
-                   and not p.is_relative_to(self.media_root / dataset.storage_prefix)]  # fmt: skip
+        outside = [
+            p
+            for p in self.media_root.rglob("*")
+            if p.is_file() and not p.is_relative_to(self.media_root / dataset.storage_prefix)
+        ]
         self.assertEqual(outside, [])
         # The work folder and the raw upload are gone once the import is done.
         self.assertFalse(
@@ -41,25 +45,32 @@ class ImportTaskTests(DatastoreTestCase):
         folder = self.folder("coco")
         sample_images.photos(folder / "images", names=("astronaut", "coffee"))
         coco = {
-            "images": [{"id": 1, "file_name": "astronaut.jpg"},
-                       {"id": 2, "file_name": "coffee.jpg"}],
+            "images": [
+                {"id": 1, "file_name": "astronaut.jpg"},
+                {"id": 2, "file_name": "coffee.jpg"},
+            ],
             "categories": [{"id": 1, "name": "person"}, {"id": 2, "name": "cup"}],
-            "annotations": [{"image_id": 1, "category_id": 1, "bbox": [100, 20, 300, 480]},
-                            {"image_id": 2, "category_id": 2, "bbox": [150, 50, 300, 250]},
-                            {"image_id": 2, "category_id": 2, "bbox": [10, 10, 0, 5]}],
-        }  # fmt: skip
+            "annotations": [
+                {"image_id": 1, "category_id": 1, "bbox": [100, 20, 300, 480]},
+                {"image_id": 2, "category_id": 2, "bbox": [150, 50, 300, 250]},
+                {"image_id": 2, "category_id": 2, "bbox": [10, 10, 0, 5]},
+            ],
+        }
         (folder / "instances_val.json").write_text(json.dumps(coco))
         archive = sample_images.zip_folder(folder, self.folder("zips") / "coco.zip")
         job = self.import_files(dataset, [("coco.zip", archive)])
         self.assertEqual(job.status, ImportJob.Status.SUCCEEDED, job.error)
         self.assertEqual(job.detected_format, "coco")
         boxes = Annotation.objects.filter(sample__dataset=dataset).order_by("x")
-        self.assertEqual([(b.label_class.name, b.x, b.y, b.w, b.h) for b in boxes],
-                         [("person", 100, 20, 300, 480), ("cup", 150, 50, 300, 250)])  # fmt: skip
+        self.assertEqual(
+            [(b.label_class.name, b.x, b.y, b.w, b.h) for b in boxes],
+            [("person", 100, 20, 300, 480), ("cup", 150, 50, 300, 250)],
+        )
         self.assertEqual(set(Sample.objects.values_list("split", flat=True)), {"val"})
         zero = next(p for p in job.report["problems"] if p["code"] == "box_zero_area")
-        self.assertEqual((zero["file"], zero["where"]), ("instances_val.json",
-                                                         "annotations[2].bbox"))  # fmt: skip
+        self.assertEqual(
+            (zero["file"], zero["where"]), ("instances_val.json", "annotations[2].bbox")
+        )
 
     def test_the_user_can_override_the_detected_format(self) -> None:
         dataset = self.make_dataset()

@@ -18,11 +18,13 @@ class LabelSetTests(DatastoreTestCase):
         self.changes = f"/api/datasets/{self.dataset.pk}/classes/changes/"
 
     def test_adding_and_renaming(self) -> None:
-        added = self.client.post(f"/api/datasets/{self.dataset.pk}/classes/", {"name": " seven "},
-                                 format="json").json()  # fmt: skip
+        added = self.client.post(
+            f"/api/datasets/{self.dataset.pk}/classes/", {"name": " seven "}, format="json"
+        ).json()
         self.assertEqual((added["name"], added["order"]), ("seven", 3))
-        renamed = self.client.patch(f"/api/classes/{self.zero.pk}/", {"name": "zero",
-                                    "color": "#ABCDEF"}, format="json").json()  # fmt: skip
+        renamed = self.client.patch(
+            f"/api/classes/{self.zero.pk}/", {"name": "zero", "color": "#ABCDEF"}, format="json"
+        ).json()
         self.assertEqual((renamed["name"], renamed["color"]), ("zero", "#abcdef"))
         clash = self.client.patch(f"/api/classes/{self.one.pk}/", {"name": "zero"}, format="json")
         self.assertEqual(clash.status_code, 400)
@@ -38,8 +40,12 @@ class LabelSetTests(DatastoreTestCase):
         self.assertEqual(self.one.annotations.count(), 4)
 
     def test_merge_moves_annotations_and_removes_the_class(self) -> None:
-        body = {"operation": "merge", "source": self.one.pk, "target": self.zero.pk,
-                "preview": False}  # fmt: skip
+        body = {
+            "operation": "merge",
+            "source": self.one.pk,
+            "target": self.zero.pk,
+            "preview": False,
+        }
         self.assertTrue(self.client.post(self.changes, body, format="json").json()["applied"])
         self.assertEqual(self.dataset.class_names(), ["0", "2"])
         self.assertEqual(self.zero.annotations.count(), 6)
@@ -57,9 +63,11 @@ class LabelSetTests(DatastoreTestCase):
         sample = Sample.objects.filter(annotations__label_class=self.one).first()
         body = {"operation": "delete", "source": self.one.pk, "preview": False}
         self.client.post(self.changes, body, format="json")
-        save = self.client.put(f"/api/samples/{sample.pk}/labels/",
-                               {"revision": sample.revision, "class_ids": [self.two.pk]},
-                               format="json")  # fmt: skip
+        save = self.client.put(
+            f"/api/samples/{sample.pk}/labels/",
+            {"revision": sample.revision, "class_ids": [self.two.pk]},
+            format="json",
+        )
         self.assertEqual(save.status_code, 409)
 
     def test_classes_of_another_dataset_are_refused(self) -> None:
@@ -71,8 +79,9 @@ class LabelSetTests(DatastoreTestCase):
     def test_reordering_needs_every_class_once(self) -> None:
         url = f"/api/datasets/{self.dataset.pk}/classes/order/"
         order = [self.two.pk, self.zero.pk, self.one.pk]
-        self.assertEqual([c["name"] for c in self.client.post(url, {"class_ids": order},
-                                                              format="json").json()],
-                         ["2", "0", "1"])  # fmt: skip
+        self.assertEqual(
+            [c["name"] for c in self.client.post(url, {"class_ids": order}, format="json").json()],
+            ["2", "0", "1"],
+        )
         bad = self.client.post(url, {"class_ids": order[:2]}, format="json")
         self.assertEqual(bad.status_code, 400)

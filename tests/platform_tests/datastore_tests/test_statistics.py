@@ -14,8 +14,9 @@ class StatisticsTests(DatastoreTestCase):
         stats = self.api_client_for(self.vera).get(f"/api/datasets/{dataset.pk}/statistics/")
         data = stats.json()
         self.assertEqual(data["totals"], {"samples": 6, "labeled": 6, "with_problems": 0})
-        self.assertEqual([(c["name"], c["image_count"]) for c in data["classes"]],
-                         [("0", 3), ("1", 3)])  # fmt: skip
+        self.assertEqual(
+            [(c["name"], c["image_count"]) for c in data["classes"]], [("0", 3), ("1", 3)]
+        )
         self.assertEqual(data["sizes"], [{"width": 32, "height": 32, "count": 6}])
         self.assertEqual(data["splits"], {"unassigned": 6})
 

@@ -24,9 +24,11 @@ class UploadApiTests(DatastoreTestCase):
     def open_upload(self, name: str = "coffee.jpg", size: int | None = None) -> tuple[int, int]:
         upload = self.client.post(f"/api/datasets/{self.dataset.pk}/uploads/", {}, format="json")
         self.assertEqual(upload.status_code, 201)
-        files = self.client.post(f"/api/uploads/{upload.json()['id']}/files/",
-                                 {"files": [{"name": name, "size": size or len(self.data)}]},
-                                 format="json")  # fmt: skip
+        files = self.client.post(
+            f"/api/uploads/{upload.json()['id']}/files/",
+            {"files": [{"name": name, "size": size or len(self.data)}]},
+            format="json",
+        )
         self.assertEqual(files.status_code, 201, files.content)
         return upload.json()["id"], files.json()[0]["id"]
 
@@ -40,8 +42,9 @@ class UploadApiTests(DatastoreTestCase):
         upload, file = self.open_upload()
         half = len(self.data) // 2
         self.assertEqual(self.put(upload, file, self.data[:half], 0).json()["received"], half)
-        self.assertEqual(self.put(upload, file, self.data[half:], half).json()["received"],
-                         len(self.data))  # fmt: skip
+        self.assertEqual(
+            self.put(upload, file, self.data[half:], half).json()["received"], len(self.data)
+        )
         response = self.client.post(f"/api/uploads/{upload}/import/", {}, format="json")
         self.assertEqual(response.status_code, 202)
         self.assertEqual(response.json()["status"], "queued")
@@ -65,8 +68,10 @@ class UploadApiTests(DatastoreTestCase):
         # Re-sending the chunk that arrived is harmless too.
         self.assertEqual(self.put(upload, file, self.data[:1000], 0).status_code, 409)
         self.put(upload, file, self.data[1000:], 1000)
-        self.assertEqual(self.client.get(f"/api/uploads/{upload}/").json()["files"][0]["received"],
-                         len(self.data))  # fmt: skip
+        self.assertEqual(
+            self.client.get(f"/api/uploads/{upload}/").json()["files"][0]["received"],
+            len(self.data),
+        )
 
     def test_it_refuses_more_bytes_than_declared(self) -> None:
         upload, file = self.open_upload(size=100)
@@ -78,9 +83,11 @@ class UploadApiTests(DatastoreTestCase):
     @override_settings(MAX_UPLOAD_BYTES=1000)
     def test_it_refuses_a_file_over_max_upload_bytes(self) -> None:
         upload = self.client.post(f"/api/datasets/{self.dataset.pk}/uploads/", {}, format="json")
-        response = self.client.post(f"/api/uploads/{upload.json()['id']}/files/",
-                                    {"files": [{"name": "big.zip", "size": 5000}]},
-                                    format="json")  # fmt: skip
+        response = self.client.post(
+            f"/api/uploads/{upload.json()['id']}/files/",
+            {"files": [{"name": "big.zip", "size": 5000}]},
+            format="json",
+        )
         self.assertEqual(response.status_code, 400)
         self.assertIn("MAX_UPLOAD_BYTES", response.json()["detail"][0])
 
@@ -102,19 +109,22 @@ class UploadApiTests(DatastoreTestCase):
     def test_a_failed_import_can_be_retried_with_another_format(self) -> None:
         upload, file = self.open_upload()
         self.put(upload, file, self.data, 0)
-        first = self.client.post(f"/api/uploads/{upload}/import/", {"format": "coco"},
-                                 format="json").json()  # fmt: skip
+        first = self.client.post(
+            f"/api/uploads/{upload}/import/", {"format": "coco"}, format="json"
+        ).json()
         import_upload(first["id"])
         self.assertEqual(ImportJob.objects.get(pk=first["id"]).status, "failed")
         self.assertEqual(UploadSession.objects.get(pk=upload).status, "failed")
-        second = self.client.post(f"/api/uploads/{upload}/import/", {"format": "flat"},
-                                  format="json").json()  # fmt: skip
+        second = self.client.post(
+            f"/api/uploads/{upload}/import/", {"format": "flat"}, format="json"
+        ).json()
         import_upload(second["id"])
         self.assertEqual(ImportJob.objects.get(pk=second["id"]).samples_added, 1)
 
     def test_unknown_formats_are_refused(self) -> None:
         upload, file = self.open_upload()
         self.put(upload, file, self.data, 0)
-        response = self.client.post(f"/api/uploads/{upload}/import/", {"format": "tfrecord"},
-                                    format="json")  # fmt: skip
+        response = self.client.post(
+            f"/api/uploads/{upload}/import/", {"format": "tfrecord"}, format="json"
+        )
         self.assertEqual(response.status_code, 400)

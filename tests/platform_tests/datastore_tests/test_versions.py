@@ -23,8 +23,9 @@ class VersionTests(DatastoreTestCase):
         return response.json()
 
     def test_a_stratified_split_deals_each_class_in_the_ratios(self) -> None:
-        version = self.freeze(split_method="stratified", seed=7,
-                              ratios={"train": 0.6, "val": 0.2, "test": 0.2})  # fmt: skip
+        version = self.freeze(
+            split_method="stratified", seed=7, ratios={"train": 0.6, "val": 0.2, "test": 0.2}
+        )
         self.assertEqual(version["stats"]["per_split"], {"train": 12, "val": 4, "test": 4})
         self.assertEqual(version["stats"]["per_class"]["val"], {"0": 2, "1": 2})
         self.assertEqual([c["name"] for c in version["classes"]], ["0", "1"])
@@ -34,8 +35,9 @@ class VersionTests(DatastoreTestCase):
         splits = []
         for _ in range(2):
             version = self.freeze(split_method="stratified", seed=3)
-            items = self.client.get(f"/api/versions/{version['id']}/items/",
-                                    {"page_size": 100}).json()["results"]  # fmt: skip
+            items = self.client.get(
+                f"/api/versions/{version['id']}/items/", {"page_size": 100}
+            ).json()["results"]
             splits.append([(i["sample"], i["split"]) for i in items])
         self.assertEqual(splits[0], splits[1])
 
@@ -46,8 +48,9 @@ class VersionTests(DatastoreTestCase):
         sample_images.class_folders(folder / "val", labels=(3,), per_class=2)
         job = self.import_folder(dataset, folder)
         self.assertEqual(job.samples_added, 6, job.error)
-        response = self.client.post(f"/api/datasets/{dataset.pk}/versions/",
-                                    {"split_method": "folders"}, format="json")  # fmt: skip
+        response = self.client.post(
+            f"/api/datasets/{dataset.pk}/versions/", {"split_method": "folders"}, format="json"
+        )
         self.assertEqual(response.status_code, 201, response.content)
         self.assertEqual(response.json()["stats"]["per_split"], {"train": 4, "val": 2, "test": 0})
 
@@ -70,11 +73,13 @@ class VersionTests(DatastoreTestCase):
         dataset = self.make_dataset(Dataset.TaskType.DETECTION, name="Boxes")
         folder = self.folder("boxes")
         sample_images.photos(folder, names=("astronaut",))
-        (folder / "b.csv").write_text("filename,label,xmin,ymin,xmax,ymax\n"
-                                      "astronaut.jpg,face,170,30,290,190\n")  # fmt: skip
+        (folder / "b.csv").write_text(
+            "filename,label,xmin,ymin,xmax,ymax\nastronaut.jpg,face,170,30,290,190\n"
+        )
         self.import_folder(dataset, folder)
-        response = self.client.post(f"/api/datasets/{dataset.pk}/versions/",
-                                    {"split_method": "folders"}, format="json")  # fmt: skip
+        response = self.client.post(
+            f"/api/datasets/{dataset.pk}/versions/", {"split_method": "folders"}, format="json"
+        )
         items = self.client.get(f"/api/versions/{response.json()['id']}/items/").json()
         self.assertEqual(items["results"][0]["labels"], [[0, 170.0, 30.0, 120.0, 160.0]])
         self.assertEqual(response.json()["stats"]["boxes"], 1)
@@ -85,6 +90,7 @@ class VersionTests(DatastoreTestCase):
         self.assertEqual(bad.status_code, 400)
         self.assertIn("add up to 1", str(bad.json()))
         empty = self.make_dataset(name="Empty")
-        response = self.client.post(f"/api/datasets/{empty.pk}/versions/",
-                                    {"split_method": "folders"}, format="json")  # fmt: skip
+        response = self.client.post(
+            f"/api/datasets/{empty.pk}/versions/", {"split_method": "folders"}, format="json"
+        )
         self.assertIn("no labeled samples", str(response.json()))
