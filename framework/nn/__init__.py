@@ -44,7 +44,13 @@ from framework.nn.layer.common import (
     UpsamplingNearest2D,
     ZeroPad2D,
 )
-from framework.nn.layer.container import LayerDict, LayerList, ParameterList, Sequential
+from framework.nn.layer.container import (
+    LayerDict,
+    LayerList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)
 from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (

@@ -9,17 +9,20 @@ from framework.nn.initializer.initializer import (
 )
 from framework.nn.initializer.kaiming import KaimingNormal, KaimingUniform, MSRAInitializer
 from framework.nn.initializer.normal import Normal, TruncatedNormal
+from framework.nn.initializer.structured import Dirac, Orthogonal
 from framework.nn.initializer.uniform import Uniform
 from framework.nn.initializer.xavier import XavierInitializer, XavierNormal, XavierUniform
 
 __all__ = [
     "Assign",
     "Constant",
+    "Dirac",
     "Initializer",
     "KaimingNormal",
     "KaimingUniform",
     "MSRAInitializer",
     "Normal",
+    "Orthogonal",
     "TruncatedNormal",
     "Uniform",
     "XavierInitializer",

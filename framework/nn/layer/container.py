@@ -66,6 +66,27 @@ class Sequential(Layer):
         self.add_sublayer(str(len(self)), layer)
         return self
 
+    def insert(self, index: int, layer: Layer) -> Sequential:
+        """Insert `layer` before position `index`; index-named layers after it shift by one."""
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential holds Layers, got {type(layer).__name__}")
+        count = len(self._sub_layers)
+        if not -count <= index <= count:
+            raise IndexError(f"index {index} is out of range for a container of {count} items")
+        index = index + count if index < 0 else index
+        items = list(self._sub_layers.items())
+        self._sub_layers.clear()
+        self._sub_layers.update(items[:index])
+        self._sub_layers[str(index)] = layer
+        for i, (name, existing) in enumerate(items[index:], start=index + 1):
+            self._sub_layers[str(i) if name.isdigit() else name] = existing
+        return self
+
+    def extend(self, layers: Iterable[Layer]) -> Sequential:
+        for layer in layers:
+            self.append(layer)
+        return self
+
     def forward(self, input: Any) -> Any:
         for layer in self._sub_layers.values():
             input = layer(input)
@@ -126,6 +147,17 @@ class LayerList(Layer):
         for sublayer in sublayers:
             self.append(sublayer)
         return self
+
+    def pop(self, index: int = -1) -> Layer:
+        layer = self[index]
+        del self[index]
+        return layer
+
+    def __iadd__(self, sublayers: Iterable[Layer]) -> LayerList:
+        return self.extend(sublayers)
+
+    def __add__(self, other: Iterable[Layer]) -> LayerList:
+        return LayerList([*self, *other])
 
 
 class LayerDict(Layer):
@@ -219,3 +251,45 @@ class ParameterList(Layer):
         if not isinstance(parameter, Parameter):
             raise TypeError(f"ParameterList holds Parameters, got {type(parameter).__name__}")
         self._parameters[name] = parameter
+
+
+class ParameterDict(Layer):
+    """An ordered dict of Parameters registered on the layer under their keys."""
+
+    def __init__(self, parameters: Mapping[str, Parameter] | Iterable | None = None) -> None:
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Parameter:
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, parameter: Parameter) -> None:
+        if not isinstance(parameter, Parameter):
+            raise TypeError(f"ParameterDict holds Parameters, got {type(parameter).__name__}")
+        self._parameters[key] = parameter
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parameters)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parameters
+
+    def keys(self) -> Iterable[str]:
+        return self._parameters.keys()
+
+    def items(self) -> Iterable[tuple[str, Parameter]]:
+        return self._parameters.items()
+
+    def values(self) -> Iterable[Parameter]:
+        return self._parameters.values()
+
+    def update(self, parameters: Mapping[str, Parameter] | Iterable) -> None:
+        pairs = (
+            parameters.items() if isinstance(parameters, Mapping | ParameterDict) else parameters
+        )
+        for key, parameter in pairs:
+            self[key] = parameter

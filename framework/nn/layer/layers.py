@@ -236,6 +236,16 @@ class Layer(LayerState):
     def sublayers(self, include_self: bool = False) -> list[Layer]:
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
+    def named_modules(
+        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Layer]]:
+        """`named_sublayers` including this layer (PyTorch's spelling, which Paddle also has)."""
+        return self.named_sublayers(prefix, True, memo, remove_duplicate)
+
+    def modules(self) -> Iterator[Layer]:
+        for _, layer in self.named_modules():
+            yield layer
+
     def named_children(self) -> Iterator[tuple[str, Layer]]:
         seen: set[int] = set()
         for name, layer in self._sub_layers.items():

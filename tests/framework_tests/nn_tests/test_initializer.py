@@ -177,3 +177,27 @@ def test_integer_parameters_need_an_explicit_initializer():
         framework.create_parameter([2], "int64")
     ints = framework.create_parameter([2], "int64", default_initializer=init.Constant(3))
     assert ints.dtype == np.int64
+
+
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (8, 2, 3, 3)], ids=str)
+def test_orthogonal_rows_or_columns_are_orthonormal(shape):
+    values = draw(init.Orthogonal(gain=2.0), list(shape), "float64")
+    flat = values.reshape(shape[0], -1) / 2.0
+    small = min(flat.shape)
+    gram = flat @ flat.T if flat.shape[0] == small else flat.T @ flat
+    np.testing.assert_allclose(gram, np.eye(small), atol=1e-10)
+    with pytest.raises(ValueError, match="2 or more dimensions"):
+        draw(init.Orthogonal(), [5])
+
+
+def test_dirac_makes_a_convolution_start_as_the_identity():
+    torch = pytest.importorskip("torch")
+    weight = draw(init.Dirac(), [4, 4, 3, 3])
+    x = np.random.default_rng(0).standard_normal((1, 4, 5, 5)).astype(np.float32)
+    out = torch.nn.functional.conv2d(torch.tensor(x), torch.tensor(weight), padding=1)
+    np.testing.assert_allclose(out.numpy(), x)
+    grouped = draw(init.Dirac(groups=2), [4, 3, 3])
+    assert grouped[0, 0, 1] == grouped[1, 1, 1] == grouped[2, 0, 1] == grouped[3, 1, 1] == 1
+    assert grouped.sum() == 4
+    with pytest.raises(ValueError, match="divisible by groups"):
+        draw(init.Dirac(groups=3), [4, 3, 3])

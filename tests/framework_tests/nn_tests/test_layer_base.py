@@ -321,3 +321,12 @@ def test_seed_reproduces_weights_bit_for_bit():
     second = [p.numpy() for p in Net().parameters()]
     for a, b in zip(first, second, strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+def test_moving_to_a_missing_gpu_is_a_clear_error():
+    if framework.is_compiled_with_cuda():
+        pytest.skip("a GPU is present")
+    net = Net()
+    with pytest.raises(RuntimeError, match="was requested but"):
+        net.to("gpu")
+    assert net.first.weight.place == framework.CPUPlace()

@@ -122,3 +122,44 @@ def test_parameter_list_registers_parameters():
     assert params[0] is replacement and list(params)[0] is replacement
     with pytest.raises(TypeError, match="Parameters"):
         params.append(framework.to_tensor([1.0]))
+
+
+def test_sequential_insert_and_extend_renumber_index_names():
+    a, b, c, d = (AddOne() for _ in range(4))
+    seq = nn.Sequential(a, b)
+    seq.insert(1, c)
+    assert list(seq) == [a, c, b] and list(seq._sub_layers) == ["0", "1", "2"]
+    seq.insert(-1, d)
+    assert list(seq) == [a, c, d, b]
+    seq.extend([AddOne()])
+    assert len(seq) == 5 and list(seq._sub_layers)[-1] == "4"
+    with pytest.raises(IndexError):
+        seq.insert(9, AddOne())
+
+
+def test_layer_list_pop_and_concatenation():
+    blocks = nn.LayerList([AddOne() for _ in range(3)])
+    last = blocks[-1]
+    assert blocks.pop() is last and len(blocks) == 2
+    combined = blocks + [AddOne()]
+    assert isinstance(combined, nn.LayerList) and len(combined) == 3
+    blocks += [AddOne()]
+    assert len(blocks) == 3
+
+
+def test_parameter_dict_registers_parameters_by_key():
+    layer = nn.Layer()
+    params = nn.ParameterDict({"scale": layer.create_parameter([2])})
+    params["shift"] = layer.create_parameter([2], is_bias=True)
+    params.update([("extra", layer.create_parameter([1]))])
+    assert list(params) == ["scale", "shift", "extra"] and "shift" in params and len(params) == 3
+    assert [name for name, _ in params.named_parameters()] == ["scale", "shift", "extra"]
+    assert params["extra"].shape == [1] and len(list(params.values())) == 3
+    with pytest.raises(TypeError, match="Parameters"):
+        params["bad"] = framework.to_tensor([1.0])
+
+
+def test_modules_and_named_modules_include_the_layer_itself():
+    seq = nn.Sequential(AddOne(), nn.Sequential(AddOne()))
+    assert [name for name, _ in seq.named_modules()] == ["", "0", "1", "1.0"]
+    assert list(seq.modules())[0] is seq
