@@ -28,8 +28,9 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "e2e"
 
-# Playwright's sync API runs an event loop on the test thread, and Django refuses ORM calls
-# (including the live server's database teardown) on a thread with a running loop.
+# Playwright's sync API runs an event loop on the test thread, and Django refuses ORM calls on
+# a thread with a running loop. The loop stays marked as running on this thread until the
+# session ends, so the database teardown and later tests in this process need this too.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
