@@ -1,6 +1,6 @@
 // Calls to Sampan's JSON API from the browser, with Django's CSRF token on every write.
 
-function csrfToken() {
+export function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   return match ? decodeURIComponent(match[1]) : "";
 }

@@ -1,6 +1,6 @@
 // Drag-and-drop upload of files, folders and zips: chunked, resumable, with live progress,
 // then the import, whose progress is polled until it ends.
-import { ApiError, api, datasetId } from "./api.js";
+import { ApiError, api, csrfToken, datasetId } from "./api.js";
 
 const CHUNK = 8 * 1024 * 1024;
 const PARALLEL = 4;
@@ -68,22 +68,44 @@ async function declare(session) {
   return byName;
 }
 
+// One chunk with XMLHttpRequest, whose upload events move the bar while the bytes leave.
+function putChunk(url, blob, offset, onSent) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", url);
+    xhr.setRequestHeader("Content-Type", "application/octet-stream");
+    xhr.setRequestHeader("Upload-Offset", String(offset));
+    xhr.setRequestHeader("X-CSRFToken", csrfToken());
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (event) => onSent(event.loaded);
+    xhr.onload = () => {
+      const body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiError(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new Error("The connection was interrupted."));
+    xhr.send(blob);
+  });
+}
+
 async function sendFile(session, remote, file, onBytes) {
   let offset = remote.received;
   onBytes(offset);
   let failures = 0;
   while (offset < file.size) {
     const end = Math.min(offset + CHUNK, file.size);
+    let sent = 0;
+    const url = `/api/uploads/${session}/files/${remote.id}/`;
     try {
-      const { data } = await api(`/api/uploads/${session}/files/${remote.id}/`, {
-        method: "PUT",
-        body: file.slice(offset, end),
-        headers: { "Content-Type": "application/octet-stream", "Upload-Offset": String(offset) },
+      const data = await putChunk(url, file.slice(offset, end), offset, (loaded) => {
+        onBytes(loaded - sent);
+        sent = loaded;
       });
-      onBytes(data.received - offset);
+      onBytes(data.received - offset - sent);
       offset = data.received;
       failures = 0;
     } catch (error) {
+      onBytes(-sent);
       if (error instanceof ApiError && error.status === 409 && error.body && "received" in error.body) {
         onBytes(error.body.received - offset);
         offset = error.body.received; // resume where the server says the file ends

@@ -19,7 +19,13 @@ function status(text, kind) {
 }
 
 function show(sample) {
-  $("image").src = sample.image_url;
+  const image = $("image");
+  if (image.dataset.sample !== String(sample.id)) {
+    image.style.visibility = "hidden"; // never show the last image under this one's name
+    image.dataset.sample = sample.id;
+    image.onload = () => (image.style.visibility = "visible");
+    image.src = sample.image_url;
+  }
   $("image").alt = sample.original_name;
   $("sample-name").textContent = `${sample.original_name} · ${sample.width}×${sample.height}`;
   document.querySelectorAll("#classes button").forEach((button) => {

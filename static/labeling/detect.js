@@ -173,7 +173,7 @@ function pointer(event) {
 
 canvas.addEventListener("pointerdown", (event) => {
   if (!state.sample) return;
-  canvas.focus();
+  canvas.focus({ preventScroll: true });
   canvas.setPointerCapture(event.pointerId);
   const point = pointer(event);
   if (event.button === 1 || event.button === 2 || state.space) {

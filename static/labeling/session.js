@@ -53,11 +53,21 @@ export class LabelingSession {
 
   async open(sampleId) {
     await this.load(this.listUrl({ start: sampleId }));
+    await this.prependPrevious();
     this.show();
   }
 
+  // Opening at a sample shows the page before it too, so the strip has context both ways.
+  async prependPrevious() {
+    if (!this.previous) return;
+    const { data } = await api(this.previous);
+    this.samples = [...data.results, ...this.samples];
+    this.index += data.results.length;
+    this.previous = data.previous;
+  }
+
   async claimNext() {
-    await this.flush();
+    this.flush();
     const after = this.current ? this.current.id : 0;
     const { status, data } = await api(`/api/datasets/${this.config.dataset}/claim/`, {
       method: "POST",
@@ -68,12 +78,15 @@ export class LabelingSession {
       return false;
     }
     await this.load(this.listUrl({ start: data.id }));
+    await this.prependPrevious();
     this.show();
     return true;
   }
 
   async move(step) {
-    await this.flush();
+    // Save what changed on the image being left, without waiting: a fast labeler's next key
+    // must land on the next image, not on this one.
+    this.flush();
     const target = this.index + step;
     if (target >= 0 && target < this.samples.length) this.index = target;
     else if (step > 0 && this.next) {

@@ -13,10 +13,12 @@ from datastore.models import Dataset
 
 
 def datasets_with_counts(queryset: QuerySet[Dataset]) -> QuerySet[Dataset]:
-    return queryset.annotate(
+    counted = queryset.annotate(
         sample_count=Count("samples"),
         labeled_count=Count("samples", filter=Q(samples__labeled=True)),
-    ).prefetch_related("classes")
+    )
+    # Aggregating drops Meta.ordering, and pages need a stable order.
+    return counted.order_by("-created_at", "-id").prefetch_related("classes")
 
 
 class DatasetNestedMixin:
