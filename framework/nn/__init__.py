@@ -87,6 +87,11 @@ from framework.nn.layer.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from framework.nn.layer.transformer_decoder import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+)
 from framework.nn.param_attr import ParamAttr
 
 # --- gradient clipping (owner: optimizers) -----------------------------------------------------

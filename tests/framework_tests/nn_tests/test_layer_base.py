@@ -330,3 +330,19 @@ def test_moving_to_a_missing_gpu_is_a_clear_error():
     with pytest.raises(RuntimeError, match="was requested but"):
         net.to("gpu")
     assert net.first.weight.place == framework.CPUPlace()
+
+
+def test_calls_without_hooks_skip_the_hook_machinery(monkeypatch):
+    from framework.nn.layer import layers
+
+    def fail(*args, **kwargs):
+        raise AssertionError("hook machinery used without hooks")
+
+    monkeypatch.setattr(layers, "call_with_hooks", fail)
+    layer = Scale(2)
+    layer(framework.to_tensor(np.ones(2, np.float32)))
+    handle = layer.register_forward_post_hook(lambda *a: None)
+    with pytest.raises(AssertionError, match="hook machinery"):
+        layer(framework.to_tensor(np.ones(2, np.float32)))
+    handle.remove()
+    layer(framework.to_tensor(np.ones(2, np.float32)))
