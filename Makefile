@@ -59,8 +59,10 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 
+# train_step.py first, then every other script (modules without a __main__ block, such as the
+# shared model definitions, are not benchmarks).
 bench: $(VENV)/.installed-dev
-	@set -e; for script in benchmarks/train_step.py $$(ls benchmarks/*.py | grep -v '/train_step.py$$'); do \
+	@set -e; for script in benchmarks/train_step.py $$(grep -l '__main__' benchmarks/*.py | grep -v '/train_step.py$$'); do \
 	  echo "== $$script"; $(PY) $$script; \
 	done
 
