@@ -22,6 +22,7 @@ from framework.nn.layer.activation import (
     SiLU,
     Silu,
     Softmax,
+    Softmax2D,
     Softplus,
     Softshrink,
     Softsign,
@@ -31,14 +32,15 @@ from framework.nn.layer.activation import (
     ThresholdedReLU,
 )
 from framework.nn.layer.common import (
-    Dropout,
-    Dropout2D,
     Embedding,
     Flatten,
+    Fold,
     Identity,
     Linear,
     Pad1D,
     Pad2D,
+    Unflatten,
+    Unfold,
     Upsample,
     UpsamplingBilinear2D,
     UpsamplingNearest2D,
@@ -52,6 +54,7 @@ from framework.nn.layer.container import (
     Sequential,
 )
 from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
+from framework.nn.layer.dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (
     BCELoss,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.nn.functional.loss_terms import check_reduction
 from framework.nn.functional.softmax import softmax
 
 
@@ -245,14 +246,6 @@ def _smoothed(index, input: Tensor, axis: int, epsilon: float, ignore_index: int
     dense *= 1.0 - epsilon
     dense += epsilon / classes
     return dense * valid
-
-
-def check_reduction(reduction: str, loss: str) -> None:
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(
-            f"The value of 'reduction' in {loss} should be 'sum', 'mean' or 'none', "
-            f"but received {reduction}, which is not allowed."
-        )
 
 
 def cross_entropy(

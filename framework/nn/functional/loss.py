@@ -25,6 +25,7 @@ from framework.nn.functional.loss_terms import (
     L1Loss,
     MSELoss,
     SmoothL1Loss,
+    check_reduction,
 )
 from framework.nn.functional.sigmoid import sigmoid
 
@@ -42,17 +43,6 @@ __all__ = [
     "softmax_with_cross_entropy",
     "square_error_cost",
 ]
-
-_REDUCTIONS = ("mean", "sum", "none")
-
-
-def check_reduction(reduction: str, loss: str, allowed: tuple[str, ...] = _REDUCTIONS) -> None:
-    if reduction not in allowed:
-        raise ValueError(
-            f"The value of 'reduction' in {loss} should be "
-            f"{', '.join(repr(r) for r in allowed)}, but received {reduction!r}, "
-            "which is not allowed."
-        )
 
 
 def _as_label(label: object, like: Tensor) -> Tensor:

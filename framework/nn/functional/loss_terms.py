@@ -24,6 +24,18 @@ _BCE_LOG_FLOOR = -100.0
 _BCE_GRAD_EPS = 1e-12
 
 
+def check_reduction(
+    reduction: str, loss: str, allowed: tuple[str, ...] = ("mean", "sum", "none")
+) -> None:
+    """Raise Paddle's error for a `reduction` the loss does not know."""
+    if reduction not in allowed:
+        raise ValueError(
+            f"The value of 'reduction' in {loss} should be "
+            f"{', '.join(repr(r) for r in allowed)}, but received {reduction!r}, "
+            "which is not allowed."
+        )
+
+
 def _quiet_log(xp):
     """log(0) is -inf on purpose here (it is clamped right after): silence NumPy's warning.
     CuPy does not warn."""

@@ -221,6 +221,22 @@ class Softmax(_Elementwise):
         super().__init__(name, axis=axis)
 
 
+class Softmax2D(Layer):
+    """Softmax over the channels of a `[C, H, W]` or `[N, C, H, W]` input (axis -3)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__()
+        self._name = name
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim not in (3, 4):
+            raise ValueError(f"Softmax2D expects a 3-D or 4-D input, got shape {x.shape}")
+        return F.softmax(x, axis=-3)
+
+    def extra_repr(self) -> str:
+        return f"name={self._name}" if self._name else ""
+
+
 class LogSoftmax(_Elementwise):
     function = staticmethod(F.log_softmax)
 

@@ -1,5 +1,5 @@
-"""Common layers: Linear, Identity, Flatten, Dropout, Dropout2D, Embedding, Upsample and
-padding, as in `paddle.nn`. Each stores its configuration and calls `framework.nn.functional`.
+"""Common layers: Linear, Identity, Flatten, Unflatten, Embedding, Upsample, padding, Unfold
+and Fold, as in `paddle.nn`. Each stores its configuration and calls `framework.nn.functional`.
 """
 
 from __future__ import annotations
@@ -88,56 +88,22 @@ class Flatten(Layer):
         return f"start_axis={self.start_axis}, stop_axis={self.stop_axis}"
 
 
-class Dropout(Layer):
-    """Zero each element with probability `p` in training (scaling the rest by 1/(1-p) in the
-    default 'upscale_in_train' mode); the identity in eval mode."""
+class Unflatten(Layer):
+    """Split axis `axis` into `shape` (the inverse of Flatten)."""
 
-    def __init__(
-        self,
-        p: float = 0.5,
-        inplace: bool = False,
-        axis: int | Sequence[int] | None = None,
-        mode: str = "upscale_in_train",
-        name: str | None = None,
-    ) -> None:
+    def __init__(self, axis: int, shape: Sequence[int], name: str | None = None) -> None:
         super().__init__()
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"p argument should between 0 and 1, got {p}")
-        if mode not in ("upscale_in_train", "downscale_in_infer"):
-            raise ValueError(
-                f"mode should be 'upscale_in_train' or 'downscale_in_infer', got {mode!r}"
-            )
-        self.p = p
-        self.inplace = inplace
         self.axis = axis
-        self.mode = mode
+        self.shape = list(shape)
         self.name = name
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, mode=self.mode)
+        dims = input.shape
+        axis = self.axis % len(dims)
+        return input.reshape(dims[:axis] + self.shape + dims[axis + 1 :])
 
     def extra_repr(self) -> str:
-        name = f", name={self.name}" if self.name else ""
-        return f"p={self.p}, axis={self.axis}, mode={self.mode}{name}, inplace={self.inplace}"
-
-
-class Dropout2D(Layer):
-    """Zero whole channels of an NCHW (or NHWC) input with probability `p` in training."""
-
-    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None) -> None:
-        super().__init__()
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"p argument should between 0 and 1, got {p}")
-        self.p = p
-        self.data_format = data_format
-        self.name = name
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.dropout2d(input, p=self.p, training=self.training, data_format=self.data_format)
-
-    def extra_repr(self) -> str:
-        name = f", name={self.name}" if self.name else ""
-        return f"p={self.p}, data_format={self.data_format}{name}"
+        return f"axis={self.axis}, shape={self.shape}"
 
 
 class Embedding(Layer):
@@ -346,3 +312,62 @@ class ZeroPad2D(Pad2D):
         self, padding: int | Sequence[int], data_format: str = "NCHW", name: str | None = None
     ) -> None:
         super().__init__(padding, "constant", 0.0, data_format)
+
+
+class Unfold(Layer):
+    """Extract sliding `kernel_sizes` blocks of an NCHW input into columns
+    `[N, C * kh * kw, L]` (im2col)."""
+
+    def __init__(
+        self,
+        kernel_sizes: int | Sequence[int],
+        dilations: int | Sequence[int] = 1,
+        paddings: int | Sequence[int] = 0,
+        strides: int | Sequence[int] = 1,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.kernel_sizes = kernel_sizes
+        self.dilations = dilations
+        self.paddings = paddings
+        self.strides = strides
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.unfold(input, self.kernel_sizes, self.strides, self.paddings, self.dilations)
+
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
+            f"padding={self.paddings}, stride={self.strides}"
+        )
+
+
+class Fold(Layer):
+    """Sum columns `[N, C * kh * kw, L]` back into an `[N, C, *output_sizes]` image (col2im)."""
+
+    def __init__(
+        self,
+        output_sizes: int | Sequence[int],
+        kernel_sizes: int | Sequence[int],
+        dilations: int | Sequence[int] = 1,
+        paddings: int | Sequence[int] = 0,
+        strides: int | Sequence[int] = 1,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.output_sizes = output_sizes
+        self.kernel_sizes = kernel_sizes
+        self.dilations = dilations
+        self.paddings = paddings
+        self.strides = strides
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.fold(
+            input, self.output_sizes, self.kernel_sizes, self.strides, self.paddings, self.dilations
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
+            f"padding={self.paddings}, stride={self.strides}"
+        )

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from framework.core.tensor import Tensor
 from framework.nn import functional as F
-from framework.nn.layer.common import Dropout, Linear
+from framework.nn.layer.common import Linear
 from framework.nn.layer.container import LayerList
+from framework.nn.layer.dropout import Dropout
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.norm import LayerNorm
 from framework.nn.param_attr import ParamAttr

@@ -232,3 +232,49 @@ def test_pad2d_matches_pytorch(mode):
     )
     np.testing.assert_allclose(layer(tensor(x)).numpy(), expected.numpy())
     assert nn.Pad2D(1).padding == [1, 1, 1, 1]
+
+
+def test_unflatten_is_the_inverse_of_flatten():
+    x = tensor(rng.standard_normal((2, 12, 5)).astype(np.float32))
+    layer = nn.Unflatten(1, [3, 4])
+    assert layer(x).shape == [2, 3, 4, 5]
+    assert nn.Unflatten(-1, [5, 1])(x).shape == [2, 12, 5, 1]
+    np.testing.assert_array_equal(nn.Flatten(1, 2)(layer(x)).numpy(), x.numpy())
+    assert repr(layer) == "Unflatten(axis=1, shape=[3, 4])"
+
+
+def test_unfold_and_fold_match_pytorch():
+    torch = pytest.importorskip("torch")
+    x = rng.standard_normal((2, 3, 6, 5)).astype(np.float32)
+    unfold = nn.Unfold([2, 3], paddings=1, strides=2)
+    cols = unfold(tensor(x))
+    expected = torch.nn.functional.unfold(torch.tensor(x), (2, 3), padding=1, stride=2)
+    np.testing.assert_allclose(cols.numpy(), expected.numpy())
+    fold = nn.Fold([6, 5], [2, 3], paddings=1, strides=2)
+    np.testing.assert_allclose(
+        fold(cols).numpy(),
+        torch.nn.functional.fold(expected, (6, 5), (2, 3), padding=1, stride=2).numpy(),
+        rtol=1e-6,
+    )
+    assert repr(unfold) == "Unfold(kernel_size=[2, 3], dilation=1, padding=1, stride=2)"
+
+
+def test_dropout3d_and_alpha_dropout():
+    layer = nn.Dropout3D(0.5)
+    out = layer(tensor(np.ones((4, 8, 2, 2, 2), np.float32))).numpy().reshape(4, 8, -1)
+    assert np.all((out == 0).all(-1) | (out == 2.0).all(-1))
+    alpha = nn.AlphaDropout(0.2)
+    x = tensor(rng.standard_normal((200, 200)).astype(np.float32))
+    y = alpha(x).numpy()
+    assert abs(y.mean()) < 0.05 and abs(y.std() - 1) < 0.05  # keeps mean 0 and variance 1
+    alpha.eval()
+    np.testing.assert_array_equal(alpha(x).numpy(), x.numpy())
+    assert repr(alpha) == "AlphaDropout(p=0.2)"
+
+
+def test_softmax2d_normalises_over_channels():
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    out = nn.Softmax2D()(tensor(x)).numpy()
+    np.testing.assert_allclose(out.sum(1), 1.0, rtol=1e-6)
+    with pytest.raises(ValueError, match="3-D or 4-D"):
+        nn.Softmax2D()(tensor(x[0, 0]))
