@@ -192,9 +192,9 @@ def main() -> None:
                 rates = [r["images_per_s"] for r in runs[(name, workers)]]
                 row[name] = {
                     "images_per_s_best": max(rates),
-                    "images_per_s_median": statistics.median(rates),
-                    "first_batch_s_median": statistics.median(
-                        r["first_batch_s"] for r in runs[(name, workers)]
+                    "images_per_s_median": round(statistics.median(rates), 1),
+                    "first_batch_s_median": round(
+                        statistics.median(r["first_batch_s"] for r in runs[(name, workers)]), 3
                     ),
                 }
             if has_torch:
