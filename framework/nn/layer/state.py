@@ -95,14 +95,20 @@ class LayerState:
     load_dict = set_state_dict
 
     def load_state_dict(
-        self: Layer, state_dict: dict[str, Any], strict: bool = True
+        self: Layer, state_dict: dict[str, Any], strict: bool = True, assign: bool = False
     ) -> tuple[list[str], list[str]]:
-        """Like `set_state_dict`; with `strict=True`, missing or unexpected keys raise."""
+        """Like `set_state_dict`; with `strict=True`, missing or unexpected keys raise a
+        RuntimeError listing them (PyTorch's spelling, which Paddle also has)."""
         missing, unexpected = self.set_state_dict(state_dict)
         if strict and (missing or unexpected):
-            raise KeyError(
-                f"state dict does not match {type(self).__name__}: "
-                f"missing keys {missing}, unexpected keys {unexpected}"
+            problems = []
+            if unexpected:
+                problems.append("Unexpected key(s) in state_dict: " + ", ".join(unexpected))
+            if missing:
+                problems.append("Missing key(s) in state_dict: " + ", ".join(missing))
+            raise RuntimeError(
+                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                + "\n\t".join(problems)
             )
         return missing, unexpected
 

@@ -346,3 +346,15 @@ def test_calls_without_hooks_skip_the_hook_machinery(monkeypatch):
         layer(framework.to_tensor(np.ones(2, np.float32)))
     handle.remove()
     layer(framework.to_tensor(np.ones(2, np.float32)))
+
+
+def test_load_state_dict_is_strict_by_default():
+    source, target = Net(), Net()
+    state = dict(source.state_dict())
+    state.pop("steps")
+    state["stray"] = np.zeros(1, np.float32)
+    with pytest.raises(RuntimeError, match="Unexpected key\\(s\\) in state_dict: stray") as info:
+        target.load_state_dict(state)
+    assert "Missing key(s) in state_dict: steps" in str(info.value)
+    missing, unexpected = target.load_state_dict(state, strict=False)
+    assert missing == ["steps"] and unexpected == ["stray"]
