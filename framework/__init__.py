@@ -265,4 +265,11 @@ from framework.core.serialization import load, save
 # --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
 from framework import io, metric, vision
 
+# --- high-level API, mixed precision (owner: hapi/amp) --------------------------------------------
+from framework import amp, hapi
+from framework.hapi import Model, callbacks, flops, summary
+
+# --- interop (owner: interop) ------------------------------------------------------------------
+from framework import interop
+
 __version__ = "0.1.0"
