@@ -269,4 +269,7 @@ from framework import io, metric, vision
 from framework import amp, hapi
 from framework.hapi import Model, callbacks, flops, summary
 
+# --- interop (owner: interop) ------------------------------------------------------------------
+from framework import interop
+
 __version__ = "0.1.0"
