@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,8 +50,10 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, self._request_stop)
         try:
             self._start_redis()
-            self._start_worker(options["concurrency"])
+            # The worker and the web server boot side by side; both must be up for the banner.
+            wait_for_worker = self._start_worker(options["concurrency"])
             self._start_web(host, port, reload=not options["noreload"])
+            wait_for_worker()
             self._print_banner(host, port, demo.getvalue().strip())
             self._supervise()
         except localstack.StartupError as error:
@@ -73,7 +76,8 @@ class Command(BaseCommand):
         redis_dir = settings.VAR_DIR / "redis"
         self.processes.append(("redis", localstack.start_redis(port, redis_dir, persistent=True)))
 
-    def _start_worker(self, concurrency: int) -> None:
+    def _start_worker(self, concurrency: int) -> Callable[[], None]:
+        """Starts the worker and returns the function that waits until it answers."""
         from workers.celery import DEFAULT_QUEUE, GPU_QUEUE, app
 
         hostname = f"sampan-{socket.gethostname()}-{int(time.time())}@localhost"
@@ -86,7 +90,7 @@ class Command(BaseCommand):
         self.stdout.write("Starting the Celery worker (queues gpu, default)")
         worker = localstack.start_worker(command, env={})
         self.processes.append(("worker", worker))
-        localstack.wait_for_worker(app, hostname, worker)
+        return lambda: localstack.wait_for_worker(app, hostname, worker)
 
     def _start_web(self, host: str, port: int, *, reload: bool) -> None:
         command = [sys.executable, "manage.py", "runserver", f"{host}:{port}"]
