@@ -8,12 +8,38 @@ They compare a few attributes of the arrays and cost well under a microsecond pe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from framework.core import backend
 from framework.core.tensor import Tensor
 
+if TYPE_CHECKING:
+    from framework.nn.layer.layers import Layer
 
-def check_dtype_and_device(layer: str, x: Tensor, weight: Tensor) -> None:
+
+def describe(layer: Layer | str) -> str:
+    """How errors name a layer: its short form (`Linear(in_features=500, out_features=10)`)
+    when it has one, else its class and extra_repr. Built only when an error is raised."""
+    if isinstance(layer, str):
+        return layer
+    short = getattr(type(layer), "_short", None)
+    return short(layer) if short else f"{type(layer).__name__}({layer.extra_repr()})"
+
+
+def array_of(layer: Layer | str, x: object):
+    """`x`'s array, or a TypeError naming the layer when `x` is not a Tensor."""
+    try:
+        return x._data
+    except AttributeError:
+        raise TypeError(
+            f"{describe(layer)} expects a Tensor input, got {type(x).__name__}; "
+            "wrap the data with framework.to_tensor(...)"
+        ) from None
+
+
+def check_dtype_and_device(layer: Layer | str, x: Tensor, weight: Tensor) -> None:
     """Raise if `x` and the layer's `weight` differ in float dtype or in device."""
+    layer = describe(layer)
     xa, wa = x._data, weight._data
     if type(xa) is not type(wa) or (backend.is_gpu_array(xa) and xa.device != wa.device):
         raise RuntimeError(
@@ -29,8 +55,9 @@ def check_dtype_and_device(layer: str, x: Tensor, weight: Tensor) -> None:
         )
 
 
-def check_device(layer: str, x: Tensor, weight: Tensor) -> None:
+def check_device(layer: Layer | str, x: Tensor, weight: Tensor) -> None:
     """Raise if `x` and `weight` live on different devices (for integer inputs)."""
+    layer = describe(layer)
     xa, wa = x._data, weight._data
     if type(xa) is not type(wa) or (backend.is_gpu_array(xa) and xa.device != wa.device):
         raise RuntimeError(
@@ -40,19 +67,20 @@ def check_device(layer: str, x: Tensor, weight: Tensor) -> None:
 
 
 def check_channels(
-    layer: str, x: Tensor, expected: int, dims: int, channel_last: bool, layout: str
+    layer: Layer | str, x: Tensor, expected: int, dims: int, channel_last: bool, layout: str
 ) -> None:
     """Raise unless `x` has `dims` dimensions (e.g. 4 for NCHW) and `expected` channels."""
-    shape = x._data.shape
+    shape = array_of(layer, x).shape
     if len(shape) != dims:
         raise ValueError(
-            f"{layer} expects a {dims}-D input ({layout}), got input of shape {list(shape)}"
+            f"{describe(layer)} expects a {dims}-D input ({layout}), "
+            f"got input of shape {list(shape)}"
         )
     channels = shape[-1] if channel_last else shape[1]
     if channels != expected:
         raise ValueError(
-            f"{layer} expects {expected} input channels, got input of shape {list(shape)} "
-            f"with {channels} channels (data_format={layout})"
+            f"{describe(layer)} expects {expected} input channels, "
+            f"got input of shape {list(shape)} with {channels} channels (data_format={layout})"
         )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from framework.core.tensor import Tensor
 from framework.nn import functional as F
-from framework.nn.layer.checks import check_device, check_dtype_and_device
+from framework.nn.layer.checks import array_of, check_device, check_dtype_and_device
 from framework.nn.layer.layers import Layer, default_dtype
 from framework.ops.manipulation import flatten
 
@@ -40,7 +40,7 @@ class Linear(Layer):
         self.name = name
 
     def forward(self, input: Tensor) -> Tensor:
-        shape = input._data.shape
+        shape = array_of(self, input).shape
         if not shape or shape[-1] != self._in_features:
             raise ValueError(
                 f"Linear(in_features={self._in_features}, out_features={self._out_features}) "
@@ -49,7 +49,7 @@ class Linear(Layer):
             )
         weight = self.weight
         if input._data.dtype != weight._data.dtype or type(input._data) is not type(weight._data):
-            check_dtype_and_device(self._short(), input, weight)
+            check_dtype_and_device(self, input, weight)
         return F.linear(input, weight, self.bias)
 
     def _short(self) -> str:
@@ -161,11 +161,12 @@ class Embedding(Layer):
     def padding_idx(self) -> int | None:
         return self._padding_idx
 
+    def _short(self) -> str:
+        return f"Embedding({self._num_embeddings}, {self._embedding_dim})"
+
     def forward(self, x: Tensor) -> Tensor:
-        if type(x._data) is not type(self.weight._data):
-            check_device(
-                f"Embedding({self._num_embeddings}, {self._embedding_dim})", x, self.weight
-            )
+        if type(array_of(self, x)) is not type(self.weight._data):
+            check_device(self, x, self.weight)
         return F.embedding(
             x,
             weight=self.weight,

@@ -101,7 +101,7 @@ class _ConvNd(Layer):
 
     def _check(self, x: Tensor) -> None:
         check_channels(
-            self._short(),
+            self,
             x,
             self._in_channels,
             self._dims + 2,
@@ -110,7 +110,7 @@ class _ConvNd(Layer):
         )
         weight = self.weight
         if x._data.dtype != weight._data.dtype or type(x._data) is not type(weight._data):
-            check_dtype_and_device(self._short(), x, weight)
+            check_dtype_and_device(self, x, weight)
 
     def _short(self) -> str:
         name = type(self).__name__

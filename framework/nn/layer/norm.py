@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from framework.core.tensor import Tensor
 from framework.nn import functional as F
 from framework.nn.initializer import Constant
-from framework.nn.layer.checks import check_channels, check_dtype_and_device
+from framework.nn.layer.checks import array_of, check_channels, check_dtype_and_device
 from framework.nn.layer.layers import Layer, default_dtype
 from framework.nn.param_attr import ParamAttr
 
@@ -70,7 +70,7 @@ class _BatchNormBase(Layer):
         )
 
     def _check(self, x: Tensor, layout: str) -> None:
-        shape = x._data.shape
+        shape = array_of(self, x).shape
         channel_last = layout[-1] == "C" and layout != "NC"
         if len(shape) not in self._dims:
             dims = " or ".join(f"{d}-D" for d in self._dims)
@@ -78,9 +78,9 @@ class _BatchNormBase(Layer):
                 f"{self._short()} expects a {dims} input ({layout}), got input of shape "
                 f"{list(shape)}"
             )
-        check_channels(self._short(), x, self._num_features, len(shape), channel_last, layout)
+        check_channels(self, x, self._num_features, len(shape), channel_last, layout)
         if x._data.dtype != self._mean._data.dtype or type(x._data) is not type(self._mean._data):
-            check_dtype_and_device(self._short(), x, self._mean)
+            check_dtype_and_device(self, x, self._mean)
 
     def _short(self) -> str:
         return f"{type(self).__name__}(num_features={self._num_features})"
@@ -262,7 +262,8 @@ class LayerNorm(Layer):
             )
 
     def forward(self, input: Tensor) -> Tensor:
-        tail = list(input._data.shape[-len(self._normalized_shape) :])
+        shape = array_of(self, input).shape
+        tail = list(shape[-len(self._normalized_shape) :])
         if tail != self._normalized_shape or input.ndim < len(self._normalized_shape):
             raise ValueError(
                 f"LayerNorm(normalized_shape={self._normalized_shape}) expects the input to end "
@@ -272,7 +273,7 @@ class LayerNorm(Layer):
             input._data.dtype != self.weight._data.dtype
             or type(input._data) is not type(self.weight._data)
         ):
-            check_dtype_and_device(f"LayerNorm({self._normalized_shape})", input, self.weight)
+            check_dtype_and_device(self, input, self.weight)
         return F.layer_norm(
             input, self._normalized_shape, weight=self.weight, bias=self.bias, epsilon=self._epsilon
         )
@@ -387,8 +388,7 @@ class _InstanceNormBase(Layer):
             self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True)
 
     def forward(self, input: Tensor) -> Tensor:
-        name = f"{type(self).__name__}(num_features={self._num_features})"
-        check_channels(name, input, self._num_features, self._dims, False, self._data_format)
+        check_channels(self, input, self._num_features, self._dims, False, self._data_format)
         return F.instance_norm(
             input,
             weight=self.scale,
@@ -397,6 +397,9 @@ class _InstanceNormBase(Layer):
             eps=self._epsilon,
             data_format=self._data_format,
         )
+
+    def _short(self) -> str:
+        return f"{type(self).__name__}(num_features={self._num_features})"
 
     def extra_repr(self) -> str:
         return f"num_features={self._num_features}, epsilon={self._epsilon}"

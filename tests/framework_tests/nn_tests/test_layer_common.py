@@ -278,3 +278,22 @@ def test_softmax2d_normalises_over_channels():
     np.testing.assert_allclose(out.sum(1), 1.0, rtol=1e-6)
     with pytest.raises(ValueError, match="3-D or 4-D"):
         nn.Softmax2D()(tensor(x[0, 0]))
+
+
+@pytest.mark.parametrize(
+    "layer, text",
+    [
+        (nn.Linear(3, 2), "Linear(in_features=3, out_features=2)"),
+        (nn.Conv2D(3, 2, 1), "Conv2D(3, 2, kernel_size=[1, 1])"),
+        (nn.BatchNorm2D(3), "BatchNorm2D(num_features=3)"),
+        (nn.LayerNorm(3), "LayerNorm(normalized_shape=[3], epsilon=1e-05)"),
+        (nn.Embedding(4, 2), "Embedding(4, 2)"),
+    ],
+    ids=lambda v: type(v).__name__ if isinstance(v, nn.Layer) else "",
+)
+def test_layers_given_a_numpy_array_ask_for_a_tensor(layer, text):
+    with pytest.raises(TypeError) as info:
+        layer(np.zeros((2, 3, 4, 4), np.float32))
+    assert str(info.value) == (
+        f"{text} expects a Tensor input, got ndarray; wrap the data with framework.to_tensor(...)"
+    )
