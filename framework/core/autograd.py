@@ -34,6 +34,9 @@ class _GradMode(threading.local):
 
 
 _grad_mode = _GradMode()
+# Set only while framework.jit traces a model: called as hook(fn, input_arrays, outputs) after
+# every forward. One global None check is all the untraced hot path pays.
+_trace_hook: Callable | None = None
 _sequence = itertools.count()
 _tensor_class = None  # set by framework.core.tensor (a module-level import would be circular)
 
@@ -41,6 +44,14 @@ _tensor_class = None  # set by framework.core.tensor (a module-level import woul
 def bind_tensor_class(cls: type) -> None:
     global _tensor_class
     _tensor_class = cls
+
+
+def set_trace_hook(hook: Callable | None) -> Callable | None:
+    """Install the op-recording hook used by `framework.jit` tracing; returns the previous one."""
+    global _trace_hook
+    previous = _trace_hook
+    _trace_hook = hook
+    return previous
 
 
 def is_grad_enabled() -> bool:
@@ -158,6 +169,8 @@ class Function:
         # Hot path: every op goes through here, so it avoids generators and repeated lookups.
         arrays = [t._data for t in inputs]
         outputs = self.forward(*arrays)
+        if _trace_hook is not None:
+            _trace_hook(self, arrays, outputs)
         single = type(outputs) is not tuple
         wrap = _tensor_class._wrap
         if _grad_mode.enabled:

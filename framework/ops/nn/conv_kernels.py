@@ -40,13 +40,18 @@ def flipped_weight(weight, groups: int):
     return w[..., ::-1, ::-1].reshape(groups * cg, o // groups, kh, kw)
 
 
-def conv_forward(x, weight, bias, geom: ConvGeometry):
-    """`[N, C, H, W]` * `[O, C/g, kh, kw]` (+ `[O]`) -> `[N, O, Ho, Wo]` (channel-last memory)."""
+def conv_forward(x, weight, bias, geom: ConvGeometry, out=None):
+    """`[N, C, H, W]` * `[O, C/g, kh, kw]` (+ `[O]`) -> `[N, O, Ho, Wo]` (channel-last memory).
+
+    `out`, when given, is the C-contiguous `[N, Ho, Wo, O]` buffer to write (the inference
+    executor passes reused buffers); the result is then a view of it.
+    """
     xp = get_array_module(x)
     n, c = x.shape[:2]
     o = weight.shape[0]
     ho, wo = geom.out_size
-    out = xp.empty((n, ho, wo, o), dtype=x.dtype)
+    if out is None:
+        out = xp.empty((n, ho, wo, o), dtype=x.dtype)
     xh = x.transpose(0, 2, 3, 1)
     if n and ho and wo:
         if geom.is_depthwise(c, o):

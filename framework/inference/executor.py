@@ -1,0 +1,111 @@
+"""`Executor`: runs a graph on raw arrays with the inference kernels.
+
+Compiling turns each node into a prebuilt kernel call over numbered slots; running is a loop
+over those steps with no autograd objects, no dict lookups and no Tensor wrappers. With a
+memory plan, dead buffers go back to an arena and elementwise ops write into dying inputs.
+
+An executor is used by one thread at a time (its arena and slots are private); make one per
+thread, or `clone()` a Predictor, for concurrent requests. Weights are shared read-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from framework.inference.arena import BufferArena
+from framework.inference.kernels import KernelContext, builder_for
+from framework.inference.passes.memory_plan import MemoryPlan, plan_memory
+from framework.jit.graph import Graph
+
+
+class Executor:
+    def __init__(
+        self, graph: Graph, xp: Any = np, memory_optim: bool = True, precompute: bool = True
+    ) -> None:
+        """`precompute=False` builds kernels that derive nothing from initializer values (no
+        packed weights), for callers that pass live weights to every `run`."""
+        self.graph = graph
+        self.xp = xp
+        self.arena = BufferArena(xp) if memory_optim else None
+        self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
+        slots: dict[str, int] = {"": 0}
+        for name in [*graph.inputs, *graph.initializers]:
+            slots.setdefault(name, len(slots))
+        for node in graph.nodes:
+            for name in node.outputs:
+                slots[name] = len(slots)
+        self._template: list[Any] = [None] * len(slots)
+        for name in graph.initializers:
+            self._template[slots[name]] = graph.tensors[name]
+        self._input_slots = [slots[name] for name in graph.inputs]
+        self._initializer_slots = [slots[name] for name in graph.initializers]
+        self._output_slots = [slots[name] for name in graph.outputs]
+        protected = set(graph.inputs) | set(graph.initializers)
+        roots = self.plan.roots
+        # Outputs that are (views of) inputs or weights are copied, so callers own the result.
+        self._copy_output = [roots.get(n, n) in protected for n in graph.outputs]
+        self._steps = []
+        for index, node in enumerate(graph.nodes):
+            ctx = KernelContext(
+                xp,
+                self.arena,
+                self.plan.inplace[index],
+                [
+                    graph.tensors.get(name) if precompute and name in graph.initializers else None
+                    for name in node.inputs
+                ],
+                escapes=self.plan.escapes(index, node.outputs),
+            )
+            try:
+                run = builder_for(node.op_type)(node, ctx)
+            except Exception as error:
+                error.add_note(f"while building the kernel of node {node.name} ({node.op_type})")
+                raise
+            release = tuple(slots[n] for n in self.plan.release_after[index])
+            drop = tuple(slots[n] for n in self.plan.drop_after[index])
+            ins = tuple(slots[n] for n in node.inputs)
+            outs = tuple(slots[n] for n in node.outputs)
+            self._steps.append((run, ins, outs, release, drop, node))
+
+    def run(self, inputs: list[Any], initializers: list[Any] | None = None) -> list[Any]:
+        """Feed `inputs` (arrays, in graph-input order) and return the output arrays.
+        `initializers` (in `graph.initializers` order) replace the graph's own arrays."""
+        env = list(self._template)
+        if initializers is not None:
+            for slot, array in zip(self._initializer_slots, initializers, strict=True):
+                env[slot] = array
+        for slot, array in zip(self._input_slots, inputs, strict=True):
+            env[slot] = array
+        arena = self.arena
+        for run, ins, outs, release, drop, node in self._steps:
+            try:
+                result = run(*[env[i] for i in ins])
+            except Exception as error:
+                error.add_note(
+                    f"while running node {node.name} ({node.op_type}) of layer '{node.scope}'"
+                    if node.scope
+                    else f"while running node {node.name}"
+                )
+                raise
+            if len(outs) == 1:
+                env[outs[0]] = result
+            else:
+                for slot, array in zip(outs, result, strict=True):
+                    env[slot] = array
+            for slot in release:
+                if arena is not None:
+                    arena.release(env[slot])
+                env[slot] = None
+            for slot in drop:
+                env[slot] = None
+        return [
+            env[slot].copy() if copy else env[slot]
+            for slot, copy in zip(self._output_slots, self._copy_output, strict=True)
+        ]
+
+    def clear(self) -> None:
+        """Give the arena's buffers back (they are reallocated on the next run)."""
+        if self.arena is not None:
+            self.arena.clear()

@@ -1,0 +1,117 @@
+"""Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
+
+They call the training kernels (`framework.ops.nn.conv_kernels`) with an output buffer from
+the arena. A weight that is an initializer is repacked once so that its GEMM operand
+(`[kh*kw*C, O]`) is a free view: the training kernel would otherwise copy the whole weight on
+every call, which is most of the time of a batch-1 ResNet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from framework.inference.kernels import activation
+from framework.inference.kernels.registry import kernel
+from framework.jit.op_schema import attr
+from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.ops.nn.conv_kernels import conv_forward, conv_input_grad
+
+_NHWC_ORDER = (0, 2, 3, 1)
+
+
+def packed_weight(xp: Any, weight: Any) -> Any:
+    """`weight` ([O, C, kh, kw]) with memory ordered [kh, kw, C, O]; same values and shape."""
+    return xp.ascontiguousarray(weight.transpose(2, 3, 1, 0)).transpose(3, 2, 0, 1)
+
+
+def _window_2d(node, one_d: bool) -> tuple:
+    strides = [int(s) for s in attr(node, "strides")]
+    pads = [int(p) for p in attr(node, "pads")]
+    dilations = [int(d) for d in attr(node, "dilations")]
+    if one_d:
+        return (1, strides[0]), ((0, 0), (pads[0], pads[1])), (1, dilations[0])
+    return tuple(strides), ((pads[0], pads[2]), (pads[1], pads[3])), tuple(dilations)
+
+
+def _layout(node, one_d: bool, xp: Any):
+    """(to 4-D NCHW view, back to the op's layout) for the op's data_format."""
+    channel_last = attr(node, "data_format") in ("NHWC", "NLC")
+    if one_d:
+        if channel_last:
+            return (lambda x: x.transpose(0, 2, 1)[:, :, None, :]), (
+                lambda y: y[:, :, 0, :].transpose(0, 2, 1)
+            )
+        return (lambda x: x[:, :, None, :]), (lambda y: y[:, :, 0, :])
+    if channel_last:
+        return (lambda x: x.transpose(0, 3, 1, 2)), (lambda y: y.transpose(0, 2, 3, 1))
+    return None, None
+
+
+@kernel("conv2d", "conv1d")
+def conv(node, ctx):
+    xp = ctx.xp
+    one_d = node.op_type == "conv1d"
+    stride, padding, dilation = _window_2d(node, one_d)
+    groups = int(attr(node, "groups"))
+    to_4d, from_4d = _layout(node, one_d, xp)
+    fused = activation.in_place(node.attrs.get("activation"), xp)
+    static_weight = ctx.static(1)
+    packed = None
+    if static_weight is not None:
+        w4 = static_weight[:, :, None, :] if one_d else static_weight
+        packed = packed_weight(xp, w4) if groups == 1 else w4
+    geometries: dict[tuple, ConvGeometry] = {}
+
+    def run(x, weight, bias=None):
+        w4 = packed if packed is not None else (weight[:, :, None, :] if one_d else weight)
+        x4 = x if to_4d is None else to_4d(x)
+        spatial = x4.shape[2:]
+        geom = geometries.get(spatial)
+        if geom is None:
+            kernel_size = tuple(w4.shape[2:])
+            geom = ConvGeometry.for_input(spatial, kernel_size, stride, padding, dilation, groups)
+            if min(geom.out_size) < 1:
+                raise ValueError(
+                    f"{node.name}: input of spatial size {list(spatial)} is smaller than the "
+                    f"kernel {list(kernel_size)}"
+                )
+            geometries[spatial] = geom
+        n = x4.shape[0]
+        out = ctx.empty((n, w4.shape[0], *geom.out_size), x.dtype, _NHWC_ORDER)
+        conv_forward(x4, w4, bias, geom, out=out.transpose(_NHWC_ORDER))
+        if fused is not None:
+            fused(out)
+        return out if from_4d is None else from_4d(out)
+
+    return run
+
+
+@kernel("conv2d_transpose", "conv1d_transpose")
+def conv_transpose(node, ctx):
+    xp = ctx.xp
+    one_d = node.op_type == "conv1d_transpose"
+    stride, padding, dilation = _window_2d(node, one_d)
+    groups = int(attr(node, "groups"))
+    extra = [int(e) for e in attr(node, "output_padding")]
+    extra = (0, extra[0]) if one_d else tuple(extra)
+    to_4d, from_4d = _layout(node, one_d, xp)
+
+    def run(x, weight, bias=None):
+        w4 = weight[:, :, None, :] if one_d else weight
+        x4 = x if to_4d is None else to_4d(x)
+        kernel_size = tuple(w4.shape[2:])
+        size = tuple(
+            (n - 1) * s - lo - hi + d * (k - 1) + 1 + e
+            for n, s, (lo, hi), d, k, e in zip(
+                x4.shape[2:], stride, padding, dilation, kernel_size, extra, strict=True
+            )
+        )
+        geom = ConvGeometry(
+            kernel_size, stride, padding, dilation, groups, size, tuple(x4.shape[2:])
+        )
+        y = conv_input_grad(x4, w4, geom)
+        if bias is not None:
+            y += bias.reshape(-1, 1, 1)
+        return y if from_4d is None else from_4d(y)
+
+    return run

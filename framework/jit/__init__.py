@@ -1,0 +1,42 @@
+"""Static graphs (Paddle's `paddle.jit`): capture a model as a graph IR, save it, load it.
+
+    model.eval()
+    framework.jit.save(model, "out/model", input_spec=[InputSpec([None, 3, 32, 32])])
+    layer = framework.jit.load("out/model")
+
+The graph IR (`framework.jit.graph.Graph`, op set in `framework.jit.op_schema`) is the hub the
+inference predictor, the ONNX exporter and the other converters build on.
+"""
+
+from framework.jit.errors import (
+    ControlFlowError,
+    GraphDivergenceError,
+    ModelFormatError,
+    TracingError,
+    UnsupportedOpError,
+)
+from framework.jit.graph import FORMAT_VERSION, Graph, Node, Value
+from framework.jit.input_spec import InputSpec
+from framework.jit.save_load import load, save, trace_layer
+from framework.jit.static_function import StaticFunction, not_to_static, to_static
+from framework.jit.translated_layer import TranslatedLayer
+
+__all__ = [
+    "FORMAT_VERSION",
+    "ControlFlowError",
+    "Graph",
+    "GraphDivergenceError",
+    "InputSpec",
+    "ModelFormatError",
+    "Node",
+    "StaticFunction",
+    "TracingError",
+    "TranslatedLayer",
+    "UnsupportedOpError",
+    "Value",
+    "load",
+    "not_to_static",
+    "save",
+    "to_static",
+    "trace_layer",
+]

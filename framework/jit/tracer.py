@@ -1,0 +1,233 @@
+"""Tracing: run a model once and record every op it applies as a graph `Node`.
+
+Every op goes through `Function.apply`, which calls the hook installed here with the Function,
+its input arrays and its outputs. A translator (`framework.jit.translators`) turns each
+Function into IR nodes. Arrays are identified by object identity: graph inputs and the layer's
+parameters and buffers are named up front (state_dict names), each recorded output gets a
+fresh name, and any other array an op reads becomes a "constant" initializer.
+
+While tracing, turning a tensor that depends on the inputs into a Python value (`bool(x)`,
+`x.item()`, `int(x)`, `x.numpy()`, ...) raises `ControlFlowError`: the Python code that
+follows would be specialised to this one input and silently baked into the graph.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from framework.core import autograd
+from framework.core.backend import to_numpy
+from framework.core.tensor import Tensor
+from framework.jit.errors import ControlFlowError, TracingError, UnsupportedOpError, location
+from framework.jit.graph import Graph
+from framework.jit.translators import translator_for
+
+_trace_lock = threading.Lock()  # one trace at a time per process: the hook is global
+
+
+class Tracer:
+    """Collects nodes while a model runs; see the module docstring."""
+
+    def __init__(self, name: str) -> None:
+        self.graph = Graph(name)
+        self._names: dict[int, str] = {}  # id(array) -> value name
+        self._keep: list[Any] = []  # every named array stays alive, so ids stay unique
+        self._dynamic: set[str] = set()  # values that depend on a graph input
+        self._scopes: list[str] = []
+        self._counts: dict[str, int] = {}
+        self._values = 0
+        self._constants = 0
+        self._thread = threading.get_ident()
+        self.error: BaseException | None = None
+
+    # --- naming ---------------------------------------------------------------------------------
+    def bind_input(self, name: str, array: Any) -> None:
+        self.graph.add_value(name, array.shape, array.dtype)
+        self.graph.inputs.append(name)
+        self._bind(name, array)
+        self._dynamic.add(name)
+
+    def bind_initializer(self, name: str, array: Any, kind: str, trainable: bool) -> None:
+        if id(array) in self._names:
+            return  # the same array under a second name (tied weights): keep the first
+        self.graph.add_initializer(name, array, kind, trainable)
+        self._bind(name, array)
+
+    def _bind(self, name: str, array: Any) -> None:
+        self._names[id(array)] = name
+        self._keep.append(array)
+
+    def name_of(self, array: Any) -> str:
+        """The value name of `array`; an array never seen before becomes a constant."""
+        if not hasattr(array, "shape"):  # a Python scalar an op kept as an attribute
+            array = np.asarray(array)
+        name = self._names.get(id(array))
+        if name is None:
+            name = f"const_{self._constants}"
+            self._constants += 1
+            self.graph.add_initializer(name, _snapshot(array), "constant")
+            self._bind(name, array)
+        return name
+
+    def is_dynamic(self, array: Any) -> bool:
+        name = self._names.get(id(array))
+        return name is not None and name in self._dynamic
+
+    @property
+    def scope(self) -> str:
+        return self._scopes[-1] if self._scopes else ""
+
+    # --- recording ------------------------------------------------------------------------------
+    def emit(
+        self,
+        op_type: str,
+        inputs: Sequence[Any],
+        attrs: dict[str, Any] | None = None,
+        outputs: Sequence[Any] = (),
+    ) -> list[str]:
+        """Append a node. `inputs` are arrays, value names (str) or None (absent optional);
+        `outputs` are the arrays the node produces (their shapes and dtypes are recorded)."""
+        names = []
+        for item in inputs:
+            if item is None:
+                names.append("")
+            elif isinstance(item, str):
+                names.append(item)
+            else:
+                names.append(self.name_of(item))
+        out_names = []
+        for array in outputs:
+            name = f"v{self._values}"
+            self._values += 1
+            self.graph.add_value(name, array.shape, array.dtype)
+            self._bind(name, array)
+            out_names.append(name)
+        count = self._counts.get(op_type, 0)
+        self._counts[op_type] = count + 1
+        from framework.jit.graph import Node
+
+        self.graph.nodes.append(
+            Node(op_type, names, out_names, dict(attrs or {}), f"{op_type}_{count}", self.scope)
+        )
+        if any(n in self._dynamic for n in names if n):
+            self._dynamic.update(out_names)
+        return out_names
+
+    def record(self, fn: autograd.Function, arrays: list, outputs: Any) -> None:
+        """The `Function.apply` hook."""
+        if threading.get_ident() != self._thread or self.error is not None:
+            return
+        outs = list(outputs) if type(outputs) is tuple else [outputs]
+        translate = translator_for(type(fn))
+        try:
+            if translate is None:
+                raise UnsupportedOpError(
+                    f"op {type(fn).__name__} ({type(fn).__module__}) has no static-graph form "
+                    f"yet, {location(self.scope)}. Rewrite that part with supported ops, or run "
+                    "the model eagerly (to_static(..., full_graph=False) falls back to eager)."
+                )
+            translate(fn, arrays, outs, self)
+        except TracingError as error:
+            self.error = error
+            raise
+
+    # --- scopes ---------------------------------------------------------------------------------
+    def push_scope(self, name: str) -> None:
+        self._scopes.append(name)
+
+    def pop_scope(self) -> None:
+        if self._scopes:
+            self._scopes.pop()
+
+
+# --- the active tracer and the hooks it needs --------------------------------------------------
+class _Active(threading.local):
+    tracer: Tracer | None = None
+
+
+_active = _Active()
+
+_GUARDED = ("__bool__", "item", "__int__", "__float__", "__index__", "numpy", "tolist", "__array__")
+_REWRITES = {
+    "__bool__": "a Python `if`/`while`/`and`/`or` on a tensor",
+    "item": "`.item()`",
+    "__int__": "`int(tensor)`",
+    "__float__": "`float(tensor)`",
+    "__index__": "using a tensor as a Python index or size",
+    "numpy": "`.numpy()`",
+    "tolist": "`.tolist()`",
+    "__array__": "NumPy on a tensor (`np.asarray(t)`, `np.mean(t)`, ...)",
+}
+
+
+def _guard(method_name: str, original: Callable) -> Callable:
+    def guarded(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        tracer = _active.tracer
+        if tracer is not None and tracer.is_dynamic(self._data):
+            error = ControlFlowError(
+                f"{_REWRITES[method_name]} turned a traced tensor (shape {self.shape}, computed "
+                f"from the inputs) into a Python value {location(tracer.scope)}. The graph would "
+                "be specialised to this one input. Rewrite it with tensor ops: "
+                "`framework.where(cond, a, b)` instead of `if`, keep values as tensors instead "
+                "of `.item()`/`.numpy()`, read sizes from `x.shape` instead of tensors; or run "
+                "that layer eagerly (to_static(..., full_graph=False))."
+            )
+            tracer.error = error
+            raise error
+        return original(self, *args, **kwargs)
+
+    guarded.__name__ = method_name
+    guarded.__doc__ = original.__doc__
+    return guarded
+
+
+@contextmanager
+def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
+    """Install `tracer` (the op hook, the tensor-conversion guards and layer scopes)."""
+    if not _trace_lock.acquire(timeout=600):
+        raise TracingError("another trace has been running for 10 minutes; giving up")
+    originals = {name: getattr(Tensor, name) for name in _GUARDED}
+    handles = []
+    try:
+        for name, original in originals.items():
+            setattr(Tensor, name, _guard(name, original))
+        if layer is not None:
+            handles = _scope_hooks(tracer, layer)
+        _active.tracer = tracer
+        previous = autograd.set_trace_hook(tracer.record)
+        try:
+            yield tracer
+        finally:
+            autograd.set_trace_hook(previous)
+            _active.tracer = None
+    finally:
+        for handle in handles:
+            handle.remove()
+        for name, original in originals.items():
+            setattr(Tensor, name, original)
+        _trace_lock.release()
+
+
+def _scope_hooks(tracer: Tracer, layer: Any) -> list:
+    handles = []
+    for path, sublayer in layer.named_sublayers(include_self=False):
+
+        def enter(module: Any, inputs: Any, path: str = path) -> None:
+            tracer.push_scope(path)
+
+        def leave(module: Any, inputs: Any, outputs: Any) -> None:
+            tracer.pop_scope()
+
+        handles.append(sublayer.register_forward_pre_hook(enter))
+        handles.append(sublayer.register_forward_post_hook(leave, always_call=True))
+    return handles
+
+
+def _snapshot(array: Any) -> np.ndarray:
+    """A constant's value, copied (the model may change the array later), on the CPU."""
+    return np.array(to_numpy(array), copy=True)
