@@ -272,4 +272,7 @@ from framework.hapi import Model, callbacks, flops, summary
 # --- interop (owner: interop) ------------------------------------------------------------------
 from framework import interop
 
+# --- jit, inference (owner: jit/inference) ------------------------------------------------------
+from framework import inference, jit, static
+
 __version__ = "0.1.0"
