@@ -106,8 +106,21 @@ def run_in_subprocess(args, framework_name: str, model: str, batch: int) -> dict
         return {"error": f"timed out after {args.timeout:.0f} s"}
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
-        return {"error": (done.stderr.strip().splitlines() or ["no output"])[-1][:300]}
+        return {"error": _error_summary(done.stderr)}
     return json.loads(lines[-1])
+
+
+def _error_summary(stderr: str) -> str:
+    """The exception line of a worker's traceback (and a note after it, if any)."""
+    tail = stderr.strip().splitlines()
+    for i in range(len(tail) - 1, -1, -1):
+        if (
+            tail[i]
+            and not tail[i].startswith(" ")
+            and ("Error" in tail[i] or "Exception" in tail[i])
+        ):
+            return " | ".join(tail[i : i + 2])[:400]
+    return (tail or ["no output"])[-1][:400]
 
 
 def ratios(row: dict) -> dict:

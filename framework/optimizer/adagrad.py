@@ -58,8 +58,8 @@ class Adagrad(Optimizer):
         initial = group["initial_accumulator_value"]
         return {"moment": xp.full(param._data.shape, initial, dtype)}
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
-        p, moment = param._data, state["moment"]
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
+        moment = state["moment"]
         eps = group["epsilon"]
         if get_array_module(p) is not np:
             kernel = fused_kernel(

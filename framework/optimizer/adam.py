@@ -36,8 +36,9 @@ class Adam(Optimizer):
     which equals `torch.optim.Adam`. `beta1_pow_acc`/`beta2_pow_acc` start at beta1/beta2 and
     are multiplied by them after each step. A float `weight_decay` is coupled L2 decay (use
     `AdamW` for decoupled decay). `amsgrad=True` keeps the running maximum of moment2.
-    `lazy_mode`, `multi_precision` and `use_multi_tensor` are accepted for Paddle compatibility
-    (dense gradients make lazy mode moot; no master weights are kept).
+    `multi_precision=True` trains float16 parameters through float32 master copies.
+    `lazy_mode` and `use_multi_tensor` are accepted for Paddle compatibility (gradients are
+    dense, and every update is already one fused pass per tensor).
 
         opt = framework.optimizer.Adam(learning_rate=1e-3, parameters=model.parameters())
     """
@@ -70,8 +71,8 @@ class Adam(Optimizer):
     def _create_state(self, param: Tensor, group: dict) -> dict:
         return adam_state(param, group, self._amsgrad)
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
-        adam_update(self, param._data, grad, lr, group, state, decay=1.0)
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
+        adam_update(self, p, grad, lr, group, state, decay=1.0)
 
 
 def adam_state(param: Tensor, group: dict, amsgrad: bool) -> dict:

@@ -75,10 +75,10 @@ class AdamW(Optimizer):
     def _create_state(self, param: Tensor, group: dict) -> dict:
         return adam_state(param, group, self._amsgrad)
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
         if self._lr_ratio is not None:
             lr = lr * self._lr_ratio(param)
         coeff = _scalar(group["weight_decay"])
         with_decay = self._apply_decay_param_fun is None or self._apply_decay_param_fun(param.name)
         decay = 1.0 - lr * coeff if with_decay else 1.0
-        adam_update(self, param._data, grad, lr, group, state, decay=decay)
+        adam_update(self, p, grad, lr, group, state, decay=decay)

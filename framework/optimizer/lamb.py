@@ -71,8 +71,7 @@ class Lamb(Optimizer):
     def _create_state(self, param: Tensor, group: dict) -> dict:
         return adam_state(param, group, amsgrad=False)
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
-        p = param._data
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
         b1, b2, eps = group["beta1"], group["beta2"], group["epsilon"]
         exclude = group["exclude_from_weight_decay_fn"]
         wd = 0.0 if exclude is not None and exclude(param) else group["lamb_weight_decay"]

@@ -29,8 +29,9 @@ class Momentum(Optimizer):
 
     This is also `torch.optim.SGD(momentum=..., dampening=0, nesterov=...)`. A float
     `weight_decay` is L2 decay added to the gradient first. `rescale_grad` multiplies the
-    gradient before everything else. `multi_precision` and `use_multi_tensor` are accepted for
-    Paddle compatibility (no master weights are kept; every update is already per-tensor fused).
+    gradient before everything else. `multi_precision=True` trains float16 parameters through
+    float32 master copies. `use_multi_tensor` is accepted for Paddle compatibility (every
+    update is already one fused pass per tensor).
 
         opt = framework.optimizer.Momentum(learning_rate=0.1, momentum=0.9,
                                            parameters=model.parameters(), weight_decay=1e-4)
@@ -69,8 +70,8 @@ class Momentum(Optimizer):
         xp = get_array_module(param._data)
         return {"velocity": xp.zeros(param._data.shape, accumulator_dtype(param.dtype))}
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
-        p, v = param._data, state["velocity"]
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
+        v = state["velocity"]
         mu = group["momentum"]
         rescale = group["rescale_grad"]
         if rescale != 1.0:

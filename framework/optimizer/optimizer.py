@@ -74,6 +74,11 @@ class Optimizer:
         self._keys = _accumulator_prefixes(self._all_parameters())
         self._state: dict[int, dict] = {}
         self._accumulators_holder: dict[str, object] = {}
+        # float16 parameters train through float32 master copies when this is on (set by
+        # subclasses' `multi_precision=` or by `amp.decorate(level='O2')`).
+        self._multi_precision = False
+        self._master_weights: dict[str, object] = {}
+        self._master_weights_holder: dict[str, object] = {}
         self._buffers: dict[tuple, object] = {}
         self.clear_gradients = self.clear_grad
 
@@ -179,19 +184,39 @@ class Optimizer:
             pairs = clip(pairs)
         group_scale = group.get("learning_rate", 1.0) if self._grouped else None
         for param, grad in pairs:
+            target = param._data
+            master = self._master_of(param) if target.dtype == np.float16 else None
             grad_array = grad._data
+            if master is not None:
+                target = master
+                grad_array = _copy_as(grad_array, self._scratch("grad32", master))
             regularizer = self._regularizer_of(param)
             if regularizer is not None:
                 grad_array = regularizer.regularized_grad(
-                    param._data, grad_array, out=self._scratch("grad", grad_array)
+                    target, grad_array, out=self._scratch("grad", target)
                 )
             if group_scale is None:
                 attr = getattr(param, "optimize_attr", None)
                 scale = 1.0 if attr is None else attr.get("learning_rate", 1.0)
             else:
                 scale = group_scale
-            self._update(param, grad_array, lr * scale, group, self._state_of(param, group))
+            state = self._state_of(param, group)
+            self._update(param, target, grad_array, lr * scale, group, state)
+            if master is not None:
+                param._data[...] = master
         return pairs
+
+    def _master_of(self, param: Tensor):
+        """The float32 master copy of a float16 parameter under multi-precision, else None."""
+        if not self._multi_precision:
+            return None
+        key = self._keys[id(param)]
+        master = self._master_weights.get(key)
+        if master is None:
+            master = self._master_weights[key] = param._data.astype(np.float32)
+            if key in self._master_weights_holder:
+                _copy_into(master, self._master_weights_holder.pop(key), f"master_weights/{key}")
+        return master
 
     def _regularizer_of(self, param: Tensor) -> WeightDecayRegularizer | None:
         own = getattr(param, "regularizer", None)
@@ -201,7 +226,8 @@ class Optimizer:
         """Fresh accumulators for `param`: {accumulator name: array}."""
         return {}
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
+        """Update the array `p` (the parameter's, or its float32 master copy) in place."""
         raise NotImplementedError(
             f"{type(self).__name__} cannot be used directly; use a subclass such as SGD or Adam"
         )
@@ -242,7 +268,8 @@ class Optimizer:
         return f"{self._keys[id(param)]}_{name}_0"
 
     def state_dict(self) -> dict:
-        """Accumulators keyed `<param name>_<accumulator>_0`, plus `LR_Scheduler` (as Paddle).
+        """Accumulators keyed `<param name>_<accumulator>_0`, plus `LR_Scheduler` and, under
+        multi-precision, `master_weights` (as Paddle).
 
         Values are Tensors sharing memory with the live accumulators.
         """
@@ -255,6 +282,9 @@ class Optimizer:
                 result[key] = tensor
         for key, value in self._accumulators_holder.items():
             result.setdefault(key, value)
+        if self._master_weights or self._master_weights_holder:
+            masters = {key: Tensor._wrap(array) for key, array in self._master_weights.items()}
+            result["master_weights"] = {**self._master_weights_holder, **masters}
         if isinstance(self._learning_rate, LRScheduler):
             result["LR_Scheduler"] = self._learning_rate.state_dict()
         return result
@@ -265,6 +295,11 @@ class Optimizer:
             scheduler_state = state_dict.get("LR_Scheduler")
             if scheduler_state is not None:
                 self._learning_rate.set_state_dict(scheduler_state)
+        masters = dict(state_dict.get("master_weights") or {})
+        for key, array in self._master_weights.items():
+            if key in masters:
+                _copy_into(array, masters.pop(key), f"master_weights/{key}")
+        self._master_weights_holder = masters
         pending = {k: v for k, v in state_dict.items() if k not in _NON_ACCUMULATOR_KEYS}
         for param in self._all_parameters():
             for accumulator, array in self._state.get(id(param), {}).items():
@@ -341,6 +376,12 @@ def _names_and_ids(items: Iterable | None) -> set:
     for item in items or ():
         result.add(id(item) if isinstance(item, Tensor) else item)
     return result
+
+
+def _copy_as(source, out):
+    """`source` converted into the preallocated `out` (a float16 gradient to float32)."""
+    out[...] = source
+    return out
 
 
 def _copy_into(array, value: object, key: str) -> None:

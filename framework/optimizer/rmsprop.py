@@ -82,8 +82,7 @@ class RMSProp(Optimizer):
             "mean_grad": xp.zeros(shape, dtype),
         }
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
-        p = param._data
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
         ms, mom, mg = state["mean_square"], state["momentum"], state["mean_grad"]
         rho, eps, mu = group["rho"], group["epsilon"], group["momentum"]
         centered = group["centered"]

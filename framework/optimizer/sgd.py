@@ -25,7 +25,7 @@ class SGD(Optimizer):
         opt.step()
         opt.clear_grad()
 
-    `multi_precision` is accepted for Paddle compatibility; no float32 master weights are kept.
+    `multi_precision=True` trains float16 parameters through float32 master copies.
     """
 
     def __init__(
@@ -40,8 +40,7 @@ class SGD(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._multi_precision = multi_precision
 
-    def _update(self, param: Tensor, grad, lr: float, group: dict, state: dict) -> None:
-        p = param._data
+    def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
         if get_array_module(p) is np:
             step = self._scratch("work", p, accumulator_dtype(p.dtype))
             np.multiply(grad, lr, out=step)

@@ -63,11 +63,14 @@ def test_gpu_update_matches_cpu(case, dtype, on_gpu):
         assert value.dtype == dtype
 
 
-def test_float16_parameters_train_on_gpu_with_float32_state(on_gpu):
+@pytest.mark.parametrize("multi_precision", [False, True])
+def test_float16_parameters_train_on_gpu_with_float32_state(multi_precision, on_gpu):
     rng = np.random.default_rng(1)
     weights = [rng.standard_normal((16, 8))]
     grads = [[rng.standard_normal((16, 8))] for _ in range(2)]
-    gpu, opt = run(lambda ps: Adam(0.01, parameters=ps), weights, grads, "gpu", np.float16)
+    build = lambda ps: Adam(0.01, parameters=ps, multi_precision=multi_precision)  # noqa: E731
+    gpu, opt = run(build, weights, grads, "gpu", np.float16)
+    assert ("master_weights" in opt.state_dict()) == multi_precision
     cpu, _ = run(lambda ps: Adam(0.01, parameters=ps), weights, grads, "cpu", np.float32)
     assert gpu[0].dtype == np.float16
     assert opt.state_dict()["g0_moment1_0"].dtype == np.float32
