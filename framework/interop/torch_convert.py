@@ -218,16 +218,37 @@ def _match_by_structure(
     open_sources: list[str],
 ) -> list[tuple[dict[str, str], dict[str, str]]]:
     """Pair each unmatched model layer with the first unmatched torch module whose parameter
-    names and (laid-out) shapes are the same."""
+    names and (laid-out) shapes are the same; then, for layers still open, the first torch
+    module holding a part of them (a checkpoint missing a bias, say)."""
     free = _groups(open_sources)
+    open_groups = _groups(open_targets)
     pairs = []
-    for target_group in _groups(open_targets):
-        for index, source_group in enumerate(free):
-            if source_group.keys() == target_group.keys() and all(
-                _shape_for(source[source_group[s]], layouts[t]) == tuple(targets[t].shape)
-                for s, t in target_group.items()
-            ):
-                pairs.append((target_group, source_group))
-                del free[index]
-                break
+    for partial in (False, True):
+        for target_group in list(open_groups):
+            for index, source_group in enumerate(free):
+                if _fits(source_group, target_group, source, targets, layouts, partial):
+                    pairs.append(({s: target_group[s] for s in source_group}, source_group))
+                    open_groups.remove(target_group)
+                    del free[index]
+                    break
     return pairs
+
+
+def _fits(
+    source_group: dict[str, str],
+    target_group: dict[str, str],
+    source: dict[str, np.ndarray],
+    targets: dict[str, Any],
+    layouts: dict[str, bool],
+    partial: bool,
+) -> bool:
+    if not (
+        source_group.keys() <= target_group.keys()
+        if partial
+        else source_group.keys() == target_group.keys()
+    ):
+        return False
+    return all(
+        _shape_for(source[key], layouts[target_group[s]]) == tuple(targets[target_group[s]].shape)
+        for s, key in source_group.items()
+    )

@@ -176,12 +176,11 @@ def _size(input: Tensor, dim: int | None = None) -> Any:
     return list(input.shape) if dim is None else input.shape[dim]
 
 
+_ATTRIBUTES = ("shape", "ndim")
+
+
 def _getattr(obj: Any, name: str) -> Any:
-    if isinstance(obj, Tensor) and name == "shape":
-        return list(obj.shape)
-    if isinstance(obj, Tensor) and name == "ndim":
-        return obj.ndim
-    raise ValueError(f"getattr(tensor, {name!r}) cannot be converted")
+    return list(obj.shape) if name == "shape" else obj.ndim
 
 
 def _unary(function: Callable) -> Callable:
@@ -329,6 +328,9 @@ class GraphLayer(Layer):
         if node.op == "get_attr":
             value = attribute(node.target)
             return lambda: value
+        if node.target is builtins.getattr and node.args[1] not in _ATTRIBUTES:
+            problems.append(f"{self._type_name}: Tensor attribute '.{node.args[1]}'")
+            return _unsupported
         table, name = (
             (FUNCTIONS, node.target) if node.op == "call_function" else (METHODS, node.target)
         )

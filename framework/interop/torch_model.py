@@ -76,8 +76,21 @@ def _linear(m: tnn.Linear) -> nn.Layer:
     return layer
 
 
-def _padding(m: tnn.Module) -> Any:
-    return m.padding if isinstance(m.padding, str) else list(m.padding)
+def _padding(m: Any) -> Any:
+    """torch's padding for the framework conv; with a non-zero padding mode the framework
+    pads every side alike, so 'same' / 'valid' / pairs must come down to one int."""
+    if m.padding_mode == "zeros":
+        return m.padding if isinstance(m.padding, str) else list(m.padding)
+    if m.padding == "valid":
+        return 0
+    if m.padding == "same":
+        totals = [d * (k - 1) for d, k in zip(m.dilation, m.kernel_size, strict=True)]
+        sides = {t // 2 for t in totals} if all(t % 2 == 0 for t in totals) else {-1}
+    else:
+        sides = set(m.padding)
+    if len(sides) != 1 or -1 in sides:
+        raise ValueError(f"padding_mode={m.padding_mode!r} and uneven padding {m.padding}")
+    return sides.pop()
 
 
 def _conv(kind: type) -> Callable[[tnn.Module], nn.Layer]:
@@ -262,8 +275,11 @@ class _Converter:
         return layer
 
     def _children(self, module: tnn.Module, path: str) -> list[tuple[str, nn.Layer]]:
+        # `_modules`, not `named_children()`: a module registered under two names keeps both
         return [
-            (name, self.convert(child, f"{path}.{name}")) for name, child in module.named_children()
+            (name, self.convert(child, f"{path}.{name}"))
+            for name, child in module._modules.items()
+            if child is not None
         ]
 
     def _graph(self, module: tnn.Module, path: str) -> nn.Layer:
