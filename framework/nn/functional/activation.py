@@ -12,6 +12,7 @@ re-exported here, as in `paddle.nn.functional.activation`; `tanh` is `framework.
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -281,22 +282,22 @@ class Softsign(Function):
 
 def relu(x: Tensor, name: str | None = None) -> Tensor:
     """`max(x, 0)`, elementwise. Any shape; float dtypes."""
-    return ReLU().apply(x)
+    return ReLU().apply(*amp_cast("relu", x))
 
 
 def relu6(x: Tensor, name: str | None = None) -> Tensor:
     """`min(max(x, 0), 6)`, elementwise."""
-    return ClipActivation(0.0, 6.0).apply(x)
+    return ClipActivation(0.0, 6.0).apply(*amp_cast("relu6", x))
 
 
 def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Tensor:  # noqa: A002
     """`clip(x, min, max)`, elementwise."""
-    return ClipActivation(min, max).apply(x)
+    return ClipActivation(min, max).apply(*amp_cast("hardtanh", x))
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
     """`x if x > 0 else negative_slope * x`, elementwise."""
-    return LeakyReLU(negative_slope).apply(x)
+    return LeakyReLU(negative_slope).apply(*amp_cast("leaky_relu", x))
 
 
 def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None = None) -> Tensor:
@@ -321,12 +322,12 @@ def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None
                 f"prelu has {shape[0]} slopes but the input has {x.shape[axis]} channels "
                 f"(axis {axis} of shape {x.shape}, data_format={data_format!r})"
             )
-    return PReLU(axis).apply(x, weight)
+    return PReLU(axis).apply(*amp_cast("prelu", x, weight))
 
 
 def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
     """`x if x > 0 else alpha * (exp(x) - 1)`, elementwise."""
-    return ELU(alpha).apply(x)
+    return ELU(alpha).apply(*amp_cast("elu", x))
 
 
 def selu(
@@ -340,43 +341,43 @@ def selu(
         raise ValueError(f"The scale must be greater than 1.0. Received: {scale}.")
     if alpha < 0:
         raise ValueError(f"The alpha must be no less than zero. Received: {alpha}.")
-    return ELU(alpha, scale).apply(x)
+    return ELU(alpha, scale).apply(*amp_cast("selu", x))
 
 
 def celu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
     """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`, elementwise."""
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
-    return CELU(alpha).apply(x)
+    return CELU(alpha).apply(*amp_cast("celu", x))
 
 
 def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
     """`x if |x| > threshold else 0`."""
-    return Shrink(threshold, 0.0).apply(x)
+    return Shrink(threshold, 0.0).apply(*amp_cast("hardshrink", x))
 
 
 def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
     """`x - threshold if x > threshold, x + threshold if x < -threshold, else 0`."""
     if threshold < 0:
         raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
-    return Shrink(threshold, threshold).apply(x)
+    return Shrink(threshold, threshold).apply(*amp_cast("softshrink", x))
 
 
 def thresholded_relu(
     x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None
 ) -> Tensor:
     """`x if x > threshold else value`."""
-    return ThresholdedReLU(threshold, value).apply(x)
+    return ThresholdedReLU(threshold, value).apply(*amp_cast("thresholded_relu", x))
 
 
 def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
     """`x - tanh(x)`, elementwise."""
-    return TanhShrink().apply(x)
+    return TanhShrink().apply(*amp_cast("tanhshrink", x))
 
 
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
     """`x / (1 + |x|)`, elementwise."""
-    return Softsign().apply(x)
+    return Softsign().apply(*amp_cast("softsign", x))
 
 
 # In-place forms, by the framework's one in-place rule (see framework.ops.math.inplace): the

@@ -18,6 +18,7 @@ Paddle's rules, which this module follows exactly:
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -282,6 +283,7 @@ def cross_entropy(
     if input.ndim == 0:
         raise ValueError("The dimension of input should be larger than zero!")
     axis = axis % input.ndim
+    (input,) = amp_cast("cross_entropy", input)
     labels = _label_array(label, input)
     if soft_label:
         targets = prepare_soft(labels, input, weight, reduction, axis)
@@ -310,6 +312,7 @@ def softmax_with_cross_entropy(
     """Unreduced softmax cross-entropy; the loss keeps the class axis with size 1.
     `return_softmax=True` also returns the softmax of `logits`."""
     axis = axis % logits.ndim
+    (logits,) = amp_cast("softmax_with_cross_entropy", logits)
     labels = _label_array(label, logits)
     if soft_label:
         targets = prepare_soft(labels, logits, None, "none", axis)
@@ -336,6 +339,7 @@ def nll_loss(
     check_reduction(reduction, "nll_loss")
     if input.ndim < 2:
         raise ValueError(f"nll_loss expects input with at least 2 dims [N, C], got {input.shape}")
+    (input,) = amp_cast("nll_loss", input)
     labels = _label_array(label, input)
     if labels.ndim != input.ndim - 1:
         expected = [input.shape[0], *input.shape[2:]]

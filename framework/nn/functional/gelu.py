@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -113,7 +114,7 @@ def gelu(x: Tensor, approximate: bool | str = False, name: str | None = None) ->
     """GELU, elementwise: `x * Phi(x)` with Phi the standard normal CDF, or with
     `approximate=True` (or 'tanh') the tanh approximation."""
     if approximate in (True, "tanh"):
-        return GELUTanh().apply(x)
+        return GELUTanh().apply(*amp_cast("gelu", x))
     if approximate in (False, "none"):
-        return GELU().apply(x)
+        return GELU().apply(*amp_cast("gelu", x))
     raise ValueError(f"approximate must be True/False, 'tanh' or 'none', got {approximate!r}")

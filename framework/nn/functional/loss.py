@@ -10,6 +10,7 @@ Input and label broadcast against each other; gradients are summed back to each 
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -74,18 +75,18 @@ def _fused(function: Function, input: Tensor, label: Tensor, weight: Tensor | No
 def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None):
     """Mean squared error `(input - label)^2`, reduced by 'mean' (default), 'sum' or 'none'."""
     check_reduction(reduction, "MSELoss")
-    return MSELoss(reduction).apply(input, _as_label(label, input))
+    return MSELoss(reduction).apply(*amp_cast("mse_loss", input, _as_label(label, input)))
 
 
 def square_error_cost(input: Tensor, label: Tensor) -> Tensor:
     """`(input - label)^2`, elementwise (no reduction)."""
-    return MSELoss("none").apply(input, _as_label(label, input))
+    return MSELoss("none").apply(*amp_cast("mse_loss", input, _as_label(label, input)))
 
 
 def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None):
     """Mean absolute error `|input - label|`, reduced by 'mean', 'sum' or 'none'."""
     check_reduction(reduction, "L1Loss")
-    return L1Loss(reduction).apply(input, _as_label(label, input))
+    return L1Loss(reduction).apply(*amp_cast("l1_loss", input, _as_label(label, input)))
 
 
 def smooth_l1_loss(
@@ -100,7 +101,8 @@ def smooth_l1_loss(
     `delta * (|r| - 0.5 delta)`, with `r = input - label`; `is_huber=False` divides by delta
     (PyTorch's SmoothL1Loss with `beta=delta`)."""
     check_reduction(reduction, "smooth_l1_loss")
-    return SmoothL1Loss(reduction, delta, is_huber).apply(input, _as_label(label, input))
+    input, label = amp_cast("smooth_l1_loss", input, _as_label(label, input))
+    return SmoothL1Loss(reduction, delta, is_huber).apply(input, label)
 
 
 def binary_cross_entropy(
@@ -113,7 +115,8 @@ def binary_cross_entropy(
     """`-(label log(input) + (1 - label) log(1 - input))` on probabilities in [0, 1], with each
     log clamped at -100 as Paddle does; `weight` rescales each element."""
     check_reduction(reduction, "binary_cross_entropy")
-    return _fused(BCELoss(reduction), input, _as_label(label, input), weight)
+    input, label, weight = amp_cast("binary_cross_entropy", input, _as_label(label, input), weight)
+    return _fused(BCELoss(reduction), input, label, weight)
 
 
 def binary_cross_entropy_with_logits(
@@ -127,10 +130,13 @@ def binary_cross_entropy_with_logits(
     """Sigmoid plus binary cross-entropy in one stable step. `pos_weight` (one per class,
     broadcast over the last axis) weights the positive term; `weight` rescales each element."""
     check_reduction(reduction, "binary_cross_entropy_with_logits")
+    logit, label, weight = amp_cast(
+        "binary_cross_entropy_with_logits", logit, _as_label(label, logit), weight
+    )
     if pos_weight is not None:
         pos_weight = pos_weight._data.astype(logit.dtype, copy=False)
     function = BCEWithLogitsLoss(reduction, pos_weight)
-    return _fused(function, logit, _as_label(label, logit), weight)
+    return _fused(function, logit, label, weight)
 
 
 def kl_div(
@@ -145,7 +151,7 @@ def kl_div(
     `reduction` is 'mean' (over all elements), 'batchmean' (sum / batch size), 'sum' or 'none'.
     """
     check_reduction(reduction, "kl_div", ("mean", "batchmean", "sum", "none"))
-    label = _as_label(label, input)
+    input, label = amp_cast("kl_div", input, _as_label(label, input))
     if reduction == "batchmean":
         total = KLDivLoss("sum", log_target).apply(input, label)
         return total / float(input.shape[0]) if input.ndim > 0 else total
@@ -165,7 +171,7 @@ def sigmoid_focal_loss(
     (Lin et al. 2017), divided by `normalizer` (e.g. the number of positives) when given.
     Note Paddle's default reduction here is 'sum'."""
     check_reduction(reduction, "sigmoid_focal_loss")
-    label = _as_label(label, logit)
+    logit, label = amp_cast("sigmoid_focal_loss", logit, _as_label(label, logit))
     loss = BCEWithLogitsLoss("none", None).apply(logit, label)
     p = sigmoid(logit)
     p_t = p * label + (1.0 - p) * (1.0 - label)

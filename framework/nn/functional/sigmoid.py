@@ -6,6 +6,7 @@ backward is recorded (`create_graph=True`), then Tensor ops.
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -124,31 +125,31 @@ class HardSwish(Function):
 
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
     """`1 / (1 + exp(-x))`, elementwise."""
-    return Sigmoid().apply(x)
+    return Sigmoid().apply(*amp_cast("sigmoid", x))
 
 
 def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
     """`log(1 / (1 + exp(-x)))`, elementwise and stable for large |x|."""
-    return LogSigmoid().apply(x)
+    return LogSigmoid().apply(*amp_cast("log_sigmoid", x))
 
 
 def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
     """`x * sigmoid(x)`, elementwise (also known as swish)."""
-    return SiLU().apply(x)
+    return SiLU().apply(*amp_cast("silu", x))
 
 
 def swish(x: Tensor, name: str | None = None) -> Tensor:
     """`x * sigmoid(x)`, elementwise (Paddle's swish, the same as silu)."""
-    return SiLU().apply(x)
+    return SiLU().apply(*amp_cast("swish", x))
 
 
 def hardsigmoid(
     x: Tensor, slope: float = 0.1666667, offset: float = 0.5, name: str | None = None
 ) -> Tensor:
     """`clip(slope * x + offset, 0, 1)`, elementwise."""
-    return HardSigmoid(slope, offset).apply(x)
+    return HardSigmoid(slope, offset).apply(*amp_cast("hardsigmoid", x))
 
 
 def hardswish(x: Tensor, name: str | None = None) -> Tensor:
     """`x * clip(x + 3, 0, 6) / 6`, elementwise."""
-    return HardSwish().apply(x)
+    return HardSwish().apply(*amp_cast("hardswish", x))

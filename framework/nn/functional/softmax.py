@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core import dtype as dtypes
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
@@ -102,11 +103,11 @@ def softmax(x: Tensor, axis: int = -1, dtype: object = None, name: str | None = 
     framework.nn.functional.softmax(framework.to_tensor([[1.0, 2.0, 3.0]]))
     # [[0.0900, 0.2447, 0.6652]]
     """
-    x = _cast(x, dtype)
+    (x,) = amp_cast("softmax", _cast(x, dtype))
     return Softmax(_normalise_axis(axis, x.ndim)).apply(x)
 
 
 def log_softmax(x: Tensor, axis: int = -1, dtype: object = None, name: str | None = None) -> Tensor:
     """`log(softmax(x, axis))`, computed stably as `x - logsumexp(x, axis)`."""
-    x = _cast(x, dtype)
+    (x,) = amp_cast("log_softmax", _cast(x, dtype))
     return LogSoftmax(_normalise_axis(axis, x.ndim)).apply(x)

@@ -6,6 +6,7 @@ backward is recorded (`create_graph=True`), then Tensor ops.
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -74,9 +75,9 @@ class Mish(Function):
 
 def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None = None) -> Tensor:
     """`log(1 + exp(beta * x)) / beta`, and `x` where `beta * x > threshold`."""
-    return Softplus(beta, threshold).apply(x)
+    return Softplus(beta, threshold).apply(*amp_cast("softplus", x))
 
 
 def mish(x: Tensor, name: str | None = None) -> Tensor:
     """`x * tanh(softplus(x))`, elementwise."""
-    return Mish().apply(x)
+    return Mish().apply(*amp_cast("mish", x))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from framework.amp.auto_cast import is_auto_cast_enabled
 from framework.core import backend
 from framework.core.tensor import Tensor
 
@@ -47,7 +48,7 @@ def check_dtype_and_device(layer: Layer | str, x: Tensor, weight: Tensor) -> Non
             f"{backend.place_of(xa)}; move the input with x.to('{_device(wa)}') or the layer "
             f"with layer.to('{_device(xa)}')"
         )
-    if xa.dtype != wa.dtype:
+    if xa.dtype != wa.dtype and not is_auto_cast_enabled():  # under auto_cast the op casts
         raise TypeError(
             f"{layer} has {wa.dtype} weights but got a {xa.dtype} input of shape {list(xa.shape)}; "
             f"cast the input with x.astype('{wa.dtype}') or the layer with "

@@ -297,3 +297,20 @@ def test_layers_given_a_numpy_array_ask_for_a_tensor(layer, text):
     assert str(info.value) == (
         f"{text} expects a Tensor input, got ndarray; wrap the data with framework.to_tensor(...)"
     )
+
+
+def test_auto_cast_runs_losses_and_softmax_in_float32_and_lets_layers_mix_dtypes():
+    from framework import amp
+
+    fc = nn.Linear(4, 3)
+    x16 = tensor(rng.standard_normal((2, 4)).astype(np.float16))
+    with pytest.raises(TypeError, match="float16 input"):
+        fc(x16)
+    with amp.auto_cast(level="O1"):
+        logits = tensor(rng.standard_normal((2, 3)).astype(np.float16))
+        loss = nn.functional.cross_entropy(logits, tensor(np.array([0, 2])))
+        assert loss.dtype == np.float32
+        assert nn.functional.softmax(logits).dtype == np.float32
+        assert nn.functional.mse_loss(logits, logits).dtype == np.float32
+        assert nn.functional.relu(logits).dtype == np.float16
+        fc(x16)  # no dtype error: the op decides the precision under auto_cast
