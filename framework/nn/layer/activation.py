@@ -62,6 +62,8 @@ class LeakyReLU(_Elementwise):
 
 
 class ELU(_Elementwise):
+    """`x if x > 0 else alpha * (exp(x) - 1)`."""
+
     function = staticmethod(F.elu)
 
     def __init__(self, alpha: float = 1.0, name: str | None = None) -> None:
@@ -69,6 +71,8 @@ class ELU(_Elementwise):
 
 
 class CELU(_Elementwise):
+    """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`."""
+
     function = staticmethod(F.celu)
 
     def __init__(self, alpha: float = 1.0, name: str | None = None) -> None:
@@ -76,6 +80,8 @@ class CELU(_Elementwise):
 
 
 class SELU(_Elementwise):
+    """`scale * (x if x > 0 else alpha * (exp(x) - 1))`, self-normalizing."""
+
     function = staticmethod(F.selu)
 
     def __init__(
@@ -118,6 +124,8 @@ class Swish(_Elementwise):
 
 
 class Sigmoid(_Elementwise):
+    """`1 / (1 + exp(-x))`."""
+
     function = staticmethod(F.sigmoid)
 
     def __init__(self, name: str | None = None) -> None:
@@ -125,6 +133,8 @@ class Sigmoid(_Elementwise):
 
 
 class LogSigmoid(_Elementwise):
+    """`log(sigmoid(x))`, stable for large |x|."""
+
     function = staticmethod(F.log_sigmoid)
 
     def __init__(self, name: str | None = None) -> None:
@@ -150,6 +160,8 @@ class Hardswish(_Elementwise):
 
 
 class Hardtanh(_Elementwise):
+    """`clip(x, min, max)`."""
+
     function = staticmethod(F.hardtanh)
 
     def __init__(self, min: float = -1.0, max: float = 1.0, name: str | None = None) -> None:  # noqa: A002
@@ -157,6 +169,8 @@ class Hardtanh(_Elementwise):
 
 
 class Hardshrink(_Elementwise):
+    """`x if |x| > threshold else 0`."""
+
     function = staticmethod(F.hardshrink)
 
     def __init__(self, threshold: float = 0.5, name: str | None = None) -> None:
@@ -164,6 +178,8 @@ class Hardshrink(_Elementwise):
 
 
 class Softshrink(_Elementwise):
+    """Shrink toward zero by `threshold`; 0 inside `[-threshold, threshold]`."""
+
     function = staticmethod(F.softshrink)
 
     def __init__(self, threshold: float = 0.5, name: str | None = None) -> None:
@@ -171,6 +187,8 @@ class Softshrink(_Elementwise):
 
 
 class ThresholdedReLU(_Elementwise):
+    """`x if x > threshold else value`."""
+
     function = staticmethod(F.thresholded_relu)
 
     def __init__(self, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> None:
@@ -178,6 +196,8 @@ class ThresholdedReLU(_Elementwise):
 
 
 class Tanh(_Elementwise):
+    """`tanh(x)`."""
+
     function = staticmethod(F.tanh)
 
     def __init__(self, name: str | None = None) -> None:
@@ -185,6 +205,8 @@ class Tanh(_Elementwise):
 
 
 class Tanhshrink(_Elementwise):
+    """`x - tanh(x)`."""
+
     function = staticmethod(F.tanhshrink)
 
     def __init__(self, name: str | None = None) -> None:
@@ -192,6 +214,8 @@ class Tanhshrink(_Elementwise):
 
 
 class Softsign(_Elementwise):
+    """`x / (1 + |x|)`."""
+
     function = staticmethod(F.softsign)
 
     def __init__(self, name: str | None = None) -> None:
@@ -199,6 +223,8 @@ class Softsign(_Elementwise):
 
 
 class Softplus(_Elementwise):
+    """`log(1 + exp(beta * x)) / beta`, linear where `beta * x > threshold`."""
+
     function = staticmethod(F.softplus)
 
     def __init__(self, beta: float = 1, threshold: float = 20, name: str | None = None) -> None:
@@ -206,6 +232,8 @@ class Softplus(_Elementwise):
 
 
 class Mish(_Elementwise):
+    """`x * tanh(softplus(x))`."""
+
     function = staticmethod(F.mish)
 
     def __init__(self, name: str | None = None) -> None:
@@ -238,6 +266,8 @@ class Softmax2D(Layer):
 
 
 class LogSoftmax(_Elementwise):
+    """`log(softmax(x, axis))`, computed stably."""
+
     function = staticmethod(F.log_softmax)
 
     def __init__(self, axis: int = -1, name: str | None = None) -> None:
