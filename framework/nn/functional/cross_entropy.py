@@ -47,6 +47,8 @@ class Targets:
         if self.reduction == "sum":
             return loss.sum()
         if self.reduction == "mean":
+            if not self.divisor:  # no samples at all: NaN, as Paddle, without NumPy's warning
+                return loss.sum() * loss.dtype.type("nan")
             return loss.sum() / loss.dtype.type(self.divisor)
         return loss if self.keep_axis else loss.squeeze(self.axis)
 
@@ -56,14 +58,14 @@ class Targets:
         if self.reduction == "none" and not self.keep_axis:
             g = get_array_module(g).expand_dims(g, self.axis)
         elif self.reduction == "mean":
-            g = g / g.dtype.type(self.divisor)
+            g = g / g.dtype.type(self.divisor or 1.0)  # 0 only when there are no samples
         return g if self.weight is None else g * self.weight
 
     def graph_coefficient(self, gy: Tensor, shape: list[int]) -> Tensor:
         if self.reduction == "none" and not self.keep_axis:
             gy = gy.unsqueeze(self.axis)
         elif self.reduction == "mean":
-            gy = gy / self.divisor
+            gy = gy / (self.divisor or 1.0)
         return gy if self.weight is None else gy * Tensor._wrap(self.weight)
 
     def one_hot(self, like):

@@ -23,7 +23,7 @@ _GELU_CUBIC = 0.044715
 def normal_cdf_array(x):
     """Phi(x), the standard normal CDF, elementwise."""
     kind = x.dtype.type
-    cdf = erf_array(x * kind(_SQRT_HALF))
+    cdf = erf_array(x * kind(_SQRT_HALF)).astype(x.dtype, copy=False)
     cdf += kind(1)
     cdf *= kind(0.5)
     return cdf

@@ -297,3 +297,14 @@ def test_inplace_activations_rebind_the_tensor_and_keep_gradients(inplace, funct
     np.testing.assert_allclose(leaf.grad.numpy(), reference.grad.numpy())
     with pytest.raises(RuntimeError, match="leaf Tensor"):
         inplace(framework.to_tensor(x, stop_gradient=False))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_float16_stays_float16_forward_and_backward(name):
+    function, reference, _ = CASES[name]
+    x = away_from_kinks((3, 4), scale=1.5, seed=9).astype(np.float16)
+    ours = framework.to_tensor(x, stop_gradient=False)
+    out = function(ours)
+    out.backward(framework.to_tensor(np.ones((3, 4), np.float16)))
+    assert out.dtype == np.float16 and ours.grad.dtype == np.float16
+    np.testing.assert_allclose(out.numpy(), reference(x.astype(np.float64)), rtol=5e-3, atol=5e-3)

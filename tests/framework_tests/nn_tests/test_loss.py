@@ -453,3 +453,16 @@ def test_loss_layers_reject_unknown_reductions():
             build(reduction="avg")
     with pytest.raises(ValueError, match="reduction"):
         nn.KLDivLoss(reduction="avg")
+
+
+def test_cross_entropy_on_an_empty_batch_is_nan_without_warnings():
+    import warnings
+
+    x = tensor(np.zeros((0, 4), np.float32), stop_gradient=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = F.cross_entropy(x, tensor(np.zeros((0,), np.int64)))
+        assert np.isnan(loss.item())
+        loss.backward()
+    assert x.grad.shape == [0, 4]
+    assert F.cross_entropy(x, tensor(np.zeros((0,), np.int64)), reduction="sum").item() == 0.0
