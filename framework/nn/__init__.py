@@ -66,6 +66,17 @@ from framework.nn.layer.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from framework.nn.layer.margin_loss import (
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
+    PairwiseDistance,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
 from framework.nn.layer.norm import (
     BatchNorm,
     BatchNorm1D,

@@ -68,12 +68,14 @@ from framework.nn.functional.activation import (
     thresholded_relu_,
 )
 from framework.nn.functional.attention import scaled_dot_product_attention
+from framework.nn.functional.likelihood_loss import gaussian_nll_loss, poisson_nll_loss
 from framework.nn.functional.loss import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
     kl_div,
     l1_loss,
+    label_smooth,
     log_loss,
     mse_loss,
     nll_loss,
@@ -82,3 +84,13 @@ from framework.nn.functional.loss import (
     softmax_with_cross_entropy,
     square_error_cost,
 )
+from framework.nn.functional.margin_loss import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_label_soft_margin_loss,
+    pairwise_distance,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
+from framework.ops.search import one_hot

@@ -36,6 +36,7 @@ __all__ = [
     "cross_entropy",
     "kl_div",
     "l1_loss",
+    "label_smooth",
     "log_loss",
     "mse_loss",
     "nll_loss",
@@ -186,3 +187,16 @@ def log_loss(input: Tensor, label: Tensor, epsilon: float = 1e-4, name: str | No
     """`-label log(input + eps) - (1 - label) log(1 - input + eps)`, elementwise."""
     label = _as_label(label, input)
     return -label * (input + epsilon).log() - (1.0 - label) * (1.0 - input + epsilon).log()
+
+
+def label_smooth(
+    label: Tensor, prior_dist: Tensor | None = None, epsilon: float = 0.1, name: str | None = None
+) -> Tensor:
+    """`(1 - epsilon) * label + epsilon * prior`, with a uniform prior over the last axis by
+    default. `label` is typically one-hot, `[N, C]` or `[N, T, C]`."""
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+    smoothed = label * (1.0 - epsilon)
+    if prior_dist is None:
+        return smoothed + epsilon / label.shape[-1]
+    return smoothed + prior_dist * epsilon

@@ -1,0 +1,165 @@
+"""Layers for the margin, embedding and likelihood losses, and PairwiseDistance, as in
+`paddle.nn`. Each stores its settings and calls the functional form."""
+
+from __future__ import annotations
+
+from framework.core.tensor import Tensor
+from framework.nn.functional import likelihood_loss, margin_loss
+from framework.nn.functional.loss_terms import check_reduction
+from framework.nn.layer.layers import Layer
+
+
+class MarginRankingLoss(Layer):
+    """`max(0, -label * (input - other) + margin)`."""
+
+    def __init__(self, margin: float = 0.0, reduction: str = "mean", name: str | None = None):
+        super().__init__()
+        check_reduction(reduction, "MarginRankingLoss")
+        self.margin = margin
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, other: Tensor, label: Tensor) -> Tensor:
+        return margin_loss.margin_ranking_loss(input, other, label, self.margin, self.reduction)
+
+
+class HingeEmbeddingLoss(Layer):
+    """`input` for `label == 1`, `max(0, margin - input)` for `label == -1`."""
+
+    def __init__(self, margin: float = 1.0, reduction: str = "mean", name: str | None = None):
+        super().__init__()
+        check_reduction(reduction, "HingeEmbeddingLoss")
+        self.margin = margin
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return margin_loss.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
+class CosineEmbeddingLoss(Layer):
+    """`1 - cos` for similar pairs (`label == 1`), `max(0, cos - margin)` for dissimilar."""
+
+    def __init__(self, margin: float = 0, reduction: str = "mean", name: str | None = None):
+        super().__init__()
+        check_reduction(reduction, "CosineEmbeddingLoss")
+        self.margin = margin
+        self.reduction = reduction
+
+    def forward(self, input1: Tensor, input2: Tensor, label: Tensor) -> Tensor:
+        return margin_loss.cosine_embedding_loss(input1, input2, label, self.margin, self.reduction)
+
+
+class TripletMarginLoss(Layer):
+    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)`."""
+
+    def __init__(
+        self,
+        margin: float = 1.0,
+        p: float = 2.0,
+        epsilon: float = 1e-6,
+        swap: bool = False,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_reduction(reduction, "TripletMarginLoss")
+        self.margin = margin
+        self.p = p
+        self.epsilon = epsilon
+        self.swap = swap
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return margin_loss.triplet_margin_loss(
+            input, positive, negative, self.margin, self.p, self.epsilon, self.swap, self.reduction
+        )
+
+
+class SoftMarginLoss(Layer):
+    """`log(1 + exp(-label * input))`."""
+
+    def __init__(self, reduction: str = "mean", name: str | None = None) -> None:
+        super().__init__()
+        check_reduction(reduction, "SoftMarginLoss")
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return margin_loss.soft_margin_loss(input, label, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(Layer):
+    """Per-class binary cross-entropy on logits, averaged over classes."""
+
+    def __init__(
+        self, weight: Tensor | None = None, reduction: str = "mean", name: str | None = None
+    ) -> None:
+        super().__init__()
+        check_reduction(reduction, "MultiLabelSoftMarginLoss")
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return margin_loss.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class PoissonNLLLoss(Layer):
+    """Poisson negative log-likelihood; `log_input=True` takes log-rates."""
+
+    def __init__(
+        self,
+        log_input: bool = True,
+        full: bool = False,
+        epsilon: float = 1e-8,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_reduction(reduction, "PoissonNLLLoss")
+        self.log_input = log_input
+        self.full = full
+        self.epsilon = epsilon
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return likelihood_loss.poisson_nll_loss(
+            input, label, self.log_input, self.full, self.epsilon, self.reduction
+        )
+
+
+class GaussianNLLLoss(Layer):
+    """Gaussian negative log-likelihood with a predicted variance."""
+
+    def __init__(
+        self,
+        full: bool = False,
+        epsilon: float = 1e-6,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_reduction(reduction, "GaussianNLLLoss")
+        self.full = full
+        self.epsilon = epsilon
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor, variance: Tensor) -> Tensor:
+        return likelihood_loss.gaussian_nll_loss(
+            input, label, variance, self.full, self.epsilon, self.reduction
+        )
+
+
+class PairwiseDistance(Layer):
+    """`||x - y + epsilon||_p` over the last axis."""
+
+    def __init__(
+        self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False, name: str | None = None
+    ) -> None:
+        super().__init__()
+        self.p = p
+        self.epsilon = epsilon
+        self.keepdim = keepdim
+
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
+        return margin_loss.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, epsilon={self.epsilon}, keepdim={self.keepdim}"
