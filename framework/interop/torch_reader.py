@@ -15,6 +15,7 @@ import os
 import struct
 import tarfile
 import zipfile
+import zlib
 from typing import IO, Any
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = ["read_checkpoint"]
 LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001
 _ZIP_MAGIC = b"PK\x03\x04"
+_LOCAL_HEADER = struct.Struct("<4s5H3L2H")  # signature ... file name length, extra length
 
 
 def read_checkpoint(path: str | os.PathLike) -> Any:
@@ -107,9 +109,24 @@ def _zip_byteorder(archive: zipfile.ZipFile, prefix: str, names: set[str], where
 
 
 def _zip_member(archive: zipfile.ZipFile, name: str, names: set[str], where: str) -> np.ndarray:
+    """A storage record's bytes as a writable uint8 array. torch stores records uncompressed,
+    so they are read straight into their buffer (one copy, not zipfile's two), CRC-checked."""
     if name not in names:
         raise CheckpointError(f"{where} is missing the storage record {name!r}")
-    return np.frombuffer(bytearray(_read_member(archive, name, where)), np.uint8)
+    info = archive.getinfo(name)
+    if info.compress_type != zipfile.ZIP_STORED or archive.fp is None:
+        return np.frombuffer(bytearray(_read_member(archive, name, where)), np.uint8)
+    stream = archive.fp
+    stream.seek(info.header_offset)
+    header = stream.read(_LOCAL_HEADER.size)
+    if len(header) != _LOCAL_HEADER.size or header[:4] != _ZIP_MAGIC:
+        raise CheckpointError(f"{where}: corrupt archive (bad local header for {name!r})")
+    name_length, extra_length = _LOCAL_HEADER.unpack(header)[-2:]
+    stream.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
+    buffer = np.empty(info.file_size, np.uint8)  # not zero-filled: readinto writes it all
+    if stream.readinto(memoryview(buffer)) != info.file_size or zlib.crc32(buffer) != info.CRC:
+        raise CheckpointError(f"{where}: cannot read {name!r} (corrupt archive: bad CRC-32)")
+    return buffer
 
 
 def _read_member(archive: zipfile.ZipFile, name: str, where: str) -> bytes:
@@ -181,7 +198,7 @@ def _legacy_storage(stream: IO[bytes], storage: Storage, where: str) -> np.ndarr
     nbytes = count * storage.dtype.numpy_dtype.itemsize
     if count < 0 or count < storage.count:
         raise CheckpointError(f"{where}: corrupt size {count} for storage {storage.key!r}")
-    buffer = bytearray(nbytes)
-    if stream.readinto(buffer) != nbytes:
+    buffer = np.empty(nbytes, np.uint8)
+    if stream.readinto(memoryview(buffer)) != nbytes:
         raise CheckpointError(f"{where} is truncated (storage {storage.key!r} is incomplete)")
-    return np.frombuffer(buffer, np.uint8)
+    return buffer
