@@ -56,7 +56,7 @@ def _op(op_type: str, inputs: str, outputs: str = "y", doc: str = "", **attrs: A
 
 
 # --- elementwise ---------------------------------------------------------------------------------
-for _name in ("subtract", "multiply", "divide", "maximum", "minimum", "pow", "floor_divide"):
+for _name in ("subtract", "multiply", "divide", "maximum", "minimum", "pow"):
     _op(_name, "x y", doc=f"{_name}(x, y), NumPy broadcasting")
 _op("add", "x y", doc="x + y, NumPy broadcasting", activation=None)
 _op("remainder", "x y", doc="x mod y with the sign of y (Python/NumPy; ONNX Mod fmod=0)")
@@ -165,7 +165,10 @@ def schema(op_type: str) -> OpSchema:
 
 def validate_node(node) -> None:
     """Raise ValueError when `node` (a graph Node) does not fit its op's schema."""
-    spec = schema(node.op_type)
+    try:
+        spec = schema(node.op_type)
+    except KeyError as error:
+        raise ValueError(error.args[0]) from None
     fewest, most = spec.input_range()
     given = len(node.inputs)
     if given < fewest or (most is not None and given > most):

@@ -38,6 +38,7 @@ class Tracer:
         self._names: dict[int, str] = {}  # id(array) -> value name
         self._keep: list[Any] = []  # every named array stays alive, so ids stay unique
         self._dynamic: set[str] = set()  # values that depend on a graph input
+        self._tainted: dict[int, tuple] = {}  # arrays from inputs via unrecordable ops
         self._scopes: list[str] = []
         self._counts: dict[str, int] = {}
         self._values = 0
@@ -76,7 +77,16 @@ class Tracer:
 
     def is_dynamic(self, array: Any) -> bool:
         name = self._names.get(id(array))
-        return name is not None and name in self._dynamic
+        if name is not None:
+            return name in self._dynamic
+        return id(array) in self._tainted
+
+    def taint(self, result: Any, op: str) -> None:
+        """Mark the arrays of `result` as computed from the inputs by `op`, which the graph
+        cannot record (a comparison, argmax, ...)."""
+        for tensor in result if isinstance(result, tuple | list) else (result,):
+            if isinstance(tensor, Tensor):
+                self._tainted[id(tensor._data)] = (tensor._data, op)
 
     @property
     def scope(self) -> str:
@@ -99,6 +109,15 @@ class Tracer:
             elif isinstance(item, str):
                 names.append(item)
             else:
+                tainted = self._tainted.get(id(item))
+                if tainted is not None and id(item) not in self._names:
+                    raise UnsupportedOpError(
+                        f"`{tainted[1]}` on a tensor computed from the inputs has no "
+                        f"static-graph form, and its result feeds op {op_type} "
+                        f"{location(self.scope)}. Compute it with recorded ops (e.g. "
+                        "`framework.nn.functional.relu` instead of `where(x > 0, x, 0)`), or "
+                        "run this model eagerly (to_static(..., full_graph=False))."
+                    )
                 names.append(self.name_of(item))
         out_names = []
         for array in outputs:
@@ -165,6 +184,31 @@ _REWRITES = {
 }
 
 
+# Tensor methods with no graph form whose results still depend on their operands: their
+# outputs are marked, so a Python branch on them or an op reading them is reported.
+_UNRECORDED = (
+    "__gt__ __ge__ __lt__ __le__ __eq__ __ne__ __and__ __or__ __xor__ __invert__ argmax argmin "
+    "argsort equal not_equal greater_than greater_equal less_than less_equal logical_and "
+    "logical_or logical_not logical_xor isnan isinf isfinite nonzero allclose isclose equal_all "
+    "any all"
+).split()
+
+
+def _taint(method_name: str, original: Callable) -> Callable:
+    def tainting(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        result = original(self, *args, **kwargs)
+        tracer = _active.tracer
+        if tracer is not None and any(
+            isinstance(t, Tensor) and tracer.is_dynamic(t._data) for t in (self, *args)
+        ):
+            tracer.taint(result, method_name.strip("_"))
+        return result
+
+    tainting.__name__ = method_name
+    tainting.__doc__ = original.__doc__
+    return tainting
+
+
 def _guard(method_name: str, original: Callable) -> Callable:
     def guarded(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         tracer = _active.tracer
@@ -191,11 +235,13 @@ def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
     """Install `tracer` (the op hook, the tensor-conversion guards and layer scopes)."""
     if not _trace_lock.acquire(timeout=600):
         raise TracingError("another trace has been running for 10 minutes; giving up")
-    originals = {name: getattr(Tensor, name) for name in _GUARDED}
+    own = vars(Tensor)  # patch only what Tensor defines itself, so restoring is exact
+    originals = {name: own[name] for name in (*_GUARDED, *_UNRECORDED) if name in own}
     handles = []
     try:
         for name, original in originals.items():
-            setattr(Tensor, name, _guard(name, original))
+            wrap = _guard if name in _GUARDED else _taint
+            setattr(Tensor, name, wrap(name, original))
         if layer is not None:
             handles = _scope_hooks(tracer, layer)
         _active.tracer = tracer

@@ -29,7 +29,6 @@ _BINARY = {
     "minimum": "minimum",
     "pow": "power",
     "remainder": "remainder",
-    "floor_divide": "floor_divide",
     "atan2": "arctan2",
 }
 

@@ -117,6 +117,16 @@ def take(fn, inputs, outputs, tracer) -> None:
 @translates(GetItem)
 def getitem(fn, inputs, outputs, tracer) -> None:
     x = inputs[0]
+    key = fn.key if isinstance(fn.key, tuple) else (fn.key,)
+    if any(k is None for k in key):  # newaxis: slice without it, then reshape
+        rest = tuple(k for k in key if k is not None)
+        sliced = x[rest]
+        attrs = slice_attrs(rest, x.ndim)
+        if attrs is not None:
+            source = tracer.emit("slice", inputs, attrs, [sliced])[0] if attrs["axes"] else x
+            shape = [int(d) for d in outputs[0].shape]
+            tracer.emit("reshape", [source], {"shape": shape}, outputs)
+            return
     attrs = slice_attrs(fn.key, x.ndim)
     if attrs is None:
         raise UnsupportedOpError(

@@ -1,0 +1,246 @@
+"""The predictor API: handles, run forms, options, errors, and thread-safe clones."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import framework
+import framework.nn.functional as F
+from framework import nn
+from framework.inference import Config, Predictor, create_predictor
+from framework.jit import InputSpec, ModelFormatError
+
+
+class TwoHeads(nn.Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2D(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2D(8)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, image, scale):
+        y = F.relu(self.bn(self.conv(image)))
+        pooled = F.adaptive_avg_pool2d(y, 1).flatten(1)
+        return self.fc(pooled) * scale, pooled
+
+
+SPECS = [InputSpec([None, 3, 8, 8], "float32", "image"), InputSpec([None, 1], "float32", "scale")]
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory):
+    model = TwoHeads()
+    rng = np.random.default_rng(0)
+    model.bn._mean.set_value(rng.normal(0, 0.2, 8).astype(np.float32))
+    model.eval()
+    path = str(tmp_path_factory.mktemp("model") / "two_heads")
+    framework.jit.save(model, path, input_spec=SPECS)
+    return model, path
+
+
+def _inputs(batch: int, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [
+        rng.standard_normal((batch, 3, 8, 8)).astype(np.float32),
+        rng.uniform(0.5, 2.0, (batch, 1)).astype(np.float32),
+    ]
+
+
+def _eager(model, arrays) -> list[np.ndarray]:
+    with framework.no_grad():
+        return [t.numpy() for t in model(*[framework.to_tensor(a) for a in arrays])]
+
+
+def test_handles_feed_and_fetch_by_name(model_path) -> None:
+    model, path = model_path
+    predictor = create_predictor(Config(path))
+    assert isinstance(predictor, Predictor)
+    assert predictor.get_input_names() == ["image", "scale"]
+    assert predictor.get_output_names() == ["output_0", "output_1"]
+    arrays = _inputs(3)
+    for name, array in zip(predictor.get_input_names(), arrays, strict=True):
+        handle = predictor.get_input_handle(name)
+        handle.reshape(array.shape)
+        handle.copy_from_cpu(array)
+    assert predictor.run() is True
+    want = _eager(model, arrays)
+    for name, expected in zip(predictor.get_output_names(), want, strict=True):
+        handle = predictor.get_output_handle(name)
+        assert handle.shape() == list(expected.shape)
+        assert handle.type() == np.float32
+        np.testing.assert_allclose(handle.copy_to_cpu(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_run_with_a_list_returns_arrays(model_path) -> None:
+    model, path = model_path
+    predictor = create_predictor(Config(path))
+    arrays = _inputs(1)
+    outputs = predictor.run(arrays)
+    assert all(isinstance(o, np.ndarray) for o in outputs)
+    for got, want in zip(outputs, _eager(model, arrays), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_results_are_owned_by_the_caller(model_path) -> None:
+    _, path = model_path
+    predictor = create_predictor(Config(path))
+    first = predictor.run(_inputs(2, seed=1))[0]
+    kept = first.copy()
+    predictor.run(_inputs(2, seed=2))
+    np.testing.assert_array_equal(first, kept)
+
+
+@pytest.mark.parametrize("ir_optim, memory_optim", [(False, False), (False, True), (True, False)])
+def test_options_do_not_change_results(model_path, ir_optim, memory_optim) -> None:
+    model, path = model_path
+    config = Config(path)
+    config.switch_ir_optim(ir_optim)
+    config.enable_memory_optim(memory_optim)
+    config.set_cpu_math_library_num_threads(1)
+    predictor = create_predictor(config)
+    assert ("batch_norm" in predictor.program.op_counts()) is not ir_optim
+    arrays = _inputs(2)
+    for got, want in zip(predictor.run(arrays), _eager(model, arrays), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_deleted_passes_do_not_run(model_path) -> None:
+    _, path = model_path
+    config = Config(path)
+    config.delete_pass("conv_bn_fold")
+    assert "conv_bn_fold" not in config.passes()
+    assert "batch_norm" in create_predictor(config).program.op_counts()
+    with pytest.raises(ValueError, match="unknown pass"):
+        config.delete_pass("make_it_fast")
+
+
+def test_clones_serve_concurrent_requests(model_path) -> None:
+    model, path = model_path
+    predictor = create_predictor(Config(path))
+    requests = [_inputs(batch, seed) for seed, batch in enumerate([1, 2, 3, 4, 1, 2] * 2)]
+    expected = [_eager(model, arrays) for arrays in requests]
+    results: dict[int, list] = {}
+    errors: list[BaseException] = []
+
+    def serve(worker: int, clone: Predictor) -> None:
+        try:
+            for _ in range(3):
+                for index in range(worker, len(requests), 4):
+                    results[index] = clone.run(requests[index])
+        except BaseException as error:  # surfaced below
+            errors.append(error)
+
+    clones = [predictor.clone() for _ in range(4)]
+    assert all(c.program is predictor.program for c in clones)  # weights shared, not copied
+    threads = [threading.Thread(target=serve, args=(i, c)) for i, c in enumerate(clones)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    for index, want in enumerate(expected):
+        for got, expected_output in zip(results[index], want, strict=True):
+            np.testing.assert_allclose(got, expected_output, rtol=1e-5, atol=1e-5)
+
+
+def test_one_predictor_shared_by_threads_stays_correct(model_path) -> None:
+    model, path = model_path
+    predictor = create_predictor(Config(path))
+    arrays = _inputs(2)
+    want = _eager(model, arrays)[0]
+    outputs: list = []
+    threads = [
+        threading.Thread(target=lambda: outputs.append(predictor.run(arrays)[0])) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for got in outputs:
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_inputs_are_checked(model_path) -> None:
+    _, path = model_path
+    predictor = create_predictor(Config(path))
+    image = predictor.get_input_handle("image")
+    with pytest.raises(ValueError, match=r"must have shape \['\?', 3, 8, 8\]"):
+        image.copy_from_cpu(np.zeros((2, 3, 9, 8), np.float32))
+    with pytest.raises(TypeError, match="float32"):
+        image.copy_from_cpu(np.zeros((2, 3, 8, 8), np.int32))
+    image.reshape([2, 3, 8, 8])
+    with pytest.raises(ValueError, match="reshape"):
+        image.copy_from_cpu(np.zeros((1, 3, 8, 8), np.float32))
+    with pytest.raises(RuntimeError, match="no data"):
+        predictor.run()
+    with pytest.raises(ValueError, match="takes 2 inputs"):
+        predictor.run([np.zeros((1, 3, 8, 8), np.float32)])
+    with pytest.raises(KeyError, match="no input named"):
+        predictor.get_input_handle("label")
+    with pytest.raises(RuntimeError, match="call predictor.run"):
+        create_predictor(Config(path)).get_output_handle("output_0").copy_to_cpu()
+
+
+def test_float64_inputs_are_cast(model_path) -> None:
+    model, path = model_path
+    predictor = create_predictor(Config(path))
+    arrays = _inputs(2)
+    got = predictor.run([a.astype(np.float64) for a in arrays])[0]
+    np.testing.assert_allclose(got, _eager(model, arrays)[0], rtol=1e-5, atol=1e-5)
+
+
+def test_config_paths(model_path, tmp_path) -> None:
+    _, path = model_path
+    for config in (
+        Config(path),
+        Config(path + ".json"),
+        Config(path + ".json", path + ".safetensors"),
+    ):
+        assert config.prog_file() == path + ".json"
+        assert config.params_file() == path + ".safetensors"
+    config = Config()
+    config.set_model(path + ".json", path + ".safetensors")
+    assert create_predictor(config).get_input_names() == ["image", "scale"]
+    with pytest.raises(ValueError, match="no model"):
+        create_predictor(Config())
+
+
+def test_config_switches() -> None:
+    config = Config("somewhere/model")
+    assert not config.use_gpu() and config.ir_optim() and config.memory_optim_enabled()
+    config.enable_use_gpu(256, 1)
+    assert config.use_gpu() and config.gpu_device_id() == 1
+    assert config.memory_pool_init_size_mb() == 256
+    config.disable_gpu()
+    config.switch_ir_optim(False)
+    assert config.passes() == []
+    config.set_cpu_math_library_num_threads(3)
+    assert config.cpu_math_library_num_threads() == 3
+    assert "cpu_math_threads  3" in config.summary()
+
+
+def test_missing_or_corrupt_models_are_clear_errors(model_path, tmp_path) -> None:
+    with pytest.raises(ModelFormatError, match="no graph file"):
+        create_predictor(Config(str(tmp_path / "missing")))
+    broken = tmp_path / "broken"
+    (tmp_path / "broken.json").write_text("[1, 2")
+    (tmp_path / "broken.safetensors").write_bytes(b"")
+    with pytest.raises(ModelFormatError, match="not a readable JSON graph"):
+        create_predictor(Config(str(broken)))
+
+
+@pytest.mark.gpu
+def test_gpu_predictor_matches_cpu(model_path) -> None:
+    _, path = model_path
+    cpu = create_predictor(Config(path))
+    config = Config(path)
+    config.enable_use_gpu(100, 0)
+    gpu = create_predictor(config)
+    arrays = _inputs(3)
+    for got, want in zip(gpu.run(arrays), cpu.run(arrays), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    clone = gpu.clone()
+    np.testing.assert_allclose(clone.run(arrays)[0], cpu.run(arrays)[0], rtol=1e-4, atol=1e-4)
