@@ -13,8 +13,10 @@ load with `UnsafePickleError`, naming the global, before it is called.
 from __future__ import annotations
 
 import _compat_pickle
+import copyreg
 import os
 import pickle
+import pickletools
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import IO, Any
@@ -214,16 +216,42 @@ def load_pickle(
 ) -> Any:
     """One pickle from `stream` through `RestrictedUnpickler`; a corrupt or truncated pickle
     raises CheckpointError (UnsafePickleError and CheckpointError pass through)."""
+    _refuse_extension_codes(stream, where)
     unpickler = RestrictedUnpickler(stream, allowed, persistent_load, where, encoding, explain)
     try:
         return unpickler.load()
     except CheckpointError:
         raise
+    except RecursionError as exc:
+        raise CheckpointError(f"{where} is nested too deeply to load") from exc
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError) as exc:
         raise CheckpointError(
             f"{where} is not a valid pickle (truncated or corrupt): {exc}"
         ) from exc
-    except (AttributeError, UnicodeDecodeError, OverflowError) as exc:
+    except (AttributeError, UnicodeDecodeError, OverflowError, MemoryError) as exc:
         raise CheckpointError(
             f"{where} is not a valid pickle (truncated or corrupt): {exc}"
         ) from exc
+
+
+def _refuse_extension_codes(stream: IO[bytes], where: str) -> None:
+    """The EXT1/2/4 opcodes name a global by a number from `copyreg`'s extension registry, and
+    the unpickler resolves a number it has seen before from a cache, without `find_class`.
+    The registry is empty unless some library fills it; when it is not, scan for them first."""
+    if not copyreg._inverted_registry:  # no codes registered: EXT* fails as unregistered
+        return
+    start = stream.tell()
+    try:
+        for opcode, argument, _ in pickletools.genops(stream):
+            if opcode.name.startswith("EXT"):
+                module, name = copyreg._inverted_registry.get(argument, ("?", str(argument)))
+                raise UnsafePickleError(
+                    f"{module}.{name}", where, "it is named by a copyreg extension code"
+                )
+    except CheckpointError:
+        raise
+    except Exception as exc:  # genops raises ValueError and others on a corrupt pickle
+        raise CheckpointError(
+            f"{where} is not a valid pickle (truncated or corrupt): {exc}"
+        ) from exc
+    stream.seek(start)

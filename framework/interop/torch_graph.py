@@ -129,8 +129,9 @@ def _max_pool2d(
 def _dropout(
     input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False, *, _training: bool
 ) -> Tensor:
-    # the traced `training` is the mode at trace time; the layer's own mode decides instead
-    return F.dropout(input, p, training=_training and training)
+    # the traced `training` is the torch module's mode at trace time (`training=self.training`
+    # becomes a constant); the converted layer's own mode decides instead
+    return F.dropout(input, p, training=_training)
 
 
 def _linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

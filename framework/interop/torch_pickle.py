@@ -9,6 +9,7 @@ arrays once the storage bytes are known. Nothing imports torch.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,8 @@ from framework.interop.safe_unpickle import (
 )
 
 __all__ = ["TORCH_GLOBALS", "PendingTensor", "Storage", "StorageType", "explain", "materialize"]
+
+_MAX_BYTES = 2**48  # a size/stride claim beyond this (256 TiB) can only be a corrupt file
 
 
 @dataclass(frozen=True)
@@ -162,8 +165,10 @@ def _strided(elements: np.ndarray, offset: int, size: tuple, stride: tuple, key:
             f"corrupt tensor: size {list(size)} stride {list(stride)} offset {offset} reaches "
             f"element {last}, but storage {key!r} holds {elements.size}"
         )
-    count = int(np.prod(size, dtype=np.int64))
-    contiguous = tuple(int(np.prod(size[i + 1 :], dtype=np.int64)) for i in range(len(size)))
+    count = math.prod(size)
+    if count * elements.itemsize > _MAX_BYTES:
+        raise CheckpointError(f"corrupt tensor in storage {key!r}: size {list(size)} is too big")
+    contiguous = tuple(math.prod(size[i + 1 :]) for i in range(len(size)))
     if all(s == c or n == 1 for n, s, c in zip(size, stride, contiguous, strict=True)):
         return elements[offset : offset + count].reshape(size)
     item = elements.itemsize
@@ -292,10 +297,16 @@ def explain(module: str, name: str) -> None:
 
 
 # --- from pickled objects to plain Python and NumPy --------------------------------------------
-def materialize(obj: Any, memo: dict[int, Any] | None = None) -> Any:
+def materialize(obj: Any, where: str) -> Any:
     """Replace every PendingTensor and Storage by a NumPy array, OrderedDicts by dicts and
     torch dtypes by their names; shared objects stay shared."""
-    memo = {} if memo is None else memo
+    try:
+        return _materialize(obj, {})
+    except RecursionError as exc:
+        raise CheckpointError(f"{where} is nested too deeply to load") from exc
+
+
+def _materialize(obj: Any, memo: dict[int, Any]) -> Any:
     found = memo.get(id(obj))
     if found is not None:
         return found
@@ -309,13 +320,13 @@ def materialize(obj: Any, memo: dict[int, Any] | None = None) -> Any:
         result = {}
         memo[id(obj)] = result
         for key, value in obj.items():
-            result[key] = materialize(value, memo)
+            result[key] = _materialize(value, memo)
     elif isinstance(obj, list):
         result = []
         memo[id(obj)] = result
-        result.extend(materialize(value, memo) for value in obj)
+        result.extend(_materialize(value, memo) for value in obj)
     elif isinstance(obj, tuple):
-        result = tuple(materialize(value, memo) for value in obj)
+        result = tuple(_materialize(value, memo) for value in obj)
     else:
         return obj
     memo[id(obj)] = result

@@ -74,7 +74,9 @@ def _is_tar(path: str) -> bool:
 # --- zip format --------------------------------------------------------------------------------
 def _read_zip(archive: zipfile.ZipFile, where: str) -> Any:
     names = set(archive.namelist())
-    pickles = sorted(n for n in names if n.endswith("data.pkl") and n.count("/") <= 1)
+    pickles = sorted(
+        n for n in names if n == "data.pkl" or (n.endswith("/data.pkl") and n.count("/") == 1)
+    )
     if not pickles:
         raise CheckpointError(f"{where} is a zip archive but not a torch.save file (no data.pkl)")
     prefix = pickles[0][: -len("data.pkl")]
@@ -96,7 +98,7 @@ def _read_zip(archive: zipfile.ZipFile, where: str) -> Any:
 
     with archive.open(pickles[0]) as stream:
         obj = load_pickle(stream, TORCH_GLOBALS, where, persistent_load, "utf-8", explain)
-    return materialize(obj)
+    return materialize(obj, where)
 
 
 def _zip_byteorder(archive: zipfile.ZipFile, prefix: str, names: set[str], where: str) -> str:
@@ -122,7 +124,10 @@ def _zip_member(archive: zipfile.ZipFile, name: str, names: set[str], where: str
     if len(header) != _LOCAL_HEADER.size or header[:4] != _ZIP_MAGIC:
         raise CheckpointError(f"{where}: corrupt archive (bad local header for {name!r})")
     name_length, extra_length = _LOCAL_HEADER.unpack(header)[-2:]
-    stream.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
+    start = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
+    if start + info.file_size > os.fstat(stream.fileno()).st_size:
+        raise CheckpointError(f"{where}: {name!r} claims more bytes than the file holds")
+    stream.seek(start)
     buffer = np.empty(info.file_size, np.uint8)  # not zero-filled: readinto writes it all
     if stream.readinto(memoryview(buffer)) != info.file_size or zlib.crc32(buffer) != info.CRC:
         raise CheckpointError(f"{where}: cannot read {name!r} (corrupt archive: bad CRC-32)")
@@ -187,7 +192,7 @@ def _read_legacy(stream: IO[bytes], where: str) -> Any:
         if key not in roots:
             raise CheckpointError(f"{where}: storage {key!r} is stored but never referenced")
         roots[key].buffer = _legacy_storage(stream, roots[key], where)
-    return materialize(obj)
+    return materialize(obj, where)
 
 
 def _legacy_storage(stream: IO[bytes], storage: Storage, where: str) -> np.ndarray:
@@ -198,6 +203,8 @@ def _legacy_storage(stream: IO[bytes], storage: Storage, where: str) -> np.ndarr
     nbytes = count * storage.dtype.numpy_dtype.itemsize
     if count < 0 or count < storage.count:
         raise CheckpointError(f"{where}: corrupt size {count} for storage {storage.key!r}")
+    if stream.tell() + nbytes > os.fstat(stream.fileno()).st_size:
+        raise CheckpointError(f"{where} is truncated (storage {storage.key!r} is incomplete)")
     buffer = np.empty(nbytes, np.uint8)
     if stream.readinto(memoryview(buffer)) != nbytes:
         raise CheckpointError(f"{where} is truncated (storage {storage.key!r} is incomplete)")

@@ -141,3 +141,25 @@ def test_a_shape_that_is_not_a_tuple_is_corrupt():
 
     with pytest.raises(CheckpointError, match="bad shape"):
         _reconstruct(NDARRAY_MARKER, "boom", "f4")
+
+
+def test_extension_codes_cannot_smuggle_a_cached_global(tmp_path: Path):
+    """EXT opcodes name globals by number; once a plain unpickle resolved a number, the C
+    unpickler answers it from a cache without calling find_class."""
+    import copyreg
+    import os
+
+    copyreg.add_extension("os", "system", 0x7FFF00)
+    try:
+        data = b"\x80\x02\x84\x00\xff\x7f\x00."  # EXT4 0x7fff00, STOP
+        assert pickle.loads(data) is os.system  # the cache now holds it
+        path = write_pdparams(tmp_path / "ext.pdparams", {})
+        path.write_bytes(data)
+        with pytest.raises(UnsafePickleError, match="'os.system'.*copyreg extension code"):
+            paddle_bridge.load_state_dict(path)
+        with pytest.raises(UnsafePickleError, match="os.system"):
+            restricted_loads(data)
+    finally:
+        copyreg.remove_extension("os", "system", 0x7FFF00)
+    with pytest.raises(CheckpointError, match="unregistered extension code"):
+        restricted_loads(data)

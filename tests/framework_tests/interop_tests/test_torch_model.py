@@ -232,3 +232,17 @@ class AlwaysDropout(tnn.Module):
 def test_outputs_that_differ_are_a_conversion_error():
     with pytest.raises(ConversionError, match="differs from torch"):
         bridge.convert_model(AlwaysDropout(), input_shape=[4, 8])
+
+
+class FunctionalDropout(tnn.Module):
+    def forward(self, x):
+        return F.dropout(x, 0.5, training=self.training)
+
+
+def test_functional_dropout_follows_the_converted_layers_mode():
+    layer = bridge.convert_model(FunctionalDropout().eval(), input_shape=[4, 8])
+    x = framework.ones([64, 64])
+    np.testing.assert_array_equal(layer(x).numpy(), np.ones((64, 64)))
+    layer.train()
+    values = set(np.unique(layer(x).numpy()).tolist())
+    assert values == {0.0, 2.0}
