@@ -326,9 +326,9 @@ class GraphLayer(Layer):
     def _function(self, node: torch.fx.Node, attribute: Callable, problems: list[str]) -> Callable:
         if node.op == "call_module":
             return attribute(node.target)
-        if node.op == "get_attr":
-            value = attribute(node.target)
-            return lambda: value
+        if node.op == "get_attr":  # looked up per call: a transposed Linear weight is fresh
+            attribute(node.target)
+            return lambda: attribute(node.target)
         if node.target is builtins.getattr and node.args[1] not in _ATTRIBUTES:
             problems.append(f"{self._type_name}: Tensor attribute '.{node.args[1]}'")
             return _unsupported

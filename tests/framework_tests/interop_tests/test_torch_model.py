@@ -246,3 +246,19 @@ def test_functional_dropout_follows_the_converted_layers_mode():
     layer.train()
     values = set(np.unique(layer(x).numpy()).tolist())
     assert values == {0.0, 2.0}
+
+
+def test_weights_read_in_a_graph_follow_the_layers_parameters():
+    layer = bridge.convert_model(Custom().eval(), input_shape=[1, 3, 4, 4])
+    layer.eval()
+    x = framework.randn([1, 3, 4, 4])
+    before = layer(x)[0].numpy()
+    weight = layer.heads["b"].weight  # read by F.linear through get_attr, transposed
+    weight.set_value(np.zeros(weight.shape, "float32"))
+    after = layer(x)[0].numpy()
+    bias = layer.heads["b"].bias.numpy()
+    a = layer.heads["a"](framework.mean(framework.concat(
+        [branch(framework.nn.functional.relu(layer.stem(x))) for branch in layer.branches], axis=1
+    ), axis=[2, 3])) * layer.scale + layer.shift  # fmt: skip
+    np.testing.assert_allclose(after, a.numpy() - bias / 2, rtol=1e-5, atol=1e-6)
+    assert not np.allclose(before, after)
