@@ -6,6 +6,7 @@ from framework.nn.layer.activation import (
     CELU,
     ELU,
     GELU,
+    GLU,
     SELU,
     Hardshrink,
     Hardsigmoid,
@@ -14,10 +15,12 @@ from framework.nn.layer.activation import (
     LeakyReLU,
     LogSigmoid,
     LogSoftmax,
+    Maxout,
     Mish,
     PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Silu,
@@ -68,6 +71,7 @@ from framework.nn.layer.loss import (
 )
 from framework.nn.layer.margin_loss import (
     CosineEmbeddingLoss,
+    CosineSimilarity,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,

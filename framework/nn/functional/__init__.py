@@ -39,6 +39,7 @@ from framework.nn.functional.activation import (
     elu,
     elu_,
     gelu,
+    glu,
     hardshrink,
     hardsigmoid,
     hardswish,
@@ -68,6 +69,7 @@ from framework.nn.functional.activation import (
     thresholded_relu_,
 )
 from framework.nn.functional.attention import scaled_dot_product_attention
+from framework.nn.functional.distance import cosine_similarity, pairwise_distance
 from framework.nn.functional.likelihood_loss import gaussian_nll_loss, poisson_nll_loss
 from framework.nn.functional.loss import (
     binary_cross_entropy,
@@ -89,8 +91,9 @@ from framework.nn.functional.margin_loss import (
     hinge_embedding_loss,
     margin_ranking_loss,
     multi_label_soft_margin_loss,
-    pairwise_distance,
     soft_margin_loss,
     triplet_margin_loss,
 )
+from framework.nn.functional.maxout import maxout
+from framework.nn.functional.rrelu import rrelu
 from framework.ops.search import one_hot

@@ -18,6 +18,7 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.functional.gelu import gelu
 from framework.nn.functional.sigmoid import (
+    glu,
     hardsigmoid,
     hardswish,
     log_sigmoid,
@@ -36,6 +37,7 @@ __all__ = [
     "elu",
     "elu_",
     "gelu",
+    "glu",
     "hardshrink",
     "hardsigmoid",
     "hardswish",

@@ -1,6 +1,6 @@
 """Margin and embedding losses, as in `paddle.nn.functional`: margin_ranking_loss,
 hinge_embedding_loss, cosine_embedding_loss, triplet_margin_loss, soft_margin_loss,
-multi_label_soft_margin_loss; and pairwise_distance, which the triplet loss measures with.
+multi_label_soft_margin_loss.
 
 Composed from differentiable ops (so every order of gradient exists); none is on a training
 hot path the way cross-entropy is. Labels are constants: +1 / -1 marks similar / dissimilar
@@ -12,10 +12,10 @@ from __future__ import annotations
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.functional.activation import relu
+from framework.nn.functional.distance import pairwise_distance
 from framework.nn.functional.loss_terms import check_reduction
 from framework.nn.functional.sigmoid import log_sigmoid
 from framework.nn.functional.softplus import softplus
-from framework.ops.linalg import vector_norm
 from framework.ops.math import minimum
 
 
@@ -86,18 +86,6 @@ def cosine_embedding_loss(
         label, -1, cos
     )
     return _reduce(loss, reduction)
-
-
-def pairwise_distance(
-    x: Tensor,
-    y: Tensor,
-    p: float = 2.0,
-    epsilon: float = 1e-6,
-    keepdim: bool = False,
-    name: str | None = None,
-) -> Tensor:
-    """`||x - y + epsilon||_p` over the last axis."""
-    return vector_norm(x - y + epsilon, p=p, axis=-1, keepdim=keepdim)
 
 
 def triplet_margin_loss(

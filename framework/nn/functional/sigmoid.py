@@ -1,4 +1,4 @@
-"""Sigmoid-family activations: sigmoid, log_sigmoid, silu (swish), hardsigmoid, hardswish.
+"""Sigmoid-family activations: sigmoid, log_sigmoid, silu (swish), hardsigmoid, hardswish, glu.
 
 Fused Functions as in `activation.py`: arrays in forward, arrays in backward unless the
 backward is recorded (`create_graph=True`), then Tensor ops.
@@ -153,3 +153,17 @@ def hardsigmoid(
 def hardswish(x: Tensor, name: str | None = None) -> Tensor:
     """`x * clip(x + 3, 0, 6) / 6`, elementwise."""
     return HardSwish().apply(*amp_cast("hardswish", x))
+
+
+def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
+    """Gated linear unit: split `x` in two halves `a, b` along `axis`, return
+    `a * sigmoid(b)` (half the size along `axis`)."""
+    rank = x.ndim
+    if not -rank <= axis < rank:
+        raise ValueError(
+            f"Expected value range of `axis` is [{-rank}, {rank}), but received axis: {axis}"
+        )
+    if x.shape[axis] % 2:
+        raise ValueError(f"glu needs an even size along axis {axis}, got shape {x.shape}")
+    a, b = x.chunk(2, axis=axis)
+    return a * sigmoid(b)

@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 from framework.core.tensor import Tensor
 from framework.nn.functional import activation as F
+from framework.nn.functional.maxout import maxout
+from framework.nn.functional.rrelu import rrelu
 from framework.nn.initializer import Constant
 from framework.nn.layer.layers import Layer, default_dtype
 
@@ -247,6 +249,43 @@ class Softmax(_Elementwise):
 
     def __init__(self, axis: int = -1, name: str | None = None) -> None:
         super().__init__(name, axis=axis)
+
+
+class GLU(_Elementwise):
+    """Gated linear unit: halves `a, b` along `axis`, `a * sigmoid(b)`."""
+
+    function = staticmethod(F.glu)
+
+    def __init__(self, axis: int = -1, name: str | None = None) -> None:
+        super().__init__(name, axis=axis)
+
+
+class Maxout(_Elementwise):
+    """Maximum over groups of `groups` consecutive channels."""
+
+    function = staticmethod(maxout)
+
+    def __init__(self, groups: int, axis: int = 1, name: str | None = None) -> None:
+        super().__init__(name, groups=groups, axis=axis)
+
+
+class RReLU(Layer):
+    """Leaky ReLU with slope `U(lower, upper)` per element in training, `(lower + upper) / 2`
+    in evaluation."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, name: str | None = None
+    ) -> None:
+        super().__init__()
+        self._lower = lower
+        self._upper = upper
+        self._name = name
+
+    def forward(self, x: Tensor) -> Tensor:
+        return rrelu(x, self._lower, self._upper, training=self.training)
+
+    def extra_repr(self) -> str:
+        return f"lower={self._lower}, upper={self._upper}, training={self.training}"
 
 
 class Softmax2D(Layer):

@@ -1,10 +1,10 @@
-"""Layers for the margin, embedding and likelihood losses, and PairwiseDistance, as in
-`paddle.nn`. Each stores its settings and calls the functional form."""
+"""Layers for the margin, embedding and likelihood losses, PairwiseDistance and
+CosineSimilarity, as in `paddle.nn`. Each stores its settings and calls the functional form."""
 
 from __future__ import annotations
 
 from framework.core.tensor import Tensor
-from framework.nn.functional import likelihood_loss, margin_loss
+from framework.nn.functional import distance, likelihood_loss, margin_loss
 from framework.nn.functional.loss_terms import check_reduction
 from framework.nn.layer.layers import Layer
 
@@ -159,7 +159,22 @@ class PairwiseDistance(Layer):
         self.keepdim = keepdim
 
     def forward(self, x: Tensor, y: Tensor) -> Tensor:
-        return margin_loss.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
+        return distance.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, epsilon={self.epsilon}, keepdim={self.keepdim}"
+
+
+class CosineSimilarity(Layer):
+    """Cosine similarity of two inputs along `axis` (default 1)."""
+
+    def __init__(self, axis: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self._axis = axis
+        self._eps = eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return distance.cosine_similarity(x1, x2, axis=self._axis, eps=self._eps)
+
+    def extra_repr(self) -> str:
+        return f"axis={self._axis}, eps={self._eps}"

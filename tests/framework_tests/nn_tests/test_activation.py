@@ -308,3 +308,54 @@ def test_float16_stays_float16_forward_and_backward(name):
     out.backward(framework.to_tensor(np.ones((3, 4), np.float16)))
     assert out.dtype == np.float16 and ours.grad.dtype == np.float16
     np.testing.assert_allclose(out.numpy(), reference(x.astype(np.float64)), rtol=5e-3, atol=5e-3)
+
+
+def test_glu_matches_pytorch_and_checks_the_axis():
+    torch = pytest.importorskip("torch")
+    x = away_from_kinks((3, 6), seed=10).astype(np.float32)
+    ours = framework.to_tensor(x, stop_gradient=False)
+    theirs = torch.tensor(x, requires_grad=True)
+    out, expected = F.glu(ours, axis=-1), torch.nn.functional.glu(theirs, dim=-1)
+    np.testing.assert_allclose(out.numpy(), expected.detach().numpy(), rtol=1e-5, atol=1e-7)
+    out.backward(framework.to_tensor(np.ones((3, 3), np.float32)))
+    expected.backward(torch.ones(3, 3))
+    np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-5, atol=1e-7)
+    check_double_backward(lambda a: F.glu(a, axis=0), [away_from_kinks((4, 3), seed=11)])
+    np.testing.assert_array_equal(nn.GLU()(ours).numpy(), F.glu(ours).numpy())
+    with pytest.raises(ValueError, match="even size"):
+        F.glu(framework.to_tensor(np.zeros((2, 3), np.float32)))
+
+
+@pytest.mark.parametrize("axis", [1, -1])
+def test_maxout_takes_the_max_of_consecutive_channels(axis):
+    x = away_from_kinks((2, 6, 3, 3), seed=12)
+    if axis == -1:
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    out = F.maxout(framework.to_tensor(x), groups=3, axis=axis).numpy()
+    if axis == 1:
+        expected = x.reshape(2, 2, 3, 3, 3).max(axis=2)
+    else:
+        expected = x.reshape(2, 3, 3, 2, 3).max(axis=-1)
+    np.testing.assert_array_equal(out, expected)
+    check_backward(lambda a: F.maxout(a, groups=3, axis=axis), [x])
+    assert nn.Maxout(3, axis=axis)(framework.to_tensor(x)).shape == list(expected.shape)
+    with pytest.raises(ValueError, match="divisible"):
+        F.maxout(framework.to_tensor(x), groups=4, axis=axis)
+
+
+def test_rrelu_draws_slopes_in_training_and_fixes_them_in_eval():
+    x = -np.abs(away_from_kinks((50, 40), seed=13)).astype(np.float32)
+    framework.seed(5)
+    out = F.rrelu(framework.to_tensor(x), 0.1, 0.3).numpy()
+    slopes = out / x
+    assert slopes.min() >= 0.1 - 1e-6 and slopes.max() <= 0.3 + 1e-6 and slopes.std() > 0.03
+    framework.seed(5)
+    np.testing.assert_array_equal(F.rrelu(framework.to_tensor(x), 0.1, 0.3).numpy(), out)
+    layer = nn.RReLU(0.1, 0.3)
+    layer.eval()
+    np.testing.assert_allclose(layer(framework.to_tensor(x)).numpy(), 0.2 * x, rtol=1e-6)
+    positive = framework.to_tensor(np.abs(x), stop_gradient=False)
+    F.rrelu(positive).backward(framework.to_tensor(np.ones_like(x)))
+    np.testing.assert_array_equal(positive.grad.numpy(), np.ones_like(x))
+    with pytest.raises(ValueError, match="upper"):
+        F.rrelu(framework.to_tensor(x), 0.3, 0.1)

@@ -204,3 +204,20 @@ def test_margin_losses_check_their_arguments():
         F.gaussian_nll_loss(tensor(A), tensor(B), tensor(-VARIANCE))
     with pytest.raises(ValueError, match="reduction"):
         nn.SoftMarginLoss("avg")
+
+
+@pytest.mark.parametrize("axis", [1, 0, -1])
+def test_cosine_similarity_matches_pytorch(axis):
+    torch = pytest.importorskip("torch")
+    ours = [tensor(a, stop_gradient=False) for a in (A, B[:1] if axis != 0 else B)]
+    theirs = [torch.tensor(a.numpy(), requires_grad=True) for a in ours]
+    out = F.cosine_similarity(*ours, axis=axis)
+    expected = torch.nn.functional.cosine_similarity(*theirs, dim=axis)
+    np.testing.assert_allclose(out.numpy(), expected.detach().numpy(), rtol=1e-10)
+    out.backward(tensor(np.ones(out.shape)))
+    expected.backward(torch.ones(expected.shape, dtype=torch.float64))
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-8, atol=1e-12)
+    layer = nn.CosineSimilarity(axis=axis)
+    np.testing.assert_array_equal(layer(*ours).numpy(), out.numpy())
+    check_double_backward(lambda a, b: F.cosine_similarity(a, b, axis=axis), [A, B])
