@@ -178,3 +178,32 @@ def test_conv_state_dict_round_trip():
     np.testing.assert_array_equal(source(x).numpy(), target(x).numpy())
     with pytest.raises(ValueError, match=r"'weight': the checkpoint has shape \[4, 3, 3, 3\]"):
         nn.Conv2D(3, 4, 5).set_state_dict(source.state_dict())
+
+
+def test_parameter_counts_match_pytorch_twins():
+    torch = pytest.importorskip("torch")
+    ours = nn.Sequential(
+        nn.Conv2D(3, 16, 3, padding=1),
+        nn.BatchNorm2D(16),
+        nn.ReLU(),
+        nn.Conv2D(16, 16, 3, groups=16, bias_attr=False),
+        nn.Conv2DTranspose(16, 8, 2, stride=2),
+        nn.AdaptiveAvgPool2D(1),
+        nn.Flatten(),
+        nn.Linear(8, 10),
+    )
+    theirs = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 16, 3, padding=1),
+        torch.nn.BatchNorm2d(16),
+        torch.nn.ReLU(),
+        torch.nn.Conv2d(16, 16, 3, groups=16, bias=False),
+        torch.nn.ConvTranspose2d(16, 8, 2, stride=2),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(8, 10),
+    )
+    trainable = sum(p.size for p in ours.parameters() if not p.stop_gradient)
+    assert trainable == sum(p.numel() for p in theirs.parameters())
+    # Paddle counts BatchNorm's running statistics as (non-trainable) parameters.
+    assert sum(p.size for p in ours.parameters()) == trainable + 2 * 16
+    assert len(ours.state_dict()) == len(theirs.state_dict()) - 1  # no num_batches_tracked
