@@ -19,10 +19,7 @@ from framework.ops.math.exponential import Exp
 from framework.ops.math.power import Square
 from framework.ops.math.promotion import as_float
 
-try:  # SciPy is optional: fast and exact when present
-    from scipy.special import erf as _scipy_erf
-except ImportError:  # pragma: no cover - depends on the install
-    _scipy_erf = None
+_scipy_erf = None  # resolved on first use: importing scipy.special costs ~1 s at start-up
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SERIES_LIMIT = 2.5
@@ -39,9 +36,19 @@ def erf_array(x):
         if x.dtype == np.float16:  # CUDA's erf takes float and double
             return _gpu_kernel(x.astype(np.float32)).astype(np.float16)
         return _gpu_kernel(x)
-    if _scipy_erf is not None:
-        return _scipy_erf(x)
-    return numpy_erf(x)
+    erf = _scipy_erf or _load_scipy_erf()
+    return erf(x) if erf is not False else numpy_erf(x)
+
+
+def _load_scipy_erf():
+    """SciPy's erf when SciPy is installed (fast and exact), else False."""
+    global _scipy_erf
+    try:
+        from scipy.special import erf
+    except ImportError:  # pragma: no cover - depends on the install
+        erf = False
+    _scipy_erf = erf
+    return erf
 
 
 def numpy_erf(x: np.ndarray) -> np.ndarray:
