@@ -56,7 +56,9 @@ def check_backward(
     element is weighted differently.
     """
     rng = np.random.default_rng(seed)
-    arrays = [np.array(a, dtype=np.float64) if a.dtype.kind == "f" else a for a in inputs]
+    arrays = [
+        np.array(a, dtype=np.float64, order="C") if a.dtype.kind == "f" else a for a in inputs
+    ]
     if no_grads is None:
         no_grads = [a.dtype.kind != "f" for a in arrays]
     tensors = [Tensor(a, stop_gradient=ng) for a, ng in zip(arrays, no_grads, strict=True)]
@@ -118,7 +120,7 @@ def check_double_backward(
     backward of every op used inside `fn`'s backward is exercised.
     """
     rng = np.random.default_rng(seed + 1)
-    arrays = [np.array(a, dtype=np.float64) for a in inputs]
+    arrays = [np.array(a, dtype=np.float64, order="C") for a in inputs]
     probe = _as_outputs(fn(*[Tensor(a) for a in arrays]))
     if grad_outputs is None:
         grad_outputs = [rng.standard_normal(o.shape) for o in probe]
