@@ -6,9 +6,13 @@
 
 A step is forward, cross-entropy, backward, a Momentum(0.9) update and clearing the gradients,
 on random float32 data (fixed seed), ending with the loss read back to the host (which also
-synchronises a GPU). Each framework/model pair runs in its own subprocess, pinned to `--threads`
-cores with matching BLAS/OpenMP thread counts, so that peak memory (the RSS high-water mark,
-imports included) belongs to that framework alone. Peers that are not installed are skipped.
+synchronises a GPU).
+
+Each framework runs in its own worker process, pinned to `--threads` cores with matching
+BLAS/OpenMP thread counts, so that its peak memory (the RSS high-water mark, imports included)
+is its own. The workers take turns: after `--warmup` steps each, every round times one step of
+each framework in a rotating order while the others wait, so load from anything else on the
+machine falls on all of them alike. Peers that are not installed are skipped.
 
 Gradients are cleared the way each framework does by default fastest: `zero_grad()` (to None)
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
@@ -28,6 +32,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -42,7 +47,7 @@ LEARNING_RATE = 0.01
 def main() -> None:
     args = parse_args()
     if args.worker:
-        print(json.dumps(run_worker(args)))
+        serve_worker(args)
         return
     report = {
         "device": args.device,
@@ -54,9 +59,7 @@ def main() -> None:
     frameworks = [f for f in args.frameworks.split(",") if _installed(f)]
     for model in args.models.split(","):
         batch = args.batch_size or MODELS[model][0]
-        row: dict = {"batch": batch}
-        for framework_name in frameworks:
-            row[framework_name] = run_in_subprocess(args, framework_name, model, batch)
+        row = {"batch": batch, **benchmark_model(args, frameworks, model, batch)}
         row.update(ratios(row))
         report["models"][model] = row
         print(json.dumps({model: row}), file=sys.stderr, flush=True)
@@ -73,7 +76,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
     parser.add_argument("--set-to-zero", action="store_true")
-    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per subprocess")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per request")
     parser.add_argument("--worker", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     for model in args.models.split(","):
@@ -86,28 +89,74 @@ def _installed(name: str) -> bool:
     return name == "ours" or importlib.util.find_spec(name) is not None
 
 
-def run_in_subprocess(args, framework_name: str, model: str, batch: int) -> dict:
-    command = [
-        sys.executable, os.path.abspath(__file__), "--worker", framework_name, model,
-        "--batch-size", str(batch), "--repeats", str(args.repeats), "--warmup", str(args.warmup),
-        "--device", args.device, "--threads", str(args.threads),
-    ]  # fmt: skip
-    if args.set_to_zero:
-        command.append("--set-to-zero")
-    env = dict(os.environ)
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CPU_NUM"):
-        env[variable] = str(args.threads)
-    env.setdefault("GLOG_minloglevel", "2")
-    try:
-        done = subprocess.run(
-            command, env=env, capture_output=True, text=True, timeout=args.timeout, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {args.timeout:.0f} s"}
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
-        return {"error": _error_summary(done.stderr)}
-    return json.loads(lines[-1])
+# --- the orchestrator: persistent workers taking turns ----------------------------------------
+class Worker:
+    """One framework's worker process, driven line by line over its stdin/stdout."""
+
+    def __init__(self, args, framework_name: str, model: str, batch: int) -> None:
+        command = [
+            sys.executable, os.path.abspath(__file__), "--worker", framework_name, model,
+            "--batch-size", str(batch), "--device", args.device, "--threads", str(args.threads),
+        ]  # fmt: skip
+        if args.set_to_zero:
+            command.append("--set-to-zero")
+        env = dict(os.environ)
+        for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CPU_NUM"):
+            env[variable] = str(args.threads)
+        env.setdefault("GLOG_minloglevel", "2")
+        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.process = subprocess.Popen(
+            command, env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.stderr,
+        )  # fmt: skip
+        self.error: str | None = None
+        self.ask(None)  # wait until the model is built
+
+    def ask(self, request: str | None) -> dict:
+        if self.error:
+            return {"error": self.error}
+        if request is not None:
+            self.process.stdin.write(request + "\n")
+            self.process.stdin.flush()
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                self.process.wait()
+                self.stderr.seek(0)
+                self.error = _error_summary(self.stderr.read())
+                return {"error": self.error}
+            if line.startswith("{"):
+                return json.loads(line)
+
+    def close(self) -> dict:
+        final = self.ask("quit")
+        self.process.wait()
+        return final
+
+
+def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict:
+    workers = {name: Worker(args, name, model, batch) for name in frameworks}
+    samples: dict[str, list[float]] = {name: [] for name in frameworks}
+    for worker in workers.values():
+        worker.ask(f"run {args.warmup}")
+    order = list(frameworks)
+    for _ in range(args.repeats):
+        for name in order:
+            reply = workers[name].ask("run 1")
+            samples[name].extend(reply.get("samples_ms", []))
+        order = order[1:] + order[:1]
+    results = {}
+    for name, worker in workers.items():
+        final = worker.close()
+        if "error" in final or not samples[name]:
+            results[name] = {"error": final.get("error", "no samples")}
+            continue
+        results[name] = {
+            "median_ms": round(statistics.median(samples[name]), 3),
+            "samples_ms": [round(s, 3) for s in samples[name]],
+            **final,
+        }
+    return results
 
 
 def _error_summary(stderr: str) -> str:
@@ -137,7 +186,8 @@ def ratios(row: dict) -> dict:
 
 
 # --- the worker: one framework, one model, in its own process -------------------------------------
-def run_worker(args) -> dict:
+def serve_worker(args) -> None:
+    """Build the model, then answer `run N` (time N steps) and `quit` (memory, last loss)."""
     framework_name, model = args.worker
     if args.device == "cpu" and hasattr(os, "sched_setaffinity"):
         cores = sorted(os.sched_getaffinity(0))
@@ -148,26 +198,34 @@ def run_worker(args) -> dict:
     shape = (args.batch_size, *MODELS[model][1])
     inputs = rng.standard_normal(shape).astype(np.float32)
     labels = rng.integers(0, NUM_CLASSES, size=(args.batch_size,)).astype(np.int64)
-    step = {"ours": _ours_step, "torch": _torch_step, "paddle": _paddle_step}[framework_name](
-        model, inputs, labels, args
-    )
+    builders = {"ours": _ours_step, "torch": _torch_step, "paddle": _paddle_step}
+    step = builders[framework_name](model, inputs, labels, args)
     rss_before = _current_rss_mib()
-    for _ in range(args.warmup):
-        step()
-    samples = []
-    for _ in range(args.repeats):
-        start = time.perf_counter()
-        loss = step()
-        samples.append((time.perf_counter() - start) * 1e3)
-    if not np.isfinite(loss):
-        raise RuntimeError(f"{framework_name} {model}: the loss is {loss}")
-    return {
-        "median_ms": round(statistics.median(samples), 3),
-        "samples_ms": [round(s, 3) for s in samples],
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "rss_before_training_mib": round(rss_before, 1),
-        "loss": round(float(loss), 5),
-    }
+    _reply({"ready": True})
+    loss = float("nan")
+    for request in sys.stdin:
+        command, *rest = request.split()
+        if command == "quit":
+            break
+        samples = []
+        for _ in range(int(rest[0])):
+            start = time.perf_counter()
+            loss = step()
+            samples.append((time.perf_counter() - start) * 1e3)
+        if not np.isfinite(loss):
+            raise RuntimeError(f"{framework_name} {model}: the loss is {loss}")
+        _reply({"samples_ms": samples})
+    _reply(
+        {
+            "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "rss_before_training_mib": round(rss_before, 1),
+            "loss": round(float(loss), 5),
+        }
+    )
+
+
+def _reply(message: dict) -> None:
+    print(json.dumps(message), flush=True)
 
 
 def _current_rss_mib() -> float:
