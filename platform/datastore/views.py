@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -10,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import Workspace
@@ -18,10 +20,18 @@ from datastore.api.base import datasets_with_counts
 from datastore.forms import DatasetForm, ExportForm, FreezeForm
 from datastore.gallery import BadQuery, GalleryQuery, gallery_page
 from datastore.importing.formats.base import Format
-from datastore.models import Dataset, ExportJob, ImportJob
+from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample
 from datastore.services.exports import start_export
 from datastore.services.statistics import latest_report
 from datastore.services.versions import freeze_version
+
+
+@dataclass(frozen=True)
+class GalleryCard:
+    sample: Sample
+    labels: list[LabelClass]
+    thumbnail_url: str
+    label_url: str
 
 
 def _dataset(request: HttpRequest, pk: int) -> tuple[Dataset, Role]:
@@ -82,24 +92,31 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
     prefetch_related_objects(page.samples, "annotations")
     classes = list(dataset.classes.all())
     by_id = {c.pk: c for c in classes}
-    cards = [(s, [by_id[a.label_class_id] for a in s.annotations.all()]) for s in page.samples]
+    label_url = reverse("labeling:label", args=[pk])
+    cards = [
+        GalleryCard(
+            sample=s,
+            labels=[by_id[a.label_class_id] for a in s.annotations.all()],
+            thumbnail_url=reverse("datastore:api:sample-thumbnail", args=[s.pk]),
+            label_url=f"{label_url}?sample={s.pk}",
+        )
+        for s in page.samples
+    ]
     params = request.GET.copy()
     for key in ("after", "before"):
         params.pop(key, None)
-    return render(
-        request,
-        "datastore/gallery.html",
-        _context(
-            dataset,
-            role,
-            page=page,
-            cards=cards,
-            classes=classes,
-            query=query,
-            params=params.urlencode(),
-            sample_count=dataset.samples.count(),
-        ),
+    filtered = any(k in params for k in ("class", "status", "split", "problems"))
+    context = _context(
+        dataset,
+        role,
+        page=page,
+        cards=cards,
+        classes=classes,
+        query=query,
+        params=params.urlencode(),
+        sample_count=dataset.samples.count() if filtered else page.total,
     )
+    return render(request, "datastore/gallery.html", context)
 
 
 @login_required

@@ -86,8 +86,11 @@ def _remove_folders(job: ImportJob) -> None:
         shutil.rmtree(job.dataset.local_folder(folder), ignore_errors=True)
 
 
-def run_import(job: ImportJob) -> None:
-    """Runs a claimed import to its end: succeeded with samples, or failed with a reason."""
+def run_import(job: ImportJob, threads: int = 2) -> None:
+    """Runs a claimed import to its end: succeeded with samples, or failed with a reason.
+
+    `threads` decode images in parallel: Pillow and zlib release the GIL while they work.
+    """
     dataset = job.dataset
     _remove_folders(job)  # a previous attempt on a worker that died may have left files
     try:
@@ -109,6 +112,7 @@ def run_import(job: ImportJob) -> None:
             fmt=Format(job.requested_format) if job.requested_format else None,
             known=_known_samples(dataset),
             progress=lambda done, total: job.report_progress(done, total),
+            threads=threads,
         )
         job.report_progress(job.progress_total, job.progress_total, "Saving samples")
         with transaction.atomic():
