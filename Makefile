@@ -52,8 +52,11 @@ chromium:
 	  fi; \
 	fi
 
+# One BLAS/OpenMP thread per test process: two processes with two spinning BLAS threads each
+# on two cores made matrix products (and so the framework tests) several times slower.
 test: $(VENV)/.installed-dev chromium
-	$(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+	  $(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .
