@@ -275,4 +275,7 @@ from framework import interop
 # --- jit, inference (owner: jit/inference) ------------------------------------------------------
 from framework import inference, jit, static
 
+# --- onnx (owner: onnx) -------------------------------------------------------------------------
+from framework import onnx
+
 __version__ = "0.1.0"
