@@ -121,11 +121,15 @@ def check_balance(counts: Mapping[str, int], limits: ImportLimits, report: Repor
         return
     for name, count in sorted(counts.items()):
         if count < limits.min_samples_per_class:
+            amount = (
+                "no labeled samples"
+                if count == 0
+                else (f"only {count} labeled sample{'s' if count != 1 else ''}")
+            )
             report.warning(
                 "class_too_few",
                 "",
-                f"The class '{name}' has only {count} labeled sample"
-                f"{'s' if count != 1 else ''}; models rarely learn a class from fewer "
+                f"The class '{name}' has {amount}; models rarely learn a class from fewer "
                 f"than {limits.min_samples_per_class}.",
                 f"Add more images of '{name}', or merge it into a related class.",
                 where=f"class '{name}'",

@@ -127,7 +127,9 @@ def _sample(
         labels=labels,
         boxes=boxes,
         split=record.split,
-        labeled=bool(labels or boxes) or (target.detection and record.labeled),
+        # A label file that lists no objects labels the image as empty; one whose boxes were
+        # all refused leaves it to be labeled again.
+        labeled=bool(labels or boxes) or (target.detection and record.labeled and not record.boxes),
     )
     sample.problems = [p.code for p in report.problems[before:]]
     return sample
@@ -212,6 +214,10 @@ def prepare_import(
                 skipped += 1
                 continue
             samples.append(_sample(record, stored, info, target, report))
+    rejected = {p.file for p in report.problems if p.severity == Severity.ERROR}
+    report.problems = [  # "no label for this image" is noise once the image itself is refused
+        p for p in report.problems if not (p.code == "unlabeled_image" and p.file in rejected)
+    ]
     _check_duplicates(samples, known, target.limits, report)
     counts = Counter({name: 0 for name in result.classes}) + Counter(known.class_counts)
     for sample in samples:
