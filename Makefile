@@ -14,7 +14,7 @@ PYTEST_WORKERS ?= 2
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test lint bench gpu-check chromium
+.PHONY: help run test lint bench gpu-check chromium wheel
 
 help:
 	@echo "make run        install, migrate, create the demo login, start Redis + worker + web"
@@ -22,6 +22,7 @@ help:
 	@echo "make lint       ruff format --check and ruff check"
 	@echo "make bench      run the benchmarks in benchmarks/"
 	@echo "make gpu-check  run the GPU checks (scripts/gpu_check.sh) on a CUDA machine"
+	@echo "make wheel      build dist/sampan_framework-*.whl: framework/ alone, needing only NumPy"
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -68,6 +69,11 @@ bench: $(VENV)/.installed-dev
 	@set -e; for script in benchmarks/train_step.py $$(grep -l '__main__' benchmarks/*.py | grep -v '/train_step.py$$'); do \
 	  echo "== $$script"; $(PY) $$script; \
 	done
+
+# The framework on its own (what an exported inference package runs on), from
+# packaging/framework/; the platform itself is not in it.
+wheel: | $(PY)
+	$(PY) packaging/framework/build_wheel.py --out dist
 
 gpu-check: $(VENV)/.installed
 	bash scripts/gpu_check.sh

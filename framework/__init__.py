@@ -263,7 +263,10 @@ from framework import optimizer, regularizer
 from framework.core.serialization import load, save
 
 # --- io, vision, metric (owner: data toolkit) ----------------------------------------------------
-from framework import io, metric, vision
+from framework import io, metric
+
+# framework.vision needs Pillow, which the standalone framework wheel (`make wheel`) does not
+# require: it is imported on first use (`framework.vision`, `from framework.vision import ...`).
 
 # --- high-level API, mixed precision (owner: hapi/amp) --------------------------------------------
 from framework import amp, hapi
@@ -279,3 +282,11 @@ from framework import inference, jit, static
 from framework import onnx
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name == "vision":
+        import importlib
+
+        return importlib.import_module("framework.vision")
+    raise AttributeError(f"module 'framework' has no attribute {name!r}")

@@ -21,9 +21,15 @@ import tempfile
 from typing import Any
 
 import numpy as np
-from safetensors import SafetensorError, safe_open
-from safetensors.numpy import load as load_bytes
-from safetensors.numpy import save as save_bytes
+
+try:
+    from safetensors import SafetensorError, safe_open
+    from safetensors.numpy import load as load_bytes
+    from safetensors.numpy import save as save_bytes
+except ImportError:  # the standalone framework wheel needs NumPy only
+    from framework.core.safetensors_numpy import SafetensorError, safe_open
+    from framework.core.safetensors_numpy import load as load_bytes
+    from framework.core.safetensors_numpy import save as save_bytes
 
 from framework.core.backend import to_numpy
 from framework.core.tensor import Tensor

@@ -14,8 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from safetensors import SafetensorError
-from safetensors.numpy import load_file, save
+
+try:
+    from safetensors import SafetensorError
+    from safetensors.numpy import load_file, save
+except ImportError:  # the standalone framework wheel needs NumPy only
+    from framework.core.safetensors_numpy import SafetensorError, load_file, save
 
 from framework.core.backend import to_numpy
 from framework.jit.errors import ModelFormatError
