@@ -204,4 +204,7 @@ if ($("dropzone")) {
     choose([...e.target.files].map((file) => ({ name: file.webkitRelativePath || file.name, file }))),
   );
   $("start").addEventListener("click", start);
+  // An import started before this page was (re)loaded: keep showing its progress.
+  const running = document.querySelector(".recent-import[data-status=queued], .recent-import[data-status=running]");
+  if (running) follow(running.dataset.job).then(report);
 }
