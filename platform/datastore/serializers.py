@@ -264,6 +264,12 @@ class ExportJobSerializer(serializers.ModelSerializer):
             "finished_at",
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        dataset = self.context.get("dataset")
+        if dataset is not None:  # only this dataset's versions; others look like bad ids
+            self.fields["version"].queryset = dataset.versions.all()
+
     def get_download_url(self, job: ExportJob) -> str:
         if job.status != ExportJob.Status.SUCCEEDED:
             return ""

@@ -84,6 +84,9 @@ class ExportListView(DatasetNestedMixin, generics.ListCreateAPIView):
     def get_queryset(self) -> Any:
         return ExportJob.objects.filter(dataset=self.get_dataset())
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "dataset": self.get_dataset()}
+
     def perform_create(self, serializer: ExportJobSerializer) -> None:
         dataset = self.get_dataset()
         version = serializer.validated_data.get("version")

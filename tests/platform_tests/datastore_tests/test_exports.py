@@ -101,6 +101,18 @@ class ExportTests(DatastoreTestCase):
         self.assertEqual(response.status_code, 400)
         self.assertIn("ImageNet folders or CSV", str(response.json()))
 
+    def test_a_version_of_another_dataset_is_an_unknown_id(self) -> None:
+        dataset, other = self.make_dataset(), self.make_dataset(name="Other")
+        self.import_digits(other, labels=(4, 7), per_class=1)
+        version = freeze_version(other, user=self.alice, method="folders")
+        response = self.api_client_for(self.bob).post(
+            f"/api/datasets/{dataset.pk}/exports/",
+            {"format": "csv", "version": version.pk},
+            format="json",
+        )
+        self.assertEqual(response.status_code, 400)
+        self.assertIn("does not exist", str(response.json()))
+
     def test_a_running_export_has_no_download_yet(self) -> None:
         dataset = self.make_dataset()
         job = ExportJob.objects.create(dataset=dataset, format="csv")
