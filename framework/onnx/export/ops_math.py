@@ -110,23 +110,15 @@ def _binary(ctx, node, inputs):
     finish(ctx, node, result)
 
 
-@exports("floor_divide", "remainder")
-def _floor_ops(ctx, node, inputs):
-    dtype = ctx.dtype(node.outputs[0])
-    if dtype.kind != "f":
-        if node.op_type == "remainder":
-            ctx.add("Mod", inputs, node.outputs, fmod=0)
-            return
-        a, b = (ctx.cast(n, np.float64) for n in inputs)
-        quotient = ctx.add("Floor", [ctx.add("Div", [a, b])])
-        ctx.add("Cast", [quotient], node.outputs, to=onnx_type(dtype))
+@exports("remainder")
+def _remainder(ctx, node, inputs):
+    """x mod y with the sign of y: ONNX Mod for integers, x - floor(x / y) * y for floats."""
+    if ctx.dtype(node.outputs[0]).kind != "f":
+        ctx.add("Mod", inputs, node.outputs, fmod=0)
         return
     a, b = operands(ctx, node, inputs)
     quotient = ctx.add("Floor", [ctx.add("Div", [a, b])])
-    if node.op_type == "floor_divide":
-        ctx.add("Identity", [quotient], node.outputs)
-    else:
-        ctx.add("Sub", [a, ctx.add("Mul", [quotient, b])], node.outputs)
+    ctx.add("Sub", [a, ctx.add("Mul", [quotient, b])], node.outputs)
 
 
 @exports(*_UNARY)
@@ -308,8 +300,7 @@ def _atan2(ctx, node, inputs):
     zero = ctx.scalar(0.0, x)
     base = ctx.add("Atan", [ctx.add("Div", [x, y])])
     half_turn = ctx.add(
-        "Where",
-        [ctx.add("GreaterOrEqual", [x, zero]), ctx.scalar(math.pi, x), ctx.scalar(-math.pi, x)],
+        "Where", [ctx.add("Less", [x, zero]), ctx.scalar(-math.pi, x), ctx.scalar(math.pi, x)]
     )
     turned = ctx.add("Where", [ctx.add("Less", [y, zero]), ctx.add("Add", [base, half_turn]), base])
     origin = ctx.add("And", [ctx.add("Equal", [x, zero]), ctx.add("Equal", [y, zero])])

@@ -188,6 +188,7 @@ def _group_norm(ctx, node, inputs):
         raise OnnxExportError("group_norm with channel-last data")
     groups, rank = int(attr(node, "num_groups")), len(ctx.shape(x))
     grouped = ctx.add("Reshape", [x, ctx.ints([0, groups, -1])])
+    ctx.describe(grouped, [ctx.shape(x)[0], groups, None], ctx.dtype(x))
     y = _normalize(ctx, grouped, [2], float(attr(node, "epsilon")))
     y = ctx.add("Reshape", [y, ctx.add("Shape", [x])])
     channels = ctx.shape(x)[1]
