@@ -1,0 +1,318 @@
+"""Sampan inference packages: one zip that runs a trained model anywhere Python does.
+
+A package holds the graph and weights written by `framework.jit.save`, a `meta.json` that says
+how to turn an image into the model's input and its output into an answer, a standalone
+`predict.py` and a README with exact usage. Only NumPy, Pillow and this framework are needed
+to run it.
+
+    meta = PackageMeta(name="digits", task="classification", class_names=["0", ..., "9"],
+                       preprocessing=Preprocessing.grey(28))
+    framework.jit.save(model, "out/model", input_spec=[meta.input_spec()])
+    write_package("out/model", meta, "out/digits.zip")
+
+    model = PackagedModel.load("out/digits.zip")        # framework.inference.packaged_model
+    model.predict([Image.open("seven.png")])[0]["label"]  # "7"
+
+Layout of the zip (`PACKAGE_FILES`): model.json, model.safetensors, meta.json, predict.py,
+README.md, requirements.txt. Nothing else is read from a package, and names with folders in
+them are refused, so unpacking one never writes outside its folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import string
+import zipfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+FORMAT = "sampan.inference-package"
+FORMAT_VERSION = 1
+GRAPH_FILE, WEIGHTS_FILE, META_FILE = "model.json", "model.safetensors", "meta.json"
+SCRIPT_FILE, README_FILE, REQUIREMENTS_FILE = "predict.py", "README.md", "requirements.txt"
+PACKAGE_FILES = (GRAPH_FILE, WEIGHTS_FILE, META_FILE, SCRIPT_FILE, README_FILE, REQUIREMENTS_FILE)
+TASKS = ("classification", "detection")
+_TEMPLATES = Path(__file__).resolve().parent / "package_files"
+# Weights are stored (already dense floats: deflate gains little and costs load time).
+_STORED = {WEIGHTS_FILE}
+GREY_MEAN, GREY_STD = (0.5,), (0.5,)
+IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+
+
+class PackageError(ValueError):
+    """A package (or its meta.json) is missing, malformed, or from an unknown format version."""
+
+
+@dataclass(frozen=True)
+class Preprocessing:
+    """Image -> float32 [C, H, W]: convert to `color_mode` ("L" grey or "RGB"), resize to
+    `size` (height, width) with `resample`, then `(pixel / max_value - mean) / std` per channel.
+
+    It is exactly what training fed the network, so predictions match the platform's."""
+
+    color_mode: str
+    size: tuple[int, int]
+    mean: tuple[float, ...]
+    std: tuple[float, ...]
+    resample: str = "bilinear"
+    max_value: float = 255.0
+
+    @classmethod
+    def grey(cls, size: int) -> Preprocessing:
+        return cls("L", (size, size), GREY_MEAN, GREY_STD)
+
+    @classmethod
+    def rgb(cls, size: int) -> Preprocessing:
+        return cls("RGB", (size, size), IMAGENET_MEAN, IMAGENET_STD)
+
+    @property
+    def channels(self) -> int:
+        return 1 if self.color_mode == "L" else 3
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "size": list(self.size), "layout": "NCHW", "dtype": "float32"}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Preprocessing:
+        try:
+            made = cls(
+                color_mode=str(doc["color_mode"]),
+                size=(int(doc["size"][0]), int(doc["size"][1])),
+                mean=tuple(float(v) for v in doc["mean"]),
+                std=tuple(float(v) for v in doc["std"]),
+                resample=str(doc.get("resample", "bilinear")),
+                max_value=float(doc.get("max_value", 255.0)),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise PackageError(f"meta.json: bad preprocessing {doc!r} ({error})") from None
+        made.check()
+        return made
+
+    def check(self) -> None:
+        if self.color_mode not in ("L", "RGB"):
+            raise PackageError(f"color_mode must be 'L' or 'RGB', not {self.color_mode!r}")
+        if len(self.mean) != self.channels or len(self.std) != self.channels:
+            raise PackageError(f"mean and std need {self.channels} values for {self.color_mode}")
+        if min(self.size) < 1 or min(self.std) <= 0 or self.max_value <= 0:
+            raise PackageError("size, std and max_value must be positive")
+
+
+@dataclass
+class PackageMeta:
+    """What `meta.json` holds. `thresholds`: {"score": minimum confidence for a prediction to
+    be accepted (None: always), "per_class": {class name: its own minimum}}. `source` is
+    free-form provenance (job, dataset, accuracy)."""
+
+    name: str
+    task: str
+    class_names: list[str]
+    preprocessing: Preprocessing
+    precision: str = "float32"
+    thresholds: dict[str, Any] = field(default_factory=lambda: {"score": None, "per_class": {}})
+    source: dict[str, Any] = field(default_factory=dict)
+    input_name: str = "image"
+    created_at: str = ""
+    framework_version: str = ""
+
+    def input_spec(self) -> Any:
+        """The InputSpec to trace the model with: [None, C, H, W] float32 (dynamic batch)."""
+        from framework.jit import InputSpec
+
+        height, width = self.preprocessing.size
+        shape = [None, self.preprocessing.channels, height, width]
+        return InputSpec(shape, "float32", self.input_name)
+
+    def score_threshold(self, class_name: str | None = None) -> float | None:
+        per_class = self.thresholds.get("per_class") or {}
+        if class_name is not None and class_name in per_class:
+            return float(per_class[class_name])
+        score = self.thresholds.get("score")
+        return None if score is None else float(score)
+
+    def to_json(self) -> dict[str, Any]:
+        from framework import __version__
+
+        height, width = self.preprocessing.size
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "framework_version": self.framework_version or __version__,
+            "name": self.name,
+            "task": self.task,
+            "precision": self.precision,
+            "class_names": list(self.class_names),
+            "input": {
+                "name": self.input_name,
+                "shape": [None, self.preprocessing.channels, height, width],
+                "dtype": "float32",
+            },
+            "preprocessing": self.preprocessing.to_json(),
+            "postprocessing": {"type": "softmax" if self.task == "classification" else "boxes"},
+            "thresholds": {
+                "score": self.thresholds.get("score"),
+                "per_class": dict(self.thresholds.get("per_class") or {}),
+            },
+            "source": self.source,
+            "created_at": self.created_at or datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> PackageMeta:
+        if doc.get("format") != FORMAT:
+            raise PackageError(f"meta.json is not a Sampan inference package ({FORMAT})")
+        if doc.get("format_version") != FORMAT_VERSION:
+            raise PackageError(
+                f"package format version {doc.get('format_version')!r}; this framework reads "
+                f"version {FORMAT_VERSION}: install the framework wheel the package came with"
+            )
+        if doc.get("task") not in TASKS:
+            raise PackageError(f"meta.json: task must be one of {TASKS}, not {doc.get('task')!r}")
+        try:
+            meta = cls(
+                name=str(doc["name"]),
+                task=str(doc["task"]),
+                class_names=[str(c) for c in doc["class_names"]],
+                preprocessing=Preprocessing.from_json(doc["preprocessing"]),
+                precision=str(doc.get("precision", "float32")),
+                thresholds=dict(doc.get("thresholds") or {"score": None, "per_class": {}}),
+                source=dict(doc.get("source") or {}),
+                input_name=str(doc.get("input", {}).get("name", "image")),
+                created_at=str(doc.get("created_at", "")),
+                framework_version=str(doc.get("framework_version", "")),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise PackageError(f"meta.json is incomplete: {error}") from None
+        if not meta.class_names:
+            raise PackageError("meta.json lists no class names")
+        return meta
+
+
+def readme_text(meta: PackageMeta) -> str:
+    """The package's README: what the model is, and exact commands to run it."""
+    from framework import __version__
+
+    pre = meta.preprocessing
+    height, width = pre.size
+    template = string.Template((_TEMPLATES / "README.md.tmpl").read_text(encoding="utf-8"))
+    score = meta.score_threshold()
+    return template.substitute(
+        name=meta.name,
+        task=meta.task,
+        precision=meta.precision,
+        classes=", ".join(meta.class_names),
+        class_count=len(meta.class_names),
+        color="grey (L)" if pre.color_mode == "L" else "RGB",
+        height=height,
+        width=width,
+        channels=pre.channels,
+        resample=pre.resample,
+        max_value=f"{pre.max_value:g}",
+        mean=", ".join(f"{v:g}" for v in pre.mean),
+        std=", ".join(f"{v:g}" for v in pre.std),
+        threshold="none (every prediction is accepted)" if score is None else f"{score:g}",
+        version=__version__,
+        wheel=f"sampan_framework-{__version__}-py3-none-any.whl",
+        first_class=meta.class_names[0],
+    )
+
+
+def requirements_text() -> str:
+    from framework import __version__
+
+    return f"numpy>=1.24\nPillow>=10\nsampan-framework=={__version__}\n"
+
+
+def write_package(
+    model_prefix: str | os.PathLike, meta: PackageMeta, path: str | os.PathLike
+) -> str:
+    """Write the zip at `path` from the graph saved at `model_prefix` (`framework.jit.save`)
+    and `meta`; returns the zip's path. The write is atomic."""
+    from framework.jit.serialization import model_paths
+
+    graph_file, weights_file = model_paths(model_prefix)
+    for file in (graph_file, weights_file):
+        if not os.path.isfile(file):
+            raise PackageError(f"no saved model at {file!r}: call framework.jit.save first")
+    if meta.task not in TASKS:
+        raise PackageError(f"task must be one of {TASKS}, not {meta.task!r}")
+    meta.preprocessing.check()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    members: Sequence[tuple[str, bytes | Path]] = (
+        (GRAPH_FILE, Path(graph_file)),
+        (WEIGHTS_FILE, Path(weights_file)),
+        (META_FILE, (json.dumps(meta.to_json(), indent=2) + "\n").encode("utf-8")),
+        (SCRIPT_FILE, (_TEMPLATES / "predict.py").read_bytes()),
+        (README_FILE, readme_text(meta).encode("utf-8")),
+        (REQUIREMENTS_FILE, requirements_text().encode("utf-8")),
+    )
+    with zipfile.ZipFile(partial, "w") as archive:
+        for name, content in members:
+            method = zipfile.ZIP_STORED if name in _STORED else zipfile.ZIP_DEFLATED
+            if isinstance(content, Path):
+                archive.write(content, name, compress_type=method)
+            else:
+                archive.writestr(name, content, compress_type=method)
+    os.replace(partial, path)
+    return str(path)
+
+
+def read_meta(path: str | os.PathLike) -> PackageMeta:
+    """The meta of a package zip or unpacked package folder."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            text = (path / META_FILE).read_text(encoding="utf-8")
+        else:
+            with zipfile.ZipFile(path) as archive:
+                text = archive.read(META_FILE).decode("utf-8")
+        doc = json.loads(text)
+    except (OSError, KeyError, zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise PackageError(f"{str(path)!r} has no readable {META_FILE}: {e}") from None
+    return PackageMeta.from_json(doc)
+
+
+def unpack_package(path: str | os.PathLike, folder: str | os.PathLike) -> Path:
+    """Extract the package's files (and nothing else) into `folder`; returns the folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            missing = [n for n in (GRAPH_FILE, WEIGHTS_FILE, META_FILE) if n not in names]
+            if missing:
+                raise PackageError(f"{str(path)!r} is not a Sampan package: no {missing}")
+            for name in PACKAGE_FILES:
+                if name in names:
+                    (folder / name).write_bytes(archive.read(name))
+    except zipfile.BadZipFile as error:
+        raise PackageError(f"{str(path)!r} is not a zip file: {error}") from None
+    return folder
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "PACKAGE_FILES",
+    "PackageError",
+    "PackageMeta",
+    "Preprocessing",
+    "file_sha256",
+    "read_meta",
+    "unpack_package",
+    "write_package",
+]

@@ -1,0 +1,254 @@
+"""`PackagedModel`: an inference package loaded and ready to answer, safely from many threads.
+
+    model = PackagedModel.load("digits.zip")            # or an unpacked package folder
+    model.predict([open("seven.png", "rb").read()], top_k=3)
+    # [{"label": "7", "index": 7, "score": 0.98, "accepted": True,
+    #   "classes": [{"index": 7, "name": "7", "score": 0.98}, ...], "boxes": []}]
+
+The same code runs in the platform's predict endpoint and in a package's `predict.py`, so both
+give the same answers. Predictors are cloned on demand into a pool: each running request
+borrows one (its own buffers, shared weights) and gives it back, with no lock held while the
+model runs.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from framework.inference.config import Config
+from framework.inference.package import (
+    GRAPH_FILE,
+    WEIGHTS_FILE,
+    PackageMeta,
+    Preprocessing,
+    read_meta,
+    unpack_package,
+)
+from framework.inference.predictor import Predictor, create_predictor
+
+# Larger images are refused before decoding (a decompression bomb would exhaust memory).
+DEFAULT_MAX_PIXELS = 40_000_000
+MAX_BOXES = 100
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff")
+
+
+class ImageError(ValueError):
+    """An input that is not a readable image (or is too large); the message says which."""
+
+
+def open_image(source: Any, max_pixels: int = DEFAULT_MAX_PIXELS) -> Any:
+    """A decoded PIL image from bytes, a path, a binary stream or a PIL image."""
+    from PIL import Image, UnidentifiedImageError
+
+    if isinstance(source, Image.Image):
+        return source
+    if isinstance(source, bytes | bytearray | memoryview):
+        source = io.BytesIO(source)
+    try:
+        if isinstance(source, str | os.PathLike):
+            with open(source, "rb") as stream:
+                return _decode(stream, max_pixels)
+        return _decode(source, max_pixels)
+    except UnidentifiedImageError:
+        raise ImageError("the data is not an image in a format Pillow can read") from None
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as error:
+        if isinstance(error, ImageError):
+            raise
+        raise ImageError(f"the image cannot be decoded: {error}") from None
+
+
+def _decode(stream: Any, max_pixels: int) -> Any:
+    from PIL import Image
+
+    image = Image.open(stream)
+    width, height = image.size  # read from the header: nothing is decoded yet
+    if width * height > max_pixels:
+        raise ImageError(f"the image is {width}×{height} pixels; the limit is {max_pixels:,}")
+    image.load()
+    return image
+
+
+def preprocess(image: Any, pre: Preprocessing) -> np.ndarray:
+    """One PIL image as the network's float32 [C, H, W] input."""
+    from PIL import Image
+
+    resample = getattr(Image.Resampling, pre.resample.upper())
+    height, width = pre.size
+    converted = image.convert(pre.color_mode).resize((width, height), resample)
+    pixels = np.asarray(converted, dtype=np.uint8)
+    if pixels.ndim == 2:
+        pixels = pixels[:, :, None]
+    mean = np.asarray(pre.mean, np.float32)
+    std = np.asarray(pre.std, np.float32)
+    scaled = (pixels.astype(np.float32) / np.float32(pre.max_value) - mean) / std
+    return np.ascontiguousarray(scaled.transpose(2, 0, 1))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+class PackagedModel:
+    """A loaded package: its meta, and a pool of predictors for concurrent callers."""
+
+    def __init__(self, folder: str | os.PathLike, meta: PackageMeta, device: str = "cpu"):
+        self.folder = Path(folder)
+        self.meta = meta
+        config = Config(str(self.folder / GRAPH_FILE), str(self.folder / WEIGHTS_FILE))
+        if device.startswith("gpu"):
+            config.enable_use_gpu(256, int(device.partition(":")[2] or 0))
+        self._base: Predictor = create_predictor(config)
+        self._idle: queue.SimpleQueue[Predictor] = queue.SimpleQueue()
+        self._idle.put(self._base)
+        self._keep: Any = None  # a temporary folder that lives as long as the model
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, device: str = "cpu") -> PackagedModel:
+        """A package zip (unpacked to a temporary folder) or an unpacked package folder."""
+        path = Path(path)
+        if path.is_dir():
+            return cls(path, read_meta(path), device)
+        scratch = tempfile.TemporaryDirectory(prefix="sampan-package-")
+        folder = unpack_package(path, scratch.name)
+        model = cls(folder, read_meta(folder), device)
+        model._keep = scratch
+        return model
+
+    # --- running ----------------------------------------------------------------------------
+    @contextmanager
+    def predictor(self) -> Iterator[Predictor]:
+        """Borrow an idle predictor (a new clone when all are busy) for one run."""
+        try:
+            predictor = self._idle.get_nowait()
+        except queue.Empty:
+            predictor = self._base.clone()
+        try:
+            yield predictor
+        finally:
+            self._idle.put(predictor)
+
+    def run(self, batch: np.ndarray) -> list[np.ndarray]:
+        """The raw graph outputs for a preprocessed float32 batch [N, C, H, W]."""
+        with self.predictor() as predictor:
+            return predictor.run([np.ascontiguousarray(batch, dtype=np.float32)])
+
+    def open_images(self, images: Sequence[Any], max_pixels: int = DEFAULT_MAX_PIXELS) -> list[Any]:
+        """Decoded PIL images; ImageError names a bad one by its position."""
+        opened = []
+        for position, source in enumerate(images):
+            try:
+                opened.append(open_image(source, max_pixels))
+            except ImageError as error:
+                raise ImageError(f"image {position}: {error}") from None
+        return opened
+
+    def batch(self, images: Sequence[Any]) -> np.ndarray:
+        """Decoded PIL images as the network's float32 input [N, C, H, W]."""
+        return np.stack([preprocess(image, self.meta.preprocessing) for image in images])
+
+    def predict(
+        self,
+        images: Sequence[Any],
+        *,
+        top_k: int = 5,
+        threshold: float | None = None,
+        batch_size: int = 32,
+        max_pixels: int = DEFAULT_MAX_PIXELS,
+    ) -> list[dict[str, Any]]:
+        """One answer per image (bytes, paths, streams or PIL images), in order. `threshold`
+        overrides the package's own."""
+        opened = self.open_images(images, max_pixels)
+        answers: list[dict[str, Any]] = []
+        for start in range(0, len(opened), max(1, batch_size)):
+            chunk = opened[start : start + max(1, batch_size)]
+            outputs = self.run(self.batch(chunk))
+            sizes = [image.size for image in chunk]
+            answers.extend(self.postprocess(outputs, sizes, top_k=top_k, threshold=threshold))
+        return answers
+
+    # --- answers ----------------------------------------------------------------------------
+    def postprocess(
+        self,
+        outputs: list[np.ndarray],
+        sizes: Sequence[tuple[int, int]],
+        *,
+        top_k: int = 5,
+        threshold: float | None = None,
+    ) -> list[dict[str, Any]]:
+        if self.meta.task == "detection":
+            pairs = zip(outputs[0], sizes, strict=True)
+            return [self._boxes(rows, size, threshold) for rows, size in pairs]
+        probs = softmax(np.asarray(outputs[0]).reshape(len(sizes), -1))
+        return [self._classes(row, top_k, threshold) for row in probs]
+
+    def _threshold(self, name: str | None, override: float | None) -> float | None:
+        return override if override is not None else self.meta.score_threshold(name)
+
+    def _classes(self, probs: np.ndarray, top_k: int, threshold: float | None) -> dict[str, Any]:
+        names = self.meta.class_names
+        order = np.argsort(-probs, kind="stable")[: max(1, min(top_k, len(names)))]
+        best = int(order[0])
+        score = float(probs[best])
+        minimum = self._threshold(names[best], threshold)
+        accepted = minimum is None or score >= minimum
+        return {
+            "label": names[best] if accepted else None,
+            "index": best if accepted else None,
+            "score": round(score, 6),
+            "accepted": accepted,
+            "classes": [
+                {"index": int(k), "name": names[k], "score": round(float(probs[k]), 6)}
+                for k in order
+            ],
+            "boxes": [],
+        }
+
+    def _boxes(
+        self, rows: np.ndarray, size: tuple[int, int], threshold: float | None
+    ) -> dict[str, Any]:
+        """Rows [K, 6] of (x1, y1, x2, y2, score, class) with corners in 0..1 of the image,
+        as pixel boxes in the original image, above the threshold, best first."""
+        names = self.meta.class_names
+        width, height = size
+        boxes = []
+        for x1, y1, x2, y2, score, index in np.asarray(rows, np.float64).reshape(-1, 6):
+            k = int(index)
+            if not 0 <= k < len(names):
+                continue
+            minimum = self._threshold(names[k], threshold)
+            if minimum is not None and score < minimum:
+                continue
+            corners = [x1 * width, y1 * height, x2 * width, y2 * height]
+            boxes.append(
+                {
+                    "box": [round(float(v), 2) for v in corners],
+                    "index": k,
+                    "name": names[k],
+                    "score": round(float(score), 6),
+                }
+            )
+        boxes.sort(key=lambda b: -b["score"])
+        boxes = boxes[:MAX_BOXES]
+        top = boxes[0] if boxes else None
+        return {
+            "label": top["name"] if top else None,
+            "index": top["index"] if top else None,
+            "score": top["score"] if top else 0.0,
+            "accepted": top is not None,
+            "classes": [],
+            "boxes": boxes,
+        }
+
+
+__all__ = ["IMAGE_SUFFIXES", "ImageError", "PackagedModel", "open_image", "preprocess"]
