@@ -13,6 +13,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -26,6 +27,7 @@ IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 # Images we recognise but do not import; they get a clear "unsupported" message.
 OTHER_IMAGE_EXTENSIONS = {".gif", ".tif", ".tiff", ".heic", ".heif", ".avif", ".ico", ".jp2"}
 EXIF_ORIENTATION = 0x0112
+IN_MEMORY_BYTES = 16 * 1024 * 1024
 CONVERT_FIX = "Convert the image to PNG or JPEG (for example with `mogrify -format png`)."
 
 
@@ -53,6 +55,7 @@ class ImageInfo:
 
 
 def _sniff(data: bytes) -> str:
+    """What the first bytes of a file that is not an image look like, in words."""
     head = data[:16].lstrip()
     if not data:
         return "The file is empty."
@@ -79,11 +82,12 @@ def difference_hash(image: Image.Image) -> str:
     return np.packbits(np.concatenate([across.ravel(), down.ravel()])).tobytes().hex()
 
 
-def _open(data: bytes, limits: ImportLimits) -> Image.Image:
+def _open(handle: BinaryIO, limits: ImportLimits) -> Image.Image:
+    """Reads the header only: nothing is decoded before the pixel count is known to be sane."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data))
+            image = Image.open(handle)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             raise ImageRejected(
                 "image_too_large",
@@ -92,8 +96,11 @@ def _open(data: bytes, limits: ImportLimits) -> Image.Image:
                 "Resize the image to a normal resolution before uploading.",
             ) from exc
         except UnidentifiedImageError as exc:
+            handle.seek(0)
             raise ImageRejected(
-                "not_an_image", _sniff(data), "Remove the file or replace it with the real image."
+                "not_an_image",
+                _sniff(handle.read(64)),
+                "Remove the file or replace it with the real image.",
             ) from exc
     width, height = image.size
     if width * height > limits.max_image_pixels:
@@ -110,6 +117,11 @@ def _open(data: bytes, limits: ImportLimits) -> Image.Image:
             CONVERT_FIX,
         )
     return image
+
+
+def _sha256(handle: BinaryIO) -> str:
+    handle.seek(0)
+    return hashlib.file_digest(handle, "sha256").hexdigest()  # in chunks from a file
 
 
 def _decode(image: Image.Image, thumbnail_side: int) -> Image.Image:
@@ -150,8 +162,16 @@ def inspect_image(source: Path, target: Path, thumbnail: Path, limits: ImportLim
             f"The file is {size:,} bytes, over the {limits.max_upload_bytes:,}-byte limit.",
             "Resize or recompress the image.",
         )
-    data = source.read_bytes()
-    image = _open(data, limits)
+    # Small files are read once into memory; big ones are read from disk as they are needed.
+    with io.BytesIO(source.read_bytes()) if size <= IN_MEMORY_BYTES else open(source, "rb") as f:
+        info = _describe(_open(f, limits), f, size, thumbnail, limits)
+    place_file(source, target)
+    return info
+
+
+def _describe(
+    image: Image.Image, handle: BinaryIO, size: int, thumbnail: Path, limits: ImportLimits
+) -> ImageInfo:
     width, height = image.size
     if image.format == "JPEG" and image.getexif().get(EXIF_ORIENTATION, 1) in (5, 6, 7, 8):
         width, height = height, width  # browsers show it rotated; labels use the shown size
@@ -170,9 +190,8 @@ def inspect_image(source: Path, target: Path, thumbnail: Path, limits: ImportLim
         format=image_format,
         extension=SUPPORTED_FORMATS[image_format],
         size_bytes=size,
-        content_hash=hashlib.sha256(data).hexdigest(),
+        content_hash=_sha256(handle),
         perceptual_hash=difference_hash(decoded),
     )
     _thumbnail(decoded, limits.thumbnail_side, thumbnail)
-    place_file(source, target)
     return info
