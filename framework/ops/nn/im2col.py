@@ -10,6 +10,7 @@ when the GEMM reads them; buffers come from the workspace and are reused across 
 from __future__ import annotations
 
 from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.ops.nn.threads import parallel_assign, parallel_for
 from framework.ops.nn.workspace import scratch
 
 # Bytes of im2col columns per chunk: about what the last-level cache keeps hot for the GEMM.
@@ -36,7 +37,7 @@ def rows_of(xp, array, name: str):
     if rows is None:
         n, h, w, c = array.shape
         rows = scratch(xp, name, (n * h * w, c), array.dtype)
-        rows.reshape(array.shape)[...] = array
+        parallel_assign(xp, rows.reshape(array.shape), array)
     return rows
 
 
@@ -54,7 +55,7 @@ def pad_into(xp, x, padding: tuple[tuple[int, int], tuple[int, int]], size, name
         out[:, top : top + h, :left] = 0
     if wp > left + w:
         out[:, top : top + h, left + w :] = 0
-    out[:, top : top + h, left : left + w] = x
+    parallel_assign(xp, out[:, top : top + h, left : left + w], x)
     return out
 
 
@@ -74,7 +75,7 @@ def im2col(xp, padded, geom: ConvGeometry, name: str):
     n, _, _, c = padded.shape
     (kh, kw), (ho, wo) = geom.kernel, geom.out_size
     cols = scratch(xp, name, (n * ho * wo, kh * kw * c), padded.dtype)
-    cols.reshape(n, ho, wo, kh, kw, c)[...] = window_view(xp, padded, geom)
+    parallel_assign(xp, cols.reshape(n, ho, wo, kh, kw, c), window_view(xp, padded, geom))
     return cols
 
 
@@ -89,11 +90,19 @@ def col2im(xp, cols, geom: ConvGeometry, name: str):
     c = cols.shape[1] // (kh * kw)
     n = cols.shape[0] // (ho * wo)
     padded = scratch(xp, name, (n, hp, wp, c), cols.dtype)
-    padded.fill(0)
     taps = cols.reshape(n, ho, wo, kh, kw, c)
-    for i in range(kh):
-        for j in range(kw):
-            rows = slice(i * dh, i * dh + th * (ho - 1) + 1, th)
-            columns = slice(j * dw, j * dw + tw * (wo - 1) + 1, tw)
-            padded[:, rows, columns] += taps[:, :, :, i, j]
+
+    def work(start: int, stop: int) -> None:
+        target = padded[start:stop]
+        target.fill(0)
+        for i in range(kh):
+            for j in range(kw):
+                rows = slice(i * dh, i * dh + th * (ho - 1) + 1, th)
+                columns = slice(j * dw, j * dw + tw * (wo - 1) + 1, tw)
+                target[:, rows, columns] += taps[start:stop, :, :, i, j]
+
+    if xp.__name__ == "numpy":
+        parallel_for(work, n)
+    else:
+        work(0, n)
     return padded

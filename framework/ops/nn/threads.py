@@ -58,3 +58,24 @@ def parallel_for(work: Callable[[int, int], object], n: int, min_items: int = 1)
     futures: list[Future] = [pool.submit(work, a, b) for a, b in ranges[1:]]
     first = work(*ranges[0])
     return [first] + [f.result() for f in futures]
+
+
+_PARALLEL_COPY_ELEMENTS = 1 << 18
+
+
+def parallel_assign(xp, target, source) -> None:
+    """`target[...] = source` (same shapes), split over the cores when it is large.
+
+    Strided copies (im2col, padding, layout changes) run on one core in NumPy; cutting them
+    along the leading axis (or the next one, for a single image) uses all of them.
+    """
+    if xp.__name__ != "numpy" or target.size < _PARALLEL_COPY_ELEMENTS or CPU_WORKERS == 1:
+        target[...] = source
+        return
+    axis = 0 if target.shape[0] >= CPU_WORKERS or target.ndim == 1 else 1
+
+    def work(start: int, stop: int) -> None:
+        index = (slice(None),) * axis + (slice(start, stop),)
+        target[index] = source[index]
+
+    parallel_for(work, target.shape[axis])

@@ -11,7 +11,9 @@ thread: kernels use it for temporaries and never return it inside a Tensor.
 
 from __future__ import annotations
 
+import ctypes
 import math
+import sys
 import threading
 
 import numpy as np
@@ -52,3 +54,24 @@ def _device_id(xp) -> int:
     if xp is np:
         return -1
     return int(xp.cuda.runtime.getDevice())
+
+
+def tune_allocator() -> bool:
+    """Keep freed memory in the process instead of returning it to the OS (glibc only).
+
+    Activations and gradients are allocated and freed every step; by default glibc serves
+    large blocks with mmap and unmaps them on free, so each step faults them back in (~10%
+    of a ResNet-18 step, more with bigger batches). Raising the mmap and trim thresholds keeps
+    those blocks in the heap for the next step. Returns whether the setting took.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc (musl, ...): leave the allocator alone
+        return False
+    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
+    ok = libc.mallopt(m_mmap_threshold, 1 << 30) == 1
+    ok &= libc.mallopt(m_trim_threshold, (1 << 31) - 1) == 1
+    ok &= libc.mallopt(m_top_pad, 64 << 20) == 1
+    return bool(ok)

@@ -1,0 +1,51 @@
+"""Convolution weights as GEMM operands, laid out so that the copies stay cache-friendly.
+
+Inside, an im2col column is ordered (kernel row, kernel column, channel) because the channel
+is contiguous in channel-last memory. A Paddle weight `[O, C/g, kh, kw]` therefore becomes
+`[g, O/g, kh*kw*C/g]` (a small per-output-channel transpose) and GEMMs use it transposed; the
+weight gradient comes out in the same layout and goes back the same way. Only the input
+gradient's flipped kernel needs the output channel innermost, a true transpose that is done in
+cache-sized blocks.
+"""
+
+from __future__ import annotations
+
+_BLOCK = 32
+
+
+def gemm_weight(weight, groups: int):
+    """`[O, C/g, kh, kw] -> [g, O/g, kh*kw*C/g]`, columns ordered (row, column, channel)."""
+    o, cg, kh, kw = weight.shape
+    per_group = weight.reshape(groups, o // groups, cg, kh * kw)
+    return per_group.transpose(0, 1, 3, 2).reshape(groups, o // groups, kh * kw * cg)
+
+
+def weight_from_gemm(mats, weight_shape: tuple[int, ...]):
+    """The inverse of `gemm_weight`: `[g, O/g, kh*kw*C/g] -> [O, C/g, kh, kw]`."""
+    o, cg, kh, kw = weight_shape
+    groups = mats.shape[0]
+    taps = mats.reshape(groups, o // groups, kh * kw, cg)
+    return taps.transpose(0, 1, 3, 2).reshape(weight_shape)
+
+
+def flipped_gemm_weight(xp, weight, groups: int):
+    """GEMM weight of the transposed map: `[g, C/g, kh*kw*O/g]`, columns ordered (row, column,
+    output channel) over the spatially flipped kernel."""
+    o, cg, kh, kw = weight.shape
+    og = o // groups
+    by_output = weight.reshape(groups, og, cg * kh * kw)
+    by_input = transpose_last_two(xp, by_output)  # [g, cg*kh*kw, og]
+    flipped = by_input.reshape(groups, cg, kh, kw, og)[:, :, ::-1, ::-1, :]
+    return flipped.reshape(groups, cg, kh * kw * og)
+
+
+def transpose_last_two(xp, array):
+    """A C-contiguous copy of `array` with its last two axes swapped, in cache-sized blocks."""
+    swapped = array.swapaxes(-1, -2)
+    if xp.__name__ != "numpy":
+        return xp.ascontiguousarray(swapped)
+    out = xp.empty(swapped.shape, dtype=array.dtype)
+    rows = array.shape[-2]
+    for start in range(0, rows, _BLOCK):
+        out[..., start : start + _BLOCK] = swapped[..., start : start + _BLOCK]
+    return out
