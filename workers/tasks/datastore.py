@@ -12,9 +12,11 @@ import logging
 from datastore.models import ExportJob, ImportJob
 from datastore.services.exports import run_export
 from datastore.services.imports import run_import
+from datastore.services.requeue import requeue_stalled_jobs
 from workers.celery import app
 
 logger = logging.getLogger(__name__)
+REQUEUE_EVERY_SECONDS = 120
 
 
 @app.task(name="datastore.import_upload", acks_late=True, reject_on_worker_lost=True)
@@ -39,3 +41,25 @@ def export_labels(job_id: int) -> None:
         logger.info("Export job %s is already taken or finished", job_id)
         return
     run_export(job)
+
+
+@app.task(name="datastore.requeue_stalled_jobs")
+def requeue_stalled() -> int:
+    """Sends lost import and export messages again (scheduled below, run by beat)."""
+    sent = requeue_stalled_jobs()
+    if sent:
+        logger.info("Sent %d stalled dataset jobs again", sent)
+    return sent
+
+
+@app.on_after_finalize.connect
+def schedule_requeue(sender: object, **kwargs: object) -> None:
+    # Registered here rather than in CELERY_BEAT_SCHEDULE so the family keeps its schedule
+    # next to its tasks.
+    sender.add_periodic_task(  # type: ignore[attr-defined]
+        REQUEUE_EVERY_SECONDS, requeue_stalled.s(), name="datastore.requeue_stalled_jobs"
+    )
+
+
+if app.finalized:  # imported after the app was finalized: the signal above has been sent
+    schedule_requeue(app)
