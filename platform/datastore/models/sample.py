@@ -98,7 +98,9 @@ class Sample(models.Model):
         classes = self._classes_by_id({*class_ids, *(b.class_id for b in boxes)})
         self._check(class_ids, boxes)
         now = timezone.now()
-        is_labeled = bool(class_ids or boxes) if labeled is None else labeled
+        is_labeled = bool(class_ids or boxes)
+        if labeled is not None and self.dataset.task_type == Dataset.TaskType.DETECTION:
+            is_labeled = labeled  # "no objects here" is a label; an image without a class is not
         with transaction.atomic():
             won = Sample.objects.filter(pk=self.pk, revision=revision).update(
                 revision=F("revision") + 1,
