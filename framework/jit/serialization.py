@@ -55,9 +55,11 @@ def save_graph(graph: Graph, path: str | os.PathLike) -> tuple[str, str]:
     graph_file, weights_file = model_paths(path)
     folder = os.path.dirname(os.path.abspath(graph_file))
     os.makedirs(folder, exist_ok=True)
-    arrays = {
-        name: np.ascontiguousarray(to_numpy(graph.tensors[name])) for name in graph.initializers
-    }
+    arrays = {}
+    for name in graph.initializers:
+        value = np.asarray(to_numpy(graph.tensors[name]))
+        # ascontiguousarray turns a 0-d array into shape [1]; keep scalars scalar.
+        arrays[name] = np.ascontiguousarray(value).reshape(value.shape)
     metadata = {"format": FORMAT + ".weights", "format_version": str(FORMAT_VERSION)}
     _atomic_write(weights_file, lambda stream: stream.write(save(arrays, metadata=metadata)))
     text = pretty_json(graph.to_json()) + "\n"

@@ -241,3 +241,22 @@ def test_a_zip_without_the_model_is_not_a_package(tmp_path: Path) -> None:
 def test_writing_needs_a_saved_model(tmp_path: Path) -> None:
     with pytest.raises(PackageError, match="jit.save first"):
         write_package(tmp_path / "nothing", digits_meta(), tmp_path / "x.zip")
+
+
+def test_graphs_with_scalar_constants_package_and_load(tmp_path: Path) -> None:
+    """A 0-d initializer (`x * 0.5 + 0.1`, an INT8 scale) keeps its shape through the files."""
+
+    class Affine(framework.nn.Layer):
+        def forward(self, image):
+            return (image * 0.5 + 0.1).flatten(1)[:, :3]
+
+    meta = PackageMeta(
+        name="affine",
+        task="classification",
+        class_names=["a", "b", "c"],
+        preprocessing=Preprocessing.grey(4),
+    )
+    framework.jit.save(Affine(), str(tmp_path / "model"), input_spec=[meta.input_spec()])
+    model = PackagedModel.load(write_package(tmp_path / "model", meta, tmp_path / "a.zip"))
+    batch = np.ones((2, 1, 4, 4), np.float32)
+    np.testing.assert_allclose(model.run(batch)[0], np.full((2, 3), 0.6), rtol=1e-6)
