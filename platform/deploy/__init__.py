@@ -1,0 +1,1 @@
+"""Deploy: export trained models (inference package, ONNX, INT8), try them, and serve them."""

@@ -1,0 +1,1 @@
+"""The deploy REST API: exports, deployments, the predict endpoint and traffic."""

@@ -1,0 +1,109 @@
+"""Exports: start one from a finished job, list, read, download and delete them."""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any
+
+from django.core.files.storage import default_storage
+from django.db.models import ProtectedError, QuerySet
+from django.http import FileResponse, Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.models import Workspace
+from core.api import WorkspaceNestedMixin
+from core.permissions import IsWorkspaceMember
+from core.scoping import get_object_for_user_or_404, scoped
+from deploy.models import ModelExport
+from deploy.serializers import ExportCreateSerializer, ModelExportSerializer
+from deploy.services.exports import start_export
+from training.models import TrainingJob
+
+
+class JobExportListView(generics.ListCreateAPIView):
+    """A job's exports, newest first. Members start one: `{"format": "package"}` (also
+    `onnx`, `int8_package`, `int8_onnx`); it runs on a worker and reports its progress."""
+
+    serializer_class = ModelExportSerializer
+    permission_classes = [IsWorkspaceMember]
+    pagination_class = None
+
+    def get_job(self) -> TrainingJob:
+        if not hasattr(self, "_job"):
+            self._job = get_object_for_user_or_404(
+                TrainingJob.objects.select_related("workspace"),
+                self.request.user,
+                pk=self.kwargs["job_id"],
+            )
+        return self._job
+
+    def get_workspace(self) -> Workspace:
+        return self.get_job().workspace
+
+    def get_queryset(self) -> QuerySet[ModelExport]:
+        return ModelExport.objects.filter(job=self.get_job()).select_related("created_by")
+
+    @extend_schema(request=ExportCreateSerializer, responses={201: ModelExportSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        given = ExportCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        export = start_export(self.get_job(), given.validated_data["format"], request.user)
+        return Response(ModelExportSerializer(export).data, status=status.HTTP_201_CREATED)
+
+
+class WorkspaceExportListView(WorkspaceNestedMixin, generics.ListAPIView):
+    """Every export of the workspace, newest first."""
+
+    serializer_class = ModelExportSerializer
+    permission_classes = [IsWorkspaceMember]
+    queryset = ModelExport.objects.select_related("created_by")
+
+
+class ExportDetailView(generics.RetrieveDestroyAPIView):
+    """One export with its results. Members delete exports no deployment serves."""
+
+    serializer_class = ModelExportSerializer
+    permission_classes = [IsWorkspaceMember]
+
+    def get_queryset(self) -> QuerySet[ModelExport]:
+        return scoped(
+            ModelExport.objects.select_related("workspace", "created_by"), self.request.user
+        )
+
+    def perform_destroy(self, instance: ModelExport) -> None:
+        try:
+            instance.delete()
+        except ProtectedError:
+            names = ", ".join(d.name for d in instance.deployments.all())
+            raise ValidationError(
+                {"detail": f"Deployments serve this export ({names}); switch them first."}
+            ) from None
+        folder = default_storage.path(instance.folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class ExportDownloadView(generics.GenericAPIView):
+    """The export's file: a zip (inference packages) or an .onnx model."""
+
+    permission_classes = [IsWorkspaceMember]
+
+    def get_queryset(self) -> QuerySet[ModelExport]:
+        return scoped(ModelExport.objects.select_related("workspace"), self.request.user)
+
+    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> FileResponse:
+        export = self.get_object()
+        if export.status != ModelExport.Status.SUCCEEDED or not export.file:
+            raise Http404("This export has no file yet.")
+        if not default_storage.exists(export.file.name):
+            raise Http404("The export's file is missing from storage.")
+        return FileResponse(
+            default_storage.open(export.file.name, "rb"),
+            as_attachment=True,
+            filename=export.download_name,
+            content_type="application/octet-stream",
+        )

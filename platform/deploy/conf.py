@@ -1,0 +1,23 @@
+"""Deploy knobs, read from Django settings at call time (so tests can override them).
+
+None of them needs changing in a normal deployment; each has the default given here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+DEFAULTS: dict[str, Any] = {
+    # A predict request larger than this is refused with 413 before its body is read.
+    "DEPLOY_MAX_REQUEST_BYTES": 20 * 1024**2,
+    # Images in one predict request (a batch).
+    "DEPLOY_MAX_BATCH": 64,
+    # An image larger than this (width × height) is refused before it is decoded.
+    "DEPLOY_MAX_PIXELS": 40_000_000,
+}
+
+
+def knob(name: str) -> Any:
+    return getattr(settings, name, DEFAULTS[name])

@@ -1,0 +1,72 @@
+"""The numbers an export page shows: parity with the trained model, latency, accuracy."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+Runner = Callable[[np.ndarray], np.ndarray]  # float32 [N, C, H, W] -> logits [N, classes]
+
+# A float export matches when no output differs by more than this, relative to the outputs'
+# scale (float32 arithmetic in another order differs by ~1e-6).
+FLOAT_TOLERANCE = 1e-3
+# An INT8 export passes when it picks the trained model's class this often.
+INT8_MIN_AGREEMENT = 0.95
+LATENCY_BATCHES = (1, 32)
+
+
+@dataclass(frozen=True)
+class Parity:
+    max_abs_diff: float
+    top1_agreement: float
+    samples: int
+    passed: bool
+
+
+def run_batched(run: Runner, inputs: np.ndarray, batch: int = 32) -> np.ndarray:
+    return np.concatenate(
+        [np.asarray(run(inputs[i : i + batch]), np.float64) for i in range(0, len(inputs), batch)]
+    )
+
+
+def reference_outputs(network: object, inputs: np.ndarray) -> np.ndarray:
+    """The trained (eager) network's logits."""
+    import framework
+
+    def run(batch: np.ndarray) -> np.ndarray:
+        with framework.no_grad():
+            return network(framework.to_tensor(batch)).numpy()  # type: ignore[operator]
+
+    return run_batched(run, inputs)
+
+
+def parity(reference: np.ndarray, exported: np.ndarray, int8: bool) -> Parity:
+    diff = float(np.abs(reference - exported).max()) if reference.size else 0.0
+    agreement = float((reference.argmax(1) == exported.argmax(1)).mean()) if len(reference) else 1.0
+    if int8:
+        passed = agreement >= INT8_MIN_AGREEMENT
+    else:
+        passed = diff <= FLOAT_TOLERANCE * max(1.0, float(np.abs(reference).max()))
+    return Parity(diff, agreement, len(reference), passed)
+
+
+def accuracy(logits: np.ndarray, labels: np.ndarray) -> float:
+    return float((logits.argmax(1) == labels).mean()) if len(labels) else 0.0
+
+
+def latency_ms(run: Runner, images: np.ndarray, batch: int, budget_s: float = 6.0) -> float:
+    """Median wall time of one run at `batch` (images repeated to fill it), after a warm-up;
+    as many runs as fit in `budget_s`, at least three and at most fifteen."""
+    reps = -(-batch // len(images))
+    inputs = np.ascontiguousarray(np.concatenate([images] * reps)[:batch])
+    run(inputs)
+    times: list[float] = []
+    started = time.perf_counter()
+    while len(times) < 3 or (len(times) < 15 and time.perf_counter() - started < budget_s):
+        begin = time.perf_counter()
+        run(inputs)
+        times.append(time.perf_counter() - begin)
+    return round(1000.0 * float(np.median(times)), 3)

@@ -1,0 +1,133 @@
+"""One export from claim to result: write the format, check it, time it, store it."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+import traceback
+from pathlib import Path
+
+from django.core.files.storage import default_storage
+
+from deploy.exporting import checks
+from deploy.exporting.data import (
+    ACCURACY_IMAGES,
+    PARITY_IMAGES,
+    CheckImages,
+    calibration_batches,
+    check_images,
+)
+from deploy.exporting.formats import WRITERS, Artifact, ExportJob
+from deploy.exporting.source import ExportFailed, load_trained, package_meta
+from deploy.models import ModelExport
+from framework.inference.package import file_sha256
+
+logger = logging.getLogger(__name__)
+
+
+class ExportLost(Exception):
+    """Another worker took this export over (this one stalled): stop without writing."""
+
+
+class Progress:
+    def __init__(self, export: ModelExport) -> None:
+        self.export = export
+
+    def __call__(self, percent: int, stage: str) -> None:
+        if not self.export.report_progress(percent, stage):
+            raise ExportLost(f"export {self.export.pk} belongs to another worker now")
+
+
+def run_export(export: ModelExport, device: str) -> None:
+    """Makes a claimed export and records how it ended (plain-language reason on failure)."""
+    import framework
+
+    progress = Progress(export)
+    try:
+        framework.set_device(device)
+        with tempfile.TemporaryDirectory(prefix=f"sampan-export-{export.pk}-") as scratch:
+            _make(export, device, Path(scratch), progress)
+    except ExportLost:
+        logger.warning("Export %s now belongs to another worker; stopping", export.pk)
+    except ExportFailed as error:
+        export.mark_failed(str(error))
+    except Exception as error:  # anything else: record it rather than crash-loop the task
+        logger.exception("Export %s failed", export.pk)
+        export.mark_failed(
+            f"Unexpected error: {type(error).__name__}: {error}\n\n"
+            + "".join(traceback.format_exception(error))[-4000:]
+        )
+
+
+def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -> None:
+    import framework
+
+    progress(5, "Loading the trained model")
+    trained = load_trained(export)
+    meta = package_meta(export, trained)
+    count = ACCURACY_IMAGES if export.is_int8 else PARITY_IMAGES
+    images = check_images(export.job, trained, count)
+
+    progress(15, "Tracing the network to a graph")
+    framework.jit.save(trained.network, str(scratch / "model"), input_spec=[meta.input_spec()])
+
+    stage = "Quantizing to INT8 and writing" if export.is_int8 else "Writing"
+    progress(30, f"{stage} {export.get_format_display()}")
+    job = ExportJob(
+        trained, meta, scratch, device, lambda: calibration_batches(export.job, trained)
+    )
+    artifact = WRITERS[export.format](job)
+
+    progress(60, f"Checking parity on {len(images)} {images.source}")
+    results = _parity_and_accuracy(export, trained.network, artifact, images)
+
+    progress(80, "Measuring latency at batch 1 and 32")
+    sample = images.exported[: min(len(images), 32)]
+    results["latency_batch1_ms"] = checks.latency_ms(artifact.run, sample, 1)
+    results["latency_batch32_ms"] = checks.latency_ms(artifact.run, sample, 32)
+
+    progress(95, "Storing the export")
+    size, digest = artifact.path.stat().st_size, file_sha256(artifact.path)
+    stored = _store(export, artifact)
+    export.mark_succeeded(
+        file=stored,
+        size_bytes=size,
+        sha256=digest,
+        meta=meta.to_json(),
+        runtime=artifact.runtime[:60],
+        details=artifact.details,
+        **results,
+    )
+
+
+def _parity_and_accuracy(
+    export: ModelExport, network: object, artifact: Artifact, images: CheckImages
+) -> dict[str, object]:
+    reference = checks.reference_outputs(network, images.reference)
+    exported = checks.run_batched(artifact.run, images.exported)
+    head = min(len(images), PARITY_IMAGES)
+    parity = checks.parity(reference[:head], exported[:head], export.is_int8)
+    results: dict[str, object] = {
+        "parity_max_abs_diff": parity.max_abs_diff,
+        "parity_samples": parity.samples,
+        "parity_source": images.source,
+        "parity_passed": parity.passed,
+        "top1_agreement": float((reference.argmax(1) == exported.argmax(1)).mean()),
+    }
+    if images.labels is not None:
+        results["accuracy_before"] = checks.accuracy(reference, images.labels)
+        results["accuracy_after"] = checks.accuracy(exported, images.labels)
+    return results
+
+
+def _store(export: ModelExport, artifact: Artifact) -> str:
+    """Moves the file (and an unpacked package) into the export's storage folder."""
+    folder = Path(default_storage.path(export.folder))
+    if folder.exists():
+        shutil.rmtree(folder)  # a previous attempt's leftovers
+    folder.mkdir(parents=True)
+    shutil.move(str(artifact.path), folder / export.download_name)
+    if artifact.package_folder is not None:
+        shutil.copytree(artifact.package_folder, folder / "package")
+    return f"{export.folder}/{export.download_name}"

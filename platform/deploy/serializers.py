@@ -1,0 +1,163 @@
+"""REST representations of exports and deployments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from core.scoping import scoped
+from deploy.models import Deployment, ModelExport
+
+
+class ModelExportSerializer(serializers.ModelSerializer):
+    format_display = serializers.CharField(source="get_format_display", read_only=True)
+    job = serializers.IntegerField(source="job_id", read_only=True, allow_null=True)
+    download_url = serializers.SerializerMethodField()
+    parity = serializers.SerializerMethodField()
+    latency_ms = serializers.SerializerMethodField()
+    accuracy = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True)
+
+    class Meta:
+        model = ModelExport
+        fields = [
+            "id",
+            "job",
+            "name",
+            "version",
+            "format",
+            "format_display",
+            "status",
+            "stage",
+            "progress",
+            "error",
+            "size_bytes",
+            "sha256",
+            "download_url",
+            "parity",
+            "latency_ms",
+            "runtime",
+            "device",
+            "accuracy",
+            "meta",
+            "details",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    def get_download_url(self, export: ModelExport) -> str | None:
+        if export.status != ModelExport.Status.SUCCEEDED:
+            return None
+        return reverse("deploy:api:export-download", args=[export.pk])
+
+    def get_parity(self, export: ModelExport) -> dict[str, Any] | None:
+        if export.parity_max_abs_diff is None:
+            return None
+        return {
+            "max_abs_diff": export.parity_max_abs_diff,
+            "samples": export.parity_samples,
+            "source": export.parity_source,
+            "passed": export.parity_passed,
+            "top1_agreement": export.top1_agreement,
+        }
+
+    def get_latency_ms(self, export: ModelExport) -> dict[str, float] | None:
+        if export.latency_batch1_ms is None:
+            return None
+        return {"batch_1": export.latency_batch1_ms, "batch_32": export.latency_batch32_ms}
+
+    def get_accuracy(self, export: ModelExport) -> dict[str, float | None] | None:
+        if export.accuracy_before is None:
+            return None
+        return {
+            "trained_model": export.accuracy_before,
+            "export": export.accuracy_after,
+            "change": export.accuracy_change,
+        }
+
+
+class ExportCreateSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=ModelExport.Format.choices)
+
+
+class ExportSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ModelExport
+        fields = ["id", "job", "name", "version", "format", "status"]
+        read_only_fields = fields
+
+
+class DeploymentSerializer(serializers.ModelSerializer):
+    """`export` is written as an export id (of a finished package in the same workspace);
+    changing it switches the deployment to that export with no downtime."""
+
+    export = serializers.PrimaryKeyRelatedField(queryset=ModelExport.objects.all())
+    export_detail = ExportSummarySerializer(source="export", read_only=True)
+    threshold = serializers.FloatField(
+        allow_null=True, required=False, min_value=0.0, max_value=1.0
+    )
+    top_k = serializers.IntegerField(required=False, min_value=1, max_value=Deployment.MAX_TOP_K)
+    predict_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deployment
+        fields = [
+            "id",
+            "name",
+            "export",
+            "export_detail",
+            "threshold",
+            "top_k",
+            "predict_url",
+            "created_at",
+            "switched_at",
+        ]
+        read_only_fields = ["id", "export_detail", "predict_url", "created_at", "switched_at"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")
+        if request is not None:  # only exports the requester can see are found
+            self.fields["export"].queryset = scoped(ModelExport.objects.all(), request.user)
+
+    def get_predict_url(self, deployment: Deployment) -> str:
+        return reverse("deploy:api:deployment-predict", args=[deployment.pk])
+
+
+class PredictionSerializer(serializers.Serializer):
+    """One image's answer (for the OpenAPI schema)."""
+
+    label = serializers.CharField(allow_null=True)
+    index = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField()
+    accepted = serializers.BooleanField()
+    classes = serializers.ListField(child=serializers.DictField())
+    boxes = serializers.ListField(child=serializers.DictField())
+
+
+class PredictResponseSerializer(serializers.Serializer):
+    deployment = serializers.IntegerField()
+    model = serializers.DictField()
+    threshold = serializers.FloatField(allow_null=True)
+    top_k = serializers.IntegerField()
+    predictions = PredictionSerializer(many=True)
+
+
+class PredictJsonSerializer(serializers.Serializer):
+    """A JSON predict request: one base64 image or a batch, and optional overrides."""
+
+    image = serializers.CharField(required=False, help_text="One image, base64 (or a data: URL)")
+    images = serializers.ListField(child=serializers.CharField(), required=False)
+    top_k = serializers.IntegerField(required=False, min_value=1, max_value=Deployment.MAX_TOP_K)
+    threshold = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
+
+
+class PredictMultipartSerializer(serializers.Serializer):
+    image = serializers.ListField(child=serializers.FileField(), help_text="One or more images")
+    top_k = serializers.IntegerField(required=False, min_value=1, max_value=Deployment.MAX_TOP_K)
+    threshold = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)

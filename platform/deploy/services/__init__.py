@@ -1,0 +1,1 @@
+"""Deploy behaviour that spans models: starting exports, serving, traffic statistics."""

@@ -1,0 +1,78 @@
+"""Starting exports, and reading them for pages and downloads."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from core.queueing import enqueue
+from deploy.models import ModelExport
+from training.models import TrainingJob
+
+EXPORT_TASK = "deploy.export_model"
+
+
+def int8_available() -> bool:
+    """INT8 exports need framework.quantization (post-training quantization)."""
+    return importlib.util.find_spec("framework.quantization") is not None
+
+
+def available_formats() -> list[tuple[str, str]]:
+    formats = [(ModelExport.Format.PACKAGE, ModelExport.Format.PACKAGE.label)]
+    formats.append((ModelExport.Format.ONNX, ModelExport.Format.ONNX.label))
+    if int8_available():
+        formats += [
+            (ModelExport.Format.INT8_PACKAGE, ModelExport.Format.INT8_PACKAGE.label),
+            (ModelExport.Format.INT8_ONNX, ModelExport.Format.INT8_ONNX.label),
+        ]
+    return formats
+
+
+def check_exportable(job: TrainingJob, fmt: str) -> None:
+    if fmt not in ModelExport.Format.values:
+        choices = ", ".join(ModelExport.Format.values)
+        raise ValidationError({"format": f"Unknown format {fmt!r}; choose one of {choices}."})
+    if fmt in ModelExport.INT8 and not int8_available():
+        raise ValidationError(
+            {"format": "INT8 export needs framework.quantization, which this install lacks."}
+        )
+    if job.status != TrainingJob.Status.SUCCEEDED:
+        raise ValidationError(
+            {
+                "job": f"Job #{job.pk} is {job.get_status_display().lower()}; only a job that "
+                "succeeded has a model to export."
+            }
+        )
+    if job.output_weights_id is None:
+        raise ValidationError({"job": f"The model trained by job #{job.pk} has been deleted."})
+
+
+def start_export(job: TrainingJob, fmt: str, user: Any) -> ModelExport:
+    """Creates the next version of `job`'s model in format `fmt` and queues its export."""
+    check_exportable(job, fmt)
+    for _attempt in range(3):
+        try:
+            with transaction.atomic():
+                latest = ModelExport.objects.filter(job=job).aggregate(v=Max("version"))["v"]
+                export = ModelExport.objects.create(
+                    workspace_id=job.workspace_id,
+                    job=job,
+                    weights_id=job.output_weights_id,
+                    name=job.name,
+                    version=(latest or 0) + 1,
+                    format=fmt,
+                    created_by=user if getattr(user, "is_authenticated", False) else None,
+                )
+                enqueue(EXPORT_TASK, export.pk)
+            return export
+        except IntegrityError:
+            continue  # another request took this version number at the same moment
+    raise ValidationError("Too many exports of this job are being created at once; try again.")
+
+
+def exports_of(job: TrainingJob) -> list[ModelExport]:
+    return list(ModelExport.objects.filter(job=job).order_by("-version"))

@@ -1,0 +1,55 @@
+"""Deploy pages, and the deploy API under ``api/`` (namespace ``deploy:api``)."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+
+from deploy import views
+from deploy.api import deployments, exports
+
+app_name = "deploy"
+
+api_urlpatterns = [
+    path("jobs/<int:job_id>/exports/", exports.JobExportListView.as_view(), name="job-exports"),
+    path(
+        "workspaces/<slug:workspace_slug>/model-exports/",
+        exports.WorkspaceExportListView.as_view(),
+        name="export-list",
+    ),
+    path("model-exports/<int:pk>/", exports.ExportDetailView.as_view(), name="export-detail"),
+    path(
+        "model-exports/<int:pk>/download/",
+        exports.ExportDownloadView.as_view(),
+        name="export-download",
+    ),
+    path(
+        "workspaces/<slug:workspace_slug>/deployments/",
+        deployments.DeploymentListView.as_view(),
+        name="deployment-list",
+    ),
+    path(
+        "deployments/<int:pk>/",
+        deployments.DeploymentDetailView.as_view(),
+        name="deployment-detail",
+    ),
+    # The issue's address has no trailing slash; both forms answer (POST cannot be redirected).
+    path(
+        "deployments/<int:pk>/predict",
+        deployments.PredictView.as_view(),
+        name="deployment-predict",
+    ),
+    path("deployments/<int:pk>/predict/", deployments.PredictView.as_view()),
+    path(
+        "deployments/<int:pk>/traffic/",
+        deployments.TrafficView.as_view(),
+        name="deployment-traffic",
+    ),
+]
+
+urlpatterns = [
+    path("jobs/<int:pk>/exports/", views.job_exports, name="job_exports"),
+    path("workspaces/<slug:slug>/deployments/", views.deployment_list, name="deployment_list"),
+    path("deployments/<int:pk>/", views.deployment_detail, name="deployment_detail"),
+    path("deploy/framework-wheel/", views.framework_wheel, name="framework_wheel"),
+    path("api/", include((api_urlpatterns, "api"))),
+]

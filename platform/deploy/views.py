@@ -1,0 +1,143 @@
+"""Deploy pages: a job's exports, the workspace's deployments, and a deployment's try-it page.
+Thin: behaviour lives in services/ and on the models; the pages' scripts use the REST API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.models import Workspace
+from core.scoping import Role, get_object_for_user_or_404, require_role
+from deploy.models import Deployment, ModelExport
+from deploy.services import exports as export_service
+from deploy.services import wheel
+from training.models import EvaluationReport, TrainingJob
+
+
+def export_panel_context(job: TrainingJob, role: Role) -> dict[str, Any]:
+    """What the export panel (deploy/_export_panel.html) needs, on any page that shows a job."""
+    return {
+        "export_job": job,
+        "exports": export_service.exports_of(job),
+        "export_formats": export_service.available_formats(),
+        "can_export": role.covers(Role.MEMBER) and job.status == TrainingJob.Status.SUCCEEDED,
+        "exports_api": reverse("deploy:api:job-exports", args=[job.pk]),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def job_exports(request: HttpRequest, pk: int) -> HttpResponse:
+    job = get_object_for_user_or_404(
+        TrainingJob.objects.select_related("workspace"), request.user, pk=pk
+    )
+    role = require_role(request.user, job.workspace, Role.VIEWER)
+    if request.method == "POST":
+        require_role(request.user, job.workspace, Role.MEMBER)
+        try:
+            export = export_service.start_export(job, request.POST.get("format", ""), request.user)
+            messages.success(request, f"Export v{export.version} is queued.")
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        return redirect("deploy:job_exports", pk=job.pk)
+    context = {"workspace": job.workspace, "job": job, **export_panel_context(job, role)}
+    return render(request, "deploy/job_exports.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deployment_list(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    role = require_role(request.user, workspace, Role.VIEWER)
+    servable = workspace.model_exports.filter(
+        status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
+    )
+    if request.method == "POST":
+        require_role(request.user, workspace, Role.MEMBER)
+        deployment = _create_from_form(request, workspace, servable)
+        if deployment is not None:
+            return redirect("deploy:deployment_detail", pk=deployment.pk)
+    return render(
+        request,
+        "deploy/deployment_list.html",
+        {
+            "workspace": workspace,
+            "deployments": workspace.deployments.select_related("export"),
+            "servable": servable,
+            "can_edit": role.covers(Role.MEMBER),
+        },
+    )
+
+
+def _create_from_form(request: HttpRequest, workspace: Workspace, servable: Any) -> Any:
+    name = request.POST.get("name", "").strip()
+    export = servable.filter(pk=request.POST.get("export") or 0).first()
+    if not name or export is None:
+        messages.error(request, "Give the deployment a name and pick a finished package.")
+        return None
+    if workspace.deployments.filter(name=name).exists():
+        messages.error(request, f"This workspace already has a deployment named “{name}”.")
+        return None
+    return Deployment.objects.create(
+        workspace=workspace, name=name[:100], export=export, created_by=request.user
+    )
+
+
+def _report_points(job: TrainingJob | None) -> list[list[float]]:
+    """[confidence, 1 if correct else 0] per evaluated image, for the threshold explorer."""
+    report = EvaluationReport.objects.filter(job=job).first() if job is not None else None
+    if report is None:
+        return []
+    return [[p["conf"], int(p["pred"] == p["true"])] for p in report.predictions]
+
+
+@login_required
+@require_GET
+def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    deployment = get_object_for_user_or_404(
+        Deployment.objects.select_related("workspace", "export__job"), request.user, pk=pk
+    )
+    role = require_role(request.user, deployment.workspace, Role.VIEWER)
+    export = deployment.export
+    page = {
+        "deployment": deployment.pk,
+        "task": (export.meta or {}).get("task", "classification"),
+        "threshold": deployment.threshold,
+        "suggested_threshold": request.GET.get("threshold"),
+        "top_k": deployment.top_k,
+        "can_edit": role.covers(Role.MEMBER),
+        "predict_url": reverse("deploy:api:deployment-predict", args=[deployment.pk]),
+        "detail_url": reverse("deploy:api:deployment-detail", args=[deployment.pk]),
+        "traffic_url": reverse("deploy:api:deployment-traffic", args=[deployment.pk]),
+        "report_points": _report_points(export.job),
+    }
+    servable = deployment.workspace.model_exports.filter(
+        status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
+    )
+    context = {
+        "workspace": deployment.workspace,
+        "deployment": deployment,
+        "export": export,
+        "servable": servable,
+        "page": page,
+        "can_edit": page["can_edit"],
+        "predict_url": request.build_absolute_uri(page["predict_url"]),
+    }
+    return render(request, "deploy/deployment_detail.html", context)
+
+
+@login_required
+@require_GET
+def framework_wheel(request: HttpRequest) -> HttpResponse:
+    try:
+        path = wheel.framework_wheel()
+    except wheel.WheelUnavailable as error:
+        return HttpResponse(str(error), status=503, content_type="text/plain")
+    return FileResponse(open(path, "rb"), as_attachment=True, filename=path.name)

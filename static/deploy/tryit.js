@@ -1,0 +1,236 @@
+// A deployment's page: try an image (drop, paste or choose), see the top classes as a bar chart
+// or the boxes on the image, pick a confidence threshold (with what it means on the evaluation
+// images) and save it, switch the served export, and watch the traffic.
+import { api } from "../datastore/api.js";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const $ = (id) => document.getElementById(id);
+const slider = $("threshold");
+const canvas = $("canvas");
+const chartBox = $("chart-classes");
+const ACCEPTED = "#0f766e";
+const BELOW = "#cbd5e1";
+
+let last = null; // { image: HTMLImageElement, prediction }
+
+function threshold() {
+  return Number(slider.value);
+}
+
+function say(text, isError = false) {
+  const line = $("deploy-status");
+  line.textContent = text;
+  line.classList.toggle("error", isError);
+}
+
+// --- trying an image ------------------------------------------------------------------------
+async function tryImage(blob) {
+  const body = new FormData();
+  body.append("image", blob, blob.name || "pasted.png");
+  body.append("top_k", "20"); // every class up to 20: the slider then works without a refetch
+  body.append("threshold", "0");
+  $("answer").textContent = "Predicting…";
+  const [image, answer] = await Promise.all([loadImage(blob), predict(body)]);
+  if (!answer) return;
+  last = { image, prediction: answer.predictions[0], model: answer.model };
+  draw();
+}
+
+async function predict(body) {
+  try {
+    const { data } = await api(page.predict_url, { method: "POST", body });
+    return data;
+  } catch (error) {
+    $("answer").textContent = error.message;
+    $("answer").classList.add("error");
+    return null;
+  }
+}
+
+function loadImage(blob) {
+  return new Promise((resolve, reject) => {
+    const image = new Image();
+    image.onload = () => resolve(image);
+    image.onerror = () => reject(new Error("The browser cannot show this image."));
+    image.src = URL.createObjectURL(blob);
+  });
+}
+
+function draw() {
+  if (!last) return;
+  const { image, prediction } = last;
+  $("preview").hidden = false;
+  const scale = Math.min(1, 360 / Math.max(image.width, image.height));
+  const smallest = image.width < 64 ? 6 : 1; // tiny digits: draw them big and crisp
+  canvas.width = image.width * Math.max(scale, smallest);
+  canvas.height = image.height * Math.max(scale, smallest);
+  const ctx = canvas.getContext("2d");
+  ctx.imageSmoothingEnabled = smallest === 1;
+  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+  if (page.task === "detection") drawBoxes(ctx, prediction.boxes, canvas.width / image.width);
+  else drawClasses(prediction.classes);
+  describe(prediction);
+}
+
+function drawBoxes(ctx, boxes, scale) {
+  const shown = boxes.filter((b) => b.score >= threshold());
+  ctx.lineWidth = 2;
+  ctx.font = "13px system-ui, sans-serif";
+  for (const b of shown) {
+    const [x1, y1, x2, y2] = b.box.map((v) => v * scale);
+    ctx.strokeStyle = ACCEPTED;
+    ctx.strokeRect(x1, y1, x2 - x1, y2 - y1);
+    const tag = `${b.name} ${(100 * b.score).toFixed(0)}%`;
+    ctx.fillStyle = ACCEPTED;
+    ctx.fillRect(x1, Math.max(0, y1 - 18), ctx.measureText(tag).width + 8, 18);
+    ctx.fillStyle = "#fff";
+    ctx.fillText(tag, x1 + 4, Math.max(13, y1 - 5));
+  }
+  drawClasses(shown.map((b) => ({ name: b.name, score: b.score })), "Boxes above the threshold");
+}
+
+function drawClasses(classes, title = "Top classes") {
+  const top = classes.slice(0, page.top_k > 10 ? page.top_k : 10).reverse();
+  const t = threshold();
+  const trace = {
+    type: "bar",
+    orientation: "h",
+    x: top.map((c) => c.score),
+    y: top.map((c) => c.name),
+    text: top.map((c) => `${(100 * c.score).toFixed(1)}%`),
+    textposition: "outside",
+    marker: { color: top.map((c) => (c.score >= t ? ACCEPTED : BELOW)) },
+    hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
+  };
+  const layout = {
+    title: { text: title, font: { size: 14 } },
+    margin: { l: 90, r: 40, t: 36, b: 36 },
+    height: 60 + 26 * Math.max(top.length, 3),
+    xaxis: { range: [0, 1.08], title: "probability" },
+    yaxis: { type: "category", automargin: true },
+    shapes: [{ type: "line", x0: t, x1: t, yref: "paper", y0: 0, y1: 1,
+      line: { dash: "dash", color: "#b91c1c", width: 1.5 } }],
+  };
+  window.Plotly.react(chartBox, [trace], layout, { displayModeBar: false, responsive: true });
+  document.body.dataset.chartReady = "true";
+}
+
+function describe(prediction) {
+  const answer = $("answer");
+  answer.classList.remove("error");
+  const t = threshold();
+  if (page.task === "detection") {
+    const kept = prediction.boxes.filter((b) => b.score >= t).length;
+    answer.textContent = `${kept} of ${prediction.boxes.length} boxes at confidence ≥ ${t.toFixed(2)}`;
+    return;
+  }
+  const best = prediction.classes[0];
+  const text = best.score >= t
+    ? `${best.name} — ${(100 * best.score).toFixed(1)}%`
+    : `No label: the best guess, ${best.name} at ${(100 * best.score).toFixed(1)}%, is below ${t.toFixed(2)}`;
+  answer.textContent = `${text} (model v${last.model.version})`;
+  answer.dataset.label = best.score >= t ? best.name : "";
+}
+
+// --- the threshold ---------------------------------------------------------------------------
+function explain() {
+  const t = threshold();
+  $("threshold-value").textContent = t.toFixed(2);
+  const points = page.report_points;
+  if (!points.length) {
+    $("explorer").textContent = "";
+    return;
+  }
+  const kept = points.filter(([conf]) => conf >= t);
+  const right = kept.filter(([, correct]) => correct).length;
+  const share = (100 * kept.length) / points.length;
+  const accuracy = kept.length ? `${((100 * right) / kept.length).toFixed(1)}% of them correct` : "";
+  $("explorer").textContent = `On the ${points.length} evaluation images: ${share.toFixed(1)}% ` +
+    `would be accepted${accuracy ? `, ${accuracy}` : ""}.`;
+}
+
+async function saveThreshold(value) {
+  try {
+    const { data } = await api(page.detail_url, { method: "PATCH", json: { threshold: value } });
+    $("saved-threshold").textContent = data.threshold == null ? "none" : data.threshold.toFixed(2);
+    say(data.threshold == null
+      ? "Saved: the endpoint accepts every prediction."
+      : `Saved: the endpoint now answers with threshold ${data.threshold.toFixed(2)}.`);
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+async function switchExport() {
+  const exportId = Number($("switch-export").value);
+  say("Switching…");
+  try {
+    const { data } = await api(page.detail_url, { method: "PATCH", json: { export: exportId } });
+    const e = data.export_detail;
+    $("serving").textContent = `${e.name} · v${e.version}`;
+    say(`Now serving v${e.version}; requests already running finish on the previous model.`);
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+// --- traffic ---------------------------------------------------------------------------------
+async function traffic() {
+  try {
+    const { data } = await api(`${page.traffic_url}?minutes=60`);
+    const t = data.totals;
+    const ms = (v) => (v == null ? "—" : `${v.toFixed(1)} ms`);
+    const facts = [["Requests (1 h)", t.requests], ["Images", t.images], ["Errors", t.errors],
+      ["p50", ms(t.p50_ms)], ["p95", ms(t.p95_ms)], ["p99", ms(t.p99_ms)]];
+    $("traffic-totals").replaceChildren(...facts.flatMap(([k, v]) => {
+      const dt = document.createElement("dt");
+      dt.textContent = k;
+      const dd = document.createElement("dd");
+      dd.textContent = v;
+      return [dt, dd];
+    }));
+    const x = data.series.map((s) => s.minute);
+    const traces = [
+      { type: "bar", name: "requests", x, y: data.series.map((s) => s.requests), marker: { color: "#99f6e4" } },
+      { type: "scatter", name: "p50 ms", x, y: data.series.map((s) => s.p50_ms), yaxis: "y2", line: { color: ACCEPTED } },
+      { type: "scatter", name: "p95 ms", x, y: data.series.map((s) => s.p95_ms), yaxis: "y2", line: { color: "#b45309" } },
+    ];
+    window.Plotly.react($("chart-traffic"), traces, {
+      height: 220, margin: { l: 40, r: 50, t: 10, b: 30 }, legend: { orientation: "h" },
+      yaxis: { title: "requests / min", rangemode: "tozero" },
+      yaxis2: { title: "ms", overlaying: "y", side: "right", rangemode: "tozero" },
+    }, { displayModeBar: false, responsive: true });
+    document.body.dataset.trafficReady = "true";
+  } catch (error) {
+    $("traffic-totals").textContent = error.message;
+  }
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+const zone = $("dropzone");
+zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("over"); });
+zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+zone.addEventListener("drop", (event) => {
+  event.preventDefault();
+  zone.classList.remove("over");
+  const file = event.dataTransfer.files[0];
+  if (file) tryImage(file);
+});
+document.addEventListener("paste", (event) => {
+  const item = [...event.clipboardData.items].find((i) => i.type.startsWith("image/"));
+  if (item) tryImage(item.getAsFile());
+});
+$("file").addEventListener("change", (event) => {
+  if (event.target.files[0]) tryImage(event.target.files[0]);
+});
+slider.addEventListener("input", () => { explain(); draw(); });
+$("save-threshold")?.addEventListener("click", () => saveThreshold(threshold()));
+$("clear-threshold")?.addEventListener("click", () => saveThreshold(null));
+$("switch")?.addEventListener("click", switchExport);
+
+if (page.suggested_threshold != null && !Number.isNaN(Number(page.suggested_threshold))) {
+  slider.value = page.suggested_threshold; // from the evaluation report's threshold explorer
+}
+explain();
+traffic();
+setInterval(traffic, 5000);
