@@ -33,14 +33,21 @@ DEFAULT_QUEUE = "default"
 # `queue=` attribute (ignored from 6.0), and a sender using enqueue() by name never imports
 # the task anyway. A new family adds its line; tests refuse a task without one.
 TASK_ROUTES = {
+    # Exact names win over patterns: the reconciler must not wait behind hours-long jobs.
+    "training.reconcile": {"queue": DEFAULT_QUEUE},
     "training.*": {"queue": GPU_QUEUE},
     "deploy.*": {"queue": GPU_QUEUE},
     "datastore.*": {"queue": DEFAULT_QUEUE},
     "housekeeping.*": {"queue": DEFAULT_QUEUE},
+    "modelzoo.*": {"queue": DEFAULT_QUEUE},
 }
 
 # One module per family of tasks; a new family adds its module here.
-TASK_MODULES = ["workers.tasks.housekeeping", "workers.tasks.datastore"]
+TASK_MODULES = [
+    "workers.tasks.housekeeping",
+    "workers.tasks.datastore",
+    "workers.tasks.training",
+]
 
 app = Celery("sampan", include=TASK_MODULES)
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -52,3 +59,8 @@ app.conf.task_queues = [
 ]
 app.conf.task_default_queue = DEFAULT_QUEUE
 app.conf.task_routes = TASK_ROUTES
+# The reconciler re-queues training jobs whose worker died and re-sends lost messages.
+app.conf.beat_schedule = {
+    **app.conf.beat_schedule,
+    "reconcile-training-jobs": {"task": "training.reconcile", "schedule": 30.0},
+}

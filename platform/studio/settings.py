@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "accounts",
     "datastore",
     "labeling",
+    "modelzoo",
+    "training",
 ]
 
 MIDDLEWARE = [

@@ -11,6 +11,8 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("datastore.urls")),
     path("", include("labeling.urls")),
+    path("", include("modelzoo.urls")),
+    path("", include("training.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),

@@ -1,0 +1,267 @@
+"""The architecture catalog: every network a job can train, per task, built on framework.vision.
+
+An entry says what the network expects (channels, input size and the sizes it accepts), how to
+build it for a number of classes, and the hyperparameters that suit it. Parameters and FLOPs
+are measured, not written down here: see `modelzoo.models.ArchitectureProfile`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+CLASSIFICATION = "classification"
+TASKS = {
+    CLASSIFICATION: "Image classification",
+    "multi_label": "Multi-label classification",
+    "detection": "Object detection",
+}
+
+
+@dataclass(frozen=True)
+class Architecture:
+    key: str
+    name: str
+    family: str
+    task: str
+    description: str
+    builder: Callable[..., Any] = field(repr=False, compare=False)
+    in_channels: int = 3
+    input_size: int = 224  # the size it was designed for, and the default
+    min_input_size: int = 32
+    max_input_size: int = 512
+    profile_classes: int = 1000  # the head the published numbers refer to
+    store_name: str = ""  # its name in framework.vision.models' local weight store
+    defaults: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def fixed_input_size(self) -> bool:
+        return self.min_input_size == self.max_input_size
+
+    def input_shape(self, size: int | None = None) -> tuple[int, int, int]:
+        side = size or self.input_size
+        return (self.in_channels, side, side)
+
+    def check_input_size(self, size: int) -> str | None:
+        """None when `size` fits the network, else the reason it does not."""
+        if self.fixed_input_size and size != self.input_size:
+            return f"{self.name} takes {self.input_size}×{self.input_size} images only."
+        if not self.min_input_size <= size <= self.max_input_size:
+            return (
+                f"{self.name} takes input sizes from {self.min_input_size} to "
+                f"{self.max_input_size} pixels."
+            )
+        return None
+
+    @property
+    def weights_store_name(self) -> str:
+        return self.store_name or self.key
+
+    def build(self, num_classes: int) -> Any:
+        """A freshly initialised network with a `num_classes`-way head."""
+        return self.builder(num_classes=num_classes)
+
+
+def _mlp(num_classes: int, in_channels: int = 1, size: int = 28, hidden: int = 256) -> Any:
+    from framework import nn
+
+    return nn.Sequential(
+        nn.Flatten(),
+        nn.Linear(in_channels * size * size, hidden),
+        nn.ReLU(),
+        nn.Linear(hidden, hidden // 2),
+        nn.ReLU(),
+        nn.Linear(hidden // 2, num_classes),
+    )
+
+
+def _vision(name: str, **options: Any) -> Callable[..., Any]:
+    def build(num_classes: int) -> Any:
+        from framework.vision import models
+
+        return getattr(models, name)(num_classes=num_classes, **options)
+
+    return build
+
+
+def _lenet(num_classes: int) -> Any:
+    from framework.vision.models import LeNet
+
+    return LeNet(num_classes=num_classes)
+
+
+SMALL = {"optimizer": "adam", "learning_rate": 1e-3, "batch_size": 64, "weight_decay": 0.0}
+CNN = {"optimizer": "momentum", "learning_rate": 0.05, "batch_size": 32, "weight_decay": 1e-4}
+MOBILE = {"optimizer": "momentum", "learning_rate": 0.05, "batch_size": 32, "weight_decay": 4e-5}
+
+ARCHITECTURES: tuple[Architecture, ...] = (
+    Architecture(
+        "mlp",
+        "MLP",
+        "MLP",
+        CLASSIFICATION,
+        "Two hidden layers on the flattened grey image. Trains in seconds on small images.",
+        _mlp,
+        in_channels=1,
+        input_size=28,
+        min_input_size=28,
+        max_input_size=28,
+        profile_classes=10,
+        defaults=SMALL,
+    ),
+    Architecture(
+        "lenet",
+        "LeNet",
+        "LeNet",
+        CLASSIFICATION,
+        "The classic two-convolution network for 28×28 grey digits.",
+        _lenet,
+        in_channels=1,
+        input_size=28,
+        min_input_size=28,
+        max_input_size=28,
+        profile_classes=10,
+        defaults=SMALL,
+    ),
+    Architecture(
+        "resnet18",
+        "ResNet-18",
+        "ResNet",
+        CLASSIFICATION,
+        "Residual network, 18 layers: a strong default for photos.",
+        _vision("resnet18"),
+        defaults=CNN,
+    ),
+    Architecture(
+        "resnet34",
+        "ResNet-34",
+        "ResNet",
+        CLASSIFICATION,
+        "Residual network, 34 layers.",
+        _vision("resnet34"),
+        defaults=CNN,
+    ),
+    Architecture(
+        "resnet50",
+        "ResNet-50",
+        "ResNet",
+        CLASSIFICATION,
+        "Residual network with bottleneck blocks, 50 layers.",
+        _vision("resnet50"),
+        defaults=CNN,
+    ),
+    Architecture(
+        "mobilenet_v1",
+        "MobileNetV1",
+        "MobileNet",
+        CLASSIFICATION,
+        "Depthwise-separable convolutions for small devices.",
+        _vision("mobilenet_v1"),
+        store_name="mobilenetv1_1.0",
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "mobilenet_v2",
+        "MobileNetV2",
+        "MobileNet",
+        CLASSIFICATION,
+        "Inverted residuals: accurate and light, good for phones and edge boxes.",
+        _vision("mobilenet_v2"),
+        store_name="mobilenetv2_1.0",
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "mobilenet_v3_small",
+        "MobileNetV3 Small",
+        "MobileNet",
+        CLASSIFICATION,
+        "The smallest MobileNet: fast inference on CPUs.",
+        _vision("mobilenet_v3_small"),
+        store_name="mobilenet_v3_small_x1.0",
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "mobilenet_v3_large",
+        "MobileNetV3 Large",
+        "MobileNet",
+        CLASSIFICATION,
+        "MobileNetV3 at full width.",
+        _vision("mobilenet_v3_large"),
+        store_name="mobilenet_v3_large_x1.0",
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "shufflenet_v2_x0_5",
+        "ShuffleNetV2 ×0.5",
+        "ShuffleNet",
+        CLASSIFICATION,
+        "Channel shuffles at half width: very cheap.",
+        _vision("shufflenet_v2_x0_5"),
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "shufflenet_v2_x1_0",
+        "ShuffleNetV2 ×1.0",
+        "ShuffleNet",
+        CLASSIFICATION,
+        "Channel shuffles at full width.",
+        _vision("shufflenet_v2_x1_0"),
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "squeezenet1_1",
+        "SqueezeNet 1.1",
+        "SqueezeNet",
+        CLASSIFICATION,
+        "Fire modules: few parameters.",
+        _vision("squeezenet1_1"),
+        min_input_size=64,
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "vgg11",
+        "VGG-11 (batch norm)",
+        "VGG",
+        CLASSIFICATION,
+        "Plain 3×3 convolutions; large and slow, but simple.",
+        _vision("vgg11", batch_norm=True),
+        store_name="vgg11_bn",
+        defaults=CNN,
+    ),
+)
+
+_BY_KEY = {architecture.key: architecture for architecture in ARCHITECTURES}
+
+
+class UnknownArchitecture(KeyError):
+    pass
+
+
+def get_architecture(key: str) -> Architecture:
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise UnknownArchitecture(key) from None
+
+
+def architectures_for_task(task: str) -> list[Architecture]:
+    return [a for a in ARCHITECTURES if a.task == task]
+
+
+def trainable_tasks() -> set[str]:
+    return {a.task for a in ARCHITECTURES}
+
+
+@cache
+def head_keys(key: str) -> frozenset[str]:
+    """The state-dict keys of the classifier head: those whose shape follows num_classes.
+
+    Found by building the network with two head sizes and comparing, so no entry has to name
+    its head (a Linear `fc`, a 1×1 convolution for SqueezeNet, ...).
+    """
+    architecture = get_architecture(key)
+    a = {k: tuple(v.shape) for k, v in architecture.build(7).state_dict().items()}
+    b = {k: tuple(v.shape) for k, v in architecture.build(11).state_dict().items()}
+    return frozenset(k for k in a if a[k] != b.get(k))

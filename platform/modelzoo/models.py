@@ -1,0 +1,110 @@
+"""Measured architecture profiles, and sets of weights with where they came from."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from modelzoo.catalog import Architecture, get_architecture
+
+
+class ArchitectureProfile(models.Model):
+    """Parameters and FLOPs of one catalog entry, measured with framework.summary / flops.
+
+    Measuring the big networks takes seconds, so it runs once, in the background, and the
+    result is kept here for every page and API call after.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being measured"
+        READY = "ready", "Measured"
+        FAILED = "failed", "Could not be measured"
+
+    architecture = models.CharField(max_length=50, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    input_shape = models.JSONField(default=list)  # [C, H, W]
+    num_classes = models.PositiveIntegerField(default=0)
+    params = models.PositiveBigIntegerField(null=True, blank=True)
+    flops = models.PositiveBigIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    requested_at = models.DateTimeField(default=timezone.now)
+    measured_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["architecture"]
+
+    def __str__(self) -> str:
+        return f"profile of {self.architecture}"
+
+    def record(self, *, params: int, flops: int, shape: list[int], num_classes: int) -> None:
+        self.status, self.params, self.flops = self.Status.READY, params, flops
+        self.input_shape, self.num_classes = shape, num_classes
+        self.error, self.measured_at = "", timezone.now()
+        self.save()
+
+    def record_failure(self, error: str) -> None:
+        self.status, self.error, self.measured_at = self.Status.FAILED, error, timezone.now()
+        self.save(update_fields=["status", "error", "measured_at"])
+
+
+class Weights(models.Model):
+    """A set of weights for one architecture, stored as safetensors with framework names.
+
+    Shipped weights (the framework's local weight store) are not rows: they are read from the
+    store each time, so the zoo never lists a file that is not there.
+    """
+
+    class Source(models.TextChoices):
+        IMPORTED = "imported", "Imported"
+        JOB = "job", "From a finished job"
+
+    class Format(models.TextChoices):
+        SAFETENSORS = "safetensors", "safetensors"
+        TORCH = "torch", "PyTorch (.pth / .pt)"
+        PADDLE = "paddle", "PaddlePaddle (.pdparams)"
+        ONNX = "onnx", "ONNX"
+        FRAMEWORK = "framework", "Sampan framework"
+
+    workspace = models.ForeignKey(
+        "accounts.Workspace", on_delete=models.CASCADE, related_name="weights"
+    )
+    name = models.CharField(max_length=200)
+    architecture = models.CharField(max_length=50)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    original_format = models.CharField(max_length=12, choices=Format.choices)
+    original_name = models.CharField(max_length=300, blank=True)
+    file = models.FileField(max_length=300)
+    size_bytes = models.PositiveBigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64)
+    num_classes = models.PositiveIntegerField()
+    class_names = models.JSONField(default=list, blank=True)
+    input_size = models.PositiveIntegerField(null=True, blank=True)
+    # What the conversion did: tensors matched, renamed, transposed, dropped; the check run.
+    report = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["workspace", "architecture"], name="weights_by_arch")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def arch(self) -> Architecture:
+        return get_architecture(self.architecture)
+
+    def source_description(self) -> str:
+        if self.source == self.Source.JOB:
+            job = getattr(self, "produced_by", None)
+            return f"Trained by job #{job.pk}" if job else "Trained by a job since deleted"
+        return f"Imported from {self.get_original_format_display()} ({self.original_name})"
+
+    def local_path(self) -> str:
+        from django.core.files.storage import default_storage
+
+        return default_storage.path(self.file.name)

@@ -1,0 +1,59 @@
+"""REST representations of weights, and of the upload that imports them."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from modelzoo.catalog import ARCHITECTURES
+from modelzoo.models import Weights
+
+
+def api_error(error: DjangoValidationError) -> serializers.ValidationError:
+    """A model-level ValidationError as a DRF one, keeping its per-field messages."""
+    if hasattr(error, "error_dict"):
+        return serializers.ValidationError(error.message_dict)
+    return serializers.ValidationError({"detail": error.messages})
+
+
+class WeightsSerializer(serializers.ModelSerializer):
+    source_description = serializers.CharField(read_only=True)
+    job = serializers.SerializerMethodField()
+    download_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Weights
+        fields = [
+            "id",
+            "name",
+            "architecture",
+            "source",
+            "source_description",
+            "job",
+            "original_format",
+            "original_name",
+            "size_bytes",
+            "sha256",
+            "num_classes",
+            "class_names",
+            "input_size",
+            "report",
+            "created_at",
+            "download_url",
+        ]
+        read_only_fields = fields
+
+    def get_job(self, weights: Weights) -> int | None:
+        job = getattr(weights, "produced_by", None)
+        return job.pk if job else None
+
+    def get_download_url(self, weights: Weights) -> str:
+        return f"/api/weights/{weights.pk}/download/"
+
+
+class ImportWeightsSerializer(serializers.Serializer):
+    architecture = serializers.ChoiceField(choices=[a.key for a in ARCHITECTURES])
+    file = serializers.FileField(
+        help_text=".safetensors, .pth / .pt (PyTorch), .pdparams (PaddlePaddle) or .onnx"
+    )
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)

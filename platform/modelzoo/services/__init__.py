@@ -1,0 +1,1 @@
+"""Model-zoo operations: measuring architectures, importing weights, loading them for training."""

@@ -1,0 +1,1 @@
+"""Training jobs, their metric points, evaluation reports, the worker registry and chart pages."""

@@ -1,0 +1,86 @@
+"""Evaluation reports, one confusion-matrix cell at a time, and comparisons of jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.api import WorkspaceNestedMixin
+from core.permissions import IsWorkspaceMember
+from training.api.base import JobNestedMixin, int_param
+from training.models import EvaluationReport, TrainingJob
+from training.serializers import EvaluationReportSerializer
+from training.services.reports import comparison_rows, describe_predictions
+
+
+def _report_of(job: TrainingJob) -> EvaluationReport:
+    from django.http import Http404
+
+    report = EvaluationReport.objects.filter(job=job).first()
+    if report is None:
+        raise Http404("This job has no evaluation report (it has not succeeded).")
+    return report
+
+
+class ReportView(JobNestedMixin, generics.GenericAPIView):
+    """The evaluation report: accuracy, top-5, per-class scores, confusion matrix, PR curves
+    and every prediction (sample, true class, predicted class, confidence, top 5)."""
+
+    serializer_class = EvaluationReportSerializer
+
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(EvaluationReportSerializer(_report_of(self.get_job())).data)
+
+
+class ReportCellView(JobNestedMixin, generics.GenericAPIView):
+    """The samples of one confusion-matrix cell (true class `true`, predicted `pred`), most
+    confident first, with their thumbnails and a link to relabel each one. Without `true`
+    and `pred`: the most confident mistakes."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("true", int),
+            OpenApiParameter("pred", int),
+            OpenApiParameter("limit", int),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        job = self.get_job()
+        report = _report_of(job)
+        params = request.query_params
+        limit = int_param(params, "limit", 60, low=1, high=1000)
+        classes = len(job.class_names)
+        if "true" in params or "pred" in params:
+            true = int_param(params, "true", 0, high=classes - 1)
+            pred = int_param(params, "pred", 0, high=classes - 1)
+            rows = report.cell(true, pred)
+        else:
+            rows = report.confident_mistakes(limit)
+        return Response({"count": len(rows), "samples": describe_predictions(job, rows[:limit])})
+
+
+class CompareView(WorkspaceNestedMixin, generics.GenericAPIView):
+    """Several jobs side by side: hyperparameters, outcome and duration (`ids=1,2,3`)."""
+
+    permission_classes = [IsWorkspaceMember]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("ids", str, required=True)],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            ids = [int(i) for i in request.query_params.get("ids", "").split(",") if i]
+        except ValueError:
+            raise ValidationError({"ids": "A comma-separated list of job ids."}) from None
+        if not 1 <= len(ids) <= 20:
+            raise ValidationError({"ids": "Compare 1 to 20 jobs."})
+        jobs = TrainingJob.objects.filter(workspace=self.get_workspace(), pk__in=ids)
+        return Response({"jobs": comparison_rows(list(jobs))})

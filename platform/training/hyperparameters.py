@@ -1,0 +1,143 @@
+"""Job hyperparameters: the fields, their limits, and the one place they are validated.
+
+`build_config` takes a preset and the fields a person changed in the advanced panel (or sent
+to the API) and returns the complete config, or raises ValidationError with one clear message
+per field. The page form and the API serializer both call it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from modelzoo.catalog import Architecture
+from modelzoo.presets import PRESETS, preset_config
+
+OPTIMIZERS = {
+    "sgd": "SGD",
+    "momentum": "SGD with momentum (0.9)",
+    "adam": "Adam",
+    "adamw": "AdamW",
+}
+SCHEDULES = {
+    "constant": "Constant",
+    "step": "Step decay (×0.1 after 1/2 and 3/4 of the epochs)",
+    "cosine": "Cosine annealing",
+    "warmup_cosine": "Linear warm-up for one epoch, then cosine",
+}
+DEVICES = {"auto": "Automatic (a GPU when the worker has one)", "cpu": "CPU", "gpu": "GPU"}
+
+
+@dataclass(frozen=True)
+class Field:
+    label: str
+    kind: type
+    low: float | None = None
+    high: float | None = None
+    choices: dict[str, str] | None = None
+    hint: str = ""
+
+    def clean(self, value: Any) -> Any:
+        if self.kind is bool:
+            return _boolean(value, self.label)
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ValueError(f"{self.label} must be one of: {', '.join(self.choices)}.")
+            return value
+        number = _number(value, self.kind, self.label)
+        if (self.low is not None and number < self.low) or (
+            self.high is not None and number > self.high
+        ):
+            raise ValueError(f"{self.label} must be from {self.low:g} to {self.high:g}.{self.hint}")
+        return number
+
+
+FIELDS: dict[str, Field] = {
+    "epochs": Field("Epochs", int, 1, 1000),
+    "batch_size": Field("Batch size", int, 1, 4096),
+    "learning_rate": Field(
+        "Learning rate", float, 1e-7, 10.0, hint=" 0.001 (Adam) or 0.05 (momentum) are sound."
+    ),
+    "optimizer": Field("Optimizer", str, choices=OPTIMIZERS),
+    "weight_decay": Field("Weight decay", float, 0.0, 1.0),
+    "schedule": Field("Schedule", str, choices=SCHEDULES),
+    "augment_flip": Field("Random horizontal flips", bool),
+    "augment_crop": Field("Random crops", bool),
+    "augment_color": Field("Colour jitter", bool),
+    "input_size": Field("Input size", int, 8, 1024),
+    "early_stopping": Field("Early stopping", bool),
+    "patience": Field("Patience", int, 1, 100),
+    "seed": Field("Seed", int, 0, 2**31 - 1),
+    "device": Field("Device", str, choices=DEVICES),
+}
+
+
+def _number(value: Any, kind: type, label: str) -> int | float:
+    if isinstance(value, bool) or value is None or value == "":
+        raise ValueError(f"{label} needs a number.")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{label} must be a number, not “{value}”.") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError(f"{label} must be a finite number.")
+    if kind is int:
+        if number != int(number):
+            raise ValueError(f"{label} must be a whole number.")
+        return int(number)
+    return number
+
+
+def _boolean(value: Any, label: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if str(value).lower() in ("1", "true", "on", "yes"):
+        return True
+    if str(value).lower() in ("0", "false", "off", "no", ""):
+        return False
+    raise ValueError(f"{label} must be true or false.")
+
+
+def build_config(
+    arch: Architecture,
+    preset: str,
+    overrides: dict[str, Any] | None = None,
+    *,
+    train_samples: int | None = None,
+    gpu_available: bool = True,
+) -> dict[str, Any]:
+    """The complete, checked config: the preset's values with `overrides` on top."""
+    if preset not in PRESETS:
+        raise ValidationError({"preset": f"Choose one of: {', '.join(PRESETS)}."})
+    config = preset_config(arch, preset)
+    if train_samples:  # a preset fits itself to a small dataset; an explicit batch is checked
+        config["batch_size"] = min(config["batch_size"], train_samples)
+    errors: dict[str, str] = {}
+    for name, value in (overrides or {}).items():
+        field = FIELDS.get(name)
+        if field is None:
+            errors[name] = f"“{name}” is not a hyperparameter. Known: {', '.join(FIELDS)}."
+            continue
+        try:
+            config[name] = field.clean(value)
+        except ValueError as error:
+            errors[name] = str(error)
+    if "input_size" not in errors:
+        problem = arch.check_input_size(config["input_size"])
+        if problem:
+            errors["input_size"] = problem
+    if "batch_size" not in errors and train_samples is not None:
+        if config["batch_size"] > train_samples:
+            errors["batch_size"] = (
+                f"Batch size {config['batch_size']} is more than the {train_samples} training "
+                f"images in this version; use at most {train_samples}."
+            )
+    if "device" not in errors and config["device"] == "gpu" and not gpu_available:
+        errors["device"] = (
+            "No worker with a GPU is online. Choose “auto” or “cpu”, or start a GPU worker."
+        )
+    if errors:
+        raise ValidationError(errors)
+    return config

@@ -1,0 +1,240 @@
+"""A training job. Its row is the source of truth for its state, not Celery.
+
+Workers change a job only through the verbs below, each a conditional UPDATE: `claim` wins for
+exactly one worker, and every later write names the attempt it belongs to, so a worker that
+lost its job (the reconciler gave it to another) can no longer change it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from modelzoo.catalog import Architecture, get_architecture
+
+
+class TrainingJob(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Init(models.TextChoices):
+        SCRATCH = "scratch", "Random initialisation"
+        SHIPPED = "shipped", "Shipped weights"
+        SAVED = "saved", "Saved weights"
+
+    class Failure(models.TextChoices):
+        NOT_FINITE = "not_finite", "Loss became NaN or infinite"
+        OUT_OF_MEMORY = "out_of_memory", "Out of memory"
+        DATA = "data", "Data error"
+        WORKER_LOST = "worker_lost", "Worker lost"
+        DEVICE = "device", "No suitable device"
+        INTERNAL = "internal", "Unexpected error"
+
+    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
+
+    workspace = models.ForeignKey(
+        "accounts.Workspace", on_delete=models.CASCADE, related_name="training_jobs"
+    )
+    name = models.CharField(max_length=200)
+    # A job outlives the dataset it trained on: its metrics and report stay readable.
+    dataset_version = models.ForeignKey(
+        "datastore.DatasetVersion", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    dataset_label = models.CharField(max_length=200)
+    class_names = models.JSONField(default=list)
+    architecture = models.CharField(max_length=50)
+    init = models.CharField(max_length=10, choices=Init.choices, default=Init.SCRATCH)
+    init_weights = models.ForeignKey(
+        "modelzoo.Weights", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    preset = models.CharField(max_length=10)
+    config = models.JSONField(default=dict)  # every hyperparameter, validated and complete
+    rerun_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reruns"
+    )
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    created_at = models.DateTimeField(default=timezone.now)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    cancel_requested_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
+    worker = models.CharField(max_length=200, blank=True)
+    device = models.CharField(max_length=20, blank=True)
+
+    epoch = models.PositiveIntegerField(default=0)  # epochs completed
+    total_epochs = models.PositiveIntegerField(default=0)
+    step = models.PositiveIntegerField(default=0)  # optimizer steps completed
+    total_steps = models.PositiveIntegerField(default=0)
+    batch_size = models.PositiveIntegerField(default=0)  # in use: halved after out-of-memory
+    eta_seconds = models.FloatField(null=True, blank=True)
+    checkpoint_epoch = models.PositiveIntegerField(null=True, blank=True)
+
+    failure_kind = models.CharField(max_length=15, choices=Failure.choices, blank=True)
+    failure_reason = models.TextField(blank=True)
+    failure_suggestion = models.TextField(blank=True)
+    failure_detail = models.JSONField(default=dict, blank=True)  # e.g. the sample at fault
+
+    val_accuracy = models.FloatField(null=True, blank=True)
+    val_loss = models.FloatField(null=True, blank=True)
+    train_loss = models.FloatField(null=True, blank=True)
+    output_weights = models.OneToOneField(
+        "modelzoo.Weights",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="produced_by",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["workspace", "status"], name="job_by_status"),
+            models.Index(fields=["status", "heartbeat_at"], name="job_by_heartbeat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.pk} ({self.name})"
+
+    # --- reading ---------------------------------------------------------------------------------
+    @property
+    def arch(self) -> Architecture:
+        return get_architecture(self.architecture)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.SUCCEEDED:
+            return 100
+        return int(100 * self.step / self.total_steps) if self.total_steps else 0
+
+    @property
+    def duration(self) -> timedelta | None:
+        if self.started_at is None:
+            return None
+        return (self.finished_at or timezone.now()) - self.started_at
+
+    def _mine(self, attempt: int | None = None) -> models.QuerySet[TrainingJob]:
+        """This job, while it is running under `attempt` (default: the one loaded)."""
+        return TrainingJob.objects.filter(
+            pk=self.pk,
+            status=self.Status.RUNNING,
+            attempt=self.attempt if attempt is None else attempt,
+        )
+
+    # --- queueing --------------------------------------------------------------------------------
+    def claim(self, *, worker: str, device: str) -> bool:
+        """True for exactly one worker: the one that moves the job from queued to running."""
+        now = timezone.now()
+        won = TrainingJob.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING,
+            attempt=F("attempt") + 1,
+            started_at=Coalesce(F("started_at"), Value(now, output_field=models.DateTimeField())),
+            heartbeat_at=now,
+            worker=worker,
+            device=device,
+        )
+        if won:
+            self.refresh_from_db()
+        return won == 1
+
+    def release(self) -> bool:
+        """Gives a claimed job back to the queue untouched (this worker cannot run it now)."""
+        return self._mine().update(status=self.Status.QUEUED, worker="", device="") == 1
+
+    def request_cancel(self) -> str:
+        """A queued job is cancelled at once; a running one at its next step. Returns the status
+        the job has now."""
+        now = timezone.now()
+        queued = TrainingJob.objects.filter(pk=self.pk, status=self.Status.QUEUED)
+        if queued.update(status=self.Status.CANCELLED, finished_at=now) == 1:
+            self.refresh_from_db()
+            return self.status
+        TrainingJob.objects.filter(
+            pk=self.pk, status=self.Status.RUNNING, cancel_requested_at__isnull=True
+        ).update(cancel_requested_at=now)
+        self.refresh_from_db()
+        return self.status
+
+    def cancel_requested(self) -> bool:
+        return TrainingJob.objects.filter(pk=self.pk, cancel_requested_at__isnull=False).exists()
+
+    # --- progress (worker side, fenced by attempt) -----------------------------------------------
+    def beat(self) -> bool:
+        """Writes the heartbeat; False when this worker no longer owns the job."""
+        return self._mine().update(heartbeat_at=timezone.now()) == 1
+
+    def report_progress(self, **fields: Any) -> bool:
+        fields["heartbeat_at"] = timezone.now()
+        owned = self._mine().update(**fields) == 1
+        for name, value in fields.items():
+            setattr(self, name, value)
+        return owned
+
+    # --- endings (worker side, fenced by attempt) ------------------------------------------------
+    def _finish(self, status: str, **fields: Any) -> bool:
+        fields.update(status=status, finished_at=timezone.now(), eta_seconds=None)
+        owned = self._mine().update(**fields) == 1
+        if owned:
+            for name, value in fields.items():
+                setattr(self, name, value)
+        return owned
+
+    def mark_succeeded(self, **results: Any) -> bool:
+        return self._finish(self.Status.SUCCEEDED, **results)
+
+    def mark_cancelled(self) -> bool:
+        return self._finish(self.Status.CANCELLED)
+
+    def mark_failed(self, kind: str, reason: str, suggestion: str = "", **detail: Any) -> bool:
+        return self._finish(
+            self.Status.FAILED,
+            failure_kind=kind,
+            failure_reason=reason,
+            failure_suggestion=suggestion,
+            failure_detail=detail,
+        )
+
+    # --- the reconciler --------------------------------------------------------------------------
+    @classmethod
+    def abandoned(cls, stale_after: timedelta) -> models.QuerySet[TrainingJob]:
+        """Running jobs whose heartbeat stopped: their worker died or lost the database."""
+        cutoff = timezone.now() - stale_after
+        return cls.objects.filter(status=cls.Status.RUNNING).filter(
+            Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True)
+        )
+
+    def requeue_abandoned(self, cutoff: Any) -> bool:
+        """Puts an abandoned job back in the queue (it will resume from its checkpoint), unless
+        its heartbeat came back since `cutoff` was decided."""
+        stale = Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True)
+        requeued = (
+            self._mine()
+            .filter(stale)
+            .update(status=self.Status.QUEUED, worker="", device="", enqueued_at=timezone.now())
+        )
+        if requeued:
+            self.status = self.Status.QUEUED
+        return requeued == 1
+
+    def mark_enqueued(self) -> None:
+        self.enqueued_at = timezone.now()
+        TrainingJob.objects.filter(pk=self.pk).update(enqueued_at=self.enqueued_at)

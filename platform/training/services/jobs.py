@@ -1,0 +1,129 @@
+"""Creating, enqueueing, cancelling and re-running training jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from core.queueing import enqueue
+from datastore.models import DatasetVersion
+from modelzoo.catalog import UnknownArchitecture, get_architecture
+from modelzoo.models import Weights
+from modelzoo.services.shipped import shipped_weights
+from training.conf import knob
+from training.hyperparameters import build_config
+from training.models import TrainingJob, WorkerNode
+from training.services.version_data import check_trainable, split_sizes
+
+RUN_TASK = "training.run_job"
+
+
+def gpu_online() -> bool:
+    from datetime import timedelta
+
+    within = timedelta(seconds=knob("TRAINING_WORKER_ONLINE_SECONDS"))
+    return any(node.has_gpu for node in WorkerNode.online(within))
+
+
+def _check_init(arch: Any, workspace: Any, init: str, weights: Weights | None) -> None:
+    if init == TrainingJob.Init.SCRATCH:
+        return
+    if init == TrainingJob.Init.SHIPPED:
+        if shipped_weights(arch) is None:
+            raise ValidationError(
+                {
+                    "weights": f"{arch.name} has no shipped weights on this server (nothing is "
+                    "downloaded). Start from scratch, or import weights in the model zoo."
+                }
+            )
+        return
+    if init != TrainingJob.Init.SAVED:
+        raise ValidationError({"weights": "Choose scratch, shipped or saved weights."})
+    if weights is None or weights.workspace_id != workspace.pk:
+        raise ValidationError({"weights": "Choose saved weights from this workspace."})
+    if weights.architecture != arch.key:
+        raise ValidationError(
+            {"weights": f"These weights are for {weights.arch.name}, not {arch.name}."}
+        )
+
+
+def create_job(
+    *,
+    workspace: Any,
+    user: Any,
+    version: DatasetVersion,
+    architecture: str,
+    preset: str = "balanced",
+    overrides: dict[str, Any] | None = None,
+    init: str = TrainingJob.Init.SCRATCH,
+    weights: Weights | None = None,
+    name: str = "",
+) -> TrainingJob:
+    """Validates everything, saves the job and queues it (once the transaction commits)."""
+    if version.dataset.workspace_id != workspace.pk:
+        raise ValidationError({"dataset_version": "Choose a dataset version of this workspace."})
+    try:
+        arch = get_architecture(architecture)
+    except UnknownArchitecture:
+        raise ValidationError(
+            {"architecture": f"“{architecture}” is not in the model zoo."}
+        ) from None
+    check_trainable(version)
+    _check_init(arch, workspace, init, weights)
+    config = build_config(
+        arch,
+        preset,
+        overrides,
+        train_samples=split_sizes(version)["train"],
+        gpu_available=gpu_online(),
+    )
+    with transaction.atomic():
+        job = TrainingJob.objects.create(
+            workspace=workspace,
+            name=(name or f"{arch.name} on {version}")[:200],
+            dataset_version=version,
+            dataset_label=str(version)[:200],
+            class_names=version.class_names,
+            architecture=arch.key,
+            init=init,
+            init_weights=weights if init == TrainingJob.Init.SAVED else None,
+            preset=preset,
+            config=config,
+            total_epochs=config["epochs"],
+            batch_size=config["batch_size"],
+            created_by=user,
+        )
+        enqueue_job(job)
+    return job
+
+
+def enqueue_job(job: TrainingJob) -> None:
+    job.mark_enqueued()
+    enqueue(RUN_TASK, job.pk)
+
+
+def rerun_job(job: TrainingJob, user: Any) -> TrainingJob:
+    """A new job with the same data, model and hyperparameters."""
+    if job.dataset_version is None:
+        raise ValidationError("The dataset version this job used has been deleted.")
+    with transaction.atomic():
+        clone = TrainingJob.objects.create(
+            workspace=job.workspace,
+            name=f"{job.name} (re-run)"[:200],
+            dataset_version=job.dataset_version,
+            dataset_label=job.dataset_label,
+            class_names=job.class_names,
+            architecture=job.architecture,
+            init=job.init,
+            init_weights=job.init_weights,
+            preset=job.preset,
+            config=job.config,
+            total_epochs=job.config["epochs"],
+            batch_size=job.config["batch_size"],
+            rerun_of=job,
+            created_by=user,
+        )
+        enqueue_job(clone)
+    return clone

@@ -1,0 +1,81 @@
+"""A read-only view of a frozen dataset version, as training needs it.
+
+The datastore owns versions; this module only reads them: which samples are in which split,
+with which class, and where each image is stored. Training never looks at the live dataset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+
+from datastore.models import Dataset, DatasetVersion, VersionItem
+
+SPLITS = ("train", "val", "test")
+
+
+@dataclass(frozen=True)
+class Example:
+    sample_id: int
+    file: str  # the image's storage name
+    name: str  # what the uploader called it
+    label: int  # class index into the version's classes
+
+
+def examples(version: DatasetVersion, split: str) -> list[Example]:
+    """The split's samples in a stable order (by version item), each with its one class."""
+    rows = (
+        VersionItem.objects.filter(version=version, split=split)
+        .order_by("id")
+        .values_list("sample_id", "sample__file", "sample__original_name", "labels")
+    )
+    return [
+        Example(sample_id, file, name, int(labels[0]))
+        for sample_id, file, name, labels in rows.iterator(chunk_size=5000)
+        if labels
+    ]
+
+
+def split_sizes(version: DatasetVersion) -> dict[str, int]:
+    per_split = (version.stats or {}).get("per_split", {})
+    return {split: int(per_split.get(split, 0)) for split in SPLITS}
+
+
+def evaluation_split(version: DatasetVersion) -> str:
+    """The split a job reports on: validation, else test, else (optimistically) train."""
+    sizes = split_sizes(version)
+    return next((s for s in ("val", "test") if sizes[s]), "train")
+
+
+def check_trainable(version: DatasetVersion) -> None:
+    """ValidationError (on the dataset_version field) when no zoo network can train on it."""
+    task = version.dataset.task_type
+    if task == Dataset.TaskType.DETECTION:
+        raise ValidationError(
+            {
+                "dataset_version": "This is an object-detection version; the model zoo has no "
+                "detection architectures yet. Use an image-classification dataset."
+            }
+        )
+    if task == Dataset.TaskType.MULTI_LABEL:
+        raise ValidationError(
+            {
+                "dataset_version": "This version is multi-label; training supports single-label "
+                "image classification for now."
+            }
+        )
+    if len(version.classes) < 2:
+        raise ValidationError(
+            {
+                "dataset_version": "A classifier needs at least two classes; this version has "
+                f"{len(version.classes)}."
+            }
+        )
+    if split_sizes(version)["train"] == 0:
+        raise ValidationError(
+            {
+                "dataset_version": "This version has no training images. Freeze a version with a "
+                "train split."
+            }
+        )

@@ -1,0 +1,202 @@
+"""Training pages: the job list, the creation form, a job's live charts, its report, the
+comparison of several jobs and the cluster. Thin: behaviour is in services/ and on models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import Workspace
+from core.scoping import Role, get_object_for_user_or_404, require_role
+from datastore.models import DatasetVersion
+from modelzoo.catalog import CLASSIFICATION, architectures_for_task
+from modelzoo.models import Weights
+from modelzoo.presets import all_presets
+from training.forms import NewJobForm
+from training.hyperparameters import FIELDS
+from training.models import EvaluationReport, TrainingJob
+from training.services.cluster import cluster_state
+from training.services.jobs import create_job, rerun_job
+
+
+def _workspace(request: HttpRequest, slug: str) -> tuple[Workspace, Role]:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    return workspace, require_role(request.user, workspace, Role.VIEWER)
+
+
+def _job(request: HttpRequest, pk: int) -> tuple[TrainingJob, Role]:
+    job = get_object_for_user_or_404(
+        TrainingJob.objects.select_related("workspace", "dataset_version"), request.user, pk=pk
+    )
+    return job, require_role(request.user, job.workspace, Role.VIEWER)
+
+
+@login_required
+def job_list(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace, role = _workspace(request, slug)
+    jobs = workspace.training_jobs.all()[:200]
+    return render(
+        request,
+        "training/job_list.html",
+        {"workspace": workspace, "jobs": jobs, "can_edit": role.covers(Role.MEMBER)},
+    )
+
+
+def _form_context(workspace: Workspace) -> dict[str, Any]:
+    """What the form's script needs: presets per architecture, and which weights fit which."""
+    return {
+        "presets": {a.key: all_presets(a) for a in architectures_for_task(CLASSIFICATION)},
+        "weights_arch": {f"saved:{w.pk}": w.architecture for w in workspace.weights.all()},
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_job(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace, _ = _workspace(request, slug)
+    require_role(request.user, workspace, Role.MEMBER)
+    form = NewJobForm(request.POST or None, workspace=workspace, initial=_initial(request))
+    if request.method == "POST" and form.is_valid():
+        job = _create_from_form(request, workspace, form)
+        if job is not None:
+            messages.success(request, f"Job #{job.pk} is queued.")
+            return redirect("training:job_detail", pk=job.pk)
+    return render(
+        request,
+        "training/new_job.html",
+        {
+            "workspace": workspace,
+            "form": form,
+            "form_data": _form_context(workspace),
+            "advanced_open": bool(form.errors and set(form.errors) & set(FIELDS)),
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def _initial(request: HttpRequest) -> dict[str, Any]:
+    from modelzoo.catalog import get_architecture
+    from modelzoo.presets import preset_config
+
+    arch = get_architecture("lenet")
+    initial: dict[str, Any] = dict(preset_config(arch, "balanced"))
+    initial.update(architecture=arch.key, preset="balanced", weights="scratch")
+    if request.GET.get("version", "").isdigit():
+        initial["dataset_version"] = int(request.GET["version"])
+    return initial
+
+
+def _create_from_form(request: HttpRequest, workspace: Workspace, form: NewJobForm) -> Any:
+    data = form.cleaned_data
+    version = DatasetVersion.objects.filter(
+        pk=data["dataset_version"], dataset__workspace=workspace
+    ).first()
+    init, weights_id = form.init_choice()
+    if init == "shipped" and data["weights"] != f"shipped:{data['architecture']}":
+        form.add_error("weights", "These shipped weights are for another model.")
+        return None
+    weights = Weights.objects.filter(pk=weights_id, workspace=workspace).first()
+    try:
+        return create_job(
+            workspace=workspace,
+            user=request.user,
+            version=version,
+            architecture=data["architecture"],
+            preset=data["preset"],
+            overrides=form.overrides(),
+            init=init,
+            weights=weights,
+            name=data["name"],
+        )
+    except ValidationError as error:
+        for field, problems in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, problems)
+        return None
+
+
+@login_required
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    job, role = _job(request, pk)
+    page = {
+        "job": job.pk,
+        "classes": job.class_names,
+        "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
+        "canEdit": role.covers(Role.MEMBER),
+    }
+    return render(
+        request,
+        "training/job_detail.html",
+        {
+            "workspace": job.workspace,
+            "job": job,
+            "page": page,
+            "config_rows": [(FIELDS[k].label, v) for k, v in job.config.items() if k in FIELDS],
+            "can_edit": role.covers(Role.MEMBER),
+        },
+    )
+
+
+@login_required
+@require_POST
+def job_action(request: HttpRequest, pk: int) -> HttpResponse:
+    job, _ = _job(request, pk)
+    require_role(request.user, job.workspace, Role.MEMBER)
+    action = request.POST.get("action")
+    if action == "cancel":
+        if not job.is_finished:
+            job.request_cancel()
+            messages.info(request, "Cancel requested: the job stops at its next training step.")
+        return redirect("training:job_detail", pk=job.pk)
+    if action == "rerun":
+        try:
+            clone = rerun_job(job, request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect("training:job_detail", pk=job.pk)
+        return redirect("training:job_detail", pk=clone.pk)
+    raise Http404("Unknown action.")
+
+
+@login_required
+def report(request: HttpRequest, pk: int) -> HttpResponse:
+    job, role = _job(request, pk)
+    evaluation = EvaluationReport.objects.filter(job=job).first()
+    page = {
+        "job": job.pk,
+        "classes": job.class_names,
+        "canEdit": role.covers(Role.MEMBER),
+    }
+    return render(
+        request,
+        "training/report.html",
+        {"workspace": job.workspace, "job": job, "report": evaluation, "page": page},
+        status=200 if evaluation else 404,
+    )
+
+
+@login_required
+def compare(request: HttpRequest, slug: str) -> HttpResponse:
+    workspace, _ = _workspace(request, slug)
+    ids = [
+        int(i)
+        for i in request.GET.getlist("ids") + request.GET.get("jobs", "").split(",")
+        if i.isdigit()
+    ]
+    jobs = list(workspace.training_jobs.filter(pk__in=ids))
+    page = {"workspace": workspace.slug, "jobs": [j.pk for j in jobs]}
+    return render(
+        request,
+        "training/compare.html",
+        {"workspace": workspace, "jobs": jobs, "page": page},
+    )
+
+
+@login_required
+def cluster(request: HttpRequest) -> HttpResponse:
+    return render(request, "training/cluster.html", {"state": cluster_state(request.user)})

@@ -1,0 +1,213 @@
+// The job page: status and progress, live scalar charts, histograms, sample predictions and
+// the log, polled every 1.5 s from the JSON API (incrementally, with ?after=).
+import { api } from "../datastore/api.js";
+import {
+  COLORS, PLOT_CONFIG, appendSeries, chartLayout, chartOf, escapeHtml, thumbnail, traces,
+} from "./scalars.js";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const base = `/api/jobs/${page.job}`;
+const POLL_MS = 1500;
+const state = {
+  job: null, after: 0, logAfter: 0, predictionsAfter: 0, series: {}, hidden: new Set(),
+  predictions: [], histogramTag: "", histogramEpochs: -1, lastEpoch: -1,
+};
+const $ = (id) => document.getElementById(id);
+
+function duration(seconds) {
+  if (seconds == null) return "—";
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+function showJob(job) {
+  state.job = job;
+  const badge = $("status");
+  badge.textContent = job.status[0].toUpperCase() + job.status.slice(1);
+  badge.className = `status status-${job.status}`;
+  $("progress").value = job.percent;
+  const eta = job.status === "running" && job.eta_seconds != null ? ` · ETA ${duration(job.eta_seconds)}` : "";
+  $("progress-text").textContent = `${job.percent}% · epoch ${job.epoch}/${job.total_epochs} · step ${job.step}/${job.total_steps || "?"}${eta}`;
+  const facts = [
+    ["Created", job.created_at], ["Started", job.started_at], ["Finished", job.finished_at],
+    ["Worker", job.worker || "—"], ["Device", job.device || "—"], ["Batch size", job.batch_size],
+    ["Attempt", job.attempt], ["Checkpoint", job.checkpoint_epoch ? `after epoch ${job.checkpoint_epoch}` : "—"],
+    ["Val. accuracy", job.val_accuracy != null ? job.val_accuracy.toFixed(4) : "—"],
+  ];
+  $("facts").innerHTML = facts.map(([k, v]) => `<div><dt>${k}</dt><dd>${escapeHtml(v && String(v).includes("T") ? new Date(v).toLocaleString() : v ?? "—")}</dd></div>`).join("");
+  const failed = Boolean(job.failure_reason);
+  $("failure").hidden = !failed;
+  if (failed) {
+    $("failure-reason").textContent = job.failure_reason;
+    $("failure-suggestion").textContent = job.failure_suggestion;
+  }
+  const finished = ["succeeded", "failed", "cancelled"].includes(job.status);
+  if ($("cancel")) $("cancel").hidden = finished;
+  $("report-link").hidden = job.status !== "succeeded";
+  document.body.dataset.jobStatus = job.status;
+}
+
+// --- scalars ------------------------------------------------------------------------------
+function options() {
+  const smoothing = Number($("smoothing").value);
+  $("smoothing-value").textContent = smoothing.toFixed(2);
+  const starts = Object.values(state.series).map((s) => s.wall[0]).filter((w) => w != null);
+  return { smoothing, xmode: $("x-axis").value, logY: $("log-y").checked, start: Math.min(...starts) };
+}
+
+function ensureToggle(tag) {
+  if (document.querySelector(`[data-toggle="${CSS.escape(tag)}"]`)) return;
+  const label = document.createElement("label");
+  label.innerHTML = `<input type="checkbox" checked data-toggle="${escapeHtml(tag)}"> ${escapeHtml(tag)}`;
+  label.querySelector("input").addEventListener("change", (event) => {
+    if (event.target.checked) state.hidden.delete(tag); else state.hidden.add(tag);
+    drawScalars();
+  });
+  $("toggles").appendChild(label);
+}
+
+function chartElement(name) {
+  const id = `chart-${name.replace(/[^a-z0-9]+/gi, "-")}`;
+  let box = document.getElementById(id);
+  if (!box) {
+    box = document.createElement("div");
+    box.innerHTML = `<div class="chart-box" id="${id}" data-chart="${escapeHtml(name)}"></div>
+      <button type="button" class="button secondary small png">PNG</button>`;
+    box.querySelector(".png").addEventListener("click", () => window.Plotly.downloadImage(id, { format: "png", filename: `job-${page.job}-${id}` }));
+    $("scalar-charts").appendChild(box);
+    box = document.getElementById(id);
+  }
+  return box;
+}
+
+function drawScalars() {
+  const opts = options();
+  const groups = {};
+  Object.keys(state.series).sort().forEach((tag, index) => {
+    ensureToggle(tag);
+    if (state.hidden.has(tag) || !state.series[tag].value.length) return;
+    const chart = chartOf(tag);
+    groups[chart] = groups[chart] ?? [];
+    groups[chart].push(...traces(state.series[tag], { ...opts, name: tag, color: COLORS[index % COLORS.length] }));
+  });
+  for (const [name, data] of Object.entries(groups)) {
+    const element = chartElement(name);
+    window.Plotly.react(element, data, chartLayout(name, opts), PLOT_CONFIG);
+    element.dataset.points = String(data.reduce((n, trace) => n + (trace.showlegend === false ? trace.y.length : 0), 0));
+  }
+}
+
+async function pollScalars() {
+  const { data } = await api(`${base}/scalars/?after=${state.after}`);
+  let grew = false;
+  for (const [tag, series] of Object.entries(data.series)) {
+    if (!series.value.length) continue;
+    state.series[tag] = state.series[tag] ?? { step: [], wall: [], value: [] };
+    appendSeries(state.series[tag], series);
+    grew = true;
+  }
+  state.after = data.last_id;
+  if (grew) drawScalars();
+}
+
+// --- histograms ---------------------------------------------------------------------------
+async function pollHistograms(force = false) {
+  const select = $("histogram-tag");
+  const { data: listing } = await api(`${base}/records/?kind=histogram&tags_only=1`);
+  if (select.options.length !== listing.tags.length) {
+    const current = select.value;
+    select.innerHTML = listing.tags.map((t) => `<option>${escapeHtml(t)}</option>`).join("");
+    if (listing.tags.includes(current)) select.value = current;
+  }
+  const tag = select.value;
+  if (!tag) return;
+  if (tag !== state.histogramTag || force || state.job.epoch !== state.histogramEpochs) {
+    state.histogramTag = tag;
+    state.histogramEpochs = state.job.epoch;
+    const { data } = await api(`${base}/records/?kind=histogram&tag=${encodeURIComponent(tag)}`);
+    drawHistograms(data.records);
+  }
+}
+
+function drawHistograms(records) {
+  const offset = $("histogram-mode").value === "offset";
+  const last = records.length - 1;
+  const data = records.map((record, i) => {
+    const { counts, edges } = record.data;
+    const peak = Math.max(...counts, 1);
+    const centers = counts.map((_, k) => (edges[k] + edges[k + 1]) / 2);
+    const shade = Math.round(200 - (160 * i) / Math.max(last, 1));
+    return {
+      x: centers,
+      y: counts.map((c) => (offset ? c / peak + i * 0.6 : c)),
+      name: `epoch ${record.epoch + 1}`, type: "scatter", mode: "lines", line: { shape: "hvh", color: `rgb(15, ${shade}, 110)` },
+      fill: offset ? "none" : "tozeroy", opacity: offset ? 1 : 0.35,
+    };
+  });
+  window.Plotly.react("histogram-chart", data, {
+    margin: { t: 20, r: 10, b: 40, l: 50 }, height: 320, showlegend: records.length < 12,
+    yaxis: { title: { text: offset ? "epoch (offset)" : "count" }, showticklabels: !offset },
+    xaxis: { title: { text: state.histogramTag } },
+  }, PLOT_CONFIG);
+}
+
+// --- sample predictions -------------------------------------------------------------------
+async function pollPredictions() {
+  const { data } = await api(`${base}/records/?kind=predictions&after=${state.predictionsAfter}`);
+  if (!data.records.length) return;
+  state.predictions.push(...data.records);
+  state.predictionsAfter = data.last_id;
+  const slider = $("epoch-slider");
+  const atEnd = Number(slider.value) === Number(slider.max) || state.predictions.length === data.records.length;
+  slider.max = String(state.predictions.length);
+  if (atEnd) slider.value = slider.max;
+  drawPredictions();
+}
+
+function drawPredictions() {
+  const index = Number($("epoch-slider").value) - 1;
+  const record = state.predictions[index];
+  if (!record) return;
+  $("epoch-value").textContent = `${record.epoch + 1}`;
+  $("predictions").innerHTML = record.data.samples.map((s) => thumbnail(s, page.classes)).join("");
+}
+
+// --- log ----------------------------------------------------------------------------------
+async function pollLog() {
+  const { data } = await api(`${base}/logs/?after=${state.logAfter}`);
+  if (!data.lines.length) return;
+  const log = $("log");
+  const nearBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
+  log.insertAdjacentHTML("beforeend", data.lines.map((l) => `<div class="${l.level}">${escapeHtml(new Date(l.created_at).toLocaleTimeString())} ${escapeHtml(l.message)}</div>`).join(""));
+  state.logAfter = data.last_id;
+  if (nearBottom) log.scrollTop = log.scrollHeight;
+}
+
+async function poll() {
+  try {
+    const { data: job } = await api(`${base}/`);
+    showJob(job);
+    await pollScalars();
+    await pollLog();
+    if (job.epoch !== state.lastEpoch || ["succeeded", "failed", "cancelled"].includes(job.status)) {
+      state.lastEpoch = job.epoch;
+      await pollPredictions();
+      await pollHistograms();
+    }
+    if (["succeeded", "failed", "cancelled"].includes(job.status)) {
+      document.body.dataset.chartsReady = "true";
+      return; // nothing more will come
+    }
+  } catch (error) {
+    console.error(error);
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+["smoothing", "x-axis", "log-y"].forEach((id) => $(id).addEventListener("input", drawScalars));
+$("epoch-slider").addEventListener("input", drawPredictions);
+$("histogram-tag").addEventListener("change", () => pollHistograms(true));
+$("histogram-mode").addEventListener("change", () => pollHistograms(true));
+poll();

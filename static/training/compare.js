@@ -1,0 +1,80 @@
+// Comparing jobs: their curves overlaid, a sortable hyperparameter table, and a
+// parallel-coordinates plot of hyperparameters against the outcome.
+import { api } from "../datastore/api.js";
+import { COLORS, PLOT_CONFIG, chartLayout, escapeHtml, makeSortable, traces } from "./scalars.js";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const $ = (id) => document.getElementById(id);
+const TAGS = ["train/loss", "val/loss", "train/acc", "val/acc"];
+const COLUMNS = [
+  ["Job", (r) => `#${r.id} ${r.name}`, (r) => r.id], ["Status", (r) => r.status], ["Model", (r) => r.architecture],
+  ["Preset", (r) => r.preset], ["Epochs", (r) => r.config.epochs], ["Batch", (r) => r.config.batch_size],
+  ["Learning rate", (r) => r.config.learning_rate], ["Optimizer", (r) => r.config.optimizer],
+  ["Schedule", (r) => r.config.schedule], ["Weight decay", (r) => r.config.weight_decay],
+  ["Val. accuracy", (r) => (r.val_accuracy == null ? "" : r.val_accuracy.toFixed(4))],
+  ["Val. loss", (r) => (r.val_loss == null ? "" : r.val_loss.toFixed(4))], ["Seconds", (r) => r.seconds ?? ""],
+];
+let rows = [];
+const curves = {};
+
+function drawTable() {
+  const table = $("hyperparameters");
+  table.tHead.innerHTML = `<tr>${COLUMNS.map(([h]) => `<th>${h}</th>`).join("")}</tr>`;
+  table.tBodies[0].innerHTML = rows.map((r) => `<tr>${COLUMNS.map(([, cell, value]) => `<td data-value="${escapeHtml(value ? value(r) : cell(r))}">${escapeHtml(cell(r))}</td>`).join("")}</tr>`).join("");
+  makeSortable(table);
+}
+
+function drawParallel() {
+  const optimizers = [...new Set(rows.map((r) => r.config.optimizer))];
+  const finished = rows.filter((r) => r.val_accuracy != null);
+  const use = finished.length ? finished : rows;
+  window.Plotly.react("parallel", [{
+    type: "parcoords",
+    line: { color: use.map((r) => r.val_accuracy ?? 0), colorscale: "Viridis", showscale: true },
+    dimensions: [
+      { label: "log10 learning rate", values: use.map((r) => Math.log10(r.config.learning_rate)) },
+      { label: "batch size", values: use.map((r) => r.config.batch_size) },
+      { label: "epochs", values: use.map((r) => r.config.epochs) },
+      { label: "weight decay", values: use.map((r) => r.config.weight_decay) },
+      { label: "optimizer", values: use.map((r) => optimizers.indexOf(r.config.optimizer)), tickvals: optimizers.map((_, i) => i), ticktext: optimizers },
+      { label: "val. accuracy", values: use.map((r) => r.val_accuracy ?? 0), range: [0, 1] },
+    ],
+  }], { height: 360, margin: { t: 50, r: 40, b: 20, l: 60 } }, PLOT_CONFIG);
+}
+
+function drawCurves() {
+  const smoothing = Number($("smoothing").value);
+  $("smoothing-value").textContent = smoothing.toFixed(2);
+  const opts = { smoothing, xmode: $("x-axis").value, logY: $("log-y").checked };
+  const holder = $("compare-charts");
+  for (const tag of TAGS) {
+    const data = [];
+    rows.forEach((row, index) => {
+      const series = curves[row.id]?.[tag];
+      if (series?.value.length) {
+        data.push(...traces(series, { ...opts, start: series.wall[0], name: `#${row.id}`, group: `#${row.id}`, color: COLORS[index % COLORS.length] }));
+      }
+    });
+    if (!data.length) continue;
+    const id = `compare-${tag.replace("/", "-")}`;
+    if (!document.getElementById(id)) holder.insertAdjacentHTML("beforeend", `<div class="chart-box" id="${id}"></div>`);
+    window.Plotly.react(id, data, chartLayout(tag, opts), PLOT_CONFIG);
+  }
+}
+
+async function main() {
+  if (!page.jobs.length) return;
+  const { data } = await api(`/api/workspaces/${page.workspace}/jobs/compare/?ids=${page.jobs.join(",")}`);
+  rows = data.jobs;
+  drawTable();
+  drawParallel();
+  await Promise.all(rows.map(async (row) => {
+    const { data: scalars } = await api(`/api/jobs/${row.id}/scalars/?tags=${TAGS.join(",")}`);
+    curves[row.id] = scalars.series;
+  }));
+  drawCurves();
+  ["smoothing", "x-axis", "log-y"].forEach((id) => $(id).addEventListener("input", drawCurves));
+  document.body.dataset.compareReady = "true";
+}
+
+main();

@@ -1,0 +1,105 @@
+// Shared by the job and comparison pages: smoothing, x axes and Plotly traces for scalar series.
+
+export const COLORS = ["#0f766e", "#e6194b", "#4363d8", "#f58231", "#911eb4", "#3cb44b", "#f032e6", "#9a6324"];
+export const PLOT_CONFIG = { displaylogo: false, responsive: true };
+
+// TensorBoard's smoothing: an exponential moving average, debiased at the start.
+export function smooth(values, weight) {
+  if (weight <= 0) return values.slice();
+  const out = new Array(values.length);
+  let last = 0;
+  let debias = 0;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (!Number.isFinite(v)) { out[i] = v; continue; }
+    last = last * weight + (1 - weight) * v;
+    debias = debias * weight + (1 - weight);
+    out[i] = last / debias;
+  }
+  return out;
+}
+
+// x values for a series: the step, seconds since the run began, or the wall-clock time.
+export function xValues(series, mode, start) {
+  if (mode === "relative") return series.wall.map((w) => w - start);
+  if (mode === "wall") return series.wall.map((w) => new Date(w * 1000));
+  return series.step;
+}
+
+export function xTitle(mode) {
+  return { step: "step", relative: "seconds since start", wall: "time" }[mode];
+}
+
+// The raw curve, faint, behind the smoothed one.
+export function traces(series, { name, color, smoothing, xmode, start, group }) {
+  const x = xValues(series, xmode, start);
+  const raw = {
+    x, y: series.value, name: `${name} (raw)`, type: "scatter", mode: "lines",
+    line: { color, width: 1 }, opacity: 0.25, showlegend: false, legendgroup: group ?? name, hoverinfo: "skip",
+  };
+  const smoothed = {
+    x, y: smooth(series.value, smoothing), name, type: "scatter", mode: series.value.length < 3 ? "lines+markers" : "lines",
+    line: { color, width: 2 }, legendgroup: group ?? name,
+  };
+  return [raw, smoothed];
+}
+
+export function chartLayout(title, { xmode, logY }) {
+  return {
+    title: { text: title, font: { size: 14 } },
+    margin: { t: 40, r: 10, b: 45, l: 55 },
+    height: 300,
+    xaxis: { title: { text: xTitle(xmode) }, type: xmode === "wall" ? "date" : "linear" },
+    yaxis: { type: logY ? "log" : "linear" },
+    legend: { orientation: "h", y: -0.25 },
+  };
+}
+
+// Which chart a tag is drawn in: train/loss and val/loss share "loss".
+export function chartOf(tag) {
+  const metric = tag.split("/").pop();
+  return { acc: "accuracy", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
+}
+
+export function appendSeries(target, incoming) {
+  target.step.push(...incoming.step);
+  target.wall.push(...incoming.wall);
+  target.value.push(...incoming.value);
+}
+
+// Clicking a header sorts the table by that column (numbers as numbers).
+export function makeSortable(table) {
+  table.querySelectorAll("thead th").forEach((th, column) => {
+    th.addEventListener("click", () => {
+      const ascending = th.getAttribute("aria-sort") !== "ascending";
+      table.querySelectorAll("thead th").forEach((other) => other.removeAttribute("aria-sort"));
+      th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      const body = table.tBodies[0];
+      const rows = [...body.rows];
+      const key = (row) => {
+        const text = row.cells[column]?.dataset.value ?? row.cells[column]?.textContent.trim() ?? "";
+        const number = Number(text.replace(/[#%,]/g, ""));
+        return text !== "" && !Number.isNaN(number) ? number : text.toLowerCase();
+      };
+      rows.sort((a, b) => {
+        const [ka, kb] = [key(a), key(b)];
+        const order = ka < kb ? -1 : ka > kb ? 1 : 0;
+        return ascending ? order : -order;
+      });
+      rows.forEach((row) => body.appendChild(row));
+    });
+  });
+}
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function thumbnail(sample, names, { relabel = false } = {}) {
+  const right = sample.pred === sample.true;
+  const link = relabel && sample.relabel ? `<a href="${sample.relabel}" class="relabel">Relabel</a>` : "";
+  return `<figure class="thumb ${right ? "right" : "wrong"}" data-sample="${sample.sample}">
+    <img src="/api/samples/${sample.sample}/thumbnail/" alt="sample ${sample.sample}" loading="lazy">
+    <figcaption>${escapeHtml(names[sample.pred])} (${(sample.conf * 100).toFixed(0)}%)<br>
+    <span class="muted">true: ${escapeHtml(names[sample.true])}</span>${link ? `<br>${link}` : ""}</figcaption></figure>`;
+}

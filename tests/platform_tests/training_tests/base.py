@@ -1,0 +1,84 @@
+"""A base test case for training tests: core.testing's owner/member/viewer/outsider set-up,
+a private MEDIA_ROOT, a small digits version imported once per class, and helpers that make
+jobs and run them here, in the test's process, as a worker would.
+
+Not a test module.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from django.test import override_settings
+
+from core.testing import BaseTestCase
+from datastore.models import DatasetVersion
+from training.demo.digits import digits_version
+from training.models import TrainingJob
+from training.services.jobs import create_job
+
+FAST = {
+    "TRAINING_FLUSH_SECONDS": 0.0,
+    "TRAINING_CANCEL_POLL_SECONDS": 0.0,
+    # A test case holds its database transaction open: a heartbeat thread's own connection
+    # would wait for it. In-process runs are short; they never need a heartbeat.
+    "TRAINING_HEARTBEAT_SECONDS": 3600.0,
+}
+
+
+class TrainingTestCase(BaseTestCase):
+    media_root: Path
+    version: DatasetVersion
+    per_class = 8  # 80 digits: 64 to train, 16 to validate
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.media_root = Path(tempfile.mkdtemp(prefix="sampan-training-media-"))
+        cls._media = override_settings(MEDIA_ROOT=cls.media_root, **FAST)
+        cls._media.enable()
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        super().tearDownClass()
+        cls._media.disable()
+        shutil.rmtree(cls.media_root, ignore_errors=True)
+
+    @classmethod
+    def setUpTestData(cls) -> None:
+        super().setUpTestData()
+        cls.version = digits_version(cls.workspace, cls.alice, per_class=cls.per_class)
+
+    def make_job(self, **options: Any) -> TrainingJob:
+        """A queued job through the real service (its enqueue is recorded, not sent)."""
+        options.setdefault("workspace", self.workspace)
+        options.setdefault("user", self.alice)
+        options.setdefault("version", self.version)
+        job, self.enqueued = make_job(**options)
+        return job
+
+    def run_now(self, job: TrainingJob, device: str = "cpu") -> TrainingJob:
+        return run_now(job, device)
+
+
+def make_job(**options: Any) -> tuple[TrainingJob, mock.MagicMock]:
+    options.setdefault("architecture", "mlp")
+    options.setdefault("preset", "quick")
+    options.setdefault("overrides", {"epochs": 2, "batch_size": 16})
+    with mock.patch("training.services.jobs.enqueue") as enqueue:
+        job = create_job(**options)
+    return job, enqueue
+
+
+def run_now(job: TrainingJob, device: str = "cpu") -> TrainingJob:
+    """Claims and runs the job in this process, as the worker's task does."""
+    from workers.runtime.run import run_claimed
+
+    assert job.claim(worker="test-worker@localhost", device=device)
+    run_claimed(job, device)
+    job.refresh_from_db()
+    return job

@@ -1,0 +1,78 @@
+"""Scalar series: fetched incrementally with ?after=, downsampled on the server keeping every
+bucket's extremes, and downloadable at full resolution as CSV."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.platform_tests.training_tests.base import TrainingTestCase
+from training.models import ScalarPoint
+from training.services.scalars import keep_extremes, read_scalars
+
+
+class DownsamplingTests(TrainingTestCase):
+    def test_short_series_are_kept_whole(self) -> None:
+        self.assertEqual(keep_extremes(np.arange(5.0), 10).tolist(), [0, 1, 2, 3, 4])
+
+    def test_long_series_keep_their_spikes_dips_and_ends(self) -> None:
+        values = np.sin(np.linspace(0, 20, 100_000))
+        values[31_337], values[77_777] = 50.0, -50.0
+        keep = keep_extremes(values, 1000)
+        self.assertLessEqual(len(keep), 1000)
+        self.assertIn(31_337, keep)
+        self.assertIn(77_777, keep)
+        self.assertEqual((keep[0], keep[-1]), (0, 99_999))
+        self.assertTrue(np.all(np.diff(keep) > 0))
+        kept = values[keep]
+        self.assertEqual((kept.max(), kept.min()), (values.max(), values.min()))
+
+
+class ScalarEndpointTests(TrainingTestCase):
+    def setUp(self) -> None:
+        super().setUp()
+        self.job = self.make_job()
+        ScalarPoint.objects.bulk_create(
+            ScalarPoint(job=self.job, tag=tag, step=step, wall_time=1000.0 + step, value=step * k)
+            for step in range(1, 5001)
+            for tag, k in (("train/loss", 1.0), ("val/acc", 0.5))
+        )
+        self.url = f"/api/jobs/{self.job.pk}/scalars/"
+        self.client.force_login(self.vera)
+
+    def test_it_downsamples_long_series(self) -> None:
+        data = self.client.get(self.url, {"max_points": 100}).json()
+        loss = data["series"]["train/loss"]
+        self.assertEqual(loss["total"], 5000)
+        self.assertLessEqual(len(loss["step"]), 100)
+        self.assertEqual((loss["step"][0], loss["step"][-1]), (1, 5000))
+        self.assertEqual(len(loss["step"]), len(loss["wall"]))
+        self.assertEqual(max(loss["value"]), 5000.0)
+
+    def test_it_returns_only_new_points_after_a_given_id(self) -> None:
+        self.assertEqual(
+            list(self.client.get(self.url, {"tags": "train/loss"}).json()["series"]),
+            ["train/loss"],
+        )
+        first = self.client.get(self.url).json()
+        ScalarPoint.objects.create(job=self.job, tag="train/loss", step=5001, wall_time=1, value=2)
+        later = self.client.get(self.url, {"after": first["last_id"]}).json()
+        self.assertEqual(later["series"]["train/loss"]["step"], [5001])
+        self.assertEqual(later["series"]["val/acc"]["step"], [])
+        again = self.client.get(self.url, {"after": later["last_id"]}).json()
+        self.assertEqual(again["last_id"], later["last_id"])
+
+    def test_bad_parameters_get_a_clear_400(self) -> None:
+        response = self.client.get(self.url, {"after": "soon"})
+        self.assertEqual(response.status_code, 400)
+        self.assertEqual(response.json(), {"after": ["Must be a whole number."]})
+
+    def test_the_csv_has_every_point(self) -> None:
+        response = self.client.get(f"{self.url}csv/")
+        self.assertEqual(response["Content-Type"], "text/csv")
+        lines = b"".join(response.streaming_content).decode().splitlines()
+        self.assertEqual(lines[0], "tag,step,wall_time,value")
+        self.assertEqual(len(lines), 1 + 10_000)
+        self.assertIn("train/loss,1,1001.000,1.0", lines)
+
+    def test_read_scalars_lists_every_series(self) -> None:
+        self.assertEqual(set(read_scalars(self.job.pk)["series"]), {"train/loss", "val/acc"})

@@ -1,0 +1,106 @@
+"""From a job's config to framework objects: the network (with its starting weights), the
+optimizer and the learning-rate schedule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from modelzoo.catalog import head_keys
+from modelzoo.services.shipped import load_shipped
+from training.models import TrainingJob
+
+
+def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
+    """The architecture with `len(job.class_names)` outputs and the weights the job chose."""
+    arch = job.arch
+    num_classes = len(job.class_names)
+    network = arch.build(num_classes)
+    if job.init == TrainingJob.Init.SCRATCH:
+        log(f"{arch.name} starts from random weights ({num_classes} classes).")
+        return network
+    if job.init == TrainingJob.Init.SHIPPED:
+        state, _ = load_shipped(arch)
+        origin = "the shipped weights"
+    else:
+        if job.init_weights is None:
+            raise FileNotFoundError("The saved weights this job starts from have been deleted.")
+        from safetensors.numpy import load_file
+
+        state = load_file(job.init_weights.local_path())
+        origin = f"the saved weights “{job.init_weights.name}”"
+    own = network.state_dict()
+    fitting = {
+        k: np.asarray(v)
+        for k, v in state.items()
+        if k in own and tuple(v.shape) == tuple(own[k].shape)
+    }
+    fresh = sorted(set(own) - set(fitting))
+    network.set_state_dict({**{k: own[k].numpy() for k in fresh}, **fitting})
+    message = f"Loaded {len(fitting)} of {len(own)} tensors from {origin}."
+    if fresh:
+        head = set(fresh) <= head_keys(arch.key)
+        what = "the classifier head" if head else "these layers"
+        message += (
+            f" {what.capitalize()} ({', '.join(fresh[:6])}) starts fresh for {num_classes} classes."
+        )
+    log(message)
+    return network
+
+
+def build_loss() -> Any:
+    import framework
+
+    return framework.nn.CrossEntropyLoss()
+
+
+def build_schedule(config: dict[str, Any], steps_per_epoch: int) -> Any:
+    """A float learning rate, or a scheduler stepped once per optimizer step."""
+    from framework.optimizer import lr as schedules
+
+    rate = float(config["learning_rate"])
+    epochs = int(config["epochs"])
+    total = max(1, epochs * steps_per_epoch)
+    name = config["schedule"]
+    if name == "constant":
+        return rate
+    if name == "step":
+        milestones = sorted({max(1, total // 2), max(2, total * 3 // 4)})
+        return schedules.MultiStepDecay(rate, milestones=milestones, gamma=0.1)
+    if name == "cosine":
+        return schedules.CosineAnnealingDecay(rate, T_max=total)
+    if name == "warmup_cosine":
+        warmup = min(steps_per_epoch, total - 1) if total > 1 else 0
+        cosine = schedules.CosineAnnealingDecay(rate, T_max=max(1, total - warmup))
+        if warmup == 0:
+            return cosine
+        return schedules.LinearWarmup(cosine, warmup_steps=warmup, start_lr=0.0, end_lr=rate)
+    raise ValueError(f"unknown schedule {name!r}")
+
+
+def build_optimizer(config: dict[str, Any], network: Any, steps_per_epoch: int) -> Any:
+    import framework
+
+    rate = build_schedule(config, steps_per_epoch)
+    decay = float(config.get("weight_decay", 0.0)) or None
+    parameters = network.parameters()
+    name = config["optimizer"]
+    if name == "sgd":
+        return framework.optimizer.SGD(
+            learning_rate=rate, parameters=parameters, weight_decay=decay
+        )
+    if name == "momentum":
+        return framework.optimizer.Momentum(
+            learning_rate=rate, momentum=0.9, parameters=parameters, weight_decay=decay
+        )
+    if name == "adam":
+        return framework.optimizer.Adam(
+            learning_rate=rate, parameters=parameters, weight_decay=decay
+        )
+    if name == "adamw":
+        return framework.optimizer.AdamW(
+            learning_rate=rate, parameters=parameters, weight_decay=decay or 0.0
+        )
+    raise ValueError(f"unknown optimizer {name!r}")

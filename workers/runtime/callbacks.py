@@ -1,0 +1,207 @@
+"""framework.Model callbacks that connect a training run to its job row.
+
+- `JobControl` stops the run at a step boundary: on a cancel, on a NaN or infinite loss, or
+  when the heartbeat found that another worker owns the job.
+- `ScalarReporter` records the per-step and per-epoch scalars and the progress.
+- `EpochEnd` records histograms and sample predictions and writes the checkpoint, after each
+  epoch's evaluation.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from framework.hapi.callbacks import Callback
+from training.models import MetricRecord, TrainingJob
+from workers.runtime.devices import memory_in_use
+from workers.runtime.failures import JobCancelled, JobLost, LossNotFinite
+from workers.runtime.recorder import JobRecorder
+
+MEMORY_EVERY = 20  # steps between device-memory readings
+HISTOGRAM_BINS = 30
+
+
+class Position:
+    """Where training stands, shared by the callbacks: epochs and steps since the job began."""
+
+    def __init__(self, epoch: int, step: int, steps_per_epoch: int, total_epochs: int) -> None:
+        self.epoch, self.step = epoch, step
+        self.steps_per_epoch, self.total_epochs = steps_per_epoch, total_epochs
+        self.first_epoch, self.first_step = epoch, step
+        self.started = time.monotonic()
+
+    @property
+    def total_steps(self) -> int:
+        return self.steps_per_epoch * self.total_epochs
+
+    def eta_seconds(self) -> float | None:
+        done = self.step - self.first_step
+        if done <= 0:
+            return None
+        per_step = (time.monotonic() - self.started) / done
+        return max(0.0, per_step * (self.total_steps - self.step))
+
+
+class JobControl(Callback):
+    def __init__(self, job: TrainingJob, position: Position, lost: threading.Event) -> None:
+        super().__init__()
+        self.job, self.position, self.lost = job, position, lost
+        self.interval = 0.0
+        self.next_poll = 0.0
+
+    def set_poll_interval(self, seconds: float) -> None:
+        self.interval = seconds
+
+    def _check(self) -> None:
+        if self.lost.is_set():
+            raise JobLost(self.job.pk)
+        now = time.monotonic()
+        if now >= self.next_poll:
+            self.next_poll = now + self.interval
+            if self.job.cancel_requested():
+                raise JobCancelled(self.job.pk)
+
+    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+        loss = (logs or {}).get("loss", [0.0])[0]
+        if not math.isfinite(loss):  # the step just taken is not counted yet
+            raise LossNotFinite(float(loss), self.position.step + 1, self.position.epoch)
+        self._check()
+
+    def on_eval_batch_end(self, step: int, logs: dict | None = None) -> None:
+        self._check()
+
+
+class ScalarReporter(Callback):
+    def __init__(self, recorder: JobRecorder, position: Position, device: str) -> None:
+        super().__init__()
+        self.recorder, self.position, self.device = recorder, position, device
+        self.seen = 0
+        self.loss_total = 0.0
+        self.last_end = time.monotonic()
+        self.epoch_started = self.last_end
+        self.last_eval: dict[str, float] = {}
+        self.last_train_loss: float | None = None
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        self.seen, self.loss_total = 0, 0.0
+        self.epoch_started = self.last_end = time.monotonic()
+
+    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+        logs = logs or {}
+        now = time.monotonic()
+        batch = int(logs.get("batch_size", 0))
+        position = self.position
+        position.step += 1
+        # Model.fit logs the epoch's running mean; the batch's own loss is the difference.
+        running = float(logs["loss"][0])
+        self.seen += batch
+        total = running * self.seen
+        batch_loss = (total - self.loss_total) / batch if batch else running
+        self.loss_total = total
+        wall = time.time()
+        record = self.recorder.scalar
+        record("train/loss", position.step, batch_loss, wall)
+        if "acc" in logs:
+            record("train/acc", position.step, float(logs["acc"]), wall)
+        optimizer = self.model._optimizer
+        record("train/lr", position.step, float(optimizer.get_lr()), wall)
+        if now > self.last_end:
+            record("train/throughput", position.step, batch / (now - self.last_end), wall)
+        if position.step % MEMORY_EVERY == 1:
+            record("device/memory_mb", position.step, memory_in_use(self.device) / 2**20, wall)
+        self.last_end = now
+        self.recorder.update_progress(step=position.step, eta_seconds=position.eta_seconds())
+        self.recorder.maybe_flush()
+
+    def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+        seconds = time.monotonic() - self.epoch_started
+        self.recorder.scalar("train/epoch_time", self.position.step, seconds)
+        if logs and logs.get("loss"):
+            self.last_train_loss = float(logs["loss"][0])
+
+    def on_eval_end(self, logs: dict | None = None) -> None:
+        logs = logs or {}
+        step = self.position.step
+        if logs.get("loss"):
+            self.last_eval["val_loss"] = float(logs["loss"][0])
+            self.recorder.scalar("val/loss", step, self.last_eval["val_loss"])
+        if "acc" in logs:
+            self.last_eval["val_acc"] = float(logs["acc"])
+            self.recorder.scalar("val/acc", step, self.last_eval["val_acc"])
+
+
+def histogram(values: np.ndarray) -> dict[str, Any] | None:
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return None
+    counts, edges = np.histogram(values, bins=HISTOGRAM_BINS)
+    return {"counts": counts.tolist(), "edges": [round(float(e), 6) for e in edges]}
+
+
+class GradientProbe:
+    """Captures gradient histograms just before the optimizer's last update of each epoch
+    (Model.train_batch clears gradients right after the update, so no callback sees them)."""
+
+    def __init__(self, optimizer: Any, network: Any) -> None:
+        self.network = network
+        self.armed = False
+        self.histograms: dict[str, dict[str, Any]] = {}
+        self._step = optimizer.step
+        optimizer.step = self._instrumented_step
+
+    def _instrumented_step(self, *args: Any, **kwargs: Any) -> Any:
+        if self.armed:
+            self.armed = False
+            for name, parameter in self.network.named_parameters():
+                if parameter.grad is not None and len(parameter.shape) > 1:
+                    hist = histogram(np.asarray(parameter.grad.numpy(), dtype=np.float64))
+                    if hist:
+                        self.histograms[name] = hist
+        return self._step(*args, **kwargs)
+
+
+class EpochEnd(Callback):
+    """After each epoch's evaluation: histograms, sample predictions, checkpoint, progress."""
+
+    def __init__(
+        self,
+        recorder: JobRecorder,
+        position: Position,
+        probe: GradientProbe,
+        predict_samples: Callable[[], dict[str, Any]],
+        checkpoint: Callable[[int], None],
+    ) -> None:
+        super().__init__()
+        self.recorder, self.position, self.probe = recorder, position, probe
+        self.predict_samples, self.checkpoint = predict_samples, checkpoint
+
+    def on_train_batch_begin(self, step: int, logs: dict | None = None) -> None:
+        if step == self.position.steps_per_epoch - 1:
+            self.probe.armed = True
+
+    def on_eval_end(self, logs: dict | None = None) -> None:
+        position, recorder = self.position, self.recorder
+        epoch, step = position.epoch, position.step
+        for name, parameter in self.model.network.named_parameters():
+            if len(parameter.shape) > 1:
+                hist = histogram(np.asarray(parameter.numpy(), dtype=np.float64))
+                if hist:
+                    recorder.record(
+                        MetricRecord.Kind.HISTOGRAM, f"weights/{name}", epoch, step, hist
+                    )
+        for name, hist in self.probe.histograms.items():
+            recorder.record(MetricRecord.Kind.HISTOGRAM, f"grads/{name}", epoch, step, hist)
+        self.probe.histograms = {}
+        recorder.record(
+            MetricRecord.Kind.PREDICTIONS, "samples", epoch, step, self.predict_samples()
+        )
+        position.epoch += 1
+        self.checkpoint(position.epoch)
+        recorder.update_progress(epoch=position.epoch, checkpoint_epoch=position.epoch)
+        recorder.flush()

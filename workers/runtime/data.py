@@ -1,0 +1,123 @@
+"""A dataset version's images as framework datasets: decoded once, cached, then augmented.
+
+Images are decoded to `size`×`size` uint8 arrays with the network's channels (grey or RGB).
+A decoded split is kept in storage next to the jobs (a version never changes, so neither does
+its cache) and memory-mapped by every later job; a split too large to hold in memory decodes
+image by image instead. A file that cannot be read raises SampleError naming the sample.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.core.files.storage import default_storage
+from PIL import Image, UnidentifiedImageError
+
+from framework.io import Dataset
+from training.conf import knob
+from training.services.version_data import Example
+from workers.runtime.failures import SampleError
+
+GREY_MEAN, GREY_STD = np.float32(0.5), np.float32(0.5)
+RGB_MEAN = np.array([0.485, 0.456, 0.406], np.float32)
+RGB_STD = np.array([0.229, 0.224, 0.225], np.float32)
+
+
+def decode(example: Example, channels: int, size: int) -> np.ndarray:
+    """One image as a uint8 array [size, size, channels]."""
+    try:
+        with default_storage.open(example.file, "rb") as stream:
+            image = Image.open(stream)
+            image.load()
+            image = image.convert("L" if channels == 1 else "RGB")
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError) as error:
+        raise SampleError(example.sample_id, example.name, error) from error
+    image = image.resize((size, size), Image.Resampling.BILINEAR)
+    array = np.asarray(image, dtype=np.uint8)
+    return array[:, :, None] if channels == 1 else array
+
+
+def _cache_path(version_id: int, split: str, channels: int, size: int) -> Path:
+    name = f"training/cache/version-{version_id}-{split}-{channels}x{size}x{size}.npy"
+    return Path(default_storage.path(name))
+
+
+def load_split(
+    version_id: int, split: str, examples: list[Example], channels: int, size: int
+) -> np.ndarray | None:
+    """All of a split's images [N, size, size, channels] (memory-mapped from the cache), or
+    None when they are too many to hold: the dataset then decodes them one at a time."""
+    if len(examples) * size * size * channels > knob("TRAINING_PRELOAD_MAX_BYTES"):
+        return None
+    path = _cache_path(version_id, split, channels, size)
+    if path.is_file():
+        cached = np.load(path, mmap_mode="r")
+        if cached.shape[0] == len(examples):
+            return cached
+    images = np.empty((len(examples), size, size, channels), np.uint8)
+    for index, example in enumerate(examples):
+        images[index] = decode(example, channels, size)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    with open(partial, "wb") as out:
+        np.save(out, images)
+    os.replace(partial, path)
+    return images
+
+
+def augmentation(config: dict[str, Any], size: int) -> Any:
+    """The random transforms the config asks for (None: none), on HWC uint8 arrays."""
+    from framework.vision import transforms as T
+
+    steps: list[Any] = []
+    if config.get("augment_crop"):
+        steps.append(T.RandomCrop(size, padding=max(2, size // 8)))
+    if config.get("augment_flip"):
+        steps.append(T.RandomHorizontalFlip())
+    if config.get("augment_color"):
+        steps.append(T.ColorJitter(0.2, 0.2, 0.2))
+    return T.Compose(steps) if steps else None
+
+
+class ImageDataset(Dataset):
+    """(float32 [C, H, W] normalised image, int64 [1] label) pairs for framework.Model."""
+
+    def __init__(
+        self,
+        examples: list[Example],
+        images: np.ndarray | None,
+        channels: int,
+        size: int,
+        transform: Any = None,
+    ) -> None:
+        self.examples = examples
+        self.images = images
+        self.channels, self.size = channels, size
+        self.transform = transform
+        self.labels = np.array([[e.label] for e in examples], dtype=np.int64)
+        self.mean, self.std = (GREY_MEAN, GREY_STD) if channels == 1 else (RGB_MEAN, RGB_STD)
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    def raw(self, index: int) -> np.ndarray:
+        if self.images is not None:
+            return np.asarray(self.images[index])
+        return decode(self.examples[index], self.channels, self.size)
+
+    def normalise(self, image: np.ndarray) -> np.ndarray:
+        scaled = (image.astype(np.float32) / np.float32(255.0) - self.mean) / self.std
+        return np.ascontiguousarray(scaled.transpose(2, 0, 1))
+
+    def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        image = self.raw(index)
+        if self.transform is not None:
+            image = self.transform(image)
+        return self.normalise(image), self.labels[index]
+
+    def batch(self, indices: list[int] | np.ndarray) -> np.ndarray:
+        """Normalised images [N, C, H, W] without augmentation (for evaluation and probes)."""
+        return np.stack([self.normalise(self.raw(int(i))) for i in indices])

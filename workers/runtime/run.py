@@ -1,0 +1,108 @@
+"""Running one claimed training job to its end, and recording how it ended."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Any
+
+from django.db import DatabaseError
+
+from modelzoo.models import Weights
+from modelzoo.services.weights import save_weights
+from training.models import TrainingJob
+from workers.runtime.checkpoints import discard_checkpoint
+from workers.runtime.evaluation import predict, write_report
+from workers.runtime.failures import JobCancelled, JobLost, describe
+from workers.runtime.heartbeat import Heartbeat
+from workers.runtime.joblog import captured
+from workers.runtime.recorder import JobRecorder
+from workers.runtime.trainer import TrainingRun, load_splits
+
+logger = logging.getLogger(__name__)
+
+
+def run_claimed(job: TrainingJob, device: str) -> None:
+    """Trains, evaluates and records the outcome of a job this worker has just claimed."""
+    recorder = JobRecorder(job)
+    recorder.log(
+        f"Attempt {job.attempt} on {job.worker or 'this worker'}, device {device}: "
+        f"{job.arch.name}, {job.config['epochs']} epochs, batch {job.batch_size}, "
+        f"{job.config['optimizer']} at learning rate {job.config['learning_rate']:g}."
+    )
+    ended = False
+    with Heartbeat(job) as heartbeat, captured(recorder):
+        try:
+            ended = _train_and_report(job, recorder, device, heartbeat)
+        except JobCancelled:
+            recorder.log("Cancelled at a step boundary, as requested.", "WARNING")
+            recorder.flush()
+            ended = job.mark_cancelled()
+        except JobLost:
+            logger.warning("Job %s now belongs to another worker; stopping quietly", job.pk)
+            return
+        except DatabaseError:
+            raise  # transient: the heartbeat stops, and the reconciler re-queues the job
+        except Exception as error:
+            outcome = describe(
+                error,
+                learning_rate=float(job.config.get("learning_rate", 0.0)),
+                dataset_id=job.dataset_version.dataset_id if job.dataset_version else None,
+            )
+            recorder.log(f"Failed: {outcome.reason}", "ERROR")
+            recorder.log("".join(traceback.format_exception(error)).rstrip(), "ERROR")
+            _flush_quietly(recorder)
+            ended = job.mark_failed(
+                outcome.kind, outcome.reason, outcome.suggestion, **outcome.detail
+            )
+    if ended:
+        discard_checkpoint(job.pk)
+
+
+def _flush_quietly(recorder: JobRecorder) -> None:
+    try:
+        recorder.flush()
+    except JobLost:
+        pass
+
+
+def _train_and_report(
+    job: TrainingJob, recorder: JobRecorder, device: str, heartbeat: Heartbeat
+) -> bool:
+    splits = load_splits(job, recorder.log)
+    run = TrainingRun(job, recorder, splits, device, heartbeat.lost)
+    network = run.run()
+    position = run.position
+    epoch, step = (position.epoch, position.step) if position else (job.epoch, job.step)
+    probs = predict(network, splits.evaluate, batch_size=run.eval_batch)
+    report = write_report(
+        job, splits.eval_split, splits.eval_examples, probs, recorder, epoch, step
+    )
+    weights = _save_output(job, network)
+    recorder.log(
+        f"Finished: {report.accuracy:.2%} accuracy and {report.top5_accuracy:.2%} top-5 on "
+        f"{report.sample_count} {splits.eval_split} images. The model is saved in the model zoo."
+    )
+    recorder.flush()
+    return job.mark_succeeded(
+        val_accuracy=report.accuracy,
+        val_loss=run.last_eval.get("val_loss"),
+        train_loss=run.last_eval.get("train_loss"),
+        output_weights=weights,
+    )
+
+
+def _save_output(job: TrainingJob, network: Any) -> Weights:
+    return save_weights(
+        workspace=job.workspace,
+        user=job.created_by,
+        arch=job.arch,
+        network=network,
+        num_classes=len(job.class_names),
+        name=f"{job.name} (job #{job.pk})",
+        source=Weights.Source.JOB,
+        original_format=Weights.Format.FRAMEWORK,
+        class_names=job.class_names,
+        input_size=int(job.config["input_size"]),
+        report={"job": job.pk, "dataset": job.dataset_label},
+    )

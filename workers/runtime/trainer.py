@@ -1,0 +1,243 @@
+"""One training run of a job on framework.Model.fit: data, network, resume from the last
+checkpoint, the callbacks that report and control it, and out-of-memory retries."""
+
+from __future__ import annotations
+
+import gc
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from framework.hapi.callbacks import EarlyStopping, LRScheduler
+from training.conf import knob
+from training.models import TrainingJob
+from training.services.version_data import Example, evaluation_split, examples
+from workers.runtime.build import build_loss, build_network, build_optimizer
+from workers.runtime.callbacks import EpochEnd, GradientProbe, JobControl, Position, ScalarReporter
+from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
+from workers.runtime.data import ImageDataset, augmentation, load_split
+from workers.runtime.evaluation import predict
+from workers.runtime.failures import OutOfMemoryAtBatchOne, is_out_of_memory
+from workers.runtime.recorder import JobRecorder
+
+PROBE_SAMPLES = 16
+MAX_EVAL_BATCH = 256  # evaluation keeps no gradients: twice the training batch fits
+
+
+class ResumableEarlyStopping(EarlyStopping):
+    """EarlyStopping whose best value and patience count survive a resume."""
+
+    def __init__(self, patience: int, restored: dict[str, Any] | None) -> None:
+        super().__init__(monitor="acc", mode="max", patience=patience, verbose=0)
+        self.save_best_model = False
+        self.restored = restored or {}
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        super().on_train_begin(logs)
+        if self.restored:
+            self.best_value = float(self.restored["best_value"])
+            self.wait_epoch = int(self.restored["wait_epoch"])
+
+    def state(self) -> dict[str, Any]:
+        return {"best_value": float(self.best_value), "wait_epoch": int(self.wait_epoch)}
+
+
+@dataclass
+class Splits:
+    train: ImageDataset
+    evaluate: ImageDataset
+    eval_split: str
+    eval_examples: list[Example]
+    probe: list[int]  # eval-set indices shown in the sample-prediction grid
+
+
+def _probe_indices(items: list[Example], count: int) -> list[int]:
+    """Up to `count` evaluation images, dealt round-robin across classes."""
+    by_class: dict[int, list[int]] = {}
+    for index, example in enumerate(items):
+        by_class.setdefault(example.label, []).append(index)
+    chosen: list[int] = []
+    while len(chosen) < min(count, len(items)):
+        for indices in by_class.values():
+            if indices and len(chosen) < count:
+                chosen.append(indices.pop(0))
+    return chosen
+
+
+def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
+    version = job.dataset_version
+    if version is None:
+        raise FileNotFoundError("The dataset version this job trains on has been deleted.")
+    config = job.config
+    channels, size = job.arch.in_channels, int(config["input_size"])
+    split = evaluation_split(version)
+    train_items = examples(version, "train")
+    eval_items = examples(version, split)
+    train_images = load_split(version.pk, "train", train_items, channels, size)
+    eval_images = load_split(version.pk, split, eval_items, channels, size)
+    log(
+        f"Data: {len(train_items)} training images, {len(eval_items)} {split} images, "
+        f"{len(job.class_names)} classes, at {channels}×{size}×{size}."
+    )
+    return Splits(
+        train=ImageDataset(train_items, train_images, channels, size, augmentation(config, size)),
+        evaluate=ImageDataset(eval_items, eval_images, channels, size),
+        eval_split=split,
+        eval_examples=eval_items,
+        probe=_probe_indices(eval_items, PROBE_SAMPLES),
+    )
+
+
+class TrainingRun:
+    def __init__(
+        self,
+        job: TrainingJob,
+        recorder: JobRecorder,
+        splits: Splits,
+        device: str,
+        lost: threading.Event,
+    ) -> None:
+        self.job, self.recorder, self.splits = job, recorder, splits
+        self.device, self.lost = device, lost
+        self.position: Position | None = None
+        self.last_eval: dict[str, float] = {}
+        self.eval_batch = min(2 * job.batch_size, MAX_EVAL_BATCH)
+
+    def log(self, message: str, level: str = "INFO") -> None:
+        self.recorder.log(message, level)
+
+    def run(self) -> Any:
+        """Trains to the last epoch and returns the network. Out of memory halves the batch
+        and tries again from the last checkpoint, down to a batch of one."""
+        batch = self.job.batch_size
+        while True:
+            try:
+                return self._fit(batch)
+            except Exception as error:
+                if not is_out_of_memory(error):
+                    raise
+                if batch <= 1:
+                    raise OutOfMemoryAtBatchOne() from error
+                smaller = batch // 2
+                self.log(
+                    f"Out of memory with a batch of {batch} images; retrying automatically "
+                    f"with {smaller} from the last checkpoint.",
+                    "WARNING",
+                )
+                batch = smaller
+                self.eval_batch = min(2 * batch, MAX_EVAL_BATCH)
+                self.recorder.update_progress(batch_size=batch)
+                self.recorder.flush()
+                self._free_memory()
+
+    def _free_memory(self) -> None:
+        gc.collect()
+        if self.device.startswith("gpu"):
+            from framework.core import backend
+
+            backend.cupy.get_default_memory_pool().free_all_blocks()
+
+    def _fit(self, batch: int) -> Any:
+        import framework
+        from framework.io import DataLoader
+
+        job, config = self.job, self.job.config
+        framework.set_device(self.device)
+        framework.seed(int(config["seed"]))
+        network = build_network(job, self.log)
+        steps_per_epoch = math.ceil(len(self.splits.train) / batch)
+        optimizer = build_optimizer(config, network, steps_per_epoch)
+        epoch, step, stopper_state = 0, 0, None
+        checkpoint = load_checkpoint(job.pk)
+        if checkpoint is not None:
+            network.set_state_dict(checkpoint["model"])
+            optimizer.set_state_dict(checkpoint["optimizer"])
+            progress = checkpoint["progress"]
+            epoch, step = int(progress["epoch"]), int(progress["step"])
+            stopper_state = progress.get("early_stopping")
+            self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
+        self.recorder.discard_after(step, epoch)
+        total_epochs = int(config["epochs"])
+        self.position = position = Position(epoch, step, steps_per_epoch, total_epochs)
+        self.recorder.update_progress(
+            total_steps=position.total_steps, batch_size=batch, step=step, epoch=epoch
+        )
+        if epoch >= total_epochs or (stopper_state or {}).get("stopped"):
+            return network
+        model = framework.Model(network)
+        model.prepare(
+            optimizer=optimizer,
+            loss=build_loss(),
+            metrics=framework.metric.Accuracy(),
+        )
+        control = JobControl(job, position, self.lost)
+        control.set_poll_interval(float(knob("TRAINING_CANCEL_POLL_SECONDS")))
+        reporter = ScalarReporter(self.recorder, position, self.device)
+        stopper = (
+            ResumableEarlyStopping(int(config["patience"]), stopper_state)
+            if config.get("early_stopping")
+            else None
+        )
+
+        def checkpoint_after(epoch_done: int) -> None:
+            state = stopper.state() if stopper else None
+            if state is not None and model.stop_training:
+                state["stopped"] = True
+            progress = {"epoch": epoch_done, "step": position.step, "batch_size": batch}
+            save_checkpoint(job.pk, network, optimizer, progress | {"early_stopping": state})
+
+        epoch_end = EpochEnd(
+            self.recorder,
+            position,
+            GradientProbe(optimizer, network),
+            lambda: self._sample_predictions(network),
+            checkpoint_after,
+        )
+        callbacks = [control, reporter, *([stopper] if stopper else []), epoch_end, LRScheduler()]
+        model.fit(
+            DataLoader(self.splits.train, batch_size=batch, shuffle=True),
+            DataLoader(self.splits.evaluate, batch_size=self.eval_batch),
+            epochs=total_epochs - epoch,
+            verbose=0,
+            callbacks=callbacks,
+        )
+        self.last_eval = {**reporter.last_eval, "train_loss": reporter.last_train_loss}
+        if stopper is not None and model.stop_training:
+            self.log(
+                f"Early stopping after epoch {position.epoch}: the validation accuracy "
+                "stopped improving."
+            )
+        return network
+
+    def _sample_predictions(self, network: Any) -> dict[str, Any]:
+        splits = self.splits
+        subset = ProbeView(splits.evaluate, splits.probe)
+        probs = predict(network, subset, batch_size=self.eval_batch)
+        rows = []
+        for row, index in enumerate(splits.probe):
+            example = splits.eval_examples[index]
+            predicted = int(probs[row].argmax())
+            rows.append(
+                {
+                    "sample": example.sample_id,
+                    "true": example.label,
+                    "pred": predicted,
+                    "conf": round(float(probs[row, predicted]), 4),
+                }
+            )
+        return {"samples": rows}
+
+
+class ProbeView:
+    """A few images of a dataset, in the order given (for predict())."""
+
+    def __init__(self, dataset: ImageDataset, indices: list[int]) -> None:
+        self.dataset, self.indices = dataset, indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def batch(self, positions: list[int]) -> Any:
+        return self.dataset.batch([self.indices[p] for p in positions])

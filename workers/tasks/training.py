@@ -1,0 +1,93 @@
+"""Training jobs, their reconciler and architecture profiling.
+
+`training.run_job` (queue gpu) takes a job id, finds a free device slot on this host, claims
+the job with a conditional update, trains it and writes the outcome to the job row. The
+message is acknowledged late and handed to another worker if this one dies; the database
+claim makes a redelivery harmless. It retries only on transient errors: a busy database at
+claim time, or every device of this host taken by other jobs.
+
+`training.reconcile` (queue gpu, run by beat) re-queues jobs whose worker died and re-sends
+queued jobs whose message was lost. `modelzoo.profile_architectures` (queue default) measures
+the zoo's architectures.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery.signals import worker_ready, worker_shutdown
+from django.db import InterfaceError, OperationalError
+
+from modelzoo.services.profiles import measure_pending
+from training.models import TrainingJob
+from workers.celery import app
+from workers.runtime import registry
+from workers.runtime.devices import acquire_slot, device_for
+from workers.runtime.failures import DeviceUnavailable, describe
+from workers.runtime.reconciler import reconcile_jobs
+from workers.runtime.run import run_claimed
+
+logger = logging.getLogger(__name__)
+SLOT_RETRY_SECONDS = 10
+
+
+@app.task(
+    name="training.run_job",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def run_job(self: Any, job_id: int) -> None:
+    job = TrainingJob.objects.filter(pk=job_id).first()
+    if job is None:
+        logger.warning("Training job %s does not exist; dropping the message", job_id)
+        return
+    if job.status != TrainingJob.Status.QUEUED:
+        logger.info("Training job %s is %s; nothing to do", job_id, job.status)
+        return
+    hostname = self.request.hostname or "worker"
+    slot = acquire_slot(hostname)
+    if slot is None:
+        # Every device here runs a job; the message goes back to the queue, the job stays queued.
+        raise self.retry(countdown=SLOT_RETRY_SECONDS, max_retries=None)
+    try:
+        try:
+            device = device_for(job.config.get("device", "auto"), slot)
+        except DeviceUnavailable as error:
+            if job.claim(worker=hostname, device=slot.device.id):
+                outcome = describe(error, learning_rate=0.0, dataset_id=None)
+                job.mark_failed(outcome.kind, outcome.reason, outcome.suggestion)
+            return
+        if not job.claim(worker=hostname, device=device):
+            logger.info("Training job %s was claimed by another worker", job_id)
+            return
+        run_claimed(job, device)
+    finally:
+        slot.release()
+
+
+@app.task(name="training.reconcile")
+def reconcile() -> dict[str, int]:
+    return reconcile_jobs()
+
+
+@app.task(name="modelzoo.profile_architectures")
+def profile_architectures() -> int:
+    return measure_pending()
+
+
+@worker_ready.connect
+def _register_worker(sender: Any = None, **kwargs: Any) -> None:
+    if sender is not None:
+        registry.start(sender.hostname, registry.queues_of(sender))
+
+
+@worker_shutdown.connect
+def _unregister_worker(sender: Any = None, **kwargs: Any) -> None:
+    hostname = getattr(sender, "hostname", None)
+    if hostname:
+        registry.stop(hostname)
