@@ -145,7 +145,22 @@ def start_server(folder: Path, port: int, workers: int, threads: int) -> subproc
     raise RuntimeError("gunicorn did not start")
 
 
+def server_cpu_seconds(server: subprocess.Popen) -> float:
+    """CPU time of the gunicorn master and its workers, from /proc (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids = [server.pid]
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    total = 0.0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+    return total
+
+
 def run_load(
+    server: subprocess.Popen,
     port: int,
     tokens: list[str],
     revisions: list[dict[int, int]],
@@ -172,12 +187,13 @@ def run_load(
         )
         for token, samples in zip(tokens, revisions, strict=True)
     ]
-    began = time.perf_counter()
+    began, cpu_before = time.perf_counter(), server_cpu_seconds(server)
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     seconds = time.perf_counter() - began
+    server_cpu = server_cpu_seconds(server) - cpu_before
     latencies.sort()
 
     def pick(q: float) -> float:
@@ -191,6 +207,10 @@ def run_load(
         "p95_ms": pick(0.95),
         "p99_ms": pick(0.99),
         "mean_ms": round(statistics.mean(latencies), 1),
+        # Server CPU per save (warm-up included): what a save costs on an otherwise idle machine.
+        "server_cpu_ms_per_save": round(
+            1000 * server_cpu / (len(tokens) * (args.saves + args.warmup)), 2
+        ),
     }
 
 
@@ -213,8 +233,8 @@ def main() -> None:
         server = start_server(folder, port, args.workers, args.threads)
         try:
             revisions = [dict.fromkeys(samples, 0) for samples in owned]  # what each client holds
-            paced = run_load(port, tokens, revisions, classes, args, args.interval)
-            flat_out = run_load(port, tokens, revisions, classes, args, 0.0)
+            paced = run_load(server, port, tokens, revisions, classes, args, args.interval)
+            flat_out = run_load(server, port, tokens, revisions, classes, args, 0.0)
         finally:
             server.terminate()
             server.wait(timeout=30)
