@@ -4,7 +4,8 @@
 
 Writes `--images` PNGs (scikit-learn's digits scaled to `--side` pixels with noise, in ten
 class folders) and zips them, outside the timing. Then, in a throwaway database and media
-folder, it times the whole import job as the worker runs it: unpacking the zip safely,
+folder, it times the whole import job as the worker runs it (uploading the zip too, a local
+file copy): unpacking the zip safely,
 detecting the format, opening and fully decoding every image, content and perceptual hashes,
 the thumbnail, duplicate and balance checks, and the rows (samples and annotations) in one
 transaction. Prints JSON. The target is 300 images/s or more on two cores.
@@ -69,25 +70,16 @@ def zip_folder(folder: Path, target: Path) -> Path:
 
 def run_once(archive: Path, threads: int) -> dict[str, object]:
     from accounts.models import Workspace
-    from datastore.models import Dataset, ImportJob, UploadSession
-    from datastore.services.imports import run_import
+    from datastore.models import Dataset
+    from datastore.services.imports import import_local_files
 
     workspace, _ = Workspace.objects.get_or_create(name="Bench", slug="bench")
     dataset = Dataset.objects.create(
         workspace=workspace, name=f"digits {Dataset.objects.count()}", task_type="classification"
     )
-    session = UploadSession.objects.create(dataset=dataset)
-    (upload_file,) = session.add_files([(archive.name, archive.stat().st_size)])
-    with open(archive, "rb") as stream:
-        upload_file.append(stream, 0)
-    session.status = UploadSession.Status.IMPORTING
-    session.save(update_fields=["status"])
-    job = ImportJob.objects.create(dataset=dataset, upload=session)
-    job.claim()
     start, start_cpu = time.perf_counter(), time.process_time()
-    run_import(job, threads=threads)
+    job = import_local_files(dataset, None, [(archive.name, archive)], threads=threads)
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - start_cpu
-    job.refresh_from_db()
     return {
         "status": job.status,
         "seconds": round(seconds, 2),

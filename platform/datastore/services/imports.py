@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import shutil
 from collections import Counter
+from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
@@ -60,6 +61,35 @@ def start_import(upload: UploadSession, user: object, fmt: str = "") -> ImportJo
             dataset=upload.dataset, upload=upload, requested_format=fmt, created_by=user
         )
         enqueue(IMPORT_TASK, job.pk)
+    return job
+
+
+def import_local_files(
+    dataset: Dataset,
+    user: object,
+    files: list[tuple[str, Path]],
+    fmt: str = "",
+    threads: int = 2,
+) -> ImportJob:
+    """Uploads files from this machine and imports them here and now, as the worker would.
+
+    For seeding, scripts, tests and benchmarks; people and API clients upload and queue.
+    `files` are (name as uploaded, local path) pairs. Returns the finished job, which may
+    have failed (its `error` says why).
+    """
+    session = UploadSession.objects.create(dataset=dataset, created_by=user)
+    declared = {f.name: f for f in session.add_files([(n, p.stat().st_size) for n, p in files])}
+    for name, path in files:
+        with open(path, "rb") as stream:
+            declared[name].append(stream, 0)
+    session.status = UploadSession.Status.IMPORTING
+    session.save(update_fields=["status"])
+    job = ImportJob.objects.create(
+        dataset=dataset, upload=session, requested_format=fmt, created_by=user
+    )
+    job.claim()
+    run_import(job, threads=threads)
+    job.refresh_from_db()
     return job
 
 

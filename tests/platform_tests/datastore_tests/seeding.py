@@ -13,8 +13,8 @@ from typing import Any
 from django.test import Client
 
 from accounts.models import Membership, User, Workspace
-from datastore.models import Dataset, ImportJob, UploadSession
-from datastore.services.imports import run_import
+from datastore.models import Dataset, ImportJob
+from datastore.services.imports import import_local_files
 from tests.platform_tests.datastore_tests import sample_images
 
 
@@ -35,17 +35,6 @@ def sign_in(page: Any, user: User, base_url: str) -> None:
 
 def import_now(dataset: Dataset, user: User, folder: Path, fmt: str = "") -> ImportJob:
     """Uploads every file of `folder` and imports it here, as the worker would."""
-    session = UploadSession.objects.create(dataset=dataset, created_by=user)
-    files = sample_images.uploads_of(folder)
-    declared = {f.name: f for f in session.add_files([(n, p.stat().st_size) for n, p in files])}
-    for name, path in files:
-        with open(path, "rb") as stream:
-            declared[name].append(stream, 0)
-    session.status = UploadSession.Status.IMPORTING
-    session.save(update_fields=["status"])
-    job = ImportJob.objects.create(dataset=dataset, upload=session, requested_format=fmt)
-    assert job.claim()
-    run_import(job)
-    job.refresh_from_db()
+    job = import_local_files(dataset, user, sample_images.uploads_of(folder), fmt)
     assert job.status == ImportJob.Status.SUCCEEDED, job.error
     return job

@@ -133,3 +133,15 @@ class ImportTaskTests(DatastoreTestCase):
         self.assertEqual(sample.original_name, "日本/コイン 🪙.png")
         self.assertTrue(sample.file.name.isascii())
         self.assertEqual([p["code"] for p in job.report["problems"]], ["odd_filename"])
+
+    def test_local_files_import_here_and_now(self) -> None:
+        from datastore.services.imports import import_local_files
+
+        dataset = self.make_dataset(Dataset.TaskType.DETECTION, name="Local")
+        folder = self.folder("local")
+        sample_images.photos(folder, names=("rocket", "coins"))
+        job = import_local_files(dataset, self.bob, sample_images.uploads_of(folder))
+        self.assertEqual(
+            (job.status, job.samples_added, job.created_by), ("succeeded", 2, self.bob)
+        )
+        self.assertEqual(job.upload.status, UploadSession.Status.IMPORTED)
