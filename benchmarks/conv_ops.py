@@ -1,11 +1,16 @@
 """Convolution forward+backward times against PyTorch, on ResNet-18 and MobileNetV2 CIFAR shapes.
 
     python benchmarks/conv_ops.py [--repeat 5] [--threads 2] [--only resnet|mobilenet]
+        [--clock wall|cpu]
 
 Prints JSON: one row per layer shape with the median forward+backward milliseconds of ours and
 of PyTorch (same process, interleaved, `torch.set_num_threads(threads)`), their ratio, and a
 total weighted by how often each shape occurs in the network. Inputs other than the stem's are
 channel-last in memory, as the previous layer leaves them.
+
+`--clock cpu` times process CPU time instead of wall time: on a shared, busy machine that is
+far steadier, and it is the right measure with `--threads 1` (pin the process with `taskset`
+and set OPENBLAS_NUM_THREADS=1 so both sides run on one core).
 """
 
 from __future__ import annotations
@@ -59,13 +64,15 @@ def _median_ms(samples: list[float]) -> float:
     return round(statistics.median(samples) * 1e3, 3)
 
 
-def bench_case(case: tuple, repeat: int, torch) -> dict:
+def bench_case(case: tuple, repeat: int, torch, clock=time.perf_counter) -> dict:
     name, cin, cout, k, stride, size, groups, count, input_grad = case
     rng = np.random.default_rng(0)
     pad = k // 2
     x = rng.standard_normal((BATCH, cin, size, size), dtype=np.float32)
     w = rng.standard_normal((cout, cin // groups, k, k), dtype=np.float32) * 0.1
-    x_ours = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2) if input_grad else x
+    x_ours = (
+        np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2) if input_grad else x
+    )
     xt = framework.Tensor(x_ours, stop_gradient=not input_grad)
     wt = framework.Parameter(w)
     out = (size + 2 * pad - k) // stride + 1
@@ -98,9 +105,9 @@ def bench_case(case: tuple, repeat: int, torch) -> dict:
         run()
     for _ in range(repeat):
         for key, run in runners.items():
-            start = time.perf_counter()
+            start = clock()
             run()
-            timings[key].append(time.perf_counter() - start)
+            timings[key].append(clock() - start)
     for key, samples in timings.items():
         row[f"{key}_ms"] = _median_ms(samples)
     if torch is not None:
@@ -121,6 +128,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["resnet", "mobilenet"], default=None)
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     args = parser.parse_args()
     try:
         import torch
@@ -131,9 +139,15 @@ def main() -> None:
     suites = {"resnet18_cifar_batch32": RESNET18, "mobilenet_v2_cifar_batch32": MOBILENET_V2}
     if args.only:
         suites = {k: v for k, v in suites.items() if k.startswith(args.only)}
-    report: dict = {"threads": args.threads, "repeat": args.repeat, "torch": torch is not None}
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    report: dict = {
+        "threads": args.threads,
+        "repeat": args.repeat,
+        "clock": args.clock,
+        "torch": torch is not None,
+    }
     for suite, cases in suites.items():
-        rows = [bench_case(case, args.repeat, torch) for case in cases]
+        rows = [bench_case(case, args.repeat, torch, clock) for case in cases]
         report[suite] = {"layers": rows, "weighted_total": summarize(rows)}
     print(json.dumps(report, indent=1))
 

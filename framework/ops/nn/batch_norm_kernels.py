@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from framework.ops.nn.threads import parallel_for
+from framework.ops.nn.workspace import scratch
 
 _BLOCK_ELEMENTS = 1 << 16
 
@@ -27,6 +28,11 @@ def _blocks(xp, rows: int, row_elements: int, work) -> list:
         return [sum(parts) for parts in zip(*results, strict=True)] if results else []
 
     return parallel_for(run, rows, min_items=step)
+
+
+def _temp(xp, v, rows: int):
+    """A per-thread scratch block shaped like `v[:rows]` (the workspace is thread-local)."""
+    return scratch(xp, "bn_block", (rows, *v.shape[1:]), v.dtype)
 
 
 def _reduce(parts: list):
@@ -74,23 +80,22 @@ def channel_backward(xp, v, gy, mean, invstd, gamma, out):
     center = mean.reshape(c, 1)
 
     def sums(a: int, b: int):
-        d = v[a:b] - center
+        d = xp.subtract(v[a:b], center, out=_temp(xp, v, b - a))
         return gy[a:b].sum(axis=(0, 2)), xp.einsum("pcq,pcq->c", gy[a:b], d)
 
     gbeta, gy_centered = _reduce(_blocks(xp, p, c * q, sums))
     ggamma = gy_centered * invstd
     scale = invstd if gamma is None else gamma * invstd
-    # gx = scale * (gy - gbeta/m - xhat * ggamma/m), written as gy*scale + (x-mean)*k1 + k0
-    k1 = (-scale * invstd * ggamma / m).reshape(c, 1)
-    k0 = (-scale * gbeta / m).reshape(c, 1)
-    scale = scale.reshape(c, 1)
+    # gx = scale * (gy - gbeta/m - xhat * ggamma/m), written as gy * scale + x * k1 + k0
+    k1 = -scale * invstd * ggamma / m
+    k0 = (-scale * gbeta / m - mean * k1).reshape(c, 1).astype(v.dtype)
+    k1 = k1.reshape(c, 1).astype(v.dtype)
+    scale = scale.reshape(c, 1).astype(v.dtype)
 
     def apply(a: int, b: int):
         block = out[a:b]
         xp.multiply(gy[a:b], scale, out=block)
-        d = v[a:b] - center
-        d *= k1
-        block += d
+        block += xp.multiply(v[a:b], k1, out=_temp(xp, v, b - a))
         block += k0
         return ()
 

@@ -419,3 +419,32 @@ def test_conv2d_on_gpu_matches_cpu(case):
         results.append([y.numpy()] + [g.numpy() for g in framework.grad(y, xs, gy)])
     for cpu, gpu in zip(*results, strict=True):
         np.testing.assert_allclose(gpu, cpu, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "x_shape, w_shape, kwargs",
+    [
+        ((8, 32, 32, 32), (32, 32, 3, 3), {"padding": 1}),
+        ((8, 32, 32, 32), (48, 32, 3, 3), {"padding": 1, "stride": 2}),
+        ((8, 64, 32, 32), (64, 1, 3, 3), {"padding": 1, "groups": 64}),
+    ],
+    ids=["3x3", "3x3_stride2", "depthwise"],
+)
+def test_conv2d_large_enough_for_threaded_copies_matches_torch(x_shape, w_shape, kwargs):
+    """Shapes big enough that im2col, padding, col2im and depthwise work is split over threads."""
+    torch = pytest.importorskip("torch")
+    x, w, _ = _arrays(x_shape, w_shape, np.float32)
+    channel_last = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    xs = [
+        framework.Tensor(channel_last, stop_gradient=False),
+        framework.to_tensor(w, stop_gradient=False),
+    ]
+    y = F.conv2d(*xs, **kwargs)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    ty = torch.nn.functional.conv2d(tx, tw, **kwargs)
+    gy = np.random.default_rng(1).standard_normal(ty.shape).astype(np.float32)
+    ty.backward(torch.tensor(gy))
+    gx, gw = framework.grad(y, xs, framework.to_tensor(gy))
+    np.testing.assert_allclose(y.numpy(), ty.detach().numpy(), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(gx.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(gw.numpy(), tw.grad.numpy(), rtol=1e-4, atol=5e-2)

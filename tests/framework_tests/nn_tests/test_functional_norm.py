@@ -281,3 +281,27 @@ def test_norms_name_bad_parameters():
         F.layer_norm(x, [3, 4])
     with pytest.raises(ValueError, match="must divide 3 channels"):
         F.group_norm(x, 2)
+
+
+@pytest.mark.parametrize("channel_last_memory", [False, True])
+def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(channel_last_memory):
+    """A batch big enough that the statistics and gradient passes are split over threads."""
+    torch = pytest.importorskip("torch")
+    x = _rand((16, 64, 24, 24), np.float32, scale=2.0, shift=1.0)
+    data = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    xt = framework.Tensor(data if channel_last_memory else x.copy(), stop_gradient=False)
+    gamma = framework.to_tensor(_rand(64, np.float32, 1), stop_gradient=False)
+    mean, var = (
+        framework.to_tensor(np.zeros(64, np.float32)),
+        framework.to_tensor(np.ones(64, np.float32)),
+    )
+    y = F.batch_norm(xt, mean, var, gamma, training=True)
+    tx, tg = torch.tensor(x, requires_grad=True), torch.tensor(gamma.numpy(), requires_grad=True)
+    ty = torch.nn.functional.batch_norm(tx, torch.zeros(64), torch.ones(64), tg, training=True)
+    gy = _rand(x.shape, np.float32, 3)
+    ty.backward(torch.tensor(gy))
+    gx, gg = framework.grad(y, [xt, gamma], framework.to_tensor(gy))
+    np.testing.assert_allclose(y.numpy(), ty.detach().numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gx.numpy(), tx.grad.numpy(), rtol=1e-3, atol=1e-4)
+    np.testing.assert_allclose(gg.numpy(), tg.grad.numpy(), rtol=1e-3, atol=1e-2)
+    np.testing.assert_allclose(mean.numpy(), 0.1 * x.mean(axis=(0, 2, 3)), rtol=1e-4, atol=1e-6)
