@@ -36,6 +36,7 @@ from framework.jit.capture import capture, unflatten
 from framework.jit.errors import TracingError
 from framework.jit.graph import Graph
 from framework.jit.input_spec import InputSpec
+from framework.jit.tracer import is_tracing
 
 
 class StaticFunction:
@@ -86,6 +87,8 @@ class StaticFunction:
         return program.run(tensors)
 
     def _runs_eagerly(self, args: tuple) -> bool:
+        if is_tracing():  # inside an outer trace: let it record this function's ops
+            return True
         layer = self._layer
         if layer is not None and getattr(layer, "training", False):
             return True

@@ -171,6 +171,12 @@ class _Active(threading.local):
 
 _active = _Active()
 
+
+def is_tracing() -> bool:
+    """Whether this thread is inside a trace (nested static functions then run their code)."""
+    return _active.tracer is not None
+
+
 _GUARDED = ("__bool__", "item", "__int__", "__float__", "__index__", "numpy", "tolist", "__array__")
 _REWRITES = {
     "__bool__": "a Python `if`/`while`/`and`/`or` on a tensor",

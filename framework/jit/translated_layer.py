@@ -4,9 +4,12 @@ Its parameters and buffers carry the original `state_dict` names (nested sublaye
 for the dotted paths), so `translated.set_state_dict(model.state_dict())` works both ways.
 Each call reads the current parameter arrays, so changed weights take effect at once.
 
-Without gradients (eval mode under `no_grad`, or no trainable parameters and no input that
-needs a gradient) the graph runs on the array executor. Otherwise each node is replayed with
-the framework's differentiable ops (`framework.jit.replay`), so the layer can be fine-tuned.
+In eval mode (and whenever no gradient is needed) the graph runs on the array executor. In
+train mode with gradients on, or for inputs that require a gradient, each node is replayed
+with the framework's differentiable ops (`framework.jit.replay`), so the layer can be
+fine-tuned. The graph was traced in eval mode, so even in train mode batch norm uses its
+running statistics and dropout stays off: fine-tuning adjusts the weights of the inference
+computation that was saved.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ from framework.inference.kernels import (  # noqa: F401 - each module registers 
     linalg,
     normalization,
     pooling,
+    quantize_linear,
+    quantized,
     reduction,
     shape,
 )

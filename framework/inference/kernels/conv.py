@@ -1,16 +1,14 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
-They call the training kernels (`framework.ops.nn.conv_kernels`) with an output buffer from
-the arena. A weight that is an initializer is repacked once so that its GEMM operand
-(`[kh*kw*C, O]`) is a free view: the training kernel would otherwise copy the whole weight on
-every call, which is most of the time of a batch-1 ResNet.
+On the CPU an ungrouped convolution with a known weight runs `conv_gemm` (cache-sized im2col
+chunks into the output buffer, the `[kh*kw*C, O]` GEMM weight prepared once per model);
+grouped, depthwise and GPU convolutions, and weights that change between runs, use the
+training kernels (`framework.ops.nn.conv_kernels`) with an output buffer from the arena.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from framework.inference.kernels import activation
+from framework.inference.kernels import activation, conv_gemm
 from framework.inference.kernels.registry import kernel
 from framework.jit.op_schema import attr
 from framework.ops.nn.conv_geometry import ConvGeometry
@@ -19,9 +17,9 @@ from framework.ops.nn.conv_kernels import conv_forward, conv_input_grad
 _NHWC_ORDER = (0, 2, 3, 1)
 
 
-def packed_weight(xp: Any, weight: Any) -> Any:
-    """`weight` ([O, C, kh, kw]) with memory ordered [kh, kw, C, O]; same values and shape."""
-    return xp.ascontiguousarray(weight.transpose(2, 3, 1, 0)).transpose(3, 2, 0, 1)
+def gemm_matrix(xp, weight):
+    """`[O, C, kh, kw]` -> C-contiguous `[kh*kw*C, O]`, rows ordered (row, column, channel)."""
+    return xp.ascontiguousarray(weight.transpose(2, 3, 1, 0)).reshape(-1, weight.shape[0])
 
 
 def _window_2d(node, one_d: bool) -> tuple:
@@ -33,7 +31,7 @@ def _window_2d(node, one_d: bool) -> tuple:
     return tuple(strides), ((pads[0], pads[2]), (pads[1], pads[3])), tuple(dilations)
 
 
-def _layout(node, one_d: bool, xp: Any):
+def _layout(node, one_d: bool):
     """(to 4-D NCHW view, back to the op's layout) for the op's data_format."""
     channel_last = attr(node, "data_format") in ("NHWC", "NLC")
     if one_d:
@@ -53,17 +51,16 @@ def conv(node, ctx):
     one_d = node.op_type == "conv1d"
     stride, padding, dilation = _window_2d(node, one_d)
     groups = int(attr(node, "groups"))
-    to_4d, from_4d = _layout(node, one_d, xp)
+    to_4d, from_4d = _layout(node, one_d)
     fused = activation.in_place(node.attrs.get("activation"), xp)
     static_weight = ctx.static(1)
-    packed = None
-    if static_weight is not None:
-        w4 = static_weight[:, :, None, :] if one_d else static_weight
-        packed = packed_weight(xp, w4) if groups == 1 else w4
+    matrix = None
+    if static_weight is not None and groups == 1 and xp.__name__ == "numpy":
+        matrix = gemm_matrix(xp, static_weight[:, :, None, :] if one_d else static_weight)
     geometries: dict[tuple, ConvGeometry] = {}
 
     def run(x, weight, bias=None):
-        w4 = packed if packed is not None else (weight[:, :, None, :] if one_d else weight)
+        w4 = weight[:, :, None, :] if one_d else weight
         x4 = x if to_4d is None else to_4d(x)
         spatial = x4.shape[2:]
         geom = geometries.get(spatial)
@@ -78,7 +75,13 @@ def conv(node, ctx):
             geometries[spatial] = geom
         n = x4.shape[0]
         out = ctx.empty((n, w4.shape[0], *geom.out_size), x.dtype, _NHWC_ORDER)
-        conv_forward(x4, w4, bias, geom, out=out.transpose(_NHWC_ORDER))
+        physical = out.transpose(_NHWC_ORDER)
+        if matrix is not None:
+            conv_gemm.conv_into(xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical)
+            if bias is not None:
+                physical += bias
+        else:
+            conv_forward(x4, w4, bias, geom, out=physical)
         if fused is not None:
             fused(out)
         return out if from_4d is None else from_4d(out)
@@ -88,13 +91,12 @@ def conv(node, ctx):
 
 @kernel("conv2d_transpose", "conv1d_transpose")
 def conv_transpose(node, ctx):
-    xp = ctx.xp
     one_d = node.op_type == "conv1d_transpose"
     stride, padding, dilation = _window_2d(node, one_d)
     groups = int(attr(node, "groups"))
     extra = [int(e) for e in attr(node, "output_padding")]
     extra = (0, extra[0]) if one_d else tuple(extra)
-    to_4d, from_4d = _layout(node, one_d, xp)
+    to_4d, from_4d = _layout(node, one_d)
 
     def run(x, weight, bias=None):
         w4 = weight[:, :, None, :] if one_d else weight

@@ -5,7 +5,9 @@ input untouched:
 - `constant_folding`: nodes computable from initializers alone;
 - `conv_bn_fold`, `linear_bn_fold`: batch norm folded into the preceding conv / linear;
 - `activation_fusion`: relu/relu6/hardswish/... applied in place by conv, linear, add, bn;
-- `dead_code_elimination`: nodes, values and initializers no output needs.
+- `dead_code_elimination`: nodes, values and initializers no output needs;
+- `int8_fusion`: QDQ patterns of an INT8 model (`framework.quantization`) become INT8 kernels
+  (runs before constant folding, which would dequantize the int8 weights back to float).
 
 Buffer reuse (`memory_plan`) is planned by the executor from the final graph.
 """
@@ -20,12 +22,14 @@ from framework.inference.passes import (
     conv_bn_fold,
     dead_code_elimination,
     identity_removal,
+    int8_fusion,
     linear_bn_fold,
 )
 from framework.jit.graph import Graph
 
 PASSES: dict[str, Callable[[Graph], Graph]] = {
     "identity_removal": identity_removal.run,
+    "int8_fusion": int8_fusion.run,
     "constant_folding": constant_folding.run,
     "conv_bn_fold": conv_bn_fold.run,
     "linear_bn_fold": linear_bn_fold.run,
@@ -34,6 +38,7 @@ PASSES: dict[str, Callable[[Graph], Graph]] = {
 }
 DEFAULT_PIPELINE = (
     "identity_removal",
+    "int8_fusion",
     "constant_folding",
     "conv_bn_fold",
     "linear_bn_fold",

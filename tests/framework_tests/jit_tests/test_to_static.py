@@ -147,3 +147,13 @@ def test_paddle_names_are_exported() -> None:
     assert InputSpec.from_tensor(framework.ones([2, 5]), name="t").shape == [2, 5]
     with pytest.raises(ValueError):
         InputSpec([2, -3])
+
+
+def test_a_static_sublayer_is_traced_into_its_parent(tmp_path) -> None:
+    inner = to_static(Net(), input_spec=[InputSpec([None, 4])])
+    outer = nn.Sequential(inner, nn.ReLU())
+    outer.eval()
+    framework.jit.save(outer, str(tmp_path / "outer"), input_spec=[InputSpec([None, 4])])
+    graph = framework.jit.load(str(tmp_path / "outer")).program
+    assert [n.op_type for n in graph.nodes] == ["linear", "relu", "linear", "relu"]
+    assert graph.nodes[0].inputs[1] == "0.fc1.weight"
