@@ -77,16 +77,33 @@ def conv(node, ctx):
         out = ctx.empty((n, w4.shape[0], *geom.out_size), x.dtype, _NHWC_ORDER)
         physical = out.transpose(_NHWC_ORDER)
         if matrix is not None:
-            conv_gemm.conv_into(xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical)
-            if bias is not None:
-                physical += bias
+            finish = _epilogue(bias, fused)
+            conv_gemm.conv_into(xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical, finish)
         else:
             conv_forward(x4, w4, bias, geom, out=physical)
-        if fused is not None:
-            fused(out)
+            if fused is not None:
+                fused(out)
         return out if from_4d is None else from_4d(out)
 
     return run
+
+
+def _epilogue(bias, fused):
+    """Bias and activation for one chunk of output rows (`[pixels, O]`), in place."""
+    if bias is None:
+        return fused
+    if fused is None:
+
+        def add_bias(rows) -> None:
+            rows += bias
+
+        return add_bias
+
+    def finish(rows) -> None:
+        rows += bias
+        fused(rows)
+
+    return finish
 
 
 @kernel("conv2d_transpose", "conv1d_transpose")

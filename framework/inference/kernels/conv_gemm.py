@@ -20,16 +20,18 @@ from framework.ops.nn.workspace import scratch
 CHUNK_BYTES = 2 << 20  # left GEMM operand per call: about the L2 cache of one core
 
 
-def conv_into(xp, xh, weight_matrix, geom: ConvGeometry, out) -> None:
+def conv_into(xp, xh, weight_matrix, geom: ConvGeometry, out, epilogue=None) -> None:
     """`out[N, Ho, Wo, O]` = the convolution of `xh` (`[N, H, W, C]`) by `weight_matrix`
-    (`[kh*kw*C, O]`, rows ordered kernel row, kernel column, channel)."""
+    (`[kh*kw*C, O]`, rows ordered kernel row, kernel column, channel). `epilogue(rows)`, when
+    given, finishes each chunk of output rows in place while it is still in cache (bias and
+    activation)."""
     n = xh.shape[0]
     ho, wo = geom.out_size
     o = out.shape[-1]
     if geom.is_pointwise():
         sh, sw = geom.stride
         source = xh if (sh, sw) == (1, 1) else xh[:, ::sh, ::sw]
-        _pointwise(xp, source, weight_matrix, out.reshape(n, ho * wo, o))
+        _pointwise(xp, source, weight_matrix, out.reshape(n, ho * wo, o), epilogue)
         return
     padded = pad_into(xp, xh, geom.padding, geom.padded_size(), "infer_conv_padded")
     windows = window_view(xp, padded, geom)  # [N, Ho, Wo, kh, kw, C]
@@ -39,21 +41,24 @@ def conv_into(xp, xh, weight_matrix, geom: ConvGeometry, out) -> None:
         images = max(1, rows // ho)
         for a in range(0, n, images):
             b = min(n, a + images)
-            _gemm(xp, windows[a:b], weight_matrix, out[a:b].reshape(-1, o), k)
+            _gemm(xp, windows[a:b], weight_matrix, out[a:b].reshape(-1, o), k, epilogue)
         return
     for image in range(n):
         for r in range(0, ho, rows):
             s = min(ho, r + rows)
-            _gemm(xp, windows[image, r:s], weight_matrix, out[image, r:s].reshape(-1, o), k)
+            rows_out = out[image, r:s].reshape(-1, o)
+            _gemm(xp, windows[image, r:s], weight_matrix, rows_out, k, epilogue)
 
 
-def _gemm(xp, windows, weight_matrix, out_rows, k: int) -> None:
+def _gemm(xp, windows, weight_matrix, out_rows, k: int, epilogue) -> None:
     cols = scratch(xp, "infer_conv_cols", (out_rows.shape[0], k), weight_matrix.dtype)
     cols.reshape(windows.shape)[...] = windows
     xp.matmul(cols, weight_matrix, out=out_rows)
+    if epilogue is not None:
+        epilogue(out_rows)
 
 
-def _pointwise(xp, source, weight_matrix, out) -> None:
+def _pointwise(xp, source, weight_matrix, out, epilogue) -> None:
     """1x1 convolution: `[N, H, W, C]` rows times `[C, O]`, chunked by rows."""
     n, h, w, c = source.shape
     o = out.shape[-1]
@@ -64,6 +69,8 @@ def _pointwise(xp, source, weight_matrix, out) -> None:
         for a in range(0, n * h * w, step):
             b = min(n * h * w, a + step)
             xp.matmul(flat[a:b], weight_matrix, out=out_rows[a:b])
+            if epilogue is not None:
+                epilogue(out_rows[a:b])
         return
     rows = max(1, step // w)  # a strided source: gather row bands into a buffer first
     for image in range(n):
@@ -72,4 +79,7 @@ def _pointwise(xp, source, weight_matrix, out) -> None:
             band = scratch(xp, "infer_conv_rows", ((s - r) * w, c), source.dtype)
             band.reshape(s - r, w, c)[...] = source[image, r:s]
             start = (image * h + r) * w
-            xp.matmul(band, weight_matrix, out=out_rows[start : start + (s - r) * w])
+            chunk = out_rows[start : start + (s - r) * w]
+            xp.matmul(band, weight_matrix, out=chunk)
+            if epilogue is not None:
+                epilogue(chunk)

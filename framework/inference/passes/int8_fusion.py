@@ -1,5 +1,6 @@
 """INT8 fusion: a QDQ graph (see `framework.quantization.ir_ops`) becomes INT8 kernels.
 
+0. Duplicate `quantize_linear` nodes (same tensor and parameters) are merged.
 1. `conv2d` / `linear` reading `dequantize_linear(q)` of an int8 activation and
    `dequantize_linear(w)` of an int8 weight initializer (zero points 0, one scale per output
    channel or one in all), with a bias that is absent, a float initializer or the
@@ -21,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework.core.backend import to_numpy
-from framework.inference.passes.rewrite import remove_nodes, sole_consumer
+from framework.inference.passes.rewrite import remove_nodes, rename_uses, sole_consumer
 from framework.jit.graph import Graph, Node
 from framework.jit.op_schema import attr
 
@@ -32,6 +33,7 @@ def run(graph: Graph) -> Graph:
     if not any(node.op_type == "dequantize_linear" for node in graph.nodes):
         return graph
     graph = graph.copy()
+    _merge_duplicate_quantizes(graph)
     _fuse_quantized_ops(graph)
     _fuse_requantize(graph)
     _fuse_pass_through(graph)
@@ -88,6 +90,23 @@ def _bias(graph: Graph, name: str, producers: dict[str, Node]) -> str | None:
     folded = graph.unique_name(f"{dq.name}.folded")
     graph.add_initializer(folded, real.astype(np.float32), "constant")
     return folded
+
+
+def _merge_duplicate_quantizes(graph: Graph) -> None:
+    """One quantize_linear per (tensor, scale, zero point): QDQ graphs give every reader its
+    own pair, for onnxruntime."""
+    first: dict[tuple, Node] = {}
+    doomed = []
+    for node in graph.nodes:
+        if node.op_type != "quantize_linear":
+            continue
+        key = (tuple(node.inputs), attr(node, "axis"))
+        kept = first.setdefault(key, node)
+        if kept is not node:
+            rename_uses(graph, node.outputs[0], kept.outputs[0])
+            del graph.values[node.outputs[0]]
+            doomed.append(node)
+    remove_nodes(graph, doomed)
 
 
 def _fuse_quantized_ops(graph: Graph) -> None:
