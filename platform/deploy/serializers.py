@@ -29,6 +29,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             "version",
             "format",
             "format_display",
+            "threshold",
             "status",
             "stage",
             "progress",
@@ -83,6 +84,13 @@ class ModelExportSerializer(serializers.ModelSerializer):
 
 class ExportCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=ModelExport.Format.choices)
+    threshold = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        min_value=0.0,
+        max_value=1.0,
+        help_text="Confidence threshold written into the package's meta.json",
+    )
 
 
 class ExportSummarySerializer(serializers.ModelSerializer):

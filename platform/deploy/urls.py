@@ -38,7 +38,7 @@ api_urlpatterns = [
         deployments.PredictView.as_view(),
         name="deployment-predict",
     ),
-    path("deployments/<int:pk>/predict/", deployments.PredictView.as_view()),
+    path("deployments/<int:pk>/predict/", deployments.PredictSlashView.as_view()),
     path(
         "deployments/<int:pk>/traffic/",
         deployments.TrafficView.as_view(),

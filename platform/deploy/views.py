@@ -42,13 +42,25 @@ def job_exports(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         require_role(request.user, job.workspace, Role.MEMBER)
         try:
-            export = export_service.start_export(job, request.POST.get("format", ""), request.user)
+            threshold = _optional_float(request.POST.get("threshold"))
+            export = export_service.start_export(
+                job, request.POST.get("format", ""), request.user, threshold
+            )
             messages.success(request, f"Export v{export.version} is queued.")
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         return redirect("deploy:job_exports", pk=job.pk)
     context = {"workspace": job.workspace, "job": job, **export_panel_context(job, role)}
     return render(request, "deploy/job_exports.html", context)
+
+
+def _optional_float(value: str | None) -> float | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise ValidationError("The threshold must be a number from 0 to 1.") from None
 
 
 @login_required

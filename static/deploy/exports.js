@@ -115,8 +115,10 @@ form?.addEventListener("submit", async (event) => {
   event.preventDefault();
   errorBox.hidden = true;
   const format = form.elements.format.value;
+  const given = form.elements.threshold.value;
+  const threshold = given === "" ? null : Number(given);
   try {
-    await request(api, { method: "POST", json: { format } });
+    await request(api, { method: "POST", json: { format, threshold } });
   } catch (error) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;

@@ -131,6 +131,11 @@ class PredictView(APIView):
         return response
 
 
+@extend_schema(exclude=True)
+class PredictSlashView(PredictView):
+    """The same endpoint with a trailing slash (a POST cannot follow a redirect to it)."""
+
+
 class TrafficView(APIView):
     """Requests, errors and latency percentiles (p50/p95/p99, server time) per minute."""
 

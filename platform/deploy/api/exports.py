@@ -51,7 +51,8 @@ class JobExportListView(generics.ListCreateAPIView):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         given = ExportCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        export = start_export(self.get_job(), given.validated_data["format"], request.user)
+        data = given.validated_data
+        export = start_export(self.get_job(), data["format"], request.user, data.get("threshold"))
         return Response(ModelExportSerializer(export).data, status=status.HTTP_201_CREATED)
 
 
@@ -75,6 +76,7 @@ class ExportDetailView(generics.RetrieveDestroyAPIView):
         )
 
     def perform_destroy(self, instance: ModelExport) -> None:
+        folder = default_storage.path(instance.folder)  # before delete() clears the pk
         try:
             instance.delete()
         except ProtectedError:
@@ -82,7 +84,6 @@ class ExportDetailView(generics.RetrieveDestroyAPIView):
             raise ValidationError(
                 {"detail": f"Deployments serve this export ({names}); switch them first."}
             ) from None
-        folder = default_storage.path(instance.folder)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -47,6 +47,9 @@ class ModelExport(models.Model):
     name = models.CharField(max_length=200)
     version = models.PositiveIntegerField()  # per job: v1, v2, ... in order of creation
     format = models.CharField(max_length=15, choices=Format.choices)
+    # The confidence threshold written into the package's meta.json (None: accept everything);
+    # a deployment may apply another one.
+    threshold = models.FloatField(null=True, blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=100, blank=True)

@@ -51,9 +51,14 @@ def check_exportable(job: TrainingJob, fmt: str) -> None:
         raise ValidationError({"job": f"The model trained by job #{job.pk} has been deleted."})
 
 
-def start_export(job: TrainingJob, fmt: str, user: Any) -> ModelExport:
-    """Creates the next version of `job`'s model in format `fmt` and queues its export."""
+def start_export(
+    job: TrainingJob, fmt: str, user: Any, threshold: float | None = None
+) -> ModelExport:
+    """Creates the next version of `job`'s model in format `fmt` (with `threshold` as the
+    package's confidence threshold) and queues its export."""
     check_exportable(job, fmt)
+    if threshold is not None and not 0.0 <= threshold <= 1.0:
+        raise ValidationError({"threshold": "A threshold is a confidence from 0 to 1."})
     for _attempt in range(3):
         try:
             with transaction.atomic():
@@ -65,6 +70,7 @@ def start_export(job: TrainingJob, fmt: str, user: Any) -> ModelExport:
                     name=job.name,
                     version=(latest or 0) + 1,
                     format=fmt,
+                    threshold=threshold,
                     created_by=user if getattr(user, "is_authenticated", False) else None,
                 )
                 enqueue(EXPORT_TASK, export.pk)

@@ -69,6 +69,12 @@ class TrafficRecorder:
         if due:
             self.flush()
 
+    def reset(self) -> None:
+        """Forget the pending tallies (tests; a process that must start counting afresh)."""
+        with self._lock:
+            self._pending = defaultdict(Tally)
+            self._last_flush = time.monotonic()
+
     def flush(self) -> None:
         """Adds the pending tallies to the database; kept for the next flush on failure."""
         with self._lock:

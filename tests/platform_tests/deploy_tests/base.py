@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import io
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -17,7 +19,7 @@ from PIL import Image
 
 from deploy.exporting.pipeline import run_export
 from deploy.models import Deployment, ModelExport
-from deploy.services import serving
+from deploy.services import serving, traffic
 from deploy.services.exports import start_export
 from tests.platform_tests.training_tests.base import TrainingTestCase, make_job, run_now
 from training.demo.digits import digit_images
@@ -37,10 +39,12 @@ def train_lenet(workspace: Any, user: Any, version: Any) -> TrainingJob:
     return job
 
 
-def export_now(job: TrainingJob, fmt: str = "package", user: Any = None) -> ModelExport:
+def export_now(
+    job: TrainingJob, fmt: str = "package", user: Any = None, threshold: float | None = None
+) -> ModelExport:
     """Starts an export and runs it here, as the worker's task does."""
     with mock.patch("deploy.services.exports.enqueue"):
-        export = start_export(job, fmt, user)
+        export = start_export(job, fmt, user, threshold)
     assert export.claim(worker="test-worker@localhost", device="cpu")
     run_export(export, "cpu")
     export.refresh_from_db()
@@ -85,3 +89,49 @@ class DeployTestCase(TrainingTestCase):
     def setUp(self) -> None:
         super().setUp()
         serving.clear_cache()
+        traffic.recorder.reset()
+
+
+@dataclass
+class World:
+    """Rows for tests that run a real server (transactional tests and browser tests)."""
+
+    user: Any
+    workspace: Any
+    token: str
+    job: TrainingJob
+    export: ModelExport
+    deployment: Deployment
+
+
+def build_world(media_root: Path, *, per_class: int = 6) -> World:
+    """An owner with an API token, a digits version, a trained LeNet, its package export and a
+    deployment serving it. Call with MEDIA_ROOT already pointing at `media_root`."""
+    from accounts.models import ApiToken, Membership, User, Workspace
+    from training.demo.digits import digits_version
+
+    media_root.mkdir(parents=True, exist_ok=True)
+    user = User.objects.create_user(username="dana", password="a long enough passphrase")
+    workspace = Workspace.objects.create(name="Dana's lab", slug="danas-lab")
+    workspace.add_member(user, Membership.Role.OWNER)
+    _, token = ApiToken.issue(workspace=workspace, user=user, name="tests")
+    version = digits_version(workspace, user, per_class=per_class)
+    job = train_lenet(workspace, user, version)
+    export = export_now(job, "package", user)
+    deployment = Deployment.objects.create(
+        workspace=workspace, name="digits", export=export, created_by=user
+    )
+    return World(user, workspace, token, job, export, deployment)
+
+
+def assert_same_answers(got: list[dict], expected: list[dict], atol: float = 2e-5) -> None:
+    """Equal labels, acceptance, classes and boxes; scores equal to float32 rounding (a batch
+    of 1 and a batch of 10 sum in different orders)."""
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected, strict=True):
+        assert (a["label"], a["index"], a["accepted"]) == (b["label"], b["index"], b["accepted"])
+        assert [c["index"] for c in a["classes"]] == [c["index"] for c in b["classes"]]
+        scores_a = [a["score"], *(c["score"] for c in a["classes"])]
+        scores_b = [b["score"], *(c["score"] for c in b["classes"])]
+        np.testing.assert_allclose(scores_a, scores_b, atol=atol)
+        assert len(a["boxes"]) == len(b["boxes"])
