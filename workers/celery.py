@@ -47,6 +47,7 @@ TASK_MODULES = [
     "workers.tasks.housekeeping",
     "workers.tasks.datastore",
     "workers.tasks.training",
+    "workers.tasks.deploy",
 ]
 
 app = Celery("sampan", include=TASK_MODULES)

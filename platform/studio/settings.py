@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "labeling",
     "modelzoo",
     "training",
+    "deploy",
 ]
 
 MIDDLEWARE = [

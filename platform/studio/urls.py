@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("labeling.urls")),
     path("", include("modelzoo.urls")),
     path("", include("training.urls")),
+    path("", include("deploy.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
