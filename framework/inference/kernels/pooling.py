@@ -16,6 +16,8 @@ from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.pooling import avg_pool_forward, window_counts
 from framework.ops.nn.workspace import scratch
 
+_CHUNK_BYTES = 2 << 20  # input per chunk of max pooling
+
 
 def pool_geometry(spatial, kernel_size, stride, padding, ceil_mode: bool) -> ConvGeometry:
     """The pooling windows over an input of `spatial` size (Paddle's ceil_mode rule)."""
@@ -80,22 +82,27 @@ def max_pool(node, ctx):
                 (h, w), kernel_size, stride, padding, ceil_mode
             )
         order = _order(x4)
-        padded = _padded(xp, x4, geom, order)
         out = ctx.empty((n, c, *geom.out_size), x.dtype, order)
-        (kh, kw), (sh, sw) = geom.kernel, geom.stride
-        ho, wo = geom.out_size
-        for i in range(kh):
-            for j in range(kw):
-                window = padded[
-                    :, :, i : i + sh * (ho - 1) + 1 : sh, j : j + sw * (wo - 1) + 1 : sw
-                ]
-                if i == 0 and j == 0:
-                    out[...] = window
-                else:
-                    xp.maximum(out, window, out=out)
+        # A few images at a time, so that the passes over the taps stay in cache.
+        step = max(1, _CHUNK_BYTES // max(1, x4[0].nbytes)) if xp.__name__ == "numpy" else n
+        for a in range(0, n, step):
+            b = min(n, a + step)
+            _max_taps(xp, _padded(xp, x4[a:b], geom, order), geom, out[a:b])
         return out if from_4d is None else from_4d(out)
 
     return run
+
+
+def _max_taps(xp, padded, geom: ConvGeometry, out) -> None:
+    (kh, kw), (sh, sw) = geom.kernel, geom.stride
+    ho, wo = geom.out_size
+    for i in range(kh):
+        for j in range(kw):
+            window = padded[:, :, i : i + sh * (ho - 1) + 1 : sh, j : j + sw * (wo - 1) + 1 : sw]
+            if i == 0 and j == 0:
+                out[...] = window
+            else:
+                xp.maximum(out, window, out=out)
 
 
 def _padded(xp, x, geom: ConvGeometry, order):

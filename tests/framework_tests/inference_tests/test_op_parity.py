@@ -189,3 +189,24 @@ def test_replay_gradients_equal_eager_gradients() -> None:
     replay_x = framework.to_tensor(x, stop_gradient=False)
     replay(graph, [replay_x], list(weights.values()))[0].backward()
     np.testing.assert_allclose(replay_x.grad.numpy(), eager_x.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("chunk", [64, 4096, 1 << 20])
+def test_chunked_kernels_give_the_same_result_for_any_chunk_size(monkeypatch, chunk) -> None:
+    from framework.inference.kernels import conv_gemm, pooling
+
+    monkeypatch.setattr(conv_gemm, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(pooling, "_CHUNK_BYTES", chunk)
+    w2 = framework.to_tensor(RNG.standard_normal((5, 4, 1, 1)).astype(np.float32))
+
+    def block(x):
+        z = F.relu(F.conv2d(x, W, B, padding=1))  # row bands of one image, or whole images
+        y = F.max_pool2d(z, 3, 2, padding=1)
+        return F.conv2d(y, w2, None, stride=2) + F.conv2d(z, w2, None, stride=4)
+
+    graph = optimize(trace_layer(block, [InputSpec([None, 3, 8, 8], "float32", "x")]))
+    assert graph.nodes[0].attrs.get("activation") == {"type": "relu"}
+    x = RNG.standard_normal((3, 3, 8, 8)).astype(np.float32)
+    with framework.no_grad():
+        want = block(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(Executor(graph).run([x])[0], want, rtol=1e-5, atol=1e-5)
