@@ -26,6 +26,14 @@ class DeployPageTests(DeployTestCase):
         self.assertContains(page, 'id="export-form"')
         self.assertContains(page, 'value="int8_onnx"')
 
+    def test_the_training_job_page_has_the_one_click_export_panel(self) -> None:
+        self.client.force_login(self.bob)
+        response = self.client.get(f"/jobs/{self.job.pk}/")
+        self.assertContains(response, 'id="export-panel"')
+        self.assertContains(response, 'id="export-button"')
+        self.client.force_login(self.vera)
+        self.assertNotContains(self.client.get(f"/jobs/{self.job.pk}/"), 'id="export-button"')
+
     def test_outsider_gets_404_on_every_page(self) -> None:
         self.client.force_login(self.charlie)
         for url in (
