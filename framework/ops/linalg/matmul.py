@@ -8,6 +8,7 @@ as one large GEMM on the flattened batch. Backward is two more matmuls with tran
 
 from __future__ import annotations
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
@@ -84,7 +85,7 @@ def matmul(
         framework.matmul(a, b).shape                      # [8, 3, 5]
         framework.matmul(b, b, transpose_x=True).shape    # [5, 5]
     """
-    x, y = as_operands(x, y)
+    x, y = amp_cast("matmul", *as_operands(x, y))
     if x._data.dtype != y._data.dtype:
         raise TypeError(f"matmul: x and y must have the same dtype, got {x.dtype} and {y.dtype}")
     x_ndim, y_ndim = x._data.ndim, y._data.ndim
