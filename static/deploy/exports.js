@@ -28,7 +28,7 @@ function cell(row, text, className) {
 function parityText(e) {
   const p = e.parity;
   if (!p) return "—";
-  const diff = `max |Δ| ${p.max_abs_diff.toExponential(1)}`;
+  const diff = `max |Δ| ${p.max_abs_diff === 0 ? "0" : p.max_abs_diff.toExponential(1)}`;
   const agree = e.format.startsWith("int8") ? `, top-1 agrees ${pct(p.top1_agreement)}` : "";
   return `${p.passed ? "✓" : "✗"} ${diff}${agree} on ${p.samples} ${p.source}`;
 }

@@ -34,6 +34,7 @@ async function tryImage(blob) {
   if (!answer) return;
   last = { image, prediction: answer.predictions[0], model: answer.model };
   draw();
+  traffic();
 }
 
 async function predict(body) {
@@ -182,12 +183,14 @@ async function traffic() {
     const ms = (v) => (v == null ? "—" : `${v.toFixed(1)} ms`);
     const facts = [["Requests (1 h)", t.requests], ["Images", t.images], ["Errors", t.errors],
       ["p50", ms(t.p50_ms)], ["p95", ms(t.p95_ms)], ["p99", ms(t.p99_ms)]];
-    $("traffic-totals").replaceChildren(...facts.flatMap(([k, v]) => {
+    $("traffic-totals").replaceChildren(...facts.map(([k, v]) => {
+      const pair = document.createElement("div");
       const dt = document.createElement("dt");
       dt.textContent = k;
       const dd = document.createElement("dd");
       dd.textContent = v;
-      return [dt, dd];
+      pair.append(dt, dd);
+      return pair;
     }));
     const x = data.series.map((s) => s.minute);
     const traces = [
