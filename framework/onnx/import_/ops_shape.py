@@ -50,6 +50,14 @@ def _reshape(ctx, node, args):
     if -1 in shape:
         known = math.prod(d for d in shape if d != -1)
         shape[shape.index(-1)] = x.size // known if known else 0
+    return _reshaped(x, shape)
+
+
+def _reshaped(x, shape: list[int]):
+    """Integer tensors (shape arithmetic) stay plain arrays: the jit tracer never sees them,
+    so tracing an imported model records only the data path."""
+    if not is_float(x):
+        return array_op(lambda xp, a: a.reshape(shape), x)
     return framework.reshape(x, shape)
 
 
@@ -58,14 +66,16 @@ def _flatten(ctx, node, args):
     x = args[0]
     axis = int(node.attrs.get("axis", 1))
     axis = axis + x.ndim if axis < 0 else axis
-    return framework.reshape(x, [math.prod(x.shape[:axis]), math.prod(x.shape[axis:])])
+    return _reshaped(x, [math.prod(x.shape[:axis]), math.prod(x.shape[axis:])])
 
 
 @imports("Transpose")
 def _transpose(ctx, node, args):
     x = args[0]
-    perm = node.attrs.get("perm") or list(range(x.ndim))[::-1]
-    return framework.transpose(x, list(perm))
+    perm = list(node.attrs.get("perm") or list(range(x.ndim))[::-1])
+    if not is_float(x):
+        return array_op(lambda xp, a: xp.transpose(a, perm), x)
+    return framework.transpose(x, perm)
 
 
 @imports("Concat")
@@ -86,6 +96,10 @@ def _split(ctx, node, args):
         count = int(node.attrs.get("num_outputs", len(node.outputs)))
         step = -(-x.shape[axis] // count)  # ceil: the last piece may be smaller (opset 18)
         sizes = [min(step, x.shape[axis] - i * step) for i in range(count)]
+    if not is_float(x):
+        cuts = np.cumsum(sizes)[:-1].tolist()
+        return tuple(array_op(lambda xp, a, k=k: xp.split(a, cuts, axis=axis)[k], x)
+                     for k in range(len(sizes)))  # fmt: skip
     return tuple(framework.split(x, sizes, axis=axis))
 
 
@@ -98,7 +112,7 @@ def _squeeze(ctx, node, args):
     else:
         drop = {a % x.ndim for a in axes}
         shape = [d for i, d in enumerate(x.shape) if i not in drop]
-    return framework.reshape(x, shape)
+    return _reshaped(x, shape)
 
 
 @imports("Unsqueeze", static=(1,))
@@ -108,7 +122,7 @@ def _unsqueeze(ctx, node, args):
     rank = x.ndim + len(axes)
     inserted = {a % rank for a in axes}
     dims = iter(x.shape)
-    return framework.reshape(x, [1 if i in inserted else next(dims) for i in range(rank)])
+    return _reshaped(x, [1 if i in inserted else next(dims) for i in range(rank)])
 
 
 @imports("Slice", static=(1, 2, 3, 4))
@@ -127,6 +141,8 @@ def _slice(ctx, node, args):
     for axis, start, end, step in zip(axes, starts, ends, steps, strict=True):
         axis %= x.ndim
         key[axis] = _onnx_slice(x.shape[axis], start, end, step)
+    if not is_float(x):
+        return array_op(lambda xp, a: a[tuple(key)].copy(), x)
     return x[tuple(key)]
 
 
@@ -172,7 +188,10 @@ def _expand(ctx, node, args):
 
 @imports("Tile", static=(1,))
 def _tile(ctx, node, args):
-    return framework.tile(args[0], ints(args[1]))
+    x, repeats = args[0], ints(args[1])
+    if not is_float(x):
+        return array_op(lambda xp, a: xp.tile(a, repeats), x)
+    return framework.tile(x, repeats)
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "wrap": "circular"}

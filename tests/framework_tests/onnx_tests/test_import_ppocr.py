@@ -109,3 +109,21 @@ def test_ocr_pipeline_reads_rendered_text(layers) -> None:
     words = ocr.ctc_decode(_run(layers["rec"], ocr.rec_input(crops)), ocr.characters(
         layers["rec"].metadata))  # fmt: skip
     assert " ".join(words).upper().split() == text.split()
+
+
+def test_an_imported_model_traces_to_the_graph_ir_and_exports_again(layers, tmp_path) -> None:
+    """ONNX -> framework layer -> graph IR -> ONNX / jit.save: the classifier's shape chain
+    (Shape, Cast, Slice, Concat, Reshape) runs on plain arrays, so only the data path is
+    traced and the batch stays dynamic."""
+    cls = layers["cls"]
+    spec = [framework.jit.InputSpec([None, 3, 48, 192], "float32", "x")]
+    path = framework.onnx.export(cls, str(tmp_path / "cls_again"), spec)
+    framework.jit.save(cls, str(tmp_path / "cls_jit"), input_spec=spec)
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    loaded = framework.jit.load(str(tmp_path / "cls_jit"))
+    rng = np.random.default_rng(0)
+    for batch in (1, 3):
+        x = rng.uniform(-1, 1, (batch, 3, 48, 192)).astype(np.float32)
+        want = _run(cls, x)
+        np.testing.assert_allclose(session.run(None, {"x": x})[0], want, atol=1e-5)
+        np.testing.assert_allclose(_run(loaded, x), want, atol=1e-5)
