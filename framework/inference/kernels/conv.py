@@ -1,7 +1,7 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
 On the CPU an ungrouped convolution with a known weight runs `conv_gemm` (cache-sized im2col
-chunks into the output buffer, the `[kh*kw*C, O]` GEMM weight prepared once per model);
+chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight prepared once per model);
 grouped, depthwise and GPU convolutions, and weights that change between runs, use the
 training kernels (`framework.ops.nn.conv_kernels`) with an output buffer from the arena.
 """
@@ -18,8 +18,8 @@ _NHWC_ORDER = (0, 2, 3, 1)
 
 
 def gemm_matrix(xp, weight):
-    """`[O, C, kh, kw]` -> C-contiguous `[kh*kw*C, O]`, rows ordered (row, column, channel)."""
-    return xp.ascontiguousarray(weight.transpose(2, 3, 1, 0)).reshape(-1, weight.shape[0])
+    """`[O, C, kh, kw]` -> C-contiguous `[O, kh*kw*C]`, columns ordered (row, column, channel)."""
+    return xp.ascontiguousarray(weight.transpose(0, 2, 3, 1)).reshape(weight.shape[0], -1)
 
 
 def _window_2d(node, one_d: bool) -> tuple:
