@@ -281,6 +281,9 @@ from framework import inference, jit, static
 # --- onnx (owner: onnx) -------------------------------------------------------------------------
 from framework import onnx
 
+# --- quantization (owner: quantization) ---------------------------------------------------------
+from framework import quantization, slim
+
 __version__ = "0.1.0"
 
 

@@ -1,0 +1,99 @@
+"""INT8 models as ONNX in QDQ form: QuantizeLinear / DequantizeLinear around the float ops,
+with per-axis (per output channel) weight scales, which needs opset 13 or later.
+onnxruntime fuses the patterns into QLinearConv / QGemm / QLinearMatMul / QLinearAdd and runs
+them in int8 (see its `optimized_model_filepath` session option to inspect the result).
+
+The handlers for the two QDQ ops are registered with `framework.onnx`'s exporter, so
+`framework.onnx.export` writes any QDQ graph too.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+from typing import Any
+
+import numpy as np
+
+from framework.jit.graph import Graph
+from framework.jit.op_schema import attr
+from framework.onnx.errors import OnnxExportError
+from framework.onnx.export import export, exports
+from framework.quantization.quantized_model import QuantizedModel
+
+MIN_QDQ_OPSET = 13
+ACTIVATION_TYPES = ("uint8", "int8")
+_ACTIVATION_TYPE: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "qdq_activation_type", default="uint8"
+)
+
+
+def _axis(ctx, node, scale: str) -> int | None:
+    shape = ctx.shape(scale)
+    if not shape or (len(shape) == 1 and shape[0] == 1):
+        return None
+    return int(attr(node, "axis"))
+
+
+@exports("quantize_linear", "dequantize_linear")
+def _qdq(ctx, node, inputs):
+    x, scale, zero = inputs
+    per_axis = _axis(ctx, node, scale)
+    if per_axis is not None and ctx.opset < MIN_QDQ_OPSET:
+        raise OnnxExportError(f"per-axis {node.op_type} (opset >= {MIN_QDQ_OPSET})")
+    op = "QuantizeLinear" if node.op_type == "quantize_linear" else "DequantizeLinear"
+    if ctx.shape(scale) == [1]:  # ONNX wants a per-tensor scale and zero point as scalars
+        scale = ctx.add("Reshape", [scale, ctx.ints([])])
+        zero = ctx.add("Reshape", [zero, ctx.ints([])])
+    elif _shifts_to_uint8(ctx, x, zero, per_axis):
+        zero = ctx.const((ctx.array(zero).astype(np.int16) + 128).astype(np.uint8), "zero_point")
+        if node.op_type == "quantize_linear":
+            ctx.describe(node.outputs[0], ctx.shape(x), np.uint8)
+    ctx.add(op, [x, scale, zero], node.outputs, axis=per_axis)
+
+
+def _shifts_to_uint8(ctx, x: str, zero: str, per_axis: int | None) -> bool:
+    """Whether this Q/DQ of an activation is written as uint8 (`q + 128`, zero point + 128:
+    the same values). Weights (initializers) stay int8."""
+    if _ACTIVATION_TYPE.get() != "uint8" or per_axis is not None:
+        return False
+    if not ctx.is_initializer(zero) or ctx.dtype(zero) != np.int8:
+        return False
+    return not ctx.is_initializer(x)
+
+
+def export_onnx(
+    model: QuantizedModel | Graph | str | os.PathLike,
+    path: str | os.PathLike,
+    opset_version: int = 17,
+    activation_type: str = "uint8",
+    **configs: Any,
+) -> str:
+    """Write an INT8 model (a `QuantizedModel`, its QDQ graph, or the path of a saved one) as a
+    QDQ ONNX model at `path` (".onnx" is appended when missing); returns the file's path.
+
+    Weights are int8 with per-channel scales. Activations are written as `activation_type`:
+    "uint8" (the default) stores each int8 activation plus 128 with its zero point plus 128
+    (the same real values), the U8S8 form onnxruntime's x86 kernels run best and fuse in every
+    case; "int8" keeps them as in the framework's graph. `configs` are passed to
+    `framework.onnx.export` (e.g. `metadata`)."""
+    if activation_type not in ACTIVATION_TYPES:
+        raise ValueError(
+            f"activation_type must be one of {ACTIVATION_TYPES}, got {activation_type!r}"
+        )
+    if opset_version < MIN_QDQ_OPSET:
+        raise ValueError(
+            f"INT8 ONNX export needs opset {MIN_QDQ_OPSET} or later (per-channel "
+            f"DequantizeLinear), got {opset_version}"
+        )
+    if isinstance(model, QuantizedModel):
+        graph = model.graph
+    elif isinstance(model, Graph):
+        graph = model
+    else:
+        graph = QuantizedModel.load(model).graph
+    token = _ACTIVATION_TYPE.set(activation_type)
+    try:
+        return export(graph, path, opset_version=opset_version, **configs)
+    finally:
+        _ACTIVATION_TYPE.reset(token)
