@@ -34,7 +34,7 @@ def _auto_pads(node, sizes, kernel, strides, dilations) -> list[int]:
     return begins + ends
 
 
-def _spatial(node, x, name: str) -> int:
+def _spatial(node, x) -> int:
     dims = x.ndim - 2
     if dims not in (1, 2):
         raise NotImplementedError(
@@ -55,7 +55,7 @@ def _window_check(node, opset) -> str | None:
 @imports("Conv", weights=(1, 2), check=_window_check)
 def _conv(ctx, node, args):
     x, weight, bias = (list(args) + [None])[:3]
-    dims = _spatial(node, x, "Conv")
+    dims = _spatial(node, x)
     kernel = weight.shape[2:]
     strides = list(node.attrs.get("strides", [1] * dims))
     dilations = list(node.attrs.get("dilations", [1] * dims))
@@ -75,7 +75,7 @@ def _conv(ctx, node, args):
 @imports("ConvTranspose", weights=(1, 2), check=_window_check)
 def _conv_transpose(ctx, node, args):
     x, weight, bias = (list(args) + [None])[:3]
-    dims = _spatial(node, x, "ConvTranspose")
+    dims = _spatial(node, x)
     kernel = weight.shape[2:]
     strides = list(node.attrs.get("strides", [1] * dims))
     dilations = list(node.attrs.get("dilations", [1] * dims))
@@ -127,7 +127,7 @@ def _pool_check(node, opset) -> str | None:
 @imports("MaxPool", "AveragePool", check=_pool_check)
 def _pool(ctx, node, args):
     x = args[0]
-    dims = _spatial(node, x, node.op_type)
+    dims = _spatial(node, x)
     kernel = list(node.attrs["kernel_shape"])
     strides = list(node.attrs.get("strides", [1] * dims))
     pads = _paddle_pads(_auto_pads(node, x.shape[2:], kernel, strides, [1] * dims))

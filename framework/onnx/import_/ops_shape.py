@@ -26,8 +26,6 @@ from framework.onnx.tensor_proto import numpy_type
 from framework.ops.manipulation.gather import Take
 from framework.ops.manipulation.pad import Pad
 
-_INT64_MAX = 2**63 - 1
-
 
 @imports("Shape")
 def _shape(ctx, node, args):

@@ -120,10 +120,6 @@ def new_array(like: Tensor, array: np.ndarray) -> Tensor:
     return Tensor._wrap(get_array_module(like._data).asarray(array))
 
 
-def axis_list(axes: Sequence[int] | None, ndim: int) -> list[int] | None:
-    return None if axes is None else sorted(int(a) % ndim if ndim else 0 for a in axes)
-
-
 def attr_or_input(node: NodeProto, args: list, index: int, name: str, since: int, opset: int):
     """A value that moved from an attribute to an input at opset `since` (axes, pads, ...)."""
     if opset >= since:
