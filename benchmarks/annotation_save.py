@@ -1,7 +1,7 @@
 """Annotation save latency with concurrent labelers, over HTTP against a real server.
 
     python benchmarks/annotation_save.py [--clients 20] [--saves 50] [--interval 0.5]
-                                         [--workers 2] [--threads 10]
+                                         [--workers 2] [--threads 4]
 
 Starts gunicorn (gthread: `--workers` processes x `--threads` threads) on a throwaway SQLite
 database in WAL mode, then `--clients` labelers, each on its own keep-alive connection and
@@ -221,7 +221,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--interval", type=float, default=0.5)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=10)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sampan-bench-save-") as tmp:
         folder = Path(tmp)
