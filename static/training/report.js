@@ -14,7 +14,7 @@ function drawConfusion() {
   const totals = z.map((row) => row.reduce((a, b) => a + b, 0));
   const text = z.map((row, i) => row.map((v, j) => `true ${names[i]}, predicted ${names[j]}: ${v} (${totals[i] ? ((100 * v) / totals[i]).toFixed(1) : 0}% of the class)`));
   window.Plotly.newPlot("confusion", [{
-    type: "heatmap", z, x: names, y: names, text, hoverinfo: "text", colorscale: "Teal",
+    type: "heatmap", z, x: names, y: names, text, hoverinfo: "text", colorscale: [[0, "#f1f5f9"], [1, "#0f766e"]],
     xgap: 1, ygap: 1,
   }], {
     margin: { t: 10, r: 10, b: 60, l: 70 }, height: 460,

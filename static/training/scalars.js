@@ -30,9 +30,13 @@ export function xTitle(mode) {
   return { step: "step", relative: "seconds since start", wall: "time" }[mode];
 }
 
+// Series that are schedules or readings, not noisy estimates: smoothing would only blur them.
+const UNSMOOTHED = new Set(["lr", "memory_mb", "epoch_time"]);
+
 // The raw curve, faint, behind the smoothed one.
 export function traces(series, { name, color, smoothing, xmode, start, group }) {
   const x = xValues(series, xmode, start);
+  if (UNSMOOTHED.has(name.split("/").pop())) smoothing = 0;
   const raw = {
     x, y: series.value, name: `${name} (raw)`, type: "scatter", mode: "lines",
     line: { color, width: 1 }, opacity: 0.25, showlegend: false, legendgroup: group ?? name, hoverinfo: "skip",
@@ -99,7 +103,7 @@ export function thumbnail(sample, names, { relabel = false } = {}) {
   const right = sample.pred === sample.true;
   const link = relabel && sample.relabel ? `<a href="${sample.relabel}" class="relabel">Relabel</a>` : "";
   return `<figure class="thumb ${right ? "right" : "wrong"}" data-sample="${sample.sample}">
-    <img src="/api/samples/${sample.sample}/thumbnail/" alt="sample ${sample.sample}" loading="lazy">
+    <img src="/api/samples/${sample.sample}/thumbnail/" alt="sample ${sample.sample}">
     <figcaption>${escapeHtml(names[sample.pred])} (${(sample.conf * 100).toFixed(0)}%)<br>
     <span class="muted">true: ${escapeHtml(names[sample.true])}</span>${link ? `<br>${link}` : ""}</figcaption></figure>`;
 }

@@ -60,8 +60,11 @@ def create_job(
     init: str = TrainingJob.Init.SCRATCH,
     weights: Weights | None = None,
     name: str = "",
+    send: bool = True,
 ) -> TrainingJob:
-    """Validates everything, saves the job and queues it (once the transaction commits)."""
+    """Validates everything, saves the job and queues it (once the transaction commits).
+    With `send=False` the job is saved queued but no message is sent: the caller runs it (the
+    demo seeding), or the reconciler sends it later."""
     if version.dataset.workspace_id != workspace.pk:
         raise ValidationError({"dataset_version": "Choose a dataset version of this workspace."})
     try:
@@ -95,7 +98,8 @@ def create_job(
             batch_size=config["batch_size"],
             created_by=user,
         )
-        enqueue_job(job)
+        if send:
+            enqueue_job(job)
     return job
 
 

@@ -43,6 +43,7 @@ class Command(BaseCommand):
         demo = io.StringIO()
         if not options["no_demo"]:
             call_command("ensure_demo", stdout=demo)
+            call_command("seed_demo_training", stdout=self.stdout)
 
         self.processes: list[tuple[str, subprocess.Popen[bytes]]] = []
         self.stopping = False
