@@ -15,7 +15,7 @@ Weights enter the GEMMs in the layout of `conv_weights`.
 from __future__ import annotations
 
 from framework.core.backend import get_array_module
-from framework.ops.nn import depthwise
+from framework.ops.nn import conv_channel_first, depthwise
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
 from framework.ops.nn.im2col import as_rows, col2im, im2col, images_per_chunk, pad_into, rows_of
@@ -32,6 +32,16 @@ def conv_forward(x, weight, bias, geom: ConvGeometry, out=None):
     n, c = x.shape[:2]
     o = weight.shape[0]
     ho, wo = geom.out_size
+    if (
+        out is None
+        and n
+        and x.flags.c_contiguous
+        and conv_channel_first.suits(x.shape, weight.shape, geom)
+    ):
+        y = conv_channel_first.forward(xp, x, weight, geom)
+        if bias is not None:
+            y += bias.reshape(-1, 1, 1)
+        return y
     if out is None:
         out = xp.empty((n, ho, wo, o), dtype=x.dtype)
     if n and ho and wo:
@@ -110,8 +120,12 @@ def conv_input_grad(gy, weight, geom: ConvGeometry):
         return depthwise.input_grad(xp, gyh, weight, geom).transpose(0, 3, 1, 2)
     if geom.is_pointwise():
         return _pointwise_input_grad(xp, gyh, weight, geom, c).transpose(0, 3, 1, 2)
+    if gy.flags.c_contiguous and conv_channel_first.suits((n, c, h, w), weight.shape, geom):
+        return conv_channel_first.input_grad(xp, gy, weight, geom)
     flipped = geom.flipped()
-    if flipped is not None:
+    # The flipped convolution reads kh*kw*O values per input pixel; col2im writes kh*kw*C per
+    # output pixel and adds them back. Take the flipped one unless it is clearly bigger.
+    if flipped is not None and h * w * o <= 2 * gy.shape[2] * gy.shape[3] * c:
         gx = xp.empty((n, h, w, c), dtype=gy.dtype)
         _im2col_forward(xp, gyh, flipped_gemm_weight(xp, weight, geom.groups), flipped, gx)
         return gx.transpose(0, 3, 1, 2)
@@ -168,6 +182,12 @@ def conv_weight_grad(x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
     n, c = x.shape[:2]
     if not (n and gy.shape[2] and gy.shape[3]):
         return xp.zeros(weight_shape, dtype=x.dtype)
+    if (
+        x.flags.c_contiguous
+        and gy.flags.c_contiguous
+        and conv_channel_first.suits(x.shape, weight_shape, geom)
+    ):
+        return conv_channel_first.weight_grad(xp, x, gy, geom, weight_shape)
     xh = x.transpose(0, 2, 3, 1)
     gyh = gy.transpose(0, 2, 3, 1)
     if geom.is_depthwise(c, o):

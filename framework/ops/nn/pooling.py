@@ -2,7 +2,7 @@
 
 Kernels take NCHW-shaped arrays in any memory order and keep that order: each kernel tap is a
 strided view of the padded input, so a pass over the taps is a few whole-array ufunc calls.
-Max pooling records the winning tap; its gradient is a scatter-add (`IndexScatter`). Average
+Max pooling records the winning tap; its gradient adds back onto it (`TapScatter`). Average
 pooling and its gradient are adjoint linear maps, so both have gradients of any order.
 """
 
@@ -14,7 +14,7 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.index_scatter import IndexScatter, is_channel_last
+from framework.ops.nn.index_scatter import is_channel_last
 from framework.ops.nn.workspace import scratch
 
 
@@ -58,22 +58,25 @@ def _taps(geom: ConvGeometry):
 
 # --- max pooling --------------------------------------------------------------------------------
 def max_pool_forward(x, geom: ConvGeometry):
-    """Returns the pooled array and the winning tap of every output (small ints)."""
+    """Returns the pooled array and the winning tap of every output (small ints).
+
+    The maximum is a chain of `maximum`s over the taps; the winner is then the first tap equal
+    to it (taps visited last to first, so the lowest index wins ties, as PyTorch and Paddle).
+    """
     xp = get_array_module(x)
     n, c = x.shape[:2]
     shape = (n, c, *geom.out_size)
     padded = _padded(xp, x, geom, -np.inf, "pool_padded")
+    windows = [padded[:, :, rows, cols] for _, rows, cols in _taps(geom)]
     out = empty_like_layout(xp, shape, x)
-    arg = xp.zeros(shape, dtype=np.min_scalar_type(geom.kernel[0] * geom.kernel[1]))
-    better = xp.empty(shape, dtype=bool)
-    for tap, rows, cols in _taps(geom):
-        window = padded[:, :, rows, cols]
-        if tap == 0:
-            out[...] = window
-            continue
-        xp.greater(window, out, out=better)
-        xp.copyto(out, window, where=better)
-        xp.copyto(arg, tap, where=better)
+    out[...] = windows[0]
+    for window in windows[1:]:
+        xp.maximum(out, window, out=out)
+    arg = xp.zeros(shape, dtype=np.min_scalar_type(len(windows)))
+    equal = xp.empty(shape, dtype=bool)
+    for tap in range(len(windows) - 1, -1, -1):
+        xp.equal(windows[tap], out, out=equal)
+        xp.copyto(arg, tap, where=equal)
     return out, arg
 
 
@@ -106,7 +109,6 @@ class MaxPool(Function):
         out, arg = max_pool_forward(x4, g)
         self.arg = arg
         self.in_shape = x4.shape
-        self.channel_last = is_channel_last(x4)
         return g.from_nchw(out)
 
     def mask(self):
@@ -118,10 +120,58 @@ class MaxPool(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         g = self.geom
-        xp = get_array_module(self.arg)
-        index = flat_index(xp, self.arg, g, self.in_shape, self.channel_last)
-        scatter = IndexScatter(index, self.in_shape, self.channel_last)
-        return from_nchw(g, scatter.apply(to_nchw(g, gy)))
+        return from_nchw(g, TapScatter(self.arg, g).apply(to_nchw(g, gy)))
+
+
+class TapScatter(Function):
+    """Each output gradient added onto its window's winning tap (the gradient of max pooling).
+
+    Works tap by tap on strided views; with non-overlapping windows every input element has
+    one tap, so each tap's share is written rather than added.
+    """
+
+    def __init__(self, arg, geom: ConvGeometry) -> None:
+        self.arg = arg
+        self.geom = geom
+
+    def forward(self, gy):
+        xp = get_array_module(gy)
+        g = self.geom
+        n, c = gy.shape[:2]
+        h, w = g.in_size
+        (top, _), (left, _) = g.padding
+        padded = empty_like_layout(xp, (n, c, *g.padded_size()), gy)
+        padded.fill(0)
+        disjoint = all(k <= s for k, s in zip(g.kernel, g.stride, strict=True))
+        for tap, rows, cols in _taps(g):
+            window = padded[:, :, rows, cols]
+            if disjoint:
+                xp.multiply(gy, self.arg == tap, out=window)
+            else:
+                window += gy * (self.arg == tap)
+        return padded[:, :, top : top + h, left : left + w]
+
+    def backward(self, ggx: Tensor) -> Tensor:
+        return TapGather(self.arg, self.geom).apply(ggx)
+
+
+class TapGather(Function):
+    """Each window's winning input value (the adjoint of `TapScatter`)."""
+
+    def __init__(self, arg, geom: ConvGeometry) -> None:
+        self.arg = arg
+        self.geom = geom
+
+    def forward(self, x):
+        xp = get_array_module(x)
+        padded = _padded(xp, x, self.geom, 0.0, "pool_gather_padded")
+        out = xp.zeros(self.arg.shape, dtype=x.dtype)
+        for tap, rows, cols in _taps(self.geom):
+            xp.copyto(out, padded[:, :, rows, cols], where=self.arg == tap)
+        return out
+
+    def backward(self, gy: Tensor) -> Tensor:
+        return TapScatter(self.arg, self.geom).apply(gy)
 
 
 # --- average pooling ----------------------------------------------------------------------------

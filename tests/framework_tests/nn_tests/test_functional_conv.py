@@ -134,6 +134,14 @@ CONV2D_CASES = {
     "pointwise_stride2": ((2, 5, 5, 4), (6, 5, 1, 1), {"stride": 2}, ((0, 0), (0, 0))),
     "pointwise_groups": ((2, 4, 3, 3), (6, 2, 1, 1), {"groups": 2}, ((0, 0), (0, 0))),
     "padding_wider_than_kernel": ((1, 2, 4, 4), (3, 2, 2, 2), {"padding": 3}, ((3, 3), (3, 3))),
+    # few channels, wide rows: the channel-first kernels
+    "one_channel": ((2, 1, 5, 12), (3, 1, 3, 3), {"padding": 1}, ((1, 1), (1, 1))),
+    "two_channels_strided_dilated": (
+        (1, 2, 9, 16),
+        (3, 2, 3, 3),
+        {"stride": 2, "padding": 2, "dilation": 2},
+        ((2, 2), (2, 2)),
+    ),
 }
 
 
@@ -172,7 +180,15 @@ def test_conv2d_gradients_are_numerically_right(case):
 
 
 @pytest.mark.parametrize(
-    "case", ["padding_int", "stride2_pad1", "groups2_stride2", "depthwise_stride2", "pointwise"]
+    "case",
+    [
+        "padding_int",
+        "stride2_pad1",
+        "groups2_stride2",
+        "depthwise_stride2",
+        "pointwise",
+        "one_channel",
+    ],
 )
 def test_conv2d_double_backward(case):
     x_shape, w_shape, kwargs, _ = CONV2D_CASES[case]

@@ -272,3 +272,16 @@ def test_pooling_handles_empty_batches_and_rejects_bad_windows():
         F.max_pool2d(framework.to_tensor(_x((1, 1, 2, 2))), 3)
     with pytest.raises(ValueError, match="4-D input"):
         F.avg_pool2d(framework.to_tensor(_x((1, 2, 3))), 2)
+
+
+def test_max_pool2d_ties_go_to_the_first_element_like_torch():
+    torch = pytest.importorskip("torch")
+    x = np.round(_x((2, 3, 6, 6), np.float32))  # many equal values per window
+    xt = framework.to_tensor(x, stop_gradient=False)
+    y, mask = F.max_pool2d(xt, 3, 2, 1, return_mask=True)
+    tx = torch.tensor(x, requires_grad=True)
+    ty, indices = torch.nn.functional.max_pool2d(tx, 3, 2, 1, return_indices=True)
+    ty.backward(torch.ones_like(ty))
+    (gx,) = framework.grad(y, [xt], framework.to_tensor(np.ones(y.shape, np.float32)))
+    np.testing.assert_array_equal(mask.numpy(), indices.numpy())
+    np.testing.assert_array_equal(gx.numpy(), tx.grad.numpy())

@@ -1,0 +1,81 @@
+"""Convolution kernels for few input channels on channel-first (NCHW) memory.
+
+With one to a few channels, a channel-last window row is only `kw*C` numbers long, so im2col
+copies short runs. Channel-first columns `[N, C*kh*kw, Ho*Wo]` copy whole output rows
+instead, the weight needs no reordering (`[O, C*kh*kw]` is its natural layout), and the
+result comes out NCHW. Used for stems and small networks (LeNet's 1-channel input).
+"""
+
+from __future__ import annotations
+
+from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.ops.nn.threads import parallel_assign
+from framework.ops.nn.workspace import scratch
+
+
+def suits(x_shape: tuple[int, ...], weight_shape: tuple[int, ...], geom: ConvGeometry) -> bool:
+    """Whether a channel-first window row (`Wo` numbers) beats a channel-last one (`kw*C`)."""
+    return geom.groups == 1 and weight_shape[3] * x_shape[1] < geom.out_size[1]
+
+
+def _padded(xp, x, geom: ConvGeometry, name: str):
+    n, c, h, w = x.shape
+    (top, _), (left, _) = geom.padding
+    hp, wp = geom.padded_size()
+    if (hp, wp) == (h, w):
+        return x
+    out = scratch(xp, name, (n, c, hp, wp), x.dtype)
+    out.fill(0)
+    parallel_assign(xp, out[:, :, top : top + h, left : left + w], x)
+    return out
+
+
+def _columns(xp, x, geom: ConvGeometry):
+    """`[N, C*kh*kw, Ho*Wo]` columns of an NCHW array, in scratch."""
+    n, c = x.shape[:2]
+    padded = _padded(xp, x, geom, "cf_padded")
+    (kh, kw), (sh, sw), (dh, dw) = geom.kernel, geom.stride, geom.dilation
+    ho, wo = geom.out_size
+    sn, sc, sy, sx = padded.strides
+    view = xp.lib.stride_tricks.as_strided(
+        padded, (n, c, kh, kw, ho, wo), (sn, sc, sy * dh, sx * dw, sy * sh, sx * sw)
+    )
+    cols = scratch(xp, "cf_cols", (n, c * kh * kw, ho * wo), x.dtype)
+    parallel_assign(xp, cols.reshape(view.shape), view)
+    return cols
+
+
+def forward(xp, x, weight, geom: ConvGeometry):
+    """NCHW result `[N, O, Ho, Wo]` (C-contiguous) of an NCHW-contiguous input."""
+    n = x.shape[0]
+    o = weight.shape[0]
+    cols = _columns(xp, x, geom)
+    out = xp.matmul(weight.reshape(o, -1), cols)
+    return out.reshape(n, o, *geom.out_size)
+
+
+def weight_grad(xp, x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
+    """`sum over images of gy[n] @ cols[n].T`, reshaped to the weight."""
+    n, o = gy.shape[:2]
+    cols = _columns(xp, x, geom)
+    per_image = xp.matmul(gy.reshape(n, o, -1), cols.transpose(0, 2, 1))
+    return per_image.sum(axis=0).reshape(weight_shape)
+
+
+def input_grad(xp, gy, weight, geom: ConvGeometry):
+    """col2im of `W.T @ gy[n]` back onto the NCHW input (a fresh C-contiguous array)."""
+    n, o = gy.shape[:2]
+    _, c, kh, kw = weight.shape
+    h, w = geom.in_size
+    (top, _), (left, _) = geom.padding
+    (sh, sw), (dh, dw) = geom.stride, geom.dilation
+    ho, wo = geom.out_size
+    cols = xp.matmul(weight.reshape(o, -1).T, gy.reshape(n, o, -1))
+    taps = cols.reshape(n, c, kh, kw, ho, wo)
+    padded = xp.zeros((n, c, *geom.padded_size()), dtype=gy.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            rows = slice(i * dh, i * dh + sh * (ho - 1) + 1, sh)
+            columns = slice(j * dw, j * dw + sw * (wo - 1) + 1, sw)
+            padded[:, :, rows, columns] += taps[:, :, i, j]
+    return xp.ascontiguousarray(padded[:, :, top : top + h, left : left + w])
