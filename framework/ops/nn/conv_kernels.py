@@ -120,8 +120,9 @@ def conv_input_grad(gy, weight, geom: ConvGeometry):
         return depthwise.input_grad(xp, gyh, weight, geom).transpose(0, 3, 1, 2)
     if geom.is_pointwise():
         return _pointwise_input_grad(xp, gyh, weight, geom, c).transpose(0, 3, 1, 2)
-    if gy.flags.c_contiguous and conv_channel_first.suits((n, c, h, w), weight.shape, geom):
-        return conv_channel_first.input_grad(xp, gy, weight, geom)
+    if geom.groups == 1 and c < gy.shape[3]:
+        # Few input channels: col2im adds whole output rows instead of c-long runs.
+        return conv_channel_first.input_grad(xp, xp.ascontiguousarray(gy), weight, geom)
     flipped = geom.flipped()
     # The flipped convolution reads kh*kw*O values per input pixel; col2im writes kh*kw*C per
     # output pixel and adds them back. Take the flipped one unless it is clearly bigger.
