@@ -290,3 +290,8 @@ def test_input_hook_inserts_quantize_dequantize_pairs(tmp_path) -> None:
         want = model(framework.to_tensor(x)).numpy()
     assert np.abs(got - want).max() < 0.1 * np.abs(want).max()
     assert not np.array_equal(got, want)  # really quantized
+    # our importer runs the QDQ file too, as onnxruntime's unfused reference does
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    reference = ort.InferenceSession(str(path), options).run(None, {"x": x})[0]
+    np.testing.assert_allclose(framework.onnx.load(path)(x).numpy(), reference, atol=1e-5)

@@ -405,3 +405,21 @@ def test_arg_extremes_top_k_and_cumsum() -> None:
     consts = {"k": _ints(2), "axis": np.array(1, np.int64)}
     outputs = {"am": I64, "an": I64, "tv": F32, "ti": I64, "cs": F32}
     _check(nodes, {"x": x}, consts, outputs)
+
+
+@pytest.mark.parametrize("zero_type", [np.uint8, np.int8])
+def test_quantize_dequantize_per_tensor_and_per_axis(zero_type) -> None:
+    nodes = [
+        _node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+        _node("DequantizeLinear", ["q", "s", "z"], ["a"]),
+        _node("DequantizeLinear", ["w", "ws", "wz"], ["b"], axis=1),
+        _node("MatMul", ["a", "b"], ["y"]),
+    ]
+    consts = {
+        "s": np.array(0.02, np.float32),
+        "z": np.array(3, zero_type),
+        "w": RNG.integers(-127, 127, (4, 5)).astype(np.int8),
+        "ws": _floats(0.01, 0.02, 0.03, 0.04, 0.05),
+        "wz": np.zeros(5, np.int8),
+    }
+    _check(nodes, {"x": _x(3, 4) * 3}, consts, {"y": F32}, opset=13)
