@@ -305,3 +305,22 @@ def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(channel_last_
     np.testing.assert_allclose(gx.numpy(), tx.grad.numpy(), rtol=1e-3, atol=1e-4)
     np.testing.assert_allclose(gg.numpy(), tg.grad.numpy(), rtol=1e-3, atol=1e-2)
     np.testing.assert_allclose(mean.numpy(), 0.1 * x.mean(axis=(0, 2, 3)), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_and_layer_norm_on_gpu_match_cpu(training):
+    x = _rand((4, 3, 5, 6), np.float32, scale=2.0, shift=1.0)
+    gamma, beta = _rand(3, np.float32, 1), _rand(3, np.float32, 2)
+    results = []
+    for place in ("cpu", "gpu:0"):
+        xs = [framework.to_tensor(a, place=place, stop_gradient=False) for a in (x, gamma, beta)]
+        mean = framework.to_tensor(np.zeros(3, np.float32), place=place)
+        var = framework.to_tensor(np.ones(3, np.float32), place=place)
+        y = F.batch_norm(xs[0], mean, var, xs[1], xs[2], training=training)
+        z = F.layer_norm(xs[0], [5, 6])
+        gy = framework.to_tensor(_rand(x.shape, np.float32, 3), place=place)
+        grads = framework.grad([y, z], xs, [gy, gy])
+        results.append([y.numpy(), z.numpy(), mean.numpy(), *(g.numpy() for g in grads)])
+    for cpu, gpu in zip(*results, strict=True):
+        np.testing.assert_allclose(gpu, cpu, rtol=1e-4, atol=1e-5)

@@ -285,3 +285,26 @@ def test_max_pool2d_ties_go_to_the_first_element_like_torch():
     (gx,) = framework.grad(y, [xt], framework.to_tensor(np.ones(y.shape, np.float32)))
     np.testing.assert_array_equal(mask.numpy(), indices.numpy())
     np.testing.assert_array_equal(gx.numpy(), tx.grad.numpy())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: F.max_pool2d(x, 3, 2, 1),
+        lambda x: F.avg_pool2d(x, 3, 2, 1),
+        lambda x: F.adaptive_avg_pool2d(x, (3, 4)),
+        lambda x: F.adaptive_max_pool2d(x, (3, 4)),
+    ],
+    ids=["max", "avg", "adaptive_avg", "adaptive_max"],
+)
+def test_pooling_on_gpu_matches_cpu(fn):
+    x = _x(dtype=np.float32)
+    results = []
+    for place in ("cpu", "gpu:0"):
+        xt = framework.to_tensor(x, place=place, stop_gradient=False)
+        y = fn(xt)
+        gy = framework.to_tensor(np.ones(y.shape, np.float32), place=place)
+        results.append([y.numpy(), framework.grad(y, [xt], gy)[0].numpy()])
+    for cpu, gpu in zip(*results, strict=True):
+        np.testing.assert_allclose(gpu, cpu, rtol=1e-5, atol=1e-6)
