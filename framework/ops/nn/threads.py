@@ -9,6 +9,7 @@ GPU arrays never come here: CuPy kernels are already parallel.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -51,7 +52,9 @@ def parallel_for(work: Callable[[int, int], object], n: int, min_items: int = 1)
     `min_items` is the smallest range worth a thread of its own; below it everything runs here.
     """
     parts = min(CPU_WORKERS, n // max(1, min_items))
-    if parts <= 1:
+    # Nested calls (a depthwise conv pads with parallel_assign inside its own parallel work)
+    # run inline: a pool worker waiting on the pool deadlocks once every worker waits.
+    if parts <= 1 or threading.current_thread().name.startswith("framework-nn"):
         return [work(0, n)]
     ranges = split_ranges(n, parts)
     pool = _executor()
