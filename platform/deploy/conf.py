@@ -16,6 +16,9 @@ DEFAULTS: dict[str, Any] = {
     "DEPLOY_MAX_BATCH": 64,
     # An image larger than this (width × height) is refused before it is decoded.
     "DEPLOY_MAX_PIXELS": 40_000_000,
+    # A serving process remembers verified tokens and deployment settings this long (seconds;
+    # 0: look them up on every request). See deploy.services.recent.
+    "DEPLOY_LOOKUP_SECONDS": 1.0,
 }
 
 

@@ -8,9 +8,11 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
@@ -19,7 +21,8 @@ from rest_framework.views import APIView
 
 from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
-from core.scoping import get_object_for_user_or_404, scoped
+from core.scoping import get_object_for_user_or_404, scoped, token_of
+from deploy.api.authentication import OneQueryTokenAuthentication
 from deploy.models import Deployment, ModelExport
 from deploy.serializers import (
     DeploymentSerializer,
@@ -27,7 +30,7 @@ from deploy.serializers import (
     PredictMultipartSerializer,
     PredictResponseSerializer,
 )
-from deploy.services import predict, serving, traffic
+from deploy.services import predict, recent, serving, traffic
 
 
 def _save(serializer: DeploymentSerializer, **extra: Any) -> Deployment:
@@ -88,6 +91,29 @@ class IsReader(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
+def served_deployment(user: Any, pk: int) -> Deployment:
+    """The deployment a predict request names, or 404.
+
+    This runs on every prediction, so a token-authenticated request (the usual caller) takes
+    the short way: the token authentication has just checked that the token's user belongs to
+    the token's workspace, which is then the whole scope (what `core.scoping` would compute,
+    in one indexed lookup instead of a join through memberships), and remembers it for a moment
+    (`deploy.services.recent`). The export is loaded only when this process has not loaded it.
+    """
+    token = token_of(user)
+    if token is None:
+        return get_object_for_user_or_404(Deployment, user, pk=pk)
+    key = (pk, token.workspace_id)
+    deployment = recent.deployments.get(key)
+    if deployment is None:
+        try:
+            deployment = Deployment.objects.get(pk=pk, workspace_id=token.workspace_id)
+        except Deployment.DoesNotExist:
+            raise Http404("No deployment matches the given query.") from None
+        recent.deployments.put(key, deployment)
+    return deployment
+
+
 class PredictView(APIView):
     """Predictions for one image or a batch.
 
@@ -96,6 +122,7 @@ class PredictView(APIView):
     `threshold` override the deployment's. Authenticate with a workspace API token
     (`Authorization: Bearer spn_...`)."""
 
+    authentication_classes = [OneQueryTokenAuthentication, SessionAuthentication]
     permission_classes = [IsReader]
     parser_classes = [MultiPartParser, JSONParser]
 
@@ -114,9 +141,7 @@ class PredictView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         started = time.perf_counter()
-        deployment = get_object_for_user_or_404(
-            Deployment.objects.select_related("export"), request.user, pk=pk
-        )
+        deployment = served_deployment(request.user, pk)
         images = 0
         try:
             given = predict.read_input(request)

@@ -19,7 +19,7 @@ from PIL import Image
 
 from deploy.exporting.pipeline import run_export
 from deploy.models import Deployment, ModelExport
-from deploy.services import serving, traffic
+from deploy.services import recent, serving, traffic
 from deploy.services.exports import start_export
 from tests.platform_tests.training_tests.base import TrainingTestCase, make_job, run_now
 from training.demo.digits import digit_images
@@ -90,6 +90,7 @@ class DeployTestCase(TrainingTestCase):
         super().setUp()
         serving.clear_cache()
         traffic.recorder.reset()
+        recent.clear()
 
 
 @dataclass

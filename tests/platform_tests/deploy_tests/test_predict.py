@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from PIL import Image
 
-from deploy.models import DeploymentTraffic
+from deploy.models import Deployment, DeploymentTraffic
 from deploy.services import traffic
 from framework.inference.packaged_model import PackagedModel
 from tests.platform_tests.deploy_tests.base import DeployTestCase, b64, digit_pngs, png_bytes
@@ -177,3 +177,46 @@ class PredictTests(DeployTestCase):
         row = DeploymentTraffic.objects.get(deployment=self.deployment)
         self.assertEqual((row.requests, row.images, row.errors), (4, 4, 1))
         self.assertEqual(sum(row.histogram), 4)
+
+
+class RecentLookupTests(DeployTestCase):
+    """Tokens and deployments are remembered for a moment; changes made here apply at once."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.url = f"/api/deployments/{self.deployment.pk}/predict"
+        self.client_, self.token = self.token_client_for(self.bob)
+        self.image = {"image": b64(digit_pngs(1)[0])}
+
+    def test_a_revoked_token_is_refused_at_once(self) -> None:
+        self.assertEqual(self.client_.post(self.url, self.image, format="json").status_code, 200)
+        self.token.revoke()
+        self.assertEqual(self.client_.post(self.url, self.image, format="json").status_code, 401)
+
+    def test_a_removed_member_is_refused_at_once(self) -> None:
+        self.assertEqual(self.client_.post(self.url, self.image, format="json").status_code, 200)
+        self.workspace.memberships.get(user=self.bob).remove()
+        self.assertEqual(self.client_.post(self.url, self.image, format="json").status_code, 401)
+
+    def test_a_saved_threshold_applies_to_the_next_request(self) -> None:
+        self.client_.post(self.url, self.image, format="json")
+        self.deployment.threshold = 0.42
+        self.deployment.save()
+        body = self.client_.post(self.url, self.image, format="json").json()
+        self.assertEqual(body["threshold"], 0.42)
+
+    def test_remembered_lookups_expire(self) -> None:
+        from unittest import mock
+
+        self.client_.post(self.url, self.image, format="json")
+        Deployment.objects.filter(pk=self.deployment.pk).update(threshold=0.3)  # no signal
+        with mock.patch("deploy.services.recent.time.monotonic", return_value=10**9):
+            body = self.client_.post(self.url, self.image, format="json").json()
+        self.assertEqual(body["threshold"], 0.3)
+
+    @override_settings(DEPLOY_LOOKUP_SECONDS=0)
+    def test_remembering_can_be_turned_off(self) -> None:
+        self.client_.post(self.url, self.image, format="json")
+        Deployment.objects.filter(pk=self.deployment.pk).update(threshold=0.3)
+        body = self.client_.post(self.url, self.image, format="json").json()
+        self.assertEqual(body["threshold"], 0.3)
