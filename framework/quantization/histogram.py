@@ -1,10 +1,11 @@
 """Histograms of |x| collected over calibration batches, and the two thresholds computed from
 them: a percentile, and the KL-divergence (entropy) threshold of TensorRT / PaddleSlim.
 
-`AbsHistogram` has a fixed number of equal bins over `[0, range]`. The range starts at the
-first batch's largest |x|; when a later batch goes beyond it the range doubles, which merges
-pairs of bins exactly (no re-binning error), so the histogram of any stream of batches is the
-histogram of their concatenation over the final range. At least half the bins cover the data.
+`AbsHistogram` has a fixed number of equal, half-open bins over `[0, range)`. The range starts
+just above the first batch's largest |x|; when a later batch reaches it the range doubles,
+which merges pairs of bins exactly (no re-binning error), so the histogram of a stream of
+batches is the histogram of their concatenation over the final range. At least half the bins
+cover the data.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ class AbsHistogram:
         if self.counts is None:
             self.counts = np.zeros(self.bins, dtype=np.float64)
             self.counts[0] = self._pending_zeros
-            self.range = float(largest)
-        while largest > self.range:
+            self.range = float(np.nextafter(largest, np.inf))
+        while largest >= self.range:
             merged = self.counts.reshape(-1, 2).sum(axis=1)
             self.counts = np.concatenate([merged, np.zeros(self.bins // 2)])
             self.range *= 2.0
