@@ -17,6 +17,7 @@ import io
 import os
 import queue
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -93,6 +94,25 @@ def preprocess(image: Any, pre: Preprocessing) -> np.ndarray:
     return np.ascontiguousarray(scaled.transpose(2, 0, 1))
 
 
+class _Stopwatch:
+    """`with clock("run"): ...` adds the block's milliseconds to `timings["run"]`."""
+
+    def __init__(self, timings: dict[str, float] | None) -> None:
+        self.timings = timings
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        if self.timings is None:
+            yield
+            return
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            spent = 1000.0 * (time.perf_counter() - started)
+            self.timings[name] = self.timings.get(name, 0.0) + spent
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
     exp = np.exp(shifted)
@@ -165,16 +185,24 @@ class PackagedModel:
         threshold: float | None = None,
         batch_size: int = 32,
         max_pixels: int = DEFAULT_MAX_PIXELS,
+        timings: dict[str, float] | None = None,
     ) -> list[dict[str, Any]]:
         """One answer per image (bytes, paths, streams or PIL images), in order. `threshold`
-        overrides the package's own."""
-        opened = self.open_images(images, max_pixels)
+        overrides the package's own. `timings`, when given, receives the milliseconds spent
+        decoding, preprocessing, running the model and shaping the answers."""
+        clock = _Stopwatch(timings)
+        with clock("decode"):
+            opened = self.open_images(images, max_pixels)
         answers: list[dict[str, Any]] = []
         for start in range(0, len(opened), max(1, batch_size)):
             chunk = opened[start : start + max(1, batch_size)]
-            outputs = self.run(self.batch(chunk))
-            sizes = [image.size for image in chunk]
-            answers.extend(self.postprocess(outputs, sizes, top_k=top_k, threshold=threshold))
+            with clock("preprocess"):
+                batch = self.batch(chunk)
+            with clock("run"):
+                outputs = self.run(batch)
+            with clock("postprocess"):
+                sizes = [image.size for image in chunk]
+                answers.extend(self.postprocess(outputs, sizes, top_k=top_k, threshold=threshold))
         return answers
 
     # --- answers ----------------------------------------------------------------------------

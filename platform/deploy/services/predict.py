@@ -120,8 +120,11 @@ def _threshold(value: Any) -> float | None:
     return threshold
 
 
-def predict(deployment: Deployment, given: PredictInput) -> dict[str, Any]:
-    """The answer for `given`, by the model this process serves for `deployment`."""
+def predict(
+    deployment: Deployment, given: PredictInput, timings: dict[str, float] | None = None
+) -> dict[str, Any]:
+    """The answer for `given`, by the model this process serves for `deployment`; `timings`
+    receives where the time went (see PackagedModel.predict)."""
     try:
         served = serving.serve(deployment)
     except serving.ModelUnavailable as error:
@@ -130,7 +133,11 @@ def predict(deployment: Deployment, given: PredictInput) -> dict[str, Any]:
     top_k = given.top_k or deployment.top_k
     try:
         predictions = served.model.predict(
-            given.images, top_k=top_k, threshold=threshold, max_pixels=knob("DEPLOY_MAX_PIXELS")
+            given.images,
+            top_k=top_k,
+            threshold=threshold,
+            max_pixels=knob("DEPLOY_MAX_PIXELS"),
+            timings=timings,
         )
     except ImageError as error:
         raise Refusal(f"{str(error)[0].upper()}{str(error)[1:]}.", code="bad_image") from error

@@ -55,6 +55,14 @@ class PredictTests(DeployTestCase):
         self.assertEqual(len(prediction["classes"]), 5)
         self.assertIn(prediction["label"], self.job.class_names)
 
+    def test_it_says_where_the_server_time_went(self) -> None:
+        response = self.client_.post(self.url, {"image": upload(self.digits[0])})
+        parts = dict(p.strip().split(";dur=") for p in response["Server-Timing"].split(","))
+        self.assertEqual(set(parts), {"decode", "preprocess", "run", "postprocess", "total"})
+        spent = {name: float(ms) for name, ms in parts.items()}
+        self.assertGreater(spent["run"], 0)
+        self.assertLess(sum(v for k, v in spent.items() if k != "total"), spent["total"])
+
     def test_it_predicts_a_multipart_batch_in_order(self) -> None:
         files = [upload(d, f"{i}.png") for i, d in enumerate(self.digits)]
         response = self.client_.post(self.url, {"image": files, "top_k": "2"})
