@@ -260,3 +260,11 @@ def test_graphs_with_scalar_constants_package_and_load(tmp_path: Path) -> None:
     model = PackagedModel.load(write_package(tmp_path / "model", meta, tmp_path / "a.zip"))
     batch = np.ones((2, 1, 4, 4), np.float32)
     np.testing.assert_allclose(model.run(batch)[0], np.full((2, 3), 0.6), rtol=1e-6)
+
+
+@pytest.mark.gpu
+def test_a_package_runs_on_the_gpu_with_the_cpu_answers(package: Path) -> None:
+    cpu = PackagedModel.load(package)
+    gpu = PackagedModel.load(package, device="gpu:0")
+    batch = cpu.batch([Image.open(io.BytesIO(data)) for data in random_images(4)])
+    np.testing.assert_allclose(gpu.run(batch)[0], cpu.run(batch)[0], rtol=1e-4, atol=1e-4)

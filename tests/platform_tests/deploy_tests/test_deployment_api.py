@@ -132,6 +132,8 @@ class DeploymentApiTests(DeployTestCase):
         for _ in range(5):
             client.post(predict, {"image": b64(digit_pngs(1)[0])}, format="json")
         url = f"/api/deployments/{self.deployment.pk}/traffic/?minutes=10"
+        for user in (self.alice, self.bob):
+            self.assertEqual(self.api_client_for(user).get(url).status_code, 200)
         body = self.api_client_for(self.vera).get(url).json()
         self.assertEqual(body["totals"]["requests"], 5)
         self.assertEqual(body["totals"]["errors"], 0)

@@ -63,6 +63,37 @@ class ExportFormatTests(TrainingTestCase):
         self.assertTrue(export.runtime.startswith("onnxruntime"), export.runtime)
         self.assertTrue(export.file.name.endswith(".onnx"))
 
+    def test_the_onnx_file_gives_the_same_outputs_in_onnxruntime(self) -> None:
+        """Run the downloaded file in onnxruntime directly, beside the trained network and the
+        package's predictor, on the version's validation images."""
+        import onnxruntime as ort
+
+        import framework
+        from deploy.exporting.data import check_images
+        from deploy.exporting.source import load_trained
+        from deploy.services.serving import package_folder
+        from framework.inference.packaged_model import PackagedModel
+
+        onnx_export = export_now(self.job, "onnx", self.alice)
+        package = export_now(self.job, "package", self.alice)
+        trained = load_trained(onnx_export)
+        images = check_images(self.job, trained, 64).exported
+        session = ort.InferenceSession(
+            default_storage.path(onnx_export.file.name), providers=["CPUExecutionProvider"]
+        )
+        (input_meta,) = session.get_inputs()
+        self.assertEqual(input_meta.shape[1:], [1, 28, 28])
+        from_ort = session.run(None, {input_meta.name: images})[0]
+        with framework.no_grad():
+            eager = trained.network(framework.to_tensor(images)).numpy()
+        packaged = PackagedModel.load(package_folder(package)).run(images)[0]
+        np.testing.assert_allclose(from_ort, eager, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(from_ort, packaged, rtol=1e-4, atol=1e-4)
+        props = {
+            p.key: p.value for p in _onnx_metadata(default_storage.path(onnx_export.file.name))
+        }
+        self.assertEqual(json.loads(props["class_names"]), self.job.class_names)
+
     def test_int8_package_keeps_the_accuracy(self) -> None:
         export = export_now(self.job, "int8_package", self.alice)
         self.assertTrue(export.parity_passed, export.top1_agreement)
@@ -121,3 +152,9 @@ def test_check_images_spread_over_the_split() -> None:
     picked = export_data._spread(items, 5)  # type: ignore[arg-type]
     assert picked == [0, 25, 50, 74, 99]
     assert np.all(np.diff(picked) > 0)
+
+
+def _onnx_metadata(path: str) -> list:
+    import onnx
+
+    return list(onnx.load(path).metadata_props)
