@@ -15,6 +15,7 @@ from tests.framework_tests.quantization_tests import onnxruntime_check
 from tests.framework_tests.quantization_tests.conftest import RESNET_STEPS
 
 HELD_OUT = 500
+pytestmark = pytest.mark.slow  # trains a ResNet-18 for 24 steps: about a minute on 2 cores
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def resnet_int8(trained_resnet18, digits_rgb32, tmp_path_factory):
     # training used the first RESNET_STEPS * 32 images and the batch norms the last 256
     unused = train.images[RESNET_STEPS * 32 : -256]
     held_out = np.concatenate([test.images, unused[: HELD_OUT - len(test.images)]])
-    calibration = unused[-128:]
+    calibration = unused[-64:]
     folder = tmp_path_factory.mktemp("resnet18")
     save(trained_resnet18, str(folder / "fp32"), input_spec=[InputSpec([None, 3, 32, 32])])
     ptq = PTQ(QuantConfig())
