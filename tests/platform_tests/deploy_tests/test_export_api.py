@@ -8,7 +8,7 @@ import zipfile
 from unittest import mock
 
 from deploy.models import ModelExport
-from tests.platform_tests.deploy_tests.base import DeployTestCase
+from tests.platform_tests.deploy_tests.base import DeployTestCase, export_now
 from tests.platform_tests.training_tests.base import make_job
 from training.models import TrainingJob
 
@@ -113,11 +113,13 @@ class ExportApiTests(DeployTestCase):
     def test_members_delete_unserved_exports_and_their_files(self) -> None:
         from django.core.files.storage import default_storage
 
-        self.deployment.delete()
-        self.assertEqual(self.api_client_for(self.vera).delete(self.detail_url).status_code, 403)
-        self.assertEqual(self.api_client_for(self.charlie).delete(self.detail_url).status_code, 404)
-        self.assertEqual(self.api_client_for(self.bob).delete(self.detail_url).status_code, 204)
-        self.assertFalse(default_storage.exists(self.export.file.name))
+        spare = export_now(self.job, "onnx")  # not the class's shared export: its files stay
+        url = f"/api/model-exports/{spare.pk}/"
+        self.assertEqual(self.api_client_for(self.vera).delete(url).status_code, 403)
+        self.assertEqual(self.api_client_for(self.charlie).delete(url).status_code, 404)
+        self.assertEqual(self.api_client_for(self.bob).delete(url).status_code, 204)
+        self.assertFalse(default_storage.exists(spare.file.name))
+        self.assertTrue(default_storage.exists(self.export.file.name))
 
     def test_the_job_outlives_its_deleted_weights_with_a_clear_error(self) -> None:
         TrainingJob.objects.filter(pk=self.job.pk).update(output_weights=None)
