@@ -10,17 +10,15 @@ from typing import Any
 from django.conf import settings
 
 DEFAULTS: dict[str, Any] = {
-    # A worker writes the job's heartbeat this often, from a thread, whatever the step time.
-    "TRAINING_HEARTBEAT_SECONDS": 5.0,
     # A running job whose heartbeat is older than this lost its worker: the reconciler
     # re-queues it and it resumes from its last checkpoint.
     "TRAINING_STALE_AFTER_SECONDS": 60.0,
     # A queued job not started after this long has its message sent again (a Redis restart
     # without persistence loses queued messages; a duplicate is a harmless no-op claim).
     "TRAINING_RESEND_AFTER_SECONDS": 120.0,
-    # How often a running job reads its cancel flag; a cancel takes effect at the next step.
-    "TRAINING_CANCEL_POLL_SECONDS": 0.25,
-    # Metric points and log lines are written in batches at most this far apart.
+    # A running job's writer thread writes its metric points, log lines and progress this often,
+    # whatever the step time: that write is the job's heartbeat, and it reads the cancel flag
+    # back, so a cancel takes effect at the first step boundary after the write that sees it.
     "TRAINING_FLUSH_SECONDS": 1.0,
     # A job whose worker died this many times fails instead of being re-queued again.
     "TRAINING_MAX_ATTEMPTS": 5,

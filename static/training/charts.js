@@ -1,5 +1,6 @@
 // The job page: status and progress, live scalar charts, histograms, sample predictions and
-// the log, polled every 1.5 s from the JSON API (incrementally, with ?after=).
+// the log, polled every second from the JSON API (incrementally, with ?after=). Workers write
+// metrics at most a second apart, so a chart is at most two seconds behind the worker.
 import { api } from "../datastore/api.js";
 import {
   COLORS, PLOT_CONFIG, appendSeries, chartLayout, chartOf, escapeHtml, thumbnail, traces,
@@ -7,7 +8,7 @@ import {
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const base = `/api/jobs/${page.job}`;
-const POLL_MS = 1500;
+const POLL_MS = 1000;
 const state = {
   job: null, after: 0, logAfter: 0, predictionsAfter: 0, series: {}, hidden: new Set(),
   predictions: [], histogramTag: "", histogramEpochs: -1, lastEpoch: -1,

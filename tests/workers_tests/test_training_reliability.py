@@ -20,8 +20,9 @@ from tests.platform_tests.training_tests.stack import (
     wait_until,
 )
 from training.demo.digits import digits_version
-from training.models import JobLogLine, ScalarPoint, TrainingJob
+from training.models import JobLogLine, TrainingJob
 from training.services.jobs import create_job
+from training.services.scalars import series_arrays
 from workers.runtime.reconciler import reconcile_jobs
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -83,11 +84,7 @@ def test_a_killed_worker_loses_no_job(redis_server, lab, tmp_path) -> None:
         "sent no heartbeat" in line and "resumes from the checkpoint" in line for line in log
     )
     assert any(line.startswith("Resumed from the checkpoint written after epoch") for line in log)
-    steps = list(
-        ScalarPoint.objects.filter(job=resumed, tag="train/loss")
-        .order_by("step")
-        .values_list("step", flat=True)
-    )
+    steps = series_arrays(resumed.pk, "train/loss")[0].tolist()
     assert steps == list(range(1, resumed.total_steps + 1))  # nothing lost, nothing twice
 
 

@@ -1,7 +1,8 @@
 """framework.Model callbacks that connect a training run to its job row.
 
-- `JobControl` stops the run at a step boundary: on a cancel, on a NaN or infinite loss, or
-  when the heartbeat found that another worker owns the job.
+- `JobControl` flushes the recorder when due and stops the run at a step boundary: on a
+  cancel, on a NaN or infinite loss, or when the recorder found that another worker owns the
+  job.
 - `ScalarReporter` records the per-step and per-epoch scalars and the progress.
 - `EpochEnd` records histograms and sample predictions and writes the checkpoint, after each
   epoch's evaluation.
@@ -10,7 +11,6 @@
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -49,23 +49,19 @@ class Position:
 
 
 class JobControl(Callback):
-    def __init__(self, job: TrainingJob, position: Position, lost: threading.Event) -> None:
-        super().__init__()
-        self.job, self.position, self.lost = job, position, lost
-        self.interval = 0.0
-        self.next_poll = 0.0
+    """Runs first at every step boundary: lets the recorder flush when it has no writer thread,
+    then stops the run if the recorder saw a cancel or lost the job."""
 
-    def set_poll_interval(self, seconds: float) -> None:
-        self.interval = seconds
+    def __init__(self, job: TrainingJob, recorder: JobRecorder, position: Position) -> None:
+        super().__init__()
+        self.job, self.recorder, self.position = job, recorder, position
 
     def _check(self) -> None:
-        if self.lost.is_set():
+        self.recorder.maybe_flush()
+        if self.recorder.lost.is_set():
             raise JobLost(self.job.pk)
-        now = time.monotonic()
-        if now >= self.next_poll:
-            self.next_poll = now + self.interval
-            if self.job.cancel_requested():
-                raise JobCancelled(self.job.pk)
+        if self.recorder.cancelled:
+            raise JobCancelled(self.job.pk)
 
     def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
         loss = (logs or {}).get("loss", [0.0])[0]
@@ -117,7 +113,6 @@ class ScalarReporter(Callback):
             record("device/memory_mb", position.step, memory_in_use(self.device) / 2**20, wall)
         self.last_end = now
         self.recorder.update_progress(step=position.step, eta_seconds=position.eta_seconds())
-        self.recorder.maybe_flush()
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         seconds = time.monotonic() - self.epoch_started

@@ -14,7 +14,6 @@ from training.models import TrainingJob
 from workers.runtime.checkpoints import discard_checkpoint
 from workers.runtime.evaluation import predict, write_report
 from workers.runtime.failures import JobCancelled, JobLost, describe
-from workers.runtime.heartbeat import Heartbeat
 from workers.runtime.joblog import captured
 from workers.runtime.recorder import JobRecorder
 from workers.runtime.trainer import TrainingRun, load_splits
@@ -31,9 +30,9 @@ def run_claimed(job: TrainingJob, device: str) -> None:
         f"{job.config['optimizer']} at learning rate {job.config['learning_rate']:g}."
     )
     ended = False
-    with Heartbeat(job) as heartbeat, captured(recorder):
+    with recorder, captured(recorder):
         try:
-            ended = _train_and_report(job, recorder, device, heartbeat)
+            ended = _train_and_report(job, recorder, device)
         except JobCancelled:
             recorder.log("Cancelled at a step boundary, as requested.", "WARNING")
             recorder.flush()
@@ -51,7 +50,7 @@ def run_claimed(job: TrainingJob, device: str) -> None:
             )
             recorder.log(f"Failed: {outcome.reason}", "ERROR")
             recorder.log("".join(traceback.format_exception(error)).rstrip(), "ERROR")
-            _flush_quietly(recorder)
+            recorder.flush()
             ended = job.mark_failed(
                 outcome.kind, outcome.reason, outcome.suggestion, **outcome.detail
             )
@@ -59,18 +58,9 @@ def run_claimed(job: TrainingJob, device: str) -> None:
         discard_checkpoint(job.pk)
 
 
-def _flush_quietly(recorder: JobRecorder) -> None:
-    try:
-        recorder.flush()
-    except JobLost:
-        pass
-
-
-def _train_and_report(
-    job: TrainingJob, recorder: JobRecorder, device: str, heartbeat: Heartbeat
-) -> bool:
+def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
     splits = load_splits(job, recorder.log)
-    run = TrainingRun(job, recorder, splits, device, heartbeat.lost)
+    run = TrainingRun(job, recorder, splits, device)
     network = run.run()
     position = run.position
     epoch, step = (position.epoch, position.step) if position else (job.epoch, job.step)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import gc
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from framework.hapi.callbacks import EarlyStopping, LRScheduler
-from training.conf import knob
 from training.models import TrainingJob
 from training.services.version_data import Example, evaluation_split, examples
 from workers.runtime.build import build_loss, build_network, build_optimizer
@@ -97,10 +95,9 @@ class TrainingRun:
         recorder: JobRecorder,
         splits: Splits,
         device: str,
-        lost: threading.Event,
     ) -> None:
         self.job, self.recorder, self.splits = job, recorder, splits
-        self.device, self.lost = device, lost
+        self.device = device
         self.position: Position | None = None
         self.last_eval: dict[str, float] = {}
         self.eval_batch = min(2 * job.batch_size, MAX_EVAL_BATCH)
@@ -172,8 +169,7 @@ class TrainingRun:
             loss=build_loss(),
             metrics=framework.metric.Accuracy(),
         )
-        control = JobControl(job, position, self.lost)
-        control.set_poll_interval(float(knob("TRAINING_CANCEL_POLL_SECONDS")))
+        control = JobControl(job, self.recorder, position)
         reporter = ScalarReporter(self.recorder, position, self.device)
         stopper = (
             ResumableEarlyStopping(int(config["patience"]), stopper_state)

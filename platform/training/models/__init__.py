@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from training.models.cluster import WorkerNode
 from training.models.job import TrainingJob
-from training.models.metrics import JobLogLine, MetricRecord, ScalarPoint
+from training.models.metrics import JobLogLine, MetricRecord, ScalarChunk
 from training.models.report import EvaluationReport
 
 __all__ = [
     "EvaluationReport",
     "JobLogLine",
     "MetricRecord",
-    "ScalarPoint",
+    "ScalarChunk",
     "TrainingJob",
     "WorkerNode",
 ]

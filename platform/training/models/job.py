@@ -175,7 +175,16 @@ class TrainingJob(models.Model):
         return self.status
 
     def cancel_requested(self) -> bool:
-        return TrainingJob.objects.filter(pk=self.pk, cancel_requested_at__isnull=False).exists()
+        """Read at every poll of a running job, so one indexed row through a bare cursor."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT cancel_requested_at IS NOT NULL FROM {self._meta.db_table} WHERE id = %s",
+                [self.pk],
+            )
+            row = cursor.fetchone()
+        return bool(row and row[0])
 
     # --- progress (worker side, fenced by attempt) -----------------------------------------------
     def beat(self) -> bool:
@@ -183,8 +192,21 @@ class TrainingJob(models.Model):
         return self._mine().update(heartbeat_at=timezone.now()) == 1
 
     def report_progress(self, **fields: Any) -> bool:
+        """Writes progress fields and the heartbeat; False when this worker no longer owns the
+        job. A running job calls this every second, so it is one plain UPDATE, not the ORM's."""
+        from django.db import connection
+
         fields["heartbeat_at"] = timezone.now()
-        owned = self._mine().update(**fields) == 1
+        columns = {self._meta.get_field(name): value for name, value in fields.items()}
+        assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in columns)
+        params = [f.get_db_prep_save(value, connection) for f, value in columns.items()]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {self._meta.db_table} SET {assignments} "
+                "WHERE id = %s AND status = %s AND attempt = %s",
+                [*params, self.pk, self.Status.RUNNING.value, self.attempt],
+            )
+            owned = cursor.rowcount == 1
         for name, value in fields.items():
             setattr(self, name, value)
         return owned

@@ -1,27 +1,48 @@
 """Reading a job's scalar series, incrementally and downsampled on the server.
 
-A series longer than `max_points` is cut into buckets and each bucket keeps its lowest and its
-highest point (and the series keeps its first and last), so spikes and dips survive any
-zoom level while the browser draws a few thousand points at most.
+Series are stored in chunks (`ScalarChunk`), so reading 100,000 points means unpacking a few
+hundred arrays, not building 100,000 rows. A series longer than `max_points` is cut into
+buckets and each bucket keeps its lowest and highest point (and the series keeps its first
+and last), so spikes and dips survive any zoom level while the browser draws a few thousand
+points at most. `?after=` takes the last chunk id a client has seen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 from django.db import connection
 
-from training.models import ScalarPoint
+from training.models import ScalarChunk
+from training.models.metrics import unpack
 
 MAX_POINTS = 2000
-_TABLE = ScalarPoint._meta.db_table
+_TABLE = ScalarChunk._meta.db_table
 
 
 def tags_of(job_id: int) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT DISTINCT tag FROM {_TABLE} WHERE job_id = %s", [job_id])
         return sorted(row[0] for row in cursor.fetchall())
+
+
+def series_arrays(job_id: int, tag: str, after: int = 0) -> tuple[np.ndarray, ...]:
+    """(steps, wall times, values, last chunk id) of the series' points after chunk `after`."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, step_data, wall_data, value_data FROM {_TABLE} "
+            "WHERE job_id = %s AND tag = %s AND id > %s ORDER BY id",
+            [job_id, tag, after],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        empty = np.zeros(0)
+        return empty.astype(np.int64), empty, empty, np.int64(after)
+    parts = [unpack(bytes(s), bytes(w), bytes(v)) for _, s, w, v in rows]
+    steps, walls, values = (np.concatenate(column) for column in zip(*parts, strict=True))
+    return steps, walls, values, np.int64(rows[-1][0])
 
 
 def keep_extremes(values: np.ndarray, max_points: int) -> np.ndarray:
@@ -35,8 +56,8 @@ def keep_extremes(values: np.ndarray, max_points: int) -> np.ndarray:
     padded[:n] = values
     grid = padded.reshape(buckets, size)
     offsets = np.arange(buckets) * size
-    lows = np.nanargmin(np.where(np.isnan(grid), np.inf, grid), axis=1) + offsets
-    highs = np.nanargmax(np.where(np.isnan(grid), -np.inf, grid), axis=1) + offsets
+    lows = np.argmin(np.where(np.isnan(grid), np.inf, grid), axis=1) + offsets
+    highs = np.argmax(np.where(np.isnan(grid), -np.inf, grid), axis=1) + offsets
     keep = np.concatenate(([0, n - 1], lows, highs))
     return np.unique(keep[keep < n])
 
@@ -44,44 +65,52 @@ def keep_extremes(values: np.ndarray, max_points: int) -> np.ndarray:
 def read_series(
     job_id: int, tag: str, after: int = 0, max_points: int = MAX_POINTS
 ) -> dict[str, Any]:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT id, step, wall_time, value FROM {_TABLE} "
-            "WHERE job_id = %s AND tag = %s AND id > %s ORDER BY id",
-            [job_id, tag, after],
-        )
-        rows = cursor.fetchall()
-    if not rows:
-        return {"step": [], "wall": [], "value": [], "total": 0, "last_id": after}
-    table = np.array(rows, dtype=np.float64)
-    keep = keep_extremes(table[:, 3], max_points)
-    kept = table[keep]
+    steps, walls, values, last = series_arrays(job_id, tag, after)
+    keep = keep_extremes(values, max_points)
     return {
-        "step": kept[:, 1].astype(np.int64).tolist(),
-        "wall": np.round(kept[:, 2], 3).tolist(),
-        "value": kept[:, 3].tolist(),
-        "total": len(rows),
-        "last_id": int(table[-1, 0]),
+        "step": steps[keep].tolist(),
+        "wall": np.round(walls[keep], 3).tolist(),
+        "value": values[keep].tolist(),
+        "total": int(values.size),
+        "last_id": int(last),
     }
 
 
 def read_scalars(
     job_id: int, tags: list[str] | None = None, after: int = 0, max_points: int = MAX_POINTS
 ) -> dict[str, Any]:
-    """{"series": {tag: {...}}, "last_id": n}: the points after `after`, per tag."""
+    """{"series": {tag: {...}}, "last_id": n}: the points after chunk `after`, per tag."""
     wanted = tags or tags_of(job_id)
     series = {tag: read_series(job_id, tag, after, max_points) for tag in wanted}
     last = max([after, *(s["last_id"] for s in series.values())])
     return {"series": series, "last_id": last}
 
 
-def csv_rows(job_id: int) -> Any:
+def csv_rows(job_id: int) -> Iterator[str]:
     """Every point of every series, for the CSV download (never downsampled)."""
     yield "tag,step,wall_time,value\n"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT tag, step, wall_time, value FROM {_TABLE} WHERE job_id = %s ORDER BY tag, id",
-            [job_id],
+    chunks = ScalarChunk.objects.filter(job_id=job_id).order_by("tag", "id")
+    for chunk in chunks.iterator(chunk_size=200):
+        steps, walls, values = chunk.arrays()
+        tag = chunk.tag
+        yield "".join(
+            f"{tag},{s},{w:.3f},{v!r}\n"
+            for s, w, v in zip(steps.tolist(), walls.tolist(), values.tolist(), strict=True)
         )
-        while batch := cursor.fetchmany(5000):
-            yield "".join(f"{t},{s},{w:.3f},{v!r}\n" for t, s, w, v in batch)
+
+
+def trim_after(job_id: int, step: int) -> None:
+    """Forgets every point after `step` (a resumed job redoes those steps)."""
+    ScalarChunk.objects.filter(job_id=job_id, first_step__gt=step).delete()
+    for chunk in ScalarChunk.objects.filter(job_id=job_id, last_step__gt=step):
+        steps, walls, values = chunk.arrays()
+        keep = steps <= step
+        if not keep.any():
+            chunk.delete()
+            continue
+        points = list(
+            zip(steps[keep].tolist(), walls[keep].tolist(), values[keep].tolist(), strict=True)
+        )
+        trimmed = ScalarChunk.pack(job_id, chunk.tag, points)
+        trimmed.pk = chunk.pk
+        trimmed.save()

@@ -22,11 +22,9 @@ from training.models import TrainingJob
 from training.services.jobs import create_job
 
 FAST = {
+    # No writer thread: a test case holds its database transaction open, and a second
+    # connection would wait for it. Every step boundary flushes, so a cancel lands at once.
     "TRAINING_FLUSH_SECONDS": 0.0,
-    "TRAINING_CANCEL_POLL_SECONDS": 0.0,
-    # A test case holds its database transaction open: a heartbeat thread's own connection
-    # would wait for it. In-process runs are short; they never need a heartbeat.
-    "TRAINING_HEARTBEAT_SECONDS": 3600.0,
 }
 
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 import framework
 from tests.platform_tests.training_tests.base import TrainingTestCase
-from training.models import JobLogLine, ScalarPoint, TrainingJob
+from training.models import JobLogLine, ScalarChunk, TrainingJob
+from training.services.scalars import series_arrays
 from workers.runtime import build
 from workers.runtime.callbacks import EpochEnd, ScalarReporter
 from workers.runtime.checkpoints import checkpoint_path
@@ -115,7 +116,7 @@ class FailureTests(TrainingTestCase):
         with mock.patch.object(ScalarReporter, "on_train_batch_end", cancel_at_step_three):
             job = self.run_now(job)
         self.assertEqual(job.status, "cancelled")
-        steps = ScalarPoint.objects.filter(job=job, tag="train/loss").count()
+        steps = series_arrays(job.pk, "train/loss")[0].size
         self.assertLessEqual(steps, 4)  # the step after the request is the last one
         self.assertIn("Cancelled at a step boundary", log_of(job))
         self.assertFalse(checkpoint_path(job.pk).exists())
@@ -137,9 +138,7 @@ class FailureTests(TrainingTestCase):
         self.assertEqual((job.status, job.checkpoint_epoch), ("running", 1))
         self.assertTrue(checkpoint_path(job.pk).exists())
         # Steps of the half-done second epoch that died with the worker, redone after resuming.
-        ScalarPoint.objects.create(
-            job=job, tag="train/loss", step=job.step + 1, wall_time=0, value=9
-        )
+        ScalarChunk.pack(job.pk, "train/loss", [(job.step + 1, 0.0, 9.0)]).save()
 
         TrainingJob.objects.filter(pk=job.pk).update(
             heartbeat_at=timezone.now() - timedelta(hours=1)
@@ -149,9 +148,5 @@ class FailureTests(TrainingTestCase):
         job = self.run_now(TrainingJob.objects.get(pk=job.pk))
         self.assertEqual((job.status, job.attempt, job.epoch), ("succeeded", 2, 3))
         self.assertIn("Resumed from the checkpoint written after epoch 1", log_of(job))
-        steps = list(
-            ScalarPoint.objects.filter(job=job, tag="train/loss")
-            .order_by("step")
-            .values_list("step", flat=True)
-        )
+        steps = series_arrays(job.pk, "train/loss")[0].tolist()
         self.assertEqual(steps, list(range(1, job.total_steps + 1)))  # none lost, none twice

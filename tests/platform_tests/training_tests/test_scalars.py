@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.platform_tests.training_tests.base import TrainingTestCase
-from training.models import ScalarPoint
+from training.models import ScalarChunk
 from training.services.scalars import keep_extremes, read_scalars
 
 
@@ -31,11 +31,10 @@ class ScalarEndpointTests(TrainingTestCase):
     def setUp(self) -> None:
         super().setUp()
         self.job = self.make_job()
-        ScalarPoint.objects.bulk_create(
-            ScalarPoint(job=self.job, tag=tag, step=step, wall_time=1000.0 + step, value=step * k)
-            for step in range(1, 5001)
-            for tag, k in (("train/loss", 1.0), ("val/acc", 0.5))
-        )
+        for tag, k in (("train/loss", 1.0), ("val/acc", 0.5)):
+            for first in range(1, 5001, 100):  # fifty flushes of a hundred points
+                points = [(step, 1000.0 + step, step * k) for step in range(first, first + 100)]
+                ScalarChunk.pack(self.job.pk, tag, points).save()
         self.url = f"/api/jobs/{self.job.pk}/scalars/"
         self.client.force_login(self.vera)
 
@@ -54,7 +53,7 @@ class ScalarEndpointTests(TrainingTestCase):
             ["train/loss"],
         )
         first = self.client.get(self.url).json()
-        ScalarPoint.objects.create(job=self.job, tag="train/loss", step=5001, wall_time=1, value=2)
+        ScalarChunk.pack(self.job.pk, "train/loss", [(5001, 1.0, 2.0)]).save()
         later = self.client.get(self.url, {"after": first["last_id"]}).json()
         self.assertEqual(later["series"]["train/loss"]["step"], [5001])
         self.assertEqual(later["series"]["val/acc"]["step"], [])
@@ -76,3 +75,16 @@ class ScalarEndpointTests(TrainingTestCase):
 
     def test_read_scalars_lists_every_series(self) -> None:
         self.assertEqual(set(read_scalars(self.job.pk)["series"]), {"train/loss", "val/acc"})
+
+
+class TrimTests(TrainingTestCase):
+    def test_trimming_keeps_the_steps_up_to_the_checkpoint(self) -> None:
+        from training.services.scalars import series_arrays, trim_after
+
+        job = self.make_job()
+        for first in (1, 11, 21):
+            points = [(s, float(s), float(s)) for s in range(first, first + 10)]
+            ScalarChunk.pack(job.pk, "train/loss", points).save()
+        trim_after(job.pk, 15)
+        self.assertEqual(series_arrays(job.pk, "train/loss")[0].tolist(), list(range(1, 16)))
+        self.assertEqual(ScalarChunk.objects.filter(job=job).count(), 2)

@@ -9,7 +9,8 @@ import numpy as np
 import framework
 from modelzoo.services.weights import load_network
 from tests.platform_tests.training_tests.base import TrainingTestCase, make_job, run_now
-from training.models import EvaluationReport, JobLogLine, MetricRecord, ScalarPoint
+from training.models import EvaluationReport, JobLogLine, MetricRecord
+from training.services.scalars import series_arrays, tags_of
 from training.services.version_data import examples
 from workers.runtime.checkpoints import checkpoint_path
 from workers.runtime.data import ImageDataset, load_split
@@ -37,7 +38,7 @@ class TrainingRunTests(TrainingTestCase):
         self.assertFalse(checkpoint_path(job.pk).exists())  # discarded once finished
 
     def test_it_records_the_scalars(self) -> None:
-        tags = set(ScalarPoint.objects.filter(job=self.job).values_list("tag", flat=True))
+        tags = set(tags_of(self.job.pk))
         expected = {
             "train/loss",
             "train/acc",
@@ -49,9 +50,9 @@ class TrainingRunTests(TrainingTestCase):
             "val/acc",
         }
         self.assertEqual(tags, expected)
-        losses = ScalarPoint.objects.filter(job=self.job, tag="train/loss").order_by("step")
-        self.assertEqual([p.step for p in losses], list(range(1, self.job.total_steps + 1)))
-        self.assertEqual(ScalarPoint.objects.filter(job=self.job, tag="val/acc").count(), 3)
+        steps = series_arrays(self.job.pk, "train/loss")[0]
+        self.assertEqual(steps.tolist(), list(range(1, self.job.total_steps + 1)))
+        self.assertEqual(series_arrays(self.job.pk, "val/acc")[0].size, 3)
 
     def test_each_epoch_records_histograms_and_sample_predictions(self) -> None:
         records = MetricRecord.objects.filter(job=self.job)
