@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from framework.inference.kernels.conv_gemm import product
+
 EXACT_LIMIT = float(1 << 24)  # every integer of magnitude <= 2**24 is a float32
 ACTIVATION_BOUND = 128  # |q| for int8 activations (uint8 inputs are shifted to int8 first)
 
@@ -68,8 +70,8 @@ class IntegerGemm:
         xp = self.xp
         if self.single:
             if out is None:
-                return rows @ self.weight.T
-            xp.matmul(rows, self.weight.T, out=out)
+                out = xp.empty((rows.shape[0], self.out_features), dtype=xp.float32)
+            product(xp, rows, self.weight, out)
             return out
         total = xp.zeros((rows.shape[0], self.out_features), dtype=xp.float64)
         for piece in self.pieces:

@@ -9,8 +9,9 @@ initializer (it is folded into the kernel when the executor is built).
 The accumulator is exact int8 x int8 -> int32 arithmetic (`int8_gemm`): the input zero point
 pads the borders (a real zero) and its product with the weights' column sums is folded into
 the bias. The epilogue (`requantize`) scales, adds the bias, applies the fused activation and
-requantizes in place. Convolutions run channel-last like the float kernels: im2col on int8
-memory (a quarter of the float traffic), cast to float32 on the way into the GEMM operand.
+requantizes in place. Convolutions run channel-last like the float kernels, in the same
+cache-sized chunks (`conv_gemm`): im2col gathers int8 windows (a quarter of the float traffic)
+straight into the float32 GEMM operand, and each chunk is finished while it is in cache.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from framework.core.backend import to_numpy
+from framework.inference.kernels.conv_gemm import CHUNK_BYTES
 from framework.inference.kernels.int8_gemm import IntegerGemm
 from framework.inference.kernels.registry import kernel
 from framework.inference.kernels.requantize import Epilogue
@@ -27,7 +29,7 @@ from framework.jit.op_schema import attr
 from framework.ops.nn import depthwise
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import gemm_weight
-from framework.ops.nn.im2col import images_per_chunk, pad_into, window_view
+from framework.ops.nn.im2col import pad_into, window_view
 from framework.ops.nn.workspace import scratch
 
 _NHWC_ORDER = (0, 2, 3, 1)
@@ -151,6 +153,20 @@ def quantized_conv2d(node, ctx):
     return run
 
 
+def _chunks(n: int, ho: int, wo: int, k: int):
+    """(images, output rows) pieces whose float32 im2col columns stay near `CHUNK_BYTES` (the
+    predictor's float convolution does the same: bigger GEMM operands fall out of L2)."""
+    rows = max(1, CHUNK_BYTES // (wo * k * 4))
+    if rows >= ho:
+        images = max(1, rows // ho)
+        for a in range(0, n, images):
+            yield slice(a, min(n, a + images)), slice(0, ho)
+        return
+    for image in range(n):
+        for r in range(0, ho, rows):
+            yield slice(image, image + 1), slice(r, min(ho, r + rows))
+
+
 def _im2col_gemm(xp, xh, gemms, geom: ConvGeometry, zero: int, epilogue, out_rows) -> None:
     n, _, _, c = xh.shape
     groups = len(gemms)
@@ -159,25 +175,25 @@ def _im2col_gemm(xp, xh, gemms, geom: ConvGeometry, zero: int, epilogue, out_row
     kh, kw = geom.kernel
     ho, wo = geom.out_size
     k = kh * kw * cg
-    per_image = ho * wo
     exact32 = all(gemm.single for gemm in gemms)
     in_place = exact32 and groups == 1 and out_rows.dtype == np.float32
-    step = images_per_chunk(xp, n, per_image * k * groups * 4)
-    for start in range(0, n, step):
-        stop = min(n, start + step)
-        padded = _pad(xp, xh[start:stop], geom, zero)
-        rows = out_rows[start * per_image : stop * per_image]
+    windows = window_view(xp, _pad(xp, xh, geom, zero), geom)  # [N, Ho, Wo, kh, kw, C]
+    for images, band in _chunks(n, ho, wo, k):
+        start = (images.start * ho + band.start) * wo
+        stop = ((images.stop - 1) * ho + band.stop) * wo
+        rows = out_rows[start:stop]
         if in_place:
             acc = rows
         else:
             dtype = np.float32 if exact32 else np.float64
             acc = scratch(xp, "qconv_acc", (rows.shape[0], og * groups), dtype)
+        window = windows[images, band]
         for g in range(groups):
+            part = window if groups == 1 else window[..., g * cg : (g + 1) * cg]
             cols = scratch(xp, "qconv_cols", (rows.shape[0], k), np.float32)
-            part = padded if groups == 1 else padded[..., g * cg : (g + 1) * cg]
-            cols.reshape(stop - start, ho, wo, kh, kw, cg)[...] = window_view(xp, part, geom)
+            cols.reshape(part.shape)[...] = part  # int8 -> float32 on the way
             if groups == 1 and exact32:
-                gemms[g](cols, out=acc)
+                gemms[0](cols, out=acc)
             else:
                 acc[:, g * og : (g + 1) * og] = gemms[g](cols)
         epilogue(acc, rows)
