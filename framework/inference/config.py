@@ -105,7 +105,9 @@ class Config:
         return list(self._passes) if self._ir_optim else []
 
     def set_cpu_math_library_num_threads(self, cpu_math_library_num_threads: int) -> None:
-        """Threads for the BLAS library (process-wide, as Paddle's MKL setting)."""
+        """CPU cores one predictor run may use (default: all of them, at most 8). The
+        predictor shares its convolution chunks out over these cores itself and keeps the
+        BLAS library single-threaded while it runs (see `framework.inference.blas_threads`)."""
         self._threads = max(1, int(cpu_math_library_num_threads))
 
     def cpu_math_library_num_threads(self) -> int | None:

@@ -22,10 +22,17 @@ from framework.jit.graph import Graph
 
 class Executor:
     def __init__(
-        self, graph: Graph, xp: Any = np, memory_optim: bool = True, precompute: bool = True
+        self,
+        graph: Graph,
+        xp: Any = np,
+        memory_optim: bool = True,
+        precompute: bool = True,
+        workers: int = 1,
     ) -> None:
         """`precompute=False` builds kernels that derive nothing from initializer values (no
-        packed weights), for callers that pass live weights to every `run`."""
+        prepared weights), for callers that pass live weights to every `run`. `workers > 1` lets
+        kernels share chunks out over that many cores (the caller then keeps BLAS
+        single-threaded during runs, see `blas_threads`)."""
         self.graph = graph
         self.xp = xp
         self.arena = BufferArena(xp) if memory_optim else None
@@ -57,6 +64,7 @@ class Executor:
                     for name in node.inputs
                 ],
                 escapes=self.plan.escapes(index, node.outputs),
+                workers=workers,
             )
             try:
                 run = builder_for(node.op_type)(node, ctx)

@@ -21,12 +21,14 @@ import threading
 from typing import Any
 
 from framework.core import backend
+from framework.inference import blas_threads
 from framework.inference.config import Config
 from framework.inference.executor import Executor
 from framework.inference.handle import PredictorTensor
 from framework.inference.passes import optimize
 from framework.jit.graph import Graph
 from framework.jit.serialization import load_graph
+from framework.ops.nn.threads import CPU_WORKERS
 
 
 class _Shared:
@@ -46,9 +48,11 @@ class _Shared:
                     k: backend.to_place(v, self.place) for k, v in graph.tensors.items()
                 }
         self.graph = graph
-        threads = config.cpu_math_library_num_threads()
-        if threads is not None:
-            _set_blas_threads(threads)
+        # On the CPU the predictor shares conv chunks out over its own workers and keeps BLAS
+        # single-threaded while it runs (see blas_threads); on a GPU none of this applies.
+        self.own_threads = not config.use_gpu() and blas_threads.available()
+        threads = config.cpu_math_library_num_threads() or CPU_WORKERS
+        self.workers = threads if self.own_threads else 1
 
 
 class Predictor:
@@ -57,7 +61,12 @@ class Predictor:
         self._shared = shared if shared is not None else _Shared(config)
         graph = self._shared.graph
         with _device(self._shared.xp, self._shared.place):
-            self._executor = Executor(graph, self._shared.xp, config.memory_optim_enabled())
+            self._executor = Executor(
+                graph,
+                self._shared.xp,
+                config.memory_optim_enabled(),
+                workers=self._shared.workers,
+            )
         self._inputs = {
             name: PredictorTensor(name, graph.values[name], self._shared.place, is_input=True)
             for name in graph.inputs
@@ -111,7 +120,8 @@ class Predictor:
         return [backend.to_numpy(a) for a in self._execute(arrays)]
 
     def _execute(self, arrays: list[Any]) -> list[Any]:
-        with self._lock, _device(self._shared.xp, self._shared.place):
+        blas = blas_threads.single_threaded_blas() if self._shared.own_threads else _nothing()
+        with self._lock, _device(self._shared.xp, self._shared.place), blas:
             return self._executor.run(arrays)
 
     def clone(self) -> Predictor:
@@ -148,12 +158,8 @@ def _device(xp: Any, place: backend.Place):
     return contextlib.nullcontext()
 
 
-def _set_blas_threads(threads: int) -> None:
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl ships with the dev extras
-        return
-    threadpool_limits(limits=threads, user_api="blas")
+def _nothing():
+    return contextlib.nullcontext()
 
 
 __all__ = ["Predictor", "create_predictor"]

@@ -78,7 +78,9 @@ def conv(node, ctx):
         physical = out.transpose(_NHWC_ORDER)
         if matrix is not None:
             finish = _epilogue(bias, fused)
-            conv_gemm.conv_into(xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical, finish)
+            conv_gemm.conv_into(
+                xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical, finish, ctx.workers
+            )
         else:
             conv_forward(x4, w4, bias, geom, out=physical)
             if fused is not None:

@@ -13,6 +13,7 @@ Inputs and outputs are channel-last (`[N, H, W, C]` memory), like the training k
 
 from __future__ import annotations
 
+from framework.inference.kernels.registry import share_out
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into, window_view
 from framework.ops.nn.workspace import scratch
@@ -20,38 +21,52 @@ from framework.ops.nn.workspace import scratch
 CHUNK_BYTES = 2 << 20  # left GEMM operand per call: about the L2 cache of one core
 
 
-def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None) -> None:
+def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers: int = 1) -> None:
     """`out[N, Ho, Wo, O]` = the convolution of `xh` (`[N, H, W, C]`) by `weight_t`
     (`[O, kh*kw*C]`, columns ordered kernel row, kernel column, channel). `epilogue(rows)`, when
     given, finishes each chunk of output rows in place while it is still in cache (bias and
-    activation)."""
+    activation). Whole chunks are shared out over up to `workers` cores."""
     n = xh.shape[0]
     ho, wo = geom.out_size
     o = out.shape[-1]
     if geom.is_pointwise():
         sh, sw = geom.stride
         source = xh if (sh, sw) == (1, 1) else xh[:, ::sh, ::sw]
-        _pointwise(xp, source, weight_t, out.reshape(n, ho * wo, o), epilogue)
-        return
-    padded = pad_into(xp, xh, geom.padding, geom.padded_size(), "infer_conv_padded")
-    windows = window_view(xp, padded, geom)  # [N, Ho, Wo, kh, kw, C]
-    k = weight_t.shape[1]
-    rows = max(1, CHUNK_BYTES // (wo * k * xh.itemsize))  # output rows per chunk
+        tasks = _pointwise_tasks(source, out.reshape(n, ho * wo, o))
+        run = _pointwise_chunk
+    else:
+        padded = pad_into(xp, xh, geom.padding, geom.padded_size(), "infer_conv_padded")
+        windows = window_view(xp, padded, geom)  # [N, Ho, Wo, kh, kw, C]
+        tasks = _window_tasks(windows, out, weight_t.shape[1] * xh.itemsize)
+        run = _window_chunk
+
+    def work(start: int, stop: int) -> None:
+        for task in tasks[start:stop]:
+            run(xp, *task, weight_t, epilogue)
+
+    share_out(work, len(tasks), workers)
+
+
+def _window_tasks(windows, out, row_bytes: int) -> list[tuple]:
+    """(window block, output rows) chunks of about CHUNK_BYTES of im2col columns."""
+    n, ho, wo = windows.shape[:3]
+    o = out.shape[-1]
+    rows = max(1, CHUNK_BYTES // (wo * row_bytes))  # output rows per chunk
     if rows >= ho:  # several whole images per chunk
         images = max(1, rows // ho)
-        for a in range(0, n, images):
-            b = min(n, a + images)
-            _gemm(xp, windows[a:b], weight_t, out[a:b].reshape(-1, o), k, epilogue)
-        return
-    for image in range(n):
-        for r in range(0, ho, rows):
-            s = min(ho, r + rows)
-            rows_out = out[image, r:s].reshape(-1, o)
-            _gemm(xp, windows[image, r:s], weight_t, rows_out, k, epilogue)
+        return [
+            (windows[a : a + images], out[a : a + images].reshape(-1, o))
+            for a in range(0, n, images)
+        ]
+    return [
+        (windows[i, r : r + rows], out[i, r : r + rows].reshape(-1, o))
+        for i in range(n)
+        for r in range(0, ho, rows)
+    ]
 
 
-def _gemm(xp, windows, weight_t, out_rows, k: int, epilogue) -> None:
-    cols = scratch(xp, "infer_conv_cols", (out_rows.shape[0], k), weight_t.dtype)
+def _window_chunk(xp, windows, out_rows, weight_t, epilogue) -> None:
+    cols = scratch(xp, "infer_conv_cols", (out_rows.shape[0], weight_t.shape[1]), out_rows.dtype)
     cols.reshape(windows.shape)[...] = windows
     product(xp, cols, weight_t, out_rows)
     if epilogue is not None:
@@ -69,28 +84,27 @@ def product(xp, rows, weight_t, out) -> None:
         xp.matmul(rows, weight_t.T, out=out)
 
 
-def _pointwise(xp, source, weight_t, out, epilogue) -> None:
-    """1x1 convolution: `[N, H, W, C]` rows times `[O, C]`.T, chunked by rows."""
+def _pointwise_tasks(source, out) -> list[tuple]:
+    """(input rows, output rows) chunks of a 1x1 convolution: `[N, H, W, C]` by `[O, C]`."""
     n, h, w, c = source.shape
-    o = out.shape[-1]
-    flat = source.reshape(n * h * w, c) if source.flags.c_contiguous else None
-    out_rows = out.reshape(-1, o)
+    out_rows = out.reshape(-1, out.shape[-1])
     step = max(1, CHUNK_BYTES // (c * source.itemsize))
-    if flat is not None:
-        for a in range(0, n * h * w, step):
-            b = min(n * h * w, a + step)
-            product(xp, flat[a:b], weight_t, out_rows[a:b])
-            if epilogue is not None:
-                epilogue(out_rows[a:b])
-        return
-    rows = max(1, step // w)  # a strided source: gather row bands into a buffer first
-    for image in range(n):
-        for r in range(0, h, rows):
-            s = min(h, r + rows)
-            band = scratch(xp, "infer_conv_rows", ((s - r) * w, c), source.dtype)
-            band.reshape(s - r, w, c)[...] = source[image, r:s]
-            start = (image * h + r) * w
-            chunk = out_rows[start : start + (s - r) * w]
-            product(xp, band, weight_t, chunk)
-            if epilogue is not None:
-                epilogue(chunk)
+    if source.flags.c_contiguous:
+        flat = source.reshape(n * h * w, c)
+        return [(flat[a : a + step], out_rows[a : a + step]) for a in range(0, n * h * w, step)]
+    rows = max(1, step // w)  # a strided source: row bands, gathered into a buffer first
+    return [
+        (source[i, r : r + rows], out_rows[(i * h + r) * w : (i * h + min(h, r + rows)) * w])
+        for i in range(n)
+        for r in range(0, h, rows)
+    ]
+
+
+def _pointwise_chunk(xp, rows, out_rows, weight_t, epilogue) -> None:
+    if rows.ndim != 2:  # a band of a strided source
+        band = scratch(xp, "infer_conv_rows", (out_rows.shape[0], rows.shape[-1]), rows.dtype)
+        band.reshape(rows.shape)[...] = rows
+        rows = band
+    product(xp, rows, weight_t, out_rows)
+    if epilogue is not None:
+        epilogue(out_rows)

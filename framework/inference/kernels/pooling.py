@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework.inference.arena import memory_order
-from framework.inference.kernels.registry import kernel
+from framework.inference.kernels.registry import kernel, share_out
 from framework.jit.op_schema import attr
 from framework.ops.nn.adaptive_pooling import AdaptiveMaxPool, averaging_matrix
 from framework.ops.nn.conv_geometry import ConvGeometry
@@ -85,9 +85,13 @@ def max_pool(node, ctx):
         out = ctx.empty((n, c, *geom.out_size), x.dtype, order)
         # A few images at a time, so that the passes over the taps stay in cache.
         step = max(1, _CHUNK_BYTES // max(1, x4[0].nbytes)) if xp.__name__ == "numpy" else n
-        for a in range(0, n, step):
-            b = min(n, a + step)
-            _max_taps(xp, _padded(xp, x4[a:b], geom, order), geom, out[a:b])
+
+        def work(start: int, stop: int) -> None:
+            for a in range(start * step, min(n, stop * step), step):
+                b = min(n, a + step)
+                _max_taps(xp, _padded(xp, x4[a:b], geom, order), geom, out[a:b])
+
+        share_out(work, -(-n // step), ctx.workers)
         return out if from_4d is None else from_4d(out)
 
     return run

@@ -21,6 +21,7 @@ import numpy as np
 
 from framework.inference.arena import BufferArena, memory_order
 from framework.jit.graph import Node
+from framework.ops.nn.threads import parallel_for, split_ranges
 
 KernelBuilder = Callable[[Node, "KernelContext"], Callable[..., Any]]
 
@@ -59,6 +60,17 @@ def supported_ops() -> list[str]:
     return sorted(_BUILDERS)
 
 
+def share_out(work: Callable[[int, int], object], count: int, workers: int) -> None:
+    """`work(start, stop)` over `[0, count)`, cut into at most `workers` ranges that run on the
+    framework's CPU thread pool (the calling thread takes the first)."""
+    parts = min(workers, count)
+    if parts <= 1:
+        work(0, count)
+        return
+    ranges = split_ranges(count, parts)
+    parallel_for(lambda a, b: [work(*ranges[i]) for i in range(a, b)], parts)
+
+
 class KernelContext:
     """What a kernel builder may use: the array module, the arena, the memory plan's in-place
     decision, and the arrays of inputs that are initializers (for precomputation)."""
@@ -70,8 +82,10 @@ class KernelContext:
         inplace: int | None = None,
         static_inputs: list[Any] | None = None,
         escapes: bool = False,
+        workers: int = 1,
     ) -> None:
         self.xp = xp
+        self.workers = workers  # CPU cores a kernel may share its chunks out over
         self.arena = arena
         self.inplace = inplace
         self.static_inputs = static_inputs or []

@@ -244,3 +244,25 @@ def test_gpu_predictor_matches_cpu(model_path) -> None:
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
     clone = gpu.clone()
     np.testing.assert_allclose(clone.run(arrays)[0], cpu.run(arrays)[0], rtol=1e-4, atol=1e-4)
+
+
+def test_workers_share_the_cores_and_blas_threads_come_back(model_path) -> None:
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from framework.inference import blas_threads
+
+    model, path = model_path
+    arrays = _inputs(4)
+    results = []
+    for threads in (1, 2):
+        config = Config(path)
+        config.set_cpu_math_library_num_threads(threads)
+        predictor = create_predictor(config)
+        with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+            results.append(predictor.run(arrays)[0])
+            info = threadpoolctl.threadpool_info()
+        assert all(lib["num_threads"] == 2 for lib in info if lib["user_api"] == "blas")
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(results[0], _eager(model, arrays)[0], rtol=1e-5, atol=1e-5)
+    with blas_threads.single_threaded_blas(), blas_threads.single_threaded_blas():
+        inside = threadpoolctl.threadpool_info()
+    assert all(lib["num_threads"] == 1 for lib in inside if lib["user_api"] == "blas")
