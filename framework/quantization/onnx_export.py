@@ -17,6 +17,7 @@ import numpy as np
 
 from framework.jit.graph import Graph
 from framework.jit.op_schema import attr
+from framework.jit.serialization import load_graph, model_paths
 from framework.onnx.errors import OnnxExportError
 from framework.onnx.export import export, exports
 from framework.quantization.quantized_model import QuantizedModel
@@ -91,7 +92,7 @@ def export_onnx(
     elif isinstance(model, Graph):
         graph = model
     else:
-        graph = QuantizedModel.load(model).graph
+        graph = load_graph(*model_paths(model))
     token = _ACTIVATION_TYPE.set(activation_type)
     try:
         return export(graph, path, opset_version=opset_version, **configs)

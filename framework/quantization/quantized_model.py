@@ -61,6 +61,11 @@ class QuantizedModel(Layer):
         return QuantizationReport(dict(doc.get("quantized", {})), dict(doc.get("float_layers", {})))
 
     def forward(self, *inputs: Any) -> Any:
+        if len(inputs) != len(self._graph.inputs):
+            raise ValueError(
+                f"the model takes {len(self._graph.inputs)} inputs {self._graph.inputs}, "
+                f"got {len(inputs)}"
+            )
         arrays = [
             as_array(x).astype(self._graph.values[name].dtype, copy=False)
             for x, name in zip(inputs, self._graph.inputs, strict=True)
