@@ -16,6 +16,7 @@ from __future__ import annotations
 from framework.inference.kernels.registry import share_out
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into, window_view
+from framework.ops.nn.threads import split_ranges
 from framework.ops.nn.workspace import scratch
 
 CHUNK_BYTES = 2 << 20  # left GEMM operand per call: about the L2 cache of one core
@@ -25,33 +26,62 @@ def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers:
     """`out[N, Ho, Wo, O]` = the convolution of `xh` (`[N, H, W, C]`) by `weight_t`
     (`[O, kh*kw*C]`, columns ordered kernel row, kernel column, channel). `epilogue(rows)`, when
     given, finishes each chunk of output rows in place while it is still in cache (bias and
-    activation). Whole chunks are shared out over up to `workers` cores."""
+    activation).
+
+    Up to `workers` cores share the work: whole chunks each, cut so that every core gets one;
+    when there are too few output pixels for that (batch 1, deep layers: the GEMM is the weight
+    streaming past) the cores split the output channels instead."""
     n = xh.shape[0]
     ho, wo = geom.out_size
     o = out.shape[-1]
+    by_channels = workers > 1 and n * ho * wo < _MIN_PIXELS_PER_CORE * workers
+    cores = 1 if by_channels else workers
     if geom.is_pointwise():
         sh, sw = geom.stride
         source = xh if (sh, sw) == (1, 1) else xh[:, ::sh, ::sw]
-        tasks = _pointwise_tasks(source, out.reshape(n, ho * wo, o))
-        run = _pointwise_chunk
+        tasks = _pointwise_tasks(source, out.reshape(n, ho * wo, o), cores)
+        gather = _pointwise_rows
     else:
         padded = pad_into(xp, xh, geom.padding, geom.padded_size(), "infer_conv_padded")
         windows = window_view(xp, padded, geom)  # [N, Ho, Wo, kh, kw, C]
-        tasks = _window_tasks(windows, out, weight_t.shape[1] * xh.itemsize)
-        run = _window_chunk
+        tasks = _window_tasks(windows, out, weight_t.shape[1] * xh.itemsize, cores)
+        gather = _window_rows
+    if by_channels:
+        for source_rows, out_rows in tasks:
+            _split_channels(xp, gather(xp, source_rows, out_rows), weight_t, out_rows, workers)
+            if epilogue is not None:
+                epilogue(out_rows)
+        return
 
     def work(start: int, stop: int) -> None:
-        for task in tasks[start:stop]:
-            run(xp, *task, weight_t, epilogue)
+        for source_rows, out_rows in tasks[start:stop]:
+            product(xp, gather(xp, source_rows, out_rows), weight_t, out_rows)
+            if epilogue is not None:
+                epilogue(out_rows)
 
     share_out(work, len(tasks), workers)
 
 
-def _window_tasks(windows, out, row_bytes: int) -> list[tuple]:
-    """(window block, output rows) chunks of about CHUNK_BYTES of im2col columns."""
+_MIN_PIXELS_PER_CORE = 64
+
+
+def _split_channels(xp, rows, weight_t, out_rows, workers: int) -> None:
+    ranges = split_ranges(weight_t.shape[0], workers)
+
+    def work(start: int, stop: int) -> None:
+        for lo, hi in ranges[start:stop]:
+            product(xp, rows, weight_t[lo:hi], out_rows[:, lo:hi])
+
+    share_out(work, len(ranges), workers)
+
+
+def _window_tasks(windows, out, row_bytes: int, cores: int) -> list[tuple]:
+    """(window block, output rows) chunks of about CHUNK_BYTES of im2col columns, at least
+    one per core."""
     n, ho, wo = windows.shape[:3]
     o = out.shape[-1]
     rows = max(1, CHUNK_BYTES // (wo * row_bytes))  # output rows per chunk
+    rows = min(rows, -(-n * ho // cores))
     if rows >= ho:  # several whole images per chunk
         images = max(1, rows // ho)
         return [
@@ -65,12 +95,12 @@ def _window_tasks(windows, out, row_bytes: int) -> list[tuple]:
     ]
 
 
-def _window_chunk(xp, windows, out_rows, weight_t, epilogue) -> None:
-    cols = scratch(xp, "infer_conv_cols", (out_rows.shape[0], weight_t.shape[1]), out_rows.dtype)
+def _window_rows(xp, windows, out_rows):
+    """The im2col columns of a window block, in a reused buffer."""
+    kh, kw, c = windows.shape[-3:]
+    cols = scratch(xp, "infer_conv_cols", (out_rows.shape[0], kh * kw * c), out_rows.dtype)
     cols.reshape(windows.shape)[...] = windows
-    product(xp, cols, weight_t, out_rows)
-    if epilogue is not None:
-        epilogue(out_rows)
+    return cols
 
 
 def product(xp, rows, weight_t, out) -> None:
@@ -84,11 +114,12 @@ def product(xp, rows, weight_t, out) -> None:
         xp.matmul(rows, weight_t.T, out=out)
 
 
-def _pointwise_tasks(source, out) -> list[tuple]:
+def _pointwise_tasks(source, out, cores: int) -> list[tuple]:
     """(input rows, output rows) chunks of a 1x1 convolution: `[N, H, W, C]` by `[O, C]`."""
     n, h, w, c = source.shape
     out_rows = out.reshape(-1, out.shape[-1])
     step = max(1, CHUNK_BYTES // (c * source.itemsize))
+    step = min(step, -(-n * h * w // cores))
     if source.flags.c_contiguous:
         flat = source.reshape(n * h * w, c)
         return [(flat[a : a + step], out_rows[a : a + step]) for a in range(0, n * h * w, step)]
@@ -100,11 +131,10 @@ def _pointwise_tasks(source, out) -> list[tuple]:
     ]
 
 
-def _pointwise_chunk(xp, rows, out_rows, weight_t, epilogue) -> None:
-    if rows.ndim != 2:  # a band of a strided source
-        band = scratch(xp, "infer_conv_rows", (out_rows.shape[0], rows.shape[-1]), rows.dtype)
-        band.reshape(rows.shape)[...] = rows
-        rows = band
-    product(xp, rows, weight_t, out_rows)
-    if epilogue is not None:
-        epilogue(out_rows)
+def _pointwise_rows(xp, rows, out_rows):
+    """A chunk of input rows as a `[pixels, C]` matrix (a band of a strided source copied)."""
+    if rows.ndim == 2:
+        return rows
+    band = scratch(xp, "infer_conv_rows", (out_rows.shape[0], rows.shape[-1]), rows.dtype)
+    band.reshape(rows.shape)[...] = rows
+    return band

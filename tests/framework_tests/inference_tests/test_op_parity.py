@@ -210,3 +210,26 @@ def test_chunked_kernels_give_the_same_result_for_any_chunk_size(monkeypatch, ch
     with framework.no_grad():
         want = block(framework.to_tensor(x)).numpy()
     np.testing.assert_allclose(Executor(graph).run([x])[0], want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_conv_work_shared_over_cores_matches(batch) -> None:
+    from framework.inference.kernels import conv_gemm
+    from framework.ops.nn.conv_geometry import ConvGeometry
+
+    rng = np.random.default_rng(batch)
+    for kernel, size, channels in ((3, 8, 16), (1, 6, 32), (3, 2, 64)):
+        x = rng.standard_normal((batch, size, size, 8)).astype(np.float32)
+        w = rng.standard_normal((channels, 8, kernel, kernel)).astype(np.float32)
+        pad = kernel // 2
+        geom = ConvGeometry.for_input(
+            (size, size), (kernel, kernel), (1, 1), ((pad, pad), (pad, pad)), (1, 1), 1
+        )
+        weight_t = np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(channels, -1)
+        want = F.conv2d(
+            framework.to_tensor(x.transpose(0, 3, 1, 2)), framework.to_tensor(w), padding=pad
+        ).numpy()
+        for workers in (1, 2, 3):  # whole chunks per core, or output channels per core
+            out = np.empty((batch, *geom.out_size, channels), np.float32)
+            conv_gemm.conv_into(np, x, weight_t, geom, out, workers=workers)
+            np.testing.assert_allclose(out.transpose(0, 3, 1, 2), want, rtol=1e-4, atol=1e-4)
