@@ -97,7 +97,7 @@ def test_predict_py_gives_the_in_process_predictions(
         np.testing.assert_allclose(
             [c["score"] for c in got["classes"]],
             [c["score"] for c in answer["classes"]],
-            atol=1e-5,
+            atol=2e-5,
         )
 
 
@@ -116,7 +116,7 @@ def test_predict_py_lists_unreadable_images_and_exits_1(
         str(out),
         cwd=tmp_path,
     )
-    assert ran.returncode == 1, ran.stderr
+    assert ran.returncode == 1 and out.exists(), ran.stderr
     predictions = {Path(p["file"]).name: p for p in json.loads(out.read_text())["predictions"]}
     assert "not an image" in predictions["bad.png"]["error"]
     assert predictions["good.png"]["classes"] and "error" not in predictions["good.png"]

@@ -40,7 +40,7 @@ class ExportFormatTests(TrainingTestCase):
     def test_a_package_matches_the_trained_model(self) -> None:
         export = export_now(self.job, "package", self.alice)
         self.assertTrue(export.parity_passed)
-        self.assertLess(export.parity_max_abs_diff, 1e-4)
+        self.assertLess(export.parity_max_abs_diff, 1e-3)
         self.assertEqual(export.top1_agreement, 1.0)
         self.assert_measured(export)
         self.assertTrue(export.runtime.startswith("Sampan predictor"))
@@ -58,7 +58,7 @@ class ExportFormatTests(TrainingTestCase):
     def test_onnx_matches_the_trained_model(self) -> None:
         export = export_now(self.job, "onnx", self.alice)
         self.assertTrue(export.parity_passed)
-        self.assertLess(export.parity_max_abs_diff, 1e-4)
+        self.assertLess(export.parity_max_abs_diff, 1e-3)
         self.assert_measured(export)
         self.assertTrue(export.runtime.startswith("onnxruntime"), export.runtime)
         self.assertTrue(export.file.name.endswith(".onnx"))
@@ -87,8 +87,8 @@ class ExportFormatTests(TrainingTestCase):
         with framework.no_grad():
             eager = trained.network(framework.to_tensor(images)).numpy()
         packaged = PackagedModel.load(package_folder(package)).run(images)[0]
-        np.testing.assert_allclose(from_ort, eager, rtol=1e-4, atol=1e-4)
-        np.testing.assert_allclose(from_ort, packaged, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(from_ort, eager, rtol=1e-3, atol=1e-3)
+        np.testing.assert_allclose(from_ort, packaged, rtol=1e-3, atol=1e-3)
         props = {
             p.key: p.value for p in _onnx_metadata(default_storage.path(onnx_export.file.name))
         }
