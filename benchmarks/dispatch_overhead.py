@@ -5,8 +5,9 @@
 `c = a + b` on two `size`-element float32 tensors that require gradients, so every call pays
 the framework's whole Python/C++ dispatch path plus graph recording; the arithmetic itself is
 negligible. Also timed: the same add with gradients off, and add plus backward through it.
-Prints JSON: microseconds per op (median over rounds) and ours/peer ratios. Peers that are not
-installed are skipped.
+Prints JSON: CPU microseconds per op (median over rounds; CPU time rather than wall time, so
+that other load on a shared machine does not leak in -- `--wall` switches to wall time) and
+ours/peer ratios. Peers that are not installed are skipped.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def per_op_us(function, ops: int, rounds: int) -> float:
+def per_op_us(function, ops: int, rounds: int, clock=time.process_time) -> float:
     function()  # warm up caches and lazy imports
     samples = []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = clock()
         for _ in range(ops):
             function()
-        samples.append((time.perf_counter() - start) / ops * 1e6)
+        samples.append((clock() - start) / ops * 1e6)
     return round(statistics.median(samples), 3)
 
 
@@ -94,15 +95,23 @@ def main() -> None:
     parser.add_argument("--ops", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--size", type=int, default=4)
+    parser.add_argument("--wall", action="store_true", help="time with the wall clock")
     args = parser.parse_args()
+    clock = time.perf_counter if args.wall else time.process_time
     builders = {"ours": ours_cases, "torch": torch_cases, "paddle": paddle_cases}
-    results: dict = {"size": args.size, "ops_per_round": args.ops, "us_per_op": {}}
+    results: dict = {
+        "size": args.size,
+        "ops_per_round": args.ops,
+        "clock": "wall" if args.wall else "cpu",
+        "us_per_op": {},
+    }
     for name, build in builders.items():
         if name != "ours" and importlib.util.find_spec(name) is None:
             continue
         cases = build(args.size)
         results["us_per_op"][name] = {
-            case: per_op_us(function, args.ops, args.rounds) for case, function in cases.items()
+            case: per_op_us(function, args.ops, args.rounds, clock)
+            for case, function in cases.items()
         }
     ours = results["us_per_op"]["ours"]
     for peer in ("torch", "paddle"):

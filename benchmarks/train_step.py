@@ -18,8 +18,10 @@ Gradients are cleared the way each framework does by default fastest: `zero_grad
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
 (`--set-to-zero` uses Paddle's default `clear_grad()` for ours too).
 
-Output: per model, each framework's median step time (ms), all samples, peak RSS (MiB) and
-the RSS before training; then ours/torch and ours/paddle ratios of time and of peak memory.
+Output: per model, each framework's median step time (ms), all samples, the median CPU time
+per step (all the process's threads; with `--threads 1` it is the step time the machine would
+show unloaded, so it is the number to compare on a busy machine), peak RSS (MiB) and the RSS
+before training; then ours/torch and ours/paddle ratios of time, CPU time and peak memory.
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ class Worker:
 def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict:
     workers = {name: Worker(args, name, model, batch) for name in frameworks}
     samples: dict[str, list[float]] = {name: [] for name in frameworks}
+    cpu: dict[str, list[float]] = {name: [] for name in frameworks}
     for worker in workers.values():
         worker.ask(f"run {args.warmup}")
     order = list(frameworks)
@@ -144,6 +147,7 @@ def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict
         for name in order:
             reply = workers[name].ask("run 1")
             samples[name].extend(reply.get("samples_ms", []))
+            cpu[name].extend(reply.get("cpu_ms", []))
         order = order[1:] + order[:1]
     results = {}
     for name, worker in workers.items():
@@ -154,6 +158,7 @@ def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict
         results[name] = {
             "median_ms": round(statistics.median(samples[name]), 3),
             "samples_ms": [round(s, 3) for s in samples[name]],
+            "median_cpu_ms": round(statistics.median(cpu[name]), 3),
             **final,
         }
     return results
@@ -179,6 +184,9 @@ def ratios(row: dict) -> dict:
         theirs = row.get(peer, {})
         if "median_ms" in ours and "median_ms" in theirs:
             result[f"time_ours_over_{peer}"] = round(ours["median_ms"] / theirs["median_ms"], 3)
+            result[f"cpu_ours_over_{peer}"] = round(
+                ours["median_cpu_ms"] / theirs["median_cpu_ms"], 3
+            )
             result[f"peak_rss_ours_over_{peer}"] = round(
                 ours["peak_rss_mib"] / theirs["peak_rss_mib"], 3
             )
@@ -207,14 +215,15 @@ def serve_worker(args) -> None:
         command, *rest = request.split()
         if command == "quit":
             break
-        samples = []
+        samples, cpu = [], []
         for _ in range(int(rest[0])):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             loss = step()
             samples.append((time.perf_counter() - start) * 1e3)
+            cpu.append((time.process_time() - start_cpu) * 1e3)
         if not np.isfinite(loss):
             raise RuntimeError(f"{framework_name} {model}: the loss is {loss}")
-        _reply({"samples_ms": samples})
+        _reply({"samples_ms": samples, "cpu_ms": cpu})
     _reply(
         {
             "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
