@@ -6,7 +6,8 @@ left operand outgrows the per-core L2 cache runs 4-5x slower than one that fits 
 into chunks whose im2col columns stay near `CHUNK_BYTES`: whole images when they are small, row
 bands of one image when they are large. Each chunk's columns are gathered from a strided window
 view straight into a reused buffer, multiplied into the output rows in place, and never leave
-the cache. 1x1 convolutions skip im2col and chunk their input rows the same way.
+the cache. 1x1 convolutions skip im2col and chunk their input rows the same way. Chunks are
+shared out over the cores whole, each running a single-threaded GEMM (see `blas_threads`).
 
 Inputs and outputs are channel-last (`[N, H, W, C]` memory), like the training kernels.
 """
@@ -20,6 +21,7 @@ from framework.ops.nn.threads import split_ranges
 from framework.ops.nn.workspace import scratch
 
 CHUNK_BYTES = 2 << 20  # left GEMM operand per call: about the L2 cache of one core
+_MIN_PIXELS_PER_CORE = 64  # fewer output pixels per core: split output channels instead
 
 
 def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers: int = 1) -> None:
@@ -60,9 +62,6 @@ def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers:
                 epilogue(out_rows)
 
     share_out(work, len(tasks), workers)
-
-
-_MIN_PIXELS_PER_CORE = 64
 
 
 def _split_channels(xp, rows, weight_t, out_rows, workers: int) -> None:

@@ -3,11 +3,12 @@
 NumPy has no integer BLAS: an `int32` matmul runs a naive loop, two orders of magnitude below
 the float32 GEMM. But a float32 GEMM over integer-valued operands is exact as long as every
 partial sum stays within 2**24 (float32 represents every integer up to there, and a product of
-two int8 values is exact). With activations in [-128, 127], every partial sum of output `o` is
-bounded by `128 * sum_k |w[o, k]|`; the weights are known when the kernel is built, so the
-reduction axis is cut into the fewest pieces whose bound fits (usually one: per-channel
-abs-max weights average well below 127), each piece is one float32 GEMM, and pieces are summed
-in float64 (exact to 2**53). The result equals the int32 accumulator bit for bit.
+two int8 values is exact). With inputs of magnitude at most `bound` (128 for int8 values, 255
+for unsigned values shifted by their zero point), every partial sum of output `o` is bounded by
+`bound * sum_k |w[o, k]|`; the weights are known when the kernel is built, so the reduction
+axis is cut into the fewest pieces whose bound fits (usually one: per-channel abs-max weights
+average well below 127), each piece is one float32 GEMM, and pieces are summed in float64
+(exact to 2**53). The result equals the int32 accumulator bit for bit.
 """
 
 from __future__ import annotations
@@ -19,19 +20,28 @@ import numpy as np
 from framework.inference.kernels.conv_gemm import product
 
 EXACT_LIMIT = float(1 << 24)  # every integer of magnitude <= 2**24 is a float32
-ACTIVATION_BOUND = 128  # |q| for int8 activations (uint8 inputs are shifted to int8 first)
+ACTIVATION_BOUND = 128  # the largest |q| of an int8 activation
 
 
-def exact_pieces(weight_rows: np.ndarray, bound: int = ACTIVATION_BOUND) -> list[slice]:
+def exact_pieces(
+    weight_rows: np.ndarray, bound: int = ACTIVATION_BOUND, step: int = 1
+) -> list[slice]:
     """Cut the reduction axis of `weight_rows` ([O, K] integers) into consecutive slices whose
-    partial sums `bound * sum |w[o, k]|` stay within 2**24 for every output o."""
-    magnitude = np.abs(weight_rows.astype(np.int64)) * bound
-    totals = np.cumsum(magnitude, axis=1)  # [O, K]
-    k = weight_rows.shape[1]
+    partial sums `bound * sum |w[o, k]|` stay within 2**24 for every output o (`bound`: the
+    largest |input|). Cuts fall on multiples of `step` (whole groups of columns)."""
+    groups = weight_rows.shape[1] // step
+    magnitude = np.abs(weight_rows.astype(np.int64)).reshape(len(weight_rows), groups, step)
+    pieces = _cut(np.cumsum(magnitude.sum(axis=2) * bound, axis=1))
+    return [slice(p.start * step, p.stop * step) for p in pieces]
+
+
+def _cut(totals: np.ndarray) -> list[slice]:
+    """Consecutive column ranges of the running sums `totals` ([O, K]) within the limit."""
+    k = totals.shape[1]
     if k == 0 or totals[:, -1].max() <= EXACT_LIMIT:
         return [slice(0, k)]
-    if magnitude.max() > EXACT_LIMIT:
-        raise ValueError("a single product exceeds 2**24: not an int8 weight")
+    if np.diff(totals, axis=1, prepend=0).max() > EXACT_LIMIT:
+        raise ValueError("a single column exceeds 2**24: not an int8 weight")
     pieces, start = [], 0
     while start < k:
         before = totals[:, start - 1] if start else np.zeros(len(totals), np.int64)

@@ -6,13 +6,13 @@ float32 `bias`, and optionally `y_scale` / `y_zero_point`: then the result is re
 int8 for the next INT8 op, else it is dequantized float32. Everything but `x` must be an
 initializer (it is folded into the kernel when the executor is built).
 
-The accumulator is exact int8 x int8 -> int32 arithmetic (`int8_gemm`): the input zero point
-pads the borders (a real zero) and its product with the weights' column sums is folded into
-the bias. The epilogue (`requantize`) scales, adds the bias, applies the fused activation and
-requantizes in place. Convolutions run channel-last like the float kernels, in the same
-cache-sized chunks (`conv_gemm`): the int8 input is converted to float32 once (with its
-border), im2col gathers the float32 GEMM operand from it, and each chunk is finished while it
-is in cache.
+The accumulator is exact int8 x int8 -> int32 arithmetic (`int8_gemm`); a linear layer folds
+the product of the input zero point and the weights' column sums into the bias. The epilogue
+(`requantize`) scales, adds the bias, applies the fused activation and requantizes in place.
+Convolutions run on the predictor's float32 `conv_gemm.conv_into`
+(cache-sized chunks shared out over the cores): the int8 input is converted once, shifted by
+its zero point so that the zero border is a real zero, and each chunk is finished while it is
+in cache; a requantized output is converted to int8 at the end.
 """
 
 from __future__ import annotations
@@ -22,15 +22,13 @@ from typing import Any
 import numpy as np
 
 from framework.core.backend import to_numpy
-from framework.inference.kernels.conv_gemm import CHUNK_BYTES
-from framework.inference.kernels.int8_gemm import IntegerGemm
+from framework.inference.kernels.conv_gemm import conv_into
+from framework.inference.kernels.int8_gemm import IntegerGemm, exact_pieces
 from framework.inference.kernels.registry import kernel
 from framework.inference.kernels.requantize import Epilogue
 from framework.jit.op_schema import attr
 from framework.ops.nn import depthwise
 from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.conv_weights import gemm_weight
-from framework.ops.nn.im2col import window_view
 from framework.ops.nn.workspace import scratch
 
 _NHWC_ORDER = (0, 2, 3, 1)
@@ -83,20 +81,6 @@ class QuantParams:
         return Epilogue(xp, self.multiplier, bias, spec, self.y_scale, self.y_zero)
 
 
-def _padded_float(xp, xh, geom: ConvGeometry, value: int):
-    """`xh` (NHWC int8) as float32, bordered by `value` so that every window is covered.
-    Converting the input once is cheaper than converting each window: NumPy copies strided
-    windows of few channels several times faster without a dtype change."""
-    n, h, w, c = xh.shape
-    (top, _), (left, _) = geom.padding
-    hp, wp = geom.padded_size()
-    out = scratch(xp, "qconv_padded", (n, hp, wp, c), np.float32)
-    if (hp, wp) != (h, w):
-        out.fill(value)
-    out[:, top : top + h, left : left + w] = xh
-    return out
-
-
 @kernel("quantized_conv2d")
 def quantized_conv2d(node, ctx):
     xp = ctx.xp
@@ -108,17 +92,22 @@ def quantized_conv2d(node, ctx):
     dilations = tuple(int(d) for d in attr(node, "dilations"))
     groups = int(attr(node, "groups"))
     params = QuantParams(node, ctx, 0)
-    weight = params.weight
-    out_channels, per_group, kh, kw = weight.shape
+    out_channels, per_group, kh, kw = params.weight.shape
     depthwise_conv = groups > 1 and per_group == 1 and groups == out_channels
-    if depthwise_conv:  # inputs enter shifted by the zero point: no column-sum correction
-        taps = xp.asarray(weight.astype(np.float32))
-        epilogue = params.epilogue(xp, node.attrs.get("activation"), None)
+    # inputs enter shifted by their zero point (a real zero pads the border): |q - z| <= bound
+    bound = max(127 - params.x_zero, params.x_zero + 128)
+    if depthwise_conv:
+        taps = xp.asarray(params.weight.astype(np.float32))
     else:
-        mats = gemm_weight(weight, groups)  # [g, O/g, kh*kw*C/g]
-        gemms = [IntegerGemm(xp, mats[g]) for g in range(groups)]
-        sums = mats.astype(np.int64).sum(axis=2).reshape(-1)
-        epilogue = params.epilogue(xp, node.attrs.get("activation"), sums)
+        convs = [
+            _ExactConv(
+                xp,
+                params.weight[g * (out_channels // groups) : (g + 1) * (out_channels // groups)],
+                bound,
+            )
+            for g in range(groups)
+        ]
+    epilogue = params.epilogue(xp, node.attrs.get("activation"), None)
     geometries: dict[tuple, ConvGeometry] = {}
 
     def geometry(spatial: tuple[int, int]) -> ConvGeometry:
@@ -136,80 +125,77 @@ def quantized_conv2d(node, ctx):
     def run(x, *_static):
         if x.dtype != np.int8:
             raise TypeError(f"{node.name}: quantized_conv2d takes int8 input, got {x.dtype}")
-        n = x.shape[0]
-        geom = geometry(tuple(x.shape[2:]))
+        n, c, h, w = x.shape
+        geom = geometry((h, w))
         ho, wo = geom.out_size
         out = ctx.empty((n, out_channels, ho, wo), params.out_dtype, _NHWC_ORDER)
-        out_rows = out.transpose(_NHWC_ORDER).reshape(n * ho * wo, out_channels)
-        xh = x.transpose(0, 2, 3, 1)
         if n == 0:
             return out
+        shifted = scratch(xp, "qconv_shifted", (n, h, w, c), np.float32)
+        xp.subtract(x.transpose(0, 2, 3, 1), np.float32(params.x_zero), out=shifted)
+        physical = out.transpose(_NHWC_ORDER)  # [N, Ho, Wo, O], C-contiguous
         if depthwise_conv:
-            _depthwise(xp, xh, taps, geom, params, epilogue, out_rows)
+            acc = _float_target(xp, physical)
+            depthwise.forward(xp, shifted, taps, geom, acc)
+            epilogue(acc.reshape(-1, out_channels), acc.reshape(-1, out_channels))
+        elif groups == 1:
+            acc = convs[0](shifted, geom, _float_target(xp, physical), epilogue, ctx.workers)
         else:
-            _im2col_gemm(xp, xh, gemms, geom, params.x_zero, epilogue, out_rows)
+            acc = _float_target(xp, physical)
+            cg, og = c // groups, out_channels // groups
+            for g, conv in enumerate(convs):
+                part = scratch(xp, "qconv_group", (n, ho, wo, og), np.float32)
+                result = conv(shifted[..., g * cg : (g + 1) * cg], geom, part, None, ctx.workers)
+                acc[..., g * og : (g + 1) * og] = result
+            epilogue(acc.reshape(-1, out_channels), acc.reshape(-1, out_channels))
+        if acc is not physical:
+            physical[...] = acc  # the requantized values, as int8
         return out
 
     return run
 
 
-def _chunks(n: int, ho: int, wo: int, k: int):
-    """(images, output rows) pieces whose float32 im2col columns stay near `CHUNK_BYTES` (the
-    predictor's float convolution does the same: bigger GEMM operands fall out of L2)."""
-    rows = max(1, CHUNK_BYTES // (wo * k * 4))
-    if rows >= ho:
-        images = max(1, rows // ho)
-        for a in range(0, n, images):
-            yield slice(a, min(n, a + images)), slice(0, ho)
-        return
-    for image in range(n):
-        for r in range(0, ho, rows):
-            yield slice(image, image + 1), slice(r, min(ho, r + rows))
+def _float_target(xp, physical):
+    """Where the float32 accumulator goes: the output itself, or a scratch twin for int8."""
+    if physical.dtype == np.float32:
+        return physical
+    return scratch(xp, "qconv_acc", physical.shape, np.float32)
 
 
-def _im2col_gemm(xp, xh, gemms, geom: ConvGeometry, zero: int, epilogue, out_rows) -> None:
-    n, _, _, c = xh.shape
-    groups = len(gemms)
-    cg = c // groups
-    og = gemms[0].out_features
-    kh, kw = geom.kernel
-    ho, wo = geom.out_size
-    k = kh * kw * cg
-    exact32 = all(gemm.single for gemm in gemms)
-    in_place = exact32 and groups == 1 and out_rows.dtype == np.float32
-    windows = window_view(xp, _padded_float(xp, xh, geom, zero), geom)  # [N, Ho, Wo, kh, kw, C]
-    for images, band in _chunks(n, ho, wo, k):
-        start = (images.start * ho + band.start) * wo
-        stop = ((images.stop - 1) * ho + band.stop) * wo
-        rows = out_rows[start:stop]
-        if in_place:
-            acc = rows
-        else:
-            dtype = np.float32 if exact32 else np.float64
-            acc = scratch(xp, "qconv_acc", (rows.shape[0], og * groups), dtype)
-        window = windows[images, band]
-        for g in range(groups):
-            part = window if groups == 1 else window[..., g * cg : (g + 1) * cg]
-            cols = scratch(xp, "qconv_cols", (rows.shape[0], k), np.float32)
-            cols.reshape(part.shape)[...] = part
-            if groups == 1 and exact32:
-                gemms[0](cols, out=acc)
-            else:
-                acc[:, g * og : (g + 1) * og] = gemms[g](cols)
-        epilogue(acc, rows)
+class _ExactConv:
+    """The convolution of shifted int8 inputs by int8 weights ([O, C, kh, kw]), exact, on the
+    predictor's float32 `conv_into` (cache-sized chunks shared out over the cores). When one
+    float32 GEMM could exceed 2**24, the input channels are cut into pieces that cannot, and
+    their float32 results are summed in float64."""
 
+    def __init__(self, xp, weight: np.ndarray, bound: int) -> None:
+        o, c, kh, kw = weight.shape
+        taps = weight.transpose(0, 2, 3, 1)  # [O, kh, kw, C]: im2col column order
+        rows = np.ascontiguousarray(taps.reshape(o, kh * kw, c).transpose(0, 2, 1))  # [O, C, taps]
+        pieces = exact_pieces(rows.reshape(o, c * kh * kw), bound, step=kh * kw)
+        self.pieces = [slice(p.start // (kh * kw), p.stop // (kh * kw)) for p in pieces]
+        self.matrices = [
+            xp.asarray(np.ascontiguousarray(taps[..., piece]).reshape(o, -1).astype(np.float32))
+            for piece in self.pieces
+        ]
+        self.xp = xp
 
-def _depthwise(xp, xh, taps, geom: ConvGeometry, params: QuantParams, epilogue, out_rows):
-    n, h, w, c = xh.shape
-    shifted = scratch(xp, "qconv_shifted", (n, h, w, c), np.float32)
-    shifted[...] = xh
-    if params.x_zero:
-        shifted -= np.float32(params.x_zero)
-    ho, wo = geom.out_size
-    float_out = out_rows.dtype == np.float32
-    acc = out_rows if float_out else scratch(xp, "qconv_acc", out_rows.shape, np.float32)
-    depthwise.forward(xp, shifted, taps, geom, acc.reshape(n, ho, wo, c))
-    epilogue(acc, out_rows)
+    def __call__(self, shifted, geom: ConvGeometry, target, epilogue, workers: int):
+        """The accumulator for `shifted` ([N, H, W, C] float32) in `target` ([N, Ho, Wo, O]
+        float32, finished in place by `epilogue(rows, rows)` per chunk), or a float64 array."""
+        xp = self.xp
+        if len(self.pieces) == 1:
+            finish = None if epilogue is None else (lambda rows: epilogue(rows, rows))
+            conv_into(xp, shifted, self.matrices[0], geom, target, finish, workers)
+            return target
+        total = xp.zeros(target.shape, dtype=xp.float64)
+        for piece, matrix in zip(self.pieces, self.matrices, strict=True):
+            conv_into(xp, shifted[..., piece], matrix, geom, target, None, workers)
+            total += target
+        if epilogue is not None:
+            rows = total.reshape(-1, total.shape[-1])
+            epilogue(rows, rows)
+        return total
 
 
 @kernel("quantized_linear")
