@@ -109,3 +109,18 @@ def test_try_an_image_save_a_threshold_and_call_the_endpoint(
     page.reload()
     page.wait_for_function("() => document.body.dataset.trafficReady === 'true'")
     expect(page.locator("#traffic-totals")).to_contain_text("Requests (1 h)")
+
+
+def test_a_threshold_picked_in_the_evaluation_report_is_saved_into_the_deployment(
+    page, live_server, world: World
+) -> None:
+    from playwright.sync_api import expect
+
+    sign_in(page, world.user, live_server.url)
+    page.goto(f"/jobs/{world.job.pk}/report/")
+    page.locator("#threshold").fill("0.8")
+    expect(page.locator("#threshold-value")).to_have_text("0.80")
+    page.select_option("#threshold-deployment", str(world.deployment.pk))
+    page.click("#save-report-threshold")
+    expect(page.locator("#report-threshold-status")).to_contain_text("threshold 0.80")
+    assert Deployment.objects.get(pk=world.deployment.pk).threshold == 0.8

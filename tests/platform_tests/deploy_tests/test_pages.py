@@ -34,6 +34,15 @@ class DeployPageTests(DeployTestCase):
         self.client.force_login(self.vera)
         self.assertNotContains(self.client.get(f"/jobs/{self.job.pk}/"), 'id="export-button"')
 
+    def test_the_evaluation_report_offers_to_save_its_threshold(self) -> None:
+        self.client.force_login(self.bob)
+        response = self.client.get(f"/jobs/{self.job.pk}/report/")
+        self.assertContains(response, 'id="save-report-threshold"')
+        self.assertContains(response, f"/api/deployments/{self.deployment.pk}/")
+        self.client.force_login(self.vera)
+        viewer = self.client.get(f"/jobs/{self.job.pk}/report/")
+        self.assertNotContains(viewer, 'id="save-report-threshold"')
+
     def test_outsider_gets_404_on_every_page(self) -> None:
         self.client.force_login(self.charlie)
         for url in (
