@@ -151,23 +151,49 @@ def test_int8_kernels_agree_with_fake_quantization_within_one_step(name) -> None
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
 
 
-def test_quantized_conv_output_is_the_exact_integer_result() -> None:
+@pytest.mark.parametrize(
+    "channels, groups, x_zero, extreme, workers",
+    [(5, 1, -3, False, 1), (6, 2, 0, False, 2), (512, 1, -128, True, 2), (4, 4, -128, True, 1)],
+    ids=["one-gemm", "grouped", "channel-pieces", "depthwise"],
+)
+def test_quantized_conv_output_is_the_exact_integer_result(
+    channels, groups, x_zero, extreme, workers
+) -> None:
     rng = np.random.default_rng(5)
-    x_q = rng.integers(-128, 128, size=(2, 5, 6, 6)).astype(np.int8)
-    w_q = rng.integers(-127, 128, size=(7, 5, 3, 3)).astype(np.int8)
+    x_q = rng.integers(-128, 128, size=(2, channels, 5, 5)).astype(np.int8)
+    shape = (8 if groups == 1 else channels, channels // groups, 3, 3)
+    w_q = rng.integers(-127, 128, size=shape).astype(np.int8)
+    if extreme:  # sums far beyond 2**24 with odd values: one float32 GEMM would round
+        w_q = np.where(w_q >= 0, 127, -127).astype(np.int8)
+        w_q[0] = 127
+        x_q = rng.integers(126, 128, size=x_q.shape).astype(np.int8)
     node = Node(
         "quantized_conv2d",
         ["x", "xs", "xz", "w", "ws"],
         ["y"],
-        {"strides": [1, 1], "pads": [1, 1, 1, 1], "dilations": [1, 1]},
+        {"strides": [1, 1], "pads": [1, 1, 1, 1], "dilations": [1, 1], "groups": groups},
         "qconv",
     )
-    x_zero = np.asarray(-3, np.int8)
-    statics = [None, np.asarray(1.0, np.float32), x_zero, w_q, np.ones(7, np.float32)]
-    y = builder_for("quantized_conv2d")(node, KernelContext(np, static_inputs=statics))(
-        x_q, *statics[1:]
-    )
-    shifted = np.pad(x_q.astype(np.int64) - int(x_zero), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    zero = np.asarray(x_zero, np.int8)
+    statics = [None, np.asarray(1.0, np.float32), zero, w_q, np.ones(shape[0], np.float32)]
+    ctx = KernelContext(np, static_inputs=statics, workers=workers)
+    y = builder_for("quantized_conv2d")(node, ctx)(x_q, *statics[1:])
+    shifted = np.pad(x_q.astype(np.int64) - int(zero), ((0, 0), (0, 0), (1, 1), (1, 1)))
     windows = np.lib.stride_tricks.sliding_window_view(shifted, (3, 3), axis=(2, 3))
-    exact = np.einsum("nchwij,ocij->nohw", windows, w_q.astype(np.int64))
-    np.testing.assert_array_equal(y, exact.astype(np.float32))
+    per_group = channels // groups
+    out_per_group = shape[0] // groups
+    exact = np.concatenate(
+        [
+            np.einsum(
+                "nchwij,ocij->nohw",
+                windows[:, g * per_group : (g + 1) * per_group],
+                w_q[g * out_per_group : (g + 1) * out_per_group].astype(np.int64),
+            )
+            for g in range(groups)
+        ],
+        axis=1,
+    )
+    assert np.abs(exact).max() < 2**31  # an int32 accumulator holds it
+    if extreme and groups == 1:
+        assert np.any(exact.astype(np.float32).astype(np.int64) != exact)  # beyond float32
+    np.testing.assert_array_equal(y, exact.astype(np.float32))  # rounded once, at the end
