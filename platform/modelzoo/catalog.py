@@ -18,6 +18,11 @@ TASKS = {
     "multi_label": "Multi-label classification",
     "detection": "Object detection",
 }
+# What the zoo says about a task it cannot train yet (it never pretends otherwise).
+MISSING = {
+    "multi_label": "Training on multi-label datasets is not supported yet.",
+    "detection": "No object detection architectures yet: the framework has none to train.",
+}
 
 
 @dataclass(frozen=True)

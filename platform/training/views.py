@@ -183,11 +183,9 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def compare(request: HttpRequest, slug: str) -> HttpResponse:
     workspace, _ = _workspace(request, slug)
-    ids = [
-        int(i)
-        for i in request.GET.getlist("ids") + request.GET.get("jobs", "").split(",")
-        if i.isdigit()
-    ]
+    # ?ids=1&ids=2 from the job list's checkboxes, or ?ids=1,2 in a shared link.
+    values = ",".join(request.GET.getlist("ids")).split(",")
+    ids = [int(value) for value in values if value.isdigit()]
     jobs = list(workspace.training_jobs.filter(pk__in=ids))
     page = {"workspace": workspace.slug, "jobs": [j.pk for j in jobs]}
     return render(

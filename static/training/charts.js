@@ -95,7 +95,11 @@ function drawScalars() {
   });
   for (const [name, data] of Object.entries(groups)) {
     const element = chartElement(name);
-    window.Plotly.react(element, data, chartLayout(name, opts), PLOT_CONFIG);
+    const layout = chartLayout(name, opts);
+    const values = data.flatMap((trace) => trace.y).filter(Number.isFinite);
+    const [low, high] = [Math.min(...values), Math.max(...values)];
+    if (low === high && !opts.logY) layout.yaxis.range = low ? [0, 2 * low] : [-1, 1]; // a flat line, e.g. a constant learning rate
+    window.Plotly.react(element, data, layout, PLOT_CONFIG);
     element.dataset.points = String(data.reduce((n, trace) => n + (trace.showlegend === false ? trace.y.length : 0), 0));
   }
 }

@@ -46,6 +46,9 @@ def test_digits_train_to_95_percent_through_the_api(celery_worker, tmp_path, set
     detail = client.get(f"/api/jobs/{job_id}/").json()
     assert detail["val_accuracy"] >= 0.95, detail
     assert detail["worker"] == celery_worker.hostname
+    cluster = client.get("/api/cluster/").json()
+    registered = {w["hostname"]: w for w in cluster["workers"]}[celery_worker.hostname]
+    assert registered["online"] and registered["devices"][0]["kind"] in ("cpu", "gpu")
 
     report = client.get(f"/api/jobs/{job_id}/report/").json()
     weights = client.get(f"/api/weights/{detail['output_weights']}/download/")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelzoo.catalog import ARCHITECTURES, TASKS, Architecture
+from modelzoo.catalog import ARCHITECTURES, MISSING, TASKS, Architecture
 from modelzoo.models import ArchitectureProfile
 from modelzoo.presets import all_presets
 from modelzoo.services.profiles import profiles_by_key
@@ -53,6 +53,11 @@ def catalog_by_task() -> list[dict[str, Any]]:
     """Every task, with its architectures (a task without any says so, never pretends)."""
     entries = catalog()
     return [
-        {"task": task, "label": label, "architectures": [e for e in entries if e["task"] == task]}
+        {
+            "task": task,
+            "label": label,
+            "architectures": [e for e in entries if e["task"] == task],
+            "missing": MISSING.get(task, ""),
+        }
         for task, label in TASKS.items()
     ]

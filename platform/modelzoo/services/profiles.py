@@ -31,14 +31,15 @@ def profiles_by_key() -> dict[str, ArchitectureProfile]:
 
 
 def measure(key: str) -> tuple[int, int]:
-    """(parameters, FLOPs of one forward pass) at the entry's own input size and head."""
+    """(trainable parameters, FLOPs of one forward pass) at the entry's own input size and
+    head. Trainable, as torchvision counts them: BatchNorm's running statistics are not."""
     import framework
 
     architecture = get_architecture(key)
     network = architecture.build(architecture.profile_classes)
     shape = (1, *architecture.input_shape())
     with contextlib.redirect_stdout(io.StringIO()):  # both print their tables
-        params = framework.summary(network, shape)["total_params"]
+        params = framework.summary(network, shape)["trainable_params"]
         flops = framework.flops(network, list(shape))
     return int(params), int(flops)
 
