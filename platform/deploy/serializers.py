@@ -5,13 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.scoping import scoped
 from deploy.models import Deployment, ModelExport
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "description": "Export format: " + ", ".join(ModelExport.Format.values),
+        "example": ModelExport.Format.PACKAGE.value,
+    }
+)
+class ExportFormatField(serializers.ChoiceField):
+    """An export format. The schema states it as a string with its values in the description:
+    as an enum it would be named after the field, `format`, a name the datastore's dataset
+    exports' enum already has (drf-spectacular would warn about the collision)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=ModelExport.Format.choices, **kwargs)
+
+
 class ModelExportSerializer(serializers.ModelSerializer):
+    format = ExportFormatField(read_only=True)
     format_display = serializers.CharField(source="get_format_display", read_only=True)
     job = serializers.IntegerField(source="job_id", read_only=True, allow_null=True)
     download_url = serializers.SerializerMethodField()
@@ -83,7 +101,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
 
 
 class ExportCreateSerializer(serializers.Serializer):
-    format = serializers.ChoiceField(choices=ModelExport.Format.choices)
+    format = ExportFormatField()
     threshold = serializers.FloatField(
         required=False,
         allow_null=True,
@@ -94,6 +112,8 @@ class ExportCreateSerializer(serializers.Serializer):
 
 
 class ExportSummarySerializer(serializers.ModelSerializer):
+    format = ExportFormatField(read_only=True)
+
     class Meta:
         model = ModelExport
         fields = ["id", "job", "name", "version", "format", "status"]

@@ -127,6 +127,8 @@ class PredictView(APIView):
     parser_classes = [MultiPartParser, JSONParser]
 
     @extend_schema(
+        # The same schemes as the rest of the API (the token check is only faster here).
+        auth=[{"apiToken": []}, {"cookieAuth": []}],
         request={
             "multipart/form-data": PredictMultipartSerializer,
             "application/json": PredictJsonSerializer,
