@@ -106,11 +106,8 @@ def serve(deployment: Deployment) -> Served:
     served = _loaded.get(wanted)
     if served is None:
         previous = _loaded.get(_serving.get(deployment.pk, -1))
-        lock = _lock_for(wanted)
-        if previous is not None and not lock.acquire(blocking=False):
-            return previous  # another request is loading the new export: no one waits
-        if previous is not None:
-            lock.release()
+        if previous is not None and _lock_for(wanted).locked():
+            return previous  # another request is loading the new export: no one waits for it
         served = load_export(deployment.export)
     _serving[deployment.pk] = wanted
     return served
