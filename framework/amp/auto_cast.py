@@ -14,7 +14,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
-WHITE_LIST = frozenset({"conv2d", "conv1d", "conv2d_transpose", "matmul", "linear", "einsum"})
+WHITE_LIST = frozenset(
+    {"conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "matmul", "linear", "einsum"}
+)
 BLACK_LIST = frozenset(
     {
         "exp",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.backend import get_array_module
 from framework.core.random import get_rng
 from framework.core.tensor import Tensor
@@ -45,8 +46,8 @@ def linear(
             f"equal weight.shape[0]; input shape {x.shape}, weight shape {weight.shape}"
         )
     if bias is None:
-        return Linear().apply(x, weight)
-    return Linear().apply(x, weight, bias)
+        return Linear().apply(*amp_cast("linear", x, weight))
+    return Linear().apply(*amp_cast("linear", x, weight, bias))
 
 
 # --- dropout ------------------------------------------------------------------------------------

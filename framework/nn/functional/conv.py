@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.tensor import Tensor
 from framework.ops.nn.conv import Conv, ConvTranspose
 from framework.ops.nn.conv_geometry import ConvGeometry, as_pair, parse_padding
@@ -116,7 +117,7 @@ def _conv(
         )
     _check_bias(op, bias, weight.shape[0])
     inputs = (x, weight) if bias is None else (x, weight, bias)
-    return Conv(geom).apply(*inputs)
+    return Conv(geom).apply(*amp_cast(op, *inputs))
 
 
 def _conv_transpose(
@@ -150,7 +151,7 @@ def _conv_transpose(
     )
     _check_bias(op, bias, weight.shape[1] * int(groups))
     inputs = (x, weight) if bias is None else (x, weight, bias)
-    return ConvTranspose(geom).apply(*inputs)
+    return ConvTranspose(geom).apply(*amp_cast(op, *inputs))
 
 
 def _output_padding(op, output_padding, output_size, base, stride, dilation, dims):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from framework.amp.auto_cast import amp_cast
 from framework.core.tensor import Tensor
 from framework.ops.linalg.norm import vector_norm
 from framework.ops.math.arithmetic import divide
@@ -19,9 +20,12 @@ from framework.ops.nn.normalization import Normalize, NormPlan
 _BATCH_NORM_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
 
-def _apply(plan: NormPlan, x: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:
+def _apply(
+    op: str, plan: NormPlan, x: Tensor, weight: Tensor | None, bias: Tensor | None
+) -> Tensor:
     inputs = [x] + [p for p in (weight, bias) if p is not None]
-    return Normalize(plan, weight is not None, bias is not None).apply(*inputs)
+    # Normalisation is on auto_cast's black list: statistics in float16 lose too much.
+    return Normalize(plan, weight is not None, bias is not None).apply(*amp_cast(op, *inputs))
 
 
 def _check_param(op: str, name: str, param: Tensor | None, size: int) -> None:
@@ -78,7 +82,7 @@ def batch_norm(
         fixed_stats=(running_mean._data, running_var._data) if global_stats else None,
         on_stats=None if global_stats else _running_update(running_mean, running_var, momentum),
     )
-    return _apply(plan, x, weight, bias)
+    return _apply("batch_norm", plan, x, weight, bias)
 
 
 def layer_norm(
@@ -106,7 +110,7 @@ def layer_norm(
     given = weight if weight is not None else bias
     param_shape = tuple(given.shape) if given is not None else tuple(shape)
     plan = NormPlan(epsilon, param_shape, axes=(2,), param_axes=(0, 1), view_shape=(rows, 1, size))
-    return _apply(plan, x, weight, bias)
+    return _apply("layer_norm", plan, x, weight, bias)
 
 
 def group_norm(
@@ -136,7 +140,7 @@ def group_norm(
         view_shape=(x.shape[0], num_groups, channels // num_groups, positions),
         move_axis=x.ndim - 1 if channel_last else None,
     )
-    return _apply(plan, x, weight, bias)
+    return _apply("group_norm", plan, x, weight, bias)
 
 
 def instance_norm(
@@ -170,7 +174,7 @@ def instance_norm(
             channel_axis=x.ndim - 1 if channel_last else 1,
             fixed_stats=(running_mean._data, running_var._data),
         )
-        return _apply(plan, x, weight, bias)
+        return _apply("instance_norm", plan, x, weight, bias)
     positions = math.prod(x.shape) // max(1, x.shape[0] * channels)
     plan = NormPlan(
         eps,
@@ -180,7 +184,7 @@ def instance_norm(
         view_shape=(x.shape[0], channels, positions),
         move_axis=x.ndim - 1 if channel_last else None,
     )
-    return _apply(plan, x, weight, bias)
+    return _apply("instance_norm", plan, x, weight, bias)
 
 
 def normalize(
