@@ -213,6 +213,8 @@ def interpolate(
         F.interpolate(x, scale_factor=2, mode="bilinear")   # [N, C, 2H, 2W]
     """
     op = "interpolate"
+    if antialias:
+        raise NotImplementedError(f"{op}: antialias=True is not supported")
     dims = x.ndim - 2
     if dims not in (1, 2, 3):
         raise ValueError(f"{op}: expected a 3-, 4- or 5-D input, got shape {x.shape}")

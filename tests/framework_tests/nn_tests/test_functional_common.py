@@ -246,6 +246,8 @@ def test_interpolate_other_ranks_layouts_and_upsample():
         F.interpolate(framework.to_tensor(x5[0]), size=[4, 4], align_corners=True)
     with pytest.raises(ValueError, match="exactly one"):
         F.interpolate(framework.to_tensor(x5[0]))
+    with pytest.raises(NotImplementedError, match="antialias"):
+        F.interpolate(framework.to_tensor(x5[0]), size=[4, 4], mode="bilinear", antialias=True)
 
 
 # --- unfold / fold / pad ---------------------------------------------------------------------
