@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -67,11 +68,15 @@ class Adagrad(Optimizer):
             )
             kernel(grad.astype(p.dtype, copy=False), lr, eps, p, moment)
             return
-        work = self._scratch("work", moment)
-        np.multiply(grad, grad, out=work)
-        moment += work
-        np.sqrt(moment, out=work)
-        work += eps
-        np.divide(grad, work, out=work)
-        work *= lr
-        np.subtract(p, work, out=p)
+        update = partial(_adagrad, lr=lr, eps=eps)
+        self._elementwise(update, p, grad, moment, self._scratch("work", moment))
+
+
+def _adagrad(p, g, moment, work, *, lr: float, eps: float) -> None:
+    np.multiply(g, g, out=work)
+    moment += work
+    np.sqrt(moment, out=work)
+    work += eps
+    np.divide(g, work, out=work)
+    work *= lr
+    np.subtract(p, work, out=p)

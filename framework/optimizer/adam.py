@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -113,25 +114,37 @@ def adam_update(
             )
             kernel(grad, lr_t, b1, b2, eps_t, decay, p, m1, m2, m2max)
     else:
-        work = optimizer._scratch("work", m1)
-        m1 *= b1
-        np.multiply(grad, complement(b1, m1.dtype), out=work)
-        m1 += work
-        m2 *= b2
-        np.multiply(grad, grad, out=work)
-        work *= complement(b2, m1.dtype)
-        m2 += work
-        if m2max is not None:
-            np.maximum(m2max, m2, out=m2max)
-        np.sqrt(m2 if m2max is None else m2max, out=work)
-        work += eps_t
-        np.divide(m1, work, out=work)
-        work *= lr_t
-        if decay != 1.0:
-            p *= decay
-        np.subtract(p, work, out=p)
+        update = partial(
+            _adam,
+            betas=(b1, b2, complement(b1, m1.dtype), complement(b2, m1.dtype)),
+            lr_t=lr_t,
+            eps_t=eps_t,
+            decay=decay,
+        )
+        arrays = (m1, m2, optimizer._scratch("work", m1))
+        optimizer._elementwise(update, p, grad, *arrays, *([] if m2max is None else [m2max]))
     b1_pow *= b1
     b2_pow *= b2
+
+
+def _adam(p, g, m1, m2, work, m2max=None, *, betas, lr_t: float, eps_t: float, decay: float):
+    b1, b2, one_minus_b1, one_minus_b2 = betas
+    m1 *= b1
+    np.multiply(g, one_minus_b1, out=work)
+    m1 += work
+    m2 *= b2
+    np.multiply(g, g, out=work)
+    work *= one_minus_b2
+    m2 += work
+    if m2max is not None:
+        np.maximum(m2max, m2, out=m2max)
+    np.sqrt(m2 if m2max is None else m2max, out=work)
+    work += eps_t
+    np.divide(m1, work, out=work)
+    work *= lr_t
+    if decay != 1.0:
+        p *= decay
+    np.subtract(p, work, out=p)
 
 
 def complement(beta: float, dtype: np.dtype) -> float:

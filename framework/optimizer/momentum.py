@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -81,13 +82,17 @@ class Momentum(Optimizer):
             kernel = fused_kernel("momentum", "P g, A lr, A mu", "P p, A v", body, v.dtype.name)
             kernel(grad.astype(p.dtype, copy=False), lr, mu, p, v)
             return
-        v *= mu
-        v += grad
-        step = self._scratch("work", v)
-        if group["use_nesterov"]:
-            np.multiply(v, mu, out=step)
-            step += grad
-            step *= lr
-        else:
-            np.multiply(v, lr, out=step)
-        np.subtract(p, step, out=p)
+        update = partial(_momentum, mu=mu, lr=lr, nesterov=group["use_nesterov"])
+        self._elementwise(update, p, grad, v, self._scratch("work", v))
+
+
+def _momentum(p, g, v, step, *, mu: float, lr: float, nesterov: bool) -> None:
+    v *= mu
+    v += g
+    if nesterov:
+        np.multiply(v, mu, out=step)
+        step += g
+        step *= lr
+    else:
+        np.multiply(v, lr, out=step)
+    np.subtract(p, step, out=p)

@@ -21,12 +21,15 @@ import numpy as np
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
+from framework.ops.nn.threads import parallel_for
 from framework.optimizer.lr import LRScheduler
 from framework.regularizer import L2Decay, WeightDecayRegularizer
 
 __all__ = ["Optimizer"]
 
 _NON_ACCUMULATOR_KEYS = ("LR_Scheduler", "master_weights")
+# Below this many elements a parameter's update runs on one thread (the split costs more).
+_PARALLEL_MIN_ITEMS = 65536
 
 
 class Optimizer:
@@ -241,6 +244,24 @@ class Optimizer:
                 if key in self._accumulators_holder:
                     _copy_into(array, self._accumulators_holder.pop(key), key)
         return state
+
+    @staticmethod
+    def _elementwise(update, p, *arrays) -> None:
+        """Run `update(p, *arrays)` -- in-place NumPy ufuncs -- split over the CPU cores.
+
+        NumPy's elementwise loops use one core; a big parameter is cut into contiguous ranges
+        updated on several threads (the ufuncs release the GIL). Arrays written to must be
+        C-contiguous for their flat views to alias them; otherwise the update runs whole.
+        """
+        if p.size < _PARALLEL_MIN_ITEMS or not all(a.flags.c_contiguous for a in (p, *arrays[1:])):
+            update(p, *arrays)
+            return
+        flats = [a.reshape(-1) for a in (p, *arrays)]
+
+        def work(start: int, stop: int) -> None:
+            update(*[a[start:stop] for a in flats])
+
+        parallel_for(work, p.size, min_items=_PARALLEL_MIN_ITEMS // 2)
 
     def _scratch(self, slot: str, like, dtype=None):
         """A reused work array shaped like `like` (so updates allocate nothing per step)."""

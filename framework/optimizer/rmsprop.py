@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -98,24 +99,29 @@ class RMSProp(Optimizer):
                 kernel = fused_kernel("rmsprop", _SCALARS, "P p, A ms, A mom", _UNCENTERED, acc)
                 kernel(grad, lr, rho, eps, mu, p, ms, mom)
             return
-        work = self._scratch("work", ms)
-        one_minus_rho = complement(rho, ms.dtype)
-        ms *= rho
-        np.multiply(grad, grad, out=work)
-        work *= one_minus_rho
-        ms += work
-        if centered:
-            mg *= rho
-            np.multiply(grad, one_minus_rho, out=work)
-            mg += work
-            np.multiply(mg, mg, out=work)
-            np.subtract(ms, work, out=work)
-            work += eps
-        else:
-            np.add(ms, eps, out=work)
-        np.sqrt(work, out=work)
-        np.divide(grad, work, out=work)
-        work *= lr
-        mom *= mu
-        mom += work
-        np.subtract(p, mom, out=p)
+        rhos = (rho, complement(rho, ms.dtype))
+        update = partial(_rmsprop, rhos=rhos, eps=eps, mu=mu, lr=lr, centered=centered)
+        self._elementwise(update, p, grad, ms, mom, mg, self._scratch("work", ms))
+
+
+def _rmsprop(p, g, ms, mom, mg, work, *, rhos, eps: float, mu: float, lr: float, centered: bool):
+    rho, one_minus_rho = rhos
+    ms *= rho
+    np.multiply(g, g, out=work)
+    work *= one_minus_rho
+    ms += work
+    if centered:
+        mg *= rho
+        np.multiply(g, one_minus_rho, out=work)
+        mg += work
+        np.multiply(mg, mg, out=work)
+        np.subtract(ms, work, out=work)
+        work += eps
+    else:
+        np.add(ms, eps, out=work)
+    np.sqrt(work, out=work)
+    np.divide(g, work, out=work)
+    work *= lr
+    mom *= mu
+    mom += work
+    np.subtract(p, mom, out=p)

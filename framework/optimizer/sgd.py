@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -43,9 +44,13 @@ class SGD(Optimizer):
     def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
         if get_array_module(p) is np:
             step = self._scratch("work", p, accumulator_dtype(p.dtype))
-            np.multiply(grad, lr, out=step)
-            np.subtract(p, step, out=p)
+            self._elementwise(partial(_sgd, lr=lr), p, grad, step)
             return
         acc = accumulator_dtype(p.dtype).name
         kernel = fused_kernel("sgd", "P g, A lr", "P p", "p = (P)((A)p - lr * (A)g);", acc)
         kernel(grad.astype(p.dtype, copy=False), lr, p)
+
+
+def _sgd(p, g, step, *, lr: float) -> None:
+    np.multiply(g, lr, out=step)
+    np.subtract(p, step, out=p)

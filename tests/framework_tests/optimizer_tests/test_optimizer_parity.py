@@ -238,3 +238,38 @@ def test_float16_parameters_update_in_place_with_float32_state():
         [[g.astype(np.float32) for g in grads[0]]],
     )
     np.testing.assert_allclose(params[0].numpy(), reference[0], atol=2e-3)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda ps: SGD(0.1, parameters=ps, weight_decay=0.01),
+        lambda ps: Momentum(0.1, parameters=ps, use_nesterov=True),
+        lambda ps: Adam(0.01, parameters=ps, amsgrad=True),
+        lambda ps: AdamW(0.01, parameters=ps),
+        lambda ps: RMSProp(0.01, parameters=ps, centered=True, momentum=0.5),
+        lambda ps: Adagrad(0.1, parameters=ps),
+    ],
+    ids=["sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"],
+)
+def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkeypatch):
+    from framework.optimizer import optimizer as base
+
+    rng = np.random.default_rng(4)
+    weights = [rng.standard_normal((300, 301)).astype(np.float32), np.ones(7, np.float32)]
+    grads = [[rng.standard_normal(w.shape).astype(np.float32) for w in weights] for _ in range(3)]
+    grads[1][0] = np.broadcast_to(grads[1][0][:1], (300, 301))  # a non-contiguous gradient
+    calls = []
+
+    def counting_parallel_for(work, n, min_items=1):
+        calls.append(n)
+        return parallel_for(work, n, min_items)
+
+    parallel_for = base.parallel_for
+    monkeypatch.setattr(base, "parallel_for", counting_parallel_for)
+    split = run_ours(build, weights, grads)
+    assert calls and set(calls) == {300 * 301}  # the big one was split, the small one not
+    monkeypatch.setattr(base, "_PARALLEL_MIN_ITEMS", 10**9)
+    whole = run_ours(build, weights, grads)
+    for a, b in zip(split, whole, strict=True):
+        np.testing.assert_array_equal(a, b)
