@@ -38,12 +38,15 @@ class TrainingTestCase(BaseTestCase):
         cls.media_root = Path(tempfile.mkdtemp(prefix="sampan-training-media-"))
         cls._media = override_settings(MEDIA_ROOT=cls.media_root, **FAST)
         cls._media.enable()
+        # A class cleanup, not tearDownClass: Django undoes BaseTestCase's own class-level
+        # override_settings in a class cleanup too, and cleanups run last-in first-out, so
+        # disabling ours in tearDownClass restored it out of order and leaked MEDIA_ROOT.
+        cls.addClassCleanup(cls._media.disable)
         super().setUpClass()
 
     @classmethod
     def tearDownClass(cls) -> None:
         super().tearDownClass()
-        cls._media.disable()
         shutil.rmtree(cls.media_root, ignore_errors=True)
 
     @classmethod
