@@ -27,11 +27,10 @@ def digits() -> tuple[ArrayDataset, ArrayDataset]:
     from PIL import Image
 
     data = datasets.load_digits()
+    # Digits hold 0..16; scaled to 0..255 (0..16 * 16 would wrap 256 to 0 in uint8).
+    pixels = (data.images * 255 / 16).astype(np.uint8)
     images = np.stack(
-        [
-            np.asarray(Image.fromarray((img * 255 / 16).astype(np.uint8)).resize((28, 28)), np.float32)
-            for img in data.images
-        ]
+        [np.asarray(Image.fromarray(img).resize((28, 28)), np.float32) for img in pixels]
     )
     images = (images / 255.0 - 0.5) / 0.5
     images = images[:, None, :, :].astype(np.float32)
