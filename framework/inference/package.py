@@ -116,7 +116,9 @@ class PackageMeta:
     thresholds: dict[str, Any] = field(default_factory=lambda: {"score": None, "per_class": {}})
     source: dict[str, Any] = field(default_factory=dict)
     input_name: str = "image"
-    created_at: str = ""
+    # Stamped once, when the meta is made: the zip's meta.json and the platform's record of the
+    # export must carry the same time.
+    created_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     framework_version: str = ""
 
     def input_spec(self) -> Any:
@@ -158,7 +160,7 @@ class PackageMeta:
                 "per_class": dict(self.thresholds.get("per_class") or {}),
             },
             "source": self.source,
-            "created_at": self.created_at or datetime.now(UTC).isoformat(timespec="seconds"),
+            "created_at": self.created_at,
         }
 
     @classmethod
