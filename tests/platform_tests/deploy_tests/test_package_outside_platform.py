@@ -49,7 +49,6 @@ class PackageOutsidePlatformTests(DeployTestCase):
         response = self.api_client_for(self.bob).get(f"/api/model-exports/{export.pk}/download/")
         folder = self.scratch / "digits-package"
         zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content))).extractall(folder)
-        response.close()
         images = self.scratch / "images"
         images.mkdir()
         for index, data in enumerate(digits):
