@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from framework.core.home import framework_home
+
 
 def dataset_dir(name: str) -> Path:
-    home = os.environ.get("FRAMEWORK_HOME") or os.path.join("~", ".cache", "sampan-framework")
-    return Path(home).expanduser() / "datasets" / name
+    return framework_home() / "datasets" / name
 
 
 def resolve_data_file(

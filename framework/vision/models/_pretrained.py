@@ -7,16 +7,16 @@ names (`conv1.weight`, `layer1.0.bn1._mean`, ...).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from framework.core.home import framework_home
+
 
 def weights_dir() -> Path:
-    home = os.environ.get("FRAMEWORK_HOME") or os.path.join("~", ".cache", "sampan-framework")
-    return Path(home).expanduser() / "weights"
+    return framework_home() / "weights"
 
 
 def weights_path(name: str) -> Path:
