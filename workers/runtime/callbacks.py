@@ -197,6 +197,10 @@ class EpochEnd(Callback):
             MetricRecord.Kind.PREDICTIONS, "samples", epoch, step, self.predict_samples()
         )
         position.epoch += 1
+        # Store every point up to here before the checkpoint becomes the resume point: a worker
+        # killed between the two would otherwise lose the points still in its buffers, and the
+        # attempt that resumes from the checkpoint would never redo those steps.
+        recorder.flush()
         self.checkpoint(position.epoch)
         recorder.update_progress(epoch=position.epoch, checkpoint_epoch=position.epoch)
         recorder.flush()

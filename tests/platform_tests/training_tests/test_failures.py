@@ -11,13 +11,14 @@ from typing import Any
 from unittest import mock
 
 from django.core.files.storage import default_storage
+from django.test import override_settings
 from django.utils import timezone
 
 import framework
 from tests.platform_tests.training_tests.base import TrainingTestCase
 from training.models import JobLogLine, ScalarChunk, TrainingJob
 from training.services.scalars import series_arrays
-from workers.runtime import build
+from workers.runtime import build, trainer
 from workers.runtime.callbacks import EpochEnd, ScalarReporter
 from workers.runtime.checkpoints import checkpoint_path
 from workers.runtime.reconciler import reconcile_jobs
@@ -120,6 +121,31 @@ class FailureTests(TrainingTestCase):
         self.assertLessEqual(steps, 4)  # the step after the request is the last one
         self.assertIn("Cancelled at a step boundary", log_of(job))
         self.assertFalse(checkpoint_path(job.pk).exists())
+
+    @override_settings(TRAINING_FLUSH_SECONDS=3600.0)  # points wait in the writer's buffers
+    def test_a_worker_killed_right_after_a_checkpoint_loses_no_point(self) -> None:
+        job = self.make_job(overrides={"epochs": 2, "batch_size": 16})
+        real = trainer.save_checkpoint
+
+        def die_once_saved(*args: Any) -> None:
+            real(*args)
+            raise WorkerDied()
+
+        with (
+            mock.patch.object(trainer, "save_checkpoint", die_once_saved),
+            self.assertRaises(WorkerDied),
+        ):
+            self.run_now(job)
+        TrainingJob.objects.filter(pk=job.pk).update(
+            heartbeat_at=timezone.now() - timedelta(hours=1)
+        )
+        with mock.patch("training.services.jobs.enqueue"):
+            self.assertEqual(reconcile_jobs()["requeued"], 1)
+        job = self.run_now(TrainingJob.objects.get(pk=job.pk))
+        self.assertEqual((job.status, job.attempt), ("succeeded", 2))
+        self.assertIn("Resumed from the checkpoint written after epoch 1", log_of(job))
+        steps = series_arrays(job.pk, "train/loss")[0].tolist()
+        self.assertEqual(steps, list(range(1, job.total_steps + 1)))  # the first epoch is whole
 
     def test_a_job_whose_worker_died_resumes_from_its_checkpoint(self) -> None:
         job = self.make_job(overrides={"epochs": 3, "batch_size": 16})
