@@ -30,7 +30,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         user = token.user
-        if not user.is_active or token.workspace.role_of(user) is None:
+        if not user.is_active or token.member_role is None:
             raise exceptions.AuthenticationFailed("The token's user no longer has access.")
         token.touch()
         user.api_token = token

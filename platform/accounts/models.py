@@ -40,7 +40,8 @@ class Workspace(models.Model):
         """The user's role here, or None for an outsider."""
         if not user.is_authenticated:
             return None
-        role = self.memberships.filter(user=user).values_list("role", flat=True).first()
+        roles = self.memberships.filter(user=user).order_by().values_list("role", flat=True)
+        role = next(iter(roles[:1]), None)  # order_by(): no joins for the default ordering
         return None if role is None else Membership.Role(role)
 
     def add_member(self, user: User, role: Membership.Role) -> Membership:
@@ -167,12 +168,24 @@ class ApiToken(models.Model):
 
     @classmethod
     def find_active(cls, secret: str) -> ApiToken | None:
-        """The live token with this secret, with its user and workspace loaded."""
+        """The live token with this secret, with its user and workspace loaded, in one query.
+
+        ``member_role`` holds its user's role in its workspace as of this query, or None when
+        they are no longer a member; ``core.scoping.role_in`` uses it for the request.
+        """
         if not secret.startswith(cls.SCHEME):
             return None
+        role = (
+            Membership.objects.filter(
+                workspace=models.OuterRef("workspace_id"), user=models.OuterRef("user_id")
+            )
+            .order_by()  # the default ordering would join workspaces and users
+            .values("role")[:1]
+        )
         return (
             cls.objects.active()
             .select_related("user", "workspace")
+            .annotate(member_role=models.Subquery(role))
             .filter(digest=cls.digest_of(secret))
             .first()
         )

@@ -3,6 +3,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from accounts.models import ApiToken, Membership, User, Workspace
+from core.scoping import role_in
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -21,7 +22,7 @@ class WorkspaceSerializer(serializers.ModelSerializer):
         read_only_fields = ("slug", "created_at", "role")
 
     def get_role(self, workspace: Workspace) -> str | None:
-        role = workspace.role_of(self.context["request"].user)
+        role = role_in(workspace, self.context["request"].user)
         return None if role is None else role.value
 
 

@@ -38,10 +38,15 @@ def workspaces_for(user: Any, *, min_role: Role = Role.VIEWER) -> models.QuerySe
     """The workspaces where ``user`` holds at least ``min_role``."""
     if user is None or not user.is_authenticated:
         return Workspace.objects.none()
+    token = token_of(user)
+    role = getattr(token, "member_role", None)
+    if role is not None:  # known from authentication: no join through memberships
+        if role not in Role.at_least(min_role):
+            return Workspace.objects.none()
+        return Workspace.objects.filter(pk=token.workspace_id)
     workspaces = Workspace.objects.filter(
         memberships__user=user, memberships__role__in=Role.at_least(min_role)
     )
-    token = token_of(user)
     if token is not None:
         workspaces = workspaces.filter(pk=token.workspace_id)
     return workspaces
@@ -74,8 +79,13 @@ def get_object_for_user_or_404(
 def role_in(workspace: Workspace, user: Any) -> Role | None:
     """The user's role in the workspace, as this request may use it (None: outsider)."""
     token = token_of(user)
-    if token is not None and token.workspace_id != workspace.pk:
-        return None
+    if token is not None:
+        if token.workspace_id != workspace.pk:
+            return None
+        # Authentication read the role with the token (ApiToken.find_active): no second query.
+        role = getattr(token, "member_role", None)
+        if role is not None:
+            return Role(role)
     return workspace.role_of(user)
 
 

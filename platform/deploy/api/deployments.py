@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped, token_of
-from deploy.api.authentication import OneQueryTokenAuthentication
+from deploy.api.authentication import RecentTokenAuthentication
 from deploy.models import Deployment, ModelExport
 from deploy.serializers import (
     DeploymentSerializer,
@@ -122,7 +122,7 @@ class PredictView(APIView):
     `threshold` override the deployment's. Authenticate with a workspace API token
     (`Authorization: Bearer spn_...`)."""
 
-    authentication_classes = [OneQueryTokenAuthentication, SessionAuthentication]
+    authentication_classes = [RecentTokenAuthentication, SessionAuthentication]
     permission_classes = [IsReader]
     parser_classes = [MultiPartParser, JSONParser]
 

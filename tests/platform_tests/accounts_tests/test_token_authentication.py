@@ -49,6 +49,23 @@ class TokenAuthenticationTests(BaseTestCase):
         Membership.objects.filter(user=self.bob).delete()
         self.assertEqual(client.get("/api/me/").status_code, 401)
 
+    def test_it_reads_the_token_user_and_role_in_one_query(self) -> None:
+        client, _ = self.token_client_for(self.bob)
+        client.get("/api/me/")  # records the use, so the next request does not write
+        # The token with its user and role, then the page's count and rows: no role lookups.
+        with self.assertNumQueries(3):
+            self.assertEqual(client.get("/api/workspaces/").status_code, 200)
+
+    def test_a_role_change_applies_to_the_next_request(self) -> None:
+        client, _ = self.token_client_for(self.bob)
+        url = "/api/workspaces/alices-team/datasets/"
+        body = {"name": "Birds", "task_type": "classification"}
+        self.assertEqual(client.post(url, body).status_code, 201)
+        self.workspace.add_member(self.bob, Membership.Role.VIEWER)
+        self.assertEqual(client.post(url, {**body, "name": "Fish"}).status_code, 403)
+        Membership.objects.filter(user=self.bob).delete()
+        self.assertEqual(client.get("/api/workspaces/alices-team/").status_code, 401)
+
     def test_it_answers_401_with_a_challenge_to_anonymous_callers(self) -> None:
         response = APIClient().get("/api/me/")
         self.assertEqual(response.status_code, 401)
