@@ -135,13 +135,15 @@ def start_server(folder: Path, port: int, workers: int, threads: int) -> subproc
     server = subprocess.Popen(command, cwd=REPO, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             probe.request("GET", "/healthz/live")
             if probe.getresponse().status == 200:
                 return server
         except OSError:
             time.sleep(0.2)
+        finally:
+            probe.close()
     server.terminate()
     raise RuntimeError("gunicorn did not start")
 

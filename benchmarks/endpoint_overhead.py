@@ -7,7 +7,7 @@ deploys it, and serves the platform with gunicorn (one process, one thread) on a
 SQLite database. Each round then times, one after the other so they never overlap:
 
 - the bare predictor: `predictor.run` on an already preprocessed [1, 3, 224, 224] batch, in
-  this process, with the same BLAS thread count as the server;
+  this process, with the same thread count as the server's predictor;
 - one HTTP request to `POST /api/deployments/<id>/predict` with a 224x224 JPEG (multipart,
   keep-alive connection, API token), as a client sees it. The response's Server-Timing header
   says how long the server's own predictor run took within that request.
@@ -139,12 +139,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1, help="BLAS threads, both sides")
+    parser.add_argument("--threads", type=int, default=1, help="predictor threads, both sides")
     parser.add_argument("--port", type=int, default=8792)
     args = parser.parse_args()
     threads = str(args.threads)
     os.environ.update(
-        OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads, MKL_NUM_THREADS=threads
+        OMP_NUM_THREADS=threads,
+        OPENBLAS_NUM_THREADS=threads,
+        MKL_NUM_THREADS=threads,
+        DEPLOY_PREDICTOR_THREADS=threads,  # the server's predictor (settings read it)
     )
     from threadpoolctl import threadpool_limits
 
@@ -167,7 +170,7 @@ def main() -> None:
 def measure(args: argparse.Namespace, deployment: int, token: str, package: Path, pid: int) -> dict:
     from framework.inference.packaged_model import PackagedModel
 
-    model = PackagedModel.load(package)
+    model = PackagedModel.load(package, threads=args.threads)
     image = photo_jpeg()
     batch = model.batch(model.open_images([image]))
     body, content_type = multipart(image)

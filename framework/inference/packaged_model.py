@@ -122,26 +122,40 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 class PackagedModel:
     """A loaded package: its meta, and a pool of predictors for concurrent callers."""
 
-    def __init__(self, folder: str | os.PathLike, meta: PackageMeta, device: str = "cpu"):
+    def __init__(
+        self,
+        folder: str | os.PathLike,
+        meta: PackageMeta,
+        device: str = "cpu",
+        threads: int | None = None,
+    ):
+        """`threads`: CPU cores one run may use (None: all). A server that already runs one
+        process per core answers more requests with 1: a run's threads would only take cores
+        from the other processes' runs."""
         self.folder = Path(folder)
         self.meta = meta
+        self.threads = threads or None  # 0 or None: every core
         config = Config(str(self.folder / GRAPH_FILE), str(self.folder / WEIGHTS_FILE))
         if device.startswith("gpu"):
             config.enable_use_gpu(256, int(device.partition(":")[2] or 0))
+        elif threads:
+            config.set_cpu_math_library_num_threads(threads)
         self._base: Predictor = create_predictor(config)
         self._idle: queue.SimpleQueue[Predictor] = queue.SimpleQueue()
         self._idle.put(self._base)
         self._keep: Any = None  # a temporary folder that lives as long as the model
 
     @classmethod
-    def load(cls, path: str | os.PathLike, device: str = "cpu") -> PackagedModel:
+    def load(
+        cls, path: str | os.PathLike, device: str = "cpu", threads: int | None = None
+    ) -> PackagedModel:
         """A package zip (unpacked to a temporary folder) or an unpacked package folder."""
         path = Path(path)
         if path.is_dir():
-            return cls(path, read_meta(path), device)
+            return cls(path, read_meta(path), device, threads)
         scratch = tempfile.TemporaryDirectory(prefix="sampan-package-")
         folder = unpack_package(path, scratch.name)
-        model = cls(folder, read_meta(folder), device)
+        model = cls(folder, read_meta(folder), device, threads)
         model._keep = scratch
         return model
 

@@ -19,6 +19,10 @@ DEFAULTS: dict[str, Any] = {
     # A serving process remembers verified tokens and deployment settings this long (seconds;
     # 0: look them up on every request). See deploy.services.recent.
     "DEPLOY_LOOKUP_SECONDS": 1.0,
+    # CPU cores one prediction may use (0: all). The web server runs one process per core, so
+    # under load each request on one core answers the most requests; raise it for a server that
+    # answers one client at a time with a large model (lower latency per request).
+    "DEPLOY_PREDICTOR_THREADS": 1,
 }
 
 

@@ -204,6 +204,8 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = envpath("MEDIA_ROOT", VAR_DIR / "media")
 # Upper bound for one uploaded file; uploads are streamed to disk, never held in memory.
 MAX_UPLOAD_BYTES = envint("MAX_UPLOAD_BYTES", 2 * 1024**3, minimum=1)
+# CPU cores one prediction of a deployment may use (0: all; see deploy.conf).
+DEPLOY_PREDICTOR_THREADS = envint("DEPLOY_PREDICTOR_THREADS", 1, minimum=0)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files need `collectstatic`; development serves them straight from

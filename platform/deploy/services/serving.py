@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.files.storage import default_storage
 
+from deploy.conf import knob
 from deploy.models import Deployment, ModelExport
 from framework.inference.package import PackageError, read_meta, unpack_package
 from framework.inference.packaged_model import PackagedModel
@@ -67,7 +68,7 @@ def _load(export: ModelExport) -> Served:
         raise ModelUnavailable(f"Export #{export.pk} is not a finished inference package.")
     folder = package_folder(export)
     try:
-        model = PackagedModel(folder, read_meta(folder))
+        model = PackagedModel(folder, read_meta(folder), threads=knob("DEPLOY_PREDICTOR_THREADS"))
     except (PackageError, OSError, ValueError) as error:
         raise ModelUnavailable(f"Export #{export.pk} cannot be loaded: {error}") from error
     logger.info("Loaded export %s for serving", export.pk)

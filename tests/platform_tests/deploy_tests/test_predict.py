@@ -63,6 +63,18 @@ class PredictTests(DeployTestCase):
         self.assertGreater(spent["run"], 0)
         self.assertLess(sum(v for k, v in spent.items() if k != "total"), spent["total"])
 
+    def test_a_prediction_uses_the_configured_cores(self) -> None:
+        from deploy.services import serving
+
+        for setting, threads in ((1, 1), (2, 2), (0, None)):
+            with override_settings(DEPLOY_PREDICTOR_THREADS=setting):
+                serving.clear_cache()
+                self.assertEqual(serving.serve(self.deployment).model.threads, threads)
+                response = self.client_.post(self.url, {"image": upload(self.digits[0])})
+                (prediction,) = response.json()["predictions"]
+                self.assertEqual(prediction, self.expected(self.digits[:1], top_k=5)[0])
+        serving.clear_cache()
+
     def test_it_predicts_a_multipart_batch_in_order(self) -> None:
         files = [upload(d, f"{i}.png") for i, d in enumerate(self.digits)]
         response = self.client_.post(self.url, {"image": files, "top_k": "2"})
