@@ -13,10 +13,12 @@ from datastore.models import ExportJob, ImportJob
 from datastore.services.exports import run_export
 from datastore.services.imports import run_import
 from datastore.services.requeue import requeue_stalled_jobs
+from datastore.services.uploads import expire_stale_uploads
 from workers.celery import app
 
 logger = logging.getLogger(__name__)
 REQUEUE_EVERY_SECONDS = 120
+EXPIRE_UPLOADS_EVERY_SECONDS = 3600
 
 
 @app.task(name="datastore.import_upload", acks_late=True, reject_on_worker_lost=True)
@@ -52,14 +54,26 @@ def requeue_stalled() -> int:
     return sent
 
 
+@app.task(name="datastore.expire_uploads")
+def expire_uploads() -> int:
+    """Deletes the files of uploads left unused (scheduled below, run by beat)."""
+    expired = expire_stale_uploads()
+    if expired:
+        logger.info("Expired %d unused uploads and deleted their files", expired)
+    return expired
+
+
 @app.on_after_finalize.connect
-def schedule_requeue(sender: object, **kwargs: object) -> None:
+def schedule(sender: object, **kwargs: object) -> None:
     # Registered here rather than in CELERY_BEAT_SCHEDULE so the family keeps its schedule
     # next to its tasks.
     sender.add_periodic_task(  # type: ignore[attr-defined]
         REQUEUE_EVERY_SECONDS, requeue_stalled.s(), name="datastore.requeue_stalled_jobs"
     )
+    sender.add_periodic_task(  # type: ignore[attr-defined]
+        EXPIRE_UPLOADS_EVERY_SECONDS, expire_uploads.s(), name="datastore.expire_uploads"
+    )
 
 
 if app.finalized:  # imported after the app was finalized: the signal above has been sent
-    schedule_requeue(app)
+    schedule(app)

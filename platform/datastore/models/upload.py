@@ -27,6 +27,7 @@ class UploadSession(models.Model):
         IMPORTING = "importing", "Importing"
         IMPORTED = "imported", "Imported"
         FAILED = "failed", "Import failed"
+        EXPIRED = "expired", "Expired unused (files deleted)"
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="uploads")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -56,7 +57,7 @@ class UploadSession(models.Model):
         Declaring a file again is harmless (a resumed upload does it), with the same size.
         """
         if self.status != self.Status.OPEN:
-            raise ValidationError("This upload is closed; start a new one.")
+            raise ValidationError(self.closed_reason())
         for name, size in declared:
             if size > settings.MAX_UPLOAD_BYTES:
                 raise ValidationError(
@@ -82,6 +83,11 @@ class UploadSession(models.Model):
     @property
     def is_complete(self) -> bool:
         return not self.files.exclude(received=models.F("size")).exists()
+
+    def closed_reason(self) -> str:
+        if self.status == self.Status.EXPIRED:
+            return "This upload expired unused and its files were deleted; start a new one."
+        return "This upload is closed; start a new one."
 
     def discard_files(self) -> None:
         """Deletes the received bytes; the rows stay as a record of what was uploaded."""
@@ -124,7 +130,7 @@ class UploadFile(models.Model):
         the same chunk is harmless: it lands on the same bytes.
         """
         if self.session.status != UploadSession.Status.OPEN:
-            raise UploadRejected("This upload is closed.", self.received)
+            raise UploadRejected(self.session.closed_reason(), self.received)
         if offset != self.received:
             raise UploadRejected(f"Expected the chunk at offset {self.received}.", self.received)
         path = self.local_path()

@@ -56,6 +56,9 @@ def start_import(upload: UploadSession, user: object, fmt: str = "") -> ImportJo
             pk=upload.pk, status__in=[UploadSession.Status.OPEN, UploadSession.Status.FAILED]
         )
         if startable.update(status=UploadSession.Status.IMPORTING) != 1:
+            upload.refresh_from_db(fields=["status"])
+            if upload.status == UploadSession.Status.EXPIRED:
+                raise ValueError(upload.closed_reason())
             raise ValueError("This upload is already being imported.")
         job = ImportJob.objects.create(
             dataset=upload.dataset, upload=upload, requested_format=fmt, created_by=user
