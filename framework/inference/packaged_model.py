@@ -119,6 +119,22 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return exp / exp.sum(axis=1, keepdims=True)
 
 
+class _Minimum:
+    """The minimum confidence per class for one call (see `PackagedModel.predict`)."""
+
+    def __init__(
+        self, meta: PackageMeta, threshold: float | None, class_thresholds: dict[str, float]
+    ) -> None:
+        self.meta, self.threshold, self.class_thresholds = meta, threshold, class_thresholds
+
+    def of(self, name: str) -> float | None:
+        if name in self.class_thresholds:
+            return self.class_thresholds[name]
+        if self.threshold is not None:
+            return self.threshold
+        return self.meta.score_threshold(name)
+
+
 class PackagedModel:
     """A loaded package: its meta, and a pool of predictors for concurrent callers."""
 
@@ -197,13 +213,17 @@ class PackagedModel:
         *,
         top_k: int = 5,
         threshold: float | None = None,
+        class_thresholds: dict[str, float] | None = None,
         batch_size: int = 32,
         max_pixels: int = DEFAULT_MAX_PIXELS,
         timings: dict[str, float] | None = None,
     ) -> list[dict[str, Any]]:
-        """One answer per image (bytes, paths, streams or PIL images), in order. `threshold`
-        overrides the package's own. `timings`, when given, receives the milliseconds spent
-        decoding, preprocessing, running the model and shaping the answers."""
+        """One answer per image (bytes, paths, streams or PIL images), in order.
+
+        A class's minimum confidence is, first found: `class_thresholds[name]`, `threshold`,
+        the package's own for that class, the package's own score threshold. `timings`, when
+        given, receives the milliseconds spent decoding, preprocessing, running the model and
+        shaping the answers."""
         clock = _Stopwatch(timings)
         with clock("decode"):
             opened = self.open_images(images, max_pixels)
@@ -216,7 +236,15 @@ class PackagedModel:
                 outputs = self.run(batch)
             with clock("postprocess"):
                 sizes = [image.size for image in chunk]
-                answers.extend(self.postprocess(outputs, sizes, top_k=top_k, threshold=threshold))
+                answers.extend(
+                    self.postprocess(
+                        outputs,
+                        sizes,
+                        top_k=top_k,
+                        threshold=threshold,
+                        class_thresholds=class_thresholds,
+                    )
+                )
         return answers
 
     # --- answers ----------------------------------------------------------------------------
@@ -227,23 +255,22 @@ class PackagedModel:
         *,
         top_k: int = 5,
         threshold: float | None = None,
+        class_thresholds: dict[str, float] | None = None,
     ) -> list[dict[str, Any]]:
+        minimum = _Minimum(self.meta, threshold, class_thresholds or {})
         if self.meta.task == "detection":
             pairs = zip(outputs[0], sizes, strict=True)
-            return [self._boxes(rows, size, threshold) for rows, size in pairs]
+            return [self._boxes(rows, size, minimum) for rows, size in pairs]
         probs = softmax(np.asarray(outputs[0]).reshape(len(sizes), -1))
-        return [self._classes(row, top_k, threshold) for row in probs]
+        return [self._classes(row, top_k, minimum) for row in probs]
 
-    def _threshold(self, name: str | None, override: float | None) -> float | None:
-        return override if override is not None else self.meta.score_threshold(name)
-
-    def _classes(self, probs: np.ndarray, top_k: int, threshold: float | None) -> dict[str, Any]:
+    def _classes(self, probs: np.ndarray, top_k: int, minimum: _Minimum) -> dict[str, Any]:
         names = self.meta.class_names
         order = np.argsort(-probs, kind="stable")[: max(1, min(top_k, len(names)))]
         best = int(order[0])
         score = float(probs[best])
-        minimum = self._threshold(names[best], threshold)
-        accepted = minimum is None or score >= minimum
+        least = minimum.of(names[best])
+        accepted = least is None or score >= least
         return {
             "label": names[best] if accepted else None,
             "index": best if accepted else None,
@@ -256,9 +283,7 @@ class PackagedModel:
             "boxes": [],
         }
 
-    def _boxes(
-        self, rows: np.ndarray, size: tuple[int, int], threshold: float | None
-    ) -> dict[str, Any]:
+    def _boxes(self, rows: np.ndarray, size: tuple[int, int], minimum: _Minimum) -> dict[str, Any]:
         """Rows [K, 6] of (x1, y1, x2, y2, score, class) with corners in 0..1 of the image,
         as pixel boxes in the original image, above the threshold, best first."""
         names = self.meta.class_names
@@ -268,8 +293,8 @@ class PackagedModel:
             k = int(index)
             if not 0 <= k < len(names):
                 continue
-            minimum = self._threshold(names[k], threshold)
-            if minimum is not None and score < minimum:
+            least = minimum.of(names[k])
+            if least is not None and score < least:
                 continue
             corners = [x1 * width, y1 * height, x2 * width, y2 * height]
             boxes.append(

@@ -48,6 +48,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             "format",
             "format_display",
             "threshold",
+            "class_thresholds",
             "status",
             "stage",
             "progress",
@@ -109,6 +110,11 @@ class ExportCreateSerializer(serializers.Serializer):
         max_value=1.0,
         help_text="Confidence threshold written into the package's meta.json",
     )
+    class_thresholds = serializers.DictField(
+        child=serializers.FloatField(min_value=0.0, max_value=1.0),
+        required=False,
+        help_text="{class name: confidence} written into meta.json as per-class thresholds",
+    )
 
 
 class ExportSummarySerializer(serializers.ModelSerializer):
@@ -129,6 +135,12 @@ class DeploymentSerializer(serializers.ModelSerializer):
     threshold = serializers.FloatField(
         allow_null=True, required=False, min_value=0.0, max_value=1.0
     )
+    class_thresholds = serializers.DictField(
+        child=serializers.FloatField(min_value=0.0, max_value=1.0),
+        required=False,
+        help_text="{class name: confidence}: classes with their own threshold, which takes "
+        "precedence over `threshold`. Send {} to remove them all.",
+    )
     top_k = serializers.IntegerField(required=False, min_value=1, max_value=Deployment.MAX_TOP_K)
     predict_url = serializers.SerializerMethodField()
 
@@ -140,6 +152,7 @@ class DeploymentSerializer(serializers.ModelSerializer):
             "export",
             "export_detail",
             "threshold",
+            "class_thresholds",
             "top_k",
             "predict_url",
             "created_at",
@@ -172,6 +185,7 @@ class PredictResponseSerializer(serializers.Serializer):
     deployment = serializers.IntegerField()
     model = serializers.DictField()
     threshold = serializers.FloatField(allow_null=True)
+    class_thresholds = serializers.DictField(child=serializers.FloatField())
     top_k = serializers.IntegerField()
     predictions = PredictionSerializer(many=True)
 
@@ -183,9 +197,17 @@ class PredictJsonSerializer(serializers.Serializer):
     images = serializers.ListField(child=serializers.CharField(), required=False)
     top_k = serializers.IntegerField(required=False, min_value=1, max_value=Deployment.MAX_TOP_K)
     threshold = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
+    class_thresholds = serializers.DictField(
+        child=serializers.FloatField(min_value=0.0, max_value=1.0),
+        required=False,
+        help_text="{class name: confidence}, over the deployment's own for these classes",
+    )
 
 
 class PredictMultipartSerializer(serializers.Serializer):
     image = serializers.ListField(child=serializers.FileField(), help_text="One or more images")
     top_k = serializers.IntegerField(required=False, min_value=1, max_value=Deployment.MAX_TOP_K)
     threshold = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
+    class_thresholds = serializers.CharField(
+        required=False, help_text='A JSON object, e.g. {"cat": 0.9}, as in the JSON request'
+    )

@@ -103,11 +103,12 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, servable: Any)
 
 
 def _report_points(job: TrainingJob | None) -> list[list[float]]:
-    """[confidence, 1 if correct else 0] per evaluated image, for the threshold explorer."""
+    """[confidence, 1 if correct else 0, predicted class index] per evaluated image, for the
+    threshold explorers (overall and per class)."""
     report = EvaluationReport.objects.filter(job=job).first() if job is not None else None
     if report is None:
         return []
-    return [[p["conf"], int(p["pred"] == p["true"])] for p in report.predictions]
+    return [[p["conf"], int(p["pred"] == p["true"]), p["pred"]] for p in report.predictions]
 
 
 @login_required
@@ -122,6 +123,8 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "deployment": deployment.pk,
         "task": (export.meta or {}).get("task", "classification"),
         "threshold": deployment.threshold,
+        "class_names": (export.meta or {}).get("class_names", []),
+        "class_thresholds": deployment.class_thresholds,
         "suggested_threshold": request.GET.get("threshold"),
         "top_k": deployment.top_k,
         "can_edit": role.covers(Role.MEMBER),

@@ -1,6 +1,6 @@
 // A deployment's page: try an image (drop, paste or choose), see the top classes as a bar chart
-// or the boxes on the image, pick a confidence threshold (with what it means on the evaluation
-// images) and save it, switch the served export, and watch the traffic.
+// or the boxes on the image, pick a confidence threshold, overall and per class (with what it
+// means on the evaluation images), and save it, switch the served export, and watch the traffic.
 import { api } from "../datastore/api.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
@@ -15,6 +15,22 @@ let last = null; // { image: HTMLImageElement, prediction }
 
 function threshold() {
   return Number(slider.value);
+}
+
+// The per-class inputs: a class with a value uses it instead of the slider's threshold.
+const classInputs = new Map();
+
+function thresholdOf(name) {
+  const input = classInputs.get(name);
+  return input && input.value !== "" ? Number(input.value) : threshold();
+}
+
+function classThresholds() {
+  const chosen = {};
+  for (const [name, input] of classInputs) {
+    if (input.value !== "") chosen[name] = Number(input.value);
+  }
+  return chosen;
 }
 
 function say(text, isError = false) {
@@ -74,7 +90,7 @@ function draw() {
 }
 
 function drawBoxes(ctx, boxes, scale) {
-  const shown = boxes.filter((b) => b.score >= threshold());
+  const shown = boxes.filter((b) => b.score >= thresholdOf(b.name));
   ctx.lineWidth = 2;
   ctx.font = "13px system-ui, sans-serif";
   for (const b of shown) {
@@ -92,7 +108,6 @@ function drawBoxes(ctx, boxes, scale) {
 
 function drawClasses(classes, title = "Top classes") {
   const top = classes.slice(0, page.top_k > 10 ? page.top_k : 10).reverse();
-  const t = threshold();
   const trace = {
     type: "bar",
     orientation: "h",
@@ -100,7 +115,7 @@ function drawClasses(classes, title = "Top classes") {
     y: top.map((c) => c.name),
     text: top.map((c) => `${(100 * c.score).toFixed(1)}%`),
     textposition: "outside",
-    marker: { color: top.map((c) => (c.score >= t ? ACCEPTED : BELOW)) },
+    marker: { color: top.map((c) => (c.score >= thresholdOf(c.name) ? ACCEPTED : BELOW)) },
     hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
   };
   const layout = {
@@ -109,7 +124,7 @@ function drawClasses(classes, title = "Top classes") {
     height: 60 + 26 * Math.max(top.length, 3),
     xaxis: { range: [0, 1.08], title: "probability" },
     yaxis: { type: "category", automargin: true },
-    shapes: [{ type: "line", x0: t, x1: t, yref: "paper", y0: 0, y1: 1,
+    shapes: [{ type: "line", x0: threshold(), x1: threshold(), yref: "paper", y0: 0, y1: 1,
       line: { dash: "dash", color: "#b91c1c", width: 1.5 } }],
   };
   window.Plotly.react(chartBox, [trace], layout, { displayModeBar: false, responsive: true });
@@ -119,13 +134,13 @@ function drawClasses(classes, title = "Top classes") {
 function describe(prediction) {
   const answer = $("answer");
   answer.classList.remove("error");
-  const t = threshold();
   if (page.task === "detection") {
-    const kept = prediction.boxes.filter((b) => b.score >= t).length;
-    answer.textContent = `${kept} of ${prediction.boxes.length} boxes at confidence ≥ ${t.toFixed(2)}`;
+    const kept = prediction.boxes.filter((b) => b.score >= thresholdOf(b.name)).length;
+    answer.textContent = `${kept} of ${prediction.boxes.length} boxes above their thresholds`;
     return;
   }
   const best = prediction.classes[0];
+  const t = thresholdOf(best.name);
   const text = best.score >= t
     ? `${best.name} — ${(100 * best.score).toFixed(1)}%`
     : `No label: the best guess, ${best.name} at ${(100 * best.score).toFixed(1)}%, is below ${t.toFixed(2)}`;
@@ -148,6 +163,61 @@ function explain() {
   const accuracy = kept.length ? `${((100 * right) / kept.length).toFixed(1)}% of them correct` : "";
   $("explorer").textContent = `On the ${points.length} evaluation images: ${share.toFixed(1)}% ` +
     `would be accepted${accuracy ? `, ${accuracy}` : ""}.`;
+}
+
+function buildClassRows() {
+  const rows = $("class-threshold-rows");
+  const editable = page.can_edit;
+  rows.replaceChildren(...page.class_names.map((name) => {
+    const row = document.createElement("tr");
+    const label = document.createElement("td");
+    label.textContent = name;
+    const cell = document.createElement("td");
+    const input = document.createElement("input");
+    Object.assign(input, { type: "number", min: "0", max: "1", step: "0.01", placeholder: "—" });
+    input.dataset.className = name;
+    input.setAttribute("aria-label", `Threshold for ${name}`);
+    input.disabled = !editable;
+    const saved = page.class_thresholds[name];
+    if (saved != null) input.value = String(saved);
+    input.addEventListener("input", () => { explainClasses(); draw(); });
+    cell.append(input);
+    const share = document.createElement("td");
+    share.className = "small";
+    row.append(label, cell, share);
+    classInputs.set(name, input);
+    return row;
+  }));
+}
+
+function explainClasses() {
+  // Per class: of the evaluation images predicted as this class, how many its threshold keeps.
+  const points = page.report_points;
+  page.class_names.forEach((name, index) => {
+    const cell = classInputs.get(name).closest("tr").lastChild;
+    const mine = points.filter((p) => p[2] === index);
+    if (!mine.length) { cell.textContent = ""; return; }
+    const kept = mine.filter(([conf]) => conf >= thresholdOf(name));
+    const right = kept.filter(([, correct]) => correct).length;
+    cell.textContent = `${kept.length}/${mine.length}` +
+      (kept.length ? ` · ${((100 * right) / kept.length).toFixed(0)}% right` : "");
+  });
+}
+
+async function saveClassThresholds() {
+  const chosen = classThresholds();
+  const bad = Object.entries(chosen).find(([, v]) => !(v >= 0 && v <= 1));
+  if (bad) { say(`The threshold of ${bad[0]} must be from 0 to 1.`, true); return; }
+  try {
+    const { data } = await api(page.detail_url, { method: "PATCH", json: { class_thresholds: chosen } });
+    page.class_thresholds = data.class_thresholds;
+    const names = Object.keys(data.class_thresholds);
+    say(names.length
+      ? `Saved: ${names.length} class${names.length === 1 ? " has its" : "es have their"} own threshold (${names.join(", ")}).`
+      : "Saved: every class uses the threshold above.");
+  } catch (error) {
+    say(error.message, true);
+  }
 }
 
 async function saveThreshold(value) {
@@ -226,14 +296,17 @@ document.addEventListener("paste", (event) => {
 $("file").addEventListener("change", (event) => {
   if (event.target.files[0]) tryImage(event.target.files[0]);
 });
-slider.addEventListener("input", () => { explain(); draw(); });
+slider.addEventListener("input", () => { explain(); explainClasses(); draw(); });
 $("save-threshold")?.addEventListener("click", () => saveThreshold(threshold()));
 $("clear-threshold")?.addEventListener("click", () => saveThreshold(null));
+$("save-class-thresholds")?.addEventListener("click", saveClassThresholds);
 $("switch")?.addEventListener("click", switchExport);
 
 if (page.suggested_threshold != null && !Number.isNaN(Number(page.suggested_threshold))) {
   slider.value = page.suggested_threshold; // from the evaluation report's threshold explorer
 }
+buildClassRows();
 explain();
+explainClasses();
 traffic();
 setInterval(traffic, 5000);

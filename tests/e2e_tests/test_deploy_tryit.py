@@ -124,3 +124,47 @@ def test_a_threshold_picked_in_the_evaluation_report_is_saved_into_the_deploymen
     page.click("#save-report-threshold")
     expect(page.locator("#report-threshold-status")).to_contain_text("threshold 0.80")
     assert Deployment.objects.get(pk=world.deployment.pk).threshold == 0.8
+
+
+def test_a_per_class_threshold_set_on_the_page_is_in_effect_at_the_endpoint(
+    page, live_server, screenshot, world: World, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    image = tmp_path / "digit.png"
+    image.write_bytes(digit_pngs(1)[0])
+    sign_in(page, world.user, live_server.url)
+    page.goto(f"/deployments/{world.deployment.pk}/")
+    page.set_input_files("#file", str(image))
+    page.wait_for_function("() => document.body.dataset.chartReady === 'true'")
+    expect(page.locator("#answer")).to_contain_text("model v1")
+    label = page.locator("#answer").get_attribute("data-label")
+    assert label, "the digit is accepted with no threshold"
+
+    page.click("#class-thresholds summary")
+    rows = page.locator("#class-threshold-rows tr")
+    expect(rows).to_have_count(len(world.job.class_names))
+    expect(rows.first).to_contain_text("/")  # accepted share of the evaluation images
+    page.locator(f'#class-threshold-rows input[data-class-name="{label}"]').fill("1")
+    expect(page.locator("#answer")).to_contain_text("No label")  # applied before saving
+    page.click("#save-class-thresholds")
+    expect(page.locator("#deploy-status")).to_contain_text(f"own threshold ({label})")
+    saved = Deployment.objects.get(pk=world.deployment.pk)
+    assert saved.class_thresholds == {label: 1.0}
+    screenshot("class-threshold-saved")
+
+    body = json.dumps({"image": base64.b64encode(image.read_bytes()).decode()}).encode()
+    request = urllib.request.Request(
+        f"{live_server.url}/api/deployments/{world.deployment.pk}/predict",
+        data=body,
+        headers={"Authorization": f"Bearer {world.token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer = json.loads(response.read())
+    assert answer["class_thresholds"] == {label: 1.0}
+    (prediction,) = answer["predictions"]
+    assert prediction["label"] is None and not prediction["accepted"]
+
+    page.reload()
+    value = page.locator(f'#class-threshold-rows input[data-class-name="{label}"]')
+    expect(value).to_have_value("1")

@@ -43,6 +43,13 @@ def _save(serializer: DeploymentSerializer, **extra: Any) -> Deployment:
         if export is not None:
             Deployment.check_servable(export, workspace_id)
         Deployment.check_threshold(data.get("threshold"))
+        # Checked against the export served after this save, also when only one of the two
+        # changes: switching to a model without a class keeps no threshold for it.
+        served = export if export is not None else instance.export
+        class_thresholds = data.get(
+            "class_thresholds", instance.class_thresholds if instance is not None else {}
+        )
+        Deployment.check_class_thresholds(class_thresholds, served)
     except DjangoValidationError as error:
         raise ValidationError(error.message_dict) from None
     if instance is not None and export is not None and export.pk != instance.export_id:

@@ -52,7 +52,13 @@ class JobExportListView(generics.ListCreateAPIView):
         given = ExportCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        export = start_export(self.get_job(), data["format"], request.user, data.get("threshold"))
+        export = start_export(
+            self.get_job(),
+            data["format"],
+            request.user,
+            data.get("threshold"),
+            data.get("class_thresholds"),
+        )
         return Response(ModelExportSerializer(export).data, status=status.HTTP_201_CREATED)
 
 

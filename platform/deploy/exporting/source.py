@@ -62,6 +62,6 @@ def package_meta(export: ModelExport, trained: TrainedModel) -> PackageMeta:
         class_names=trained.class_names,
         preprocessing=trained.preprocessing,
         precision="int8" if export.is_int8 else "float32",
-        thresholds={"score": export.threshold, "per_class": {}},
+        thresholds={"score": export.threshold, "per_class": dict(export.class_thresholds)},
         source=source,
     )

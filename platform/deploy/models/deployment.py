@@ -20,6 +20,9 @@ class Deployment(models.Model):
     export = models.ForeignKey(ModelExport, on_delete=models.PROTECT, related_name="deployments")
     # Minimum confidence for a prediction to be accepted; None accepts every prediction.
     threshold = models.FloatField(null=True, blank=True)
+    # {class name: minimum confidence} for classes that need their own (checked against the
+    # export's classes); they take precedence over `threshold`.
+    class_thresholds = models.JSONField(default=dict, blank=True)
     top_k = models.PositiveSmallIntegerField(default=5)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -57,6 +60,29 @@ class Deployment(models.Model):
     def check_threshold(threshold: float | None) -> None:
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise ValidationError({"threshold": "A threshold is a confidence from 0 to 1."})
+
+    @staticmethod
+    def check_class_thresholds(thresholds: dict[str, float], export: ModelExport) -> None:
+        """ValidationError unless every key is a class of `export` and every value 0 to 1."""
+        check_class_thresholds(thresholds, (export.meta or {}).get("class_names", []))
+
+
+def check_class_thresholds(thresholds: dict[str, float], class_names: list[str]) -> None:
+    """Per-class thresholds: {class name of the model: confidence from 0 to 1}."""
+    unknown = sorted(set(thresholds) - set(class_names))
+    if unknown:
+        raise ValidationError(
+            {
+                "class_thresholds": "The model has no class "
+                + ", ".join(f"'{name}'" for name in unknown)
+                + f"; its classes are {', '.join(class_names) or 'unknown'}."
+            }
+        )
+    for name, value in thresholds.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise ValidationError(
+                {"class_thresholds": f"The threshold of '{name}' must be a number from 0 to 1."}
+            )
 
 
 class DeploymentTraffic(models.Model):

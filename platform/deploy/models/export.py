@@ -50,6 +50,8 @@ class ModelExport(models.Model):
     # The confidence threshold written into the package's meta.json (None: accept everything);
     # a deployment may apply another one.
     threshold = models.FloatField(null=True, blank=True)
+    # {class name: minimum confidence} written into meta.json as per-class thresholds.
+    class_thresholds = models.JSONField(default=dict, blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=100, blank=True)

@@ -11,6 +11,7 @@ from django.db.models import Max
 
 from core.queueing import enqueue
 from deploy.models import ModelExport
+from deploy.models.deployment import check_class_thresholds
 from training.models import TrainingJob
 
 EXPORT_TASK = "deploy.export_model"
@@ -52,13 +53,18 @@ def check_exportable(job: TrainingJob, fmt: str) -> None:
 
 
 def start_export(
-    job: TrainingJob, fmt: str, user: Any, threshold: float | None = None
+    job: TrainingJob,
+    fmt: str,
+    user: Any,
+    threshold: float | None = None,
+    class_thresholds: dict[str, float] | None = None,
 ) -> ModelExport:
-    """Creates the next version of `job`'s model in format `fmt` (with `threshold` as the
-    package's confidence threshold) and queues its export."""
+    """Creates the next version of `job`'s model in format `fmt` (with `threshold` and
+    `class_thresholds` as the package's confidence thresholds) and queues its export."""
     check_exportable(job, fmt)
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise ValidationError({"threshold": "A threshold is a confidence from 0 to 1."})
+    check_class_thresholds(class_thresholds or {}, job.class_names)
     for _attempt in range(3):
         try:
             with transaction.atomic():
@@ -71,6 +77,7 @@ def start_export(
                     version=(latest or 0) + 1,
                     format=fmt,
                     threshold=threshold,
+                    class_thresholds=class_thresholds or {},
                     created_by=user if getattr(user, "is_authenticated", False) else None,
                 )
                 enqueue(EXPORT_TASK, export.pk)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ class PredictInput:
     images: list[bytes]
     top_k: int | None
     threshold: float | None
+    class_thresholds: dict[str, float]
 
 
 def check_size(request: Request) -> None:
@@ -75,7 +77,12 @@ def read_input(request: Request) -> PredictInput:
             status=413,
             code="too_many_images",
         )
-    return PredictInput(images, _top_k(fields.get("top_k")), _threshold(fields.get("threshold")))
+    return PredictInput(
+        images,
+        _top_k(fields.get("top_k")),
+        _threshold(fields.get("threshold")),
+        _class_thresholds(fields.get("class_thresholds")),
+    )
 
 
 def _decode_base64(data: dict[str, Any]) -> list[bytes]:
@@ -120,6 +127,25 @@ def _threshold(value: Any) -> float | None:
     return threshold
 
 
+def _class_thresholds(value: Any) -> dict[str, float]:
+    """{class name: confidence}: a JSON object, or its text (a multipart field)."""
+    if value in (None, ""):
+        return {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise Refusal('class_thresholds must be a JSON object like {"cat": 0.9}.') from None
+    if not isinstance(value, dict):
+        raise Refusal('class_thresholds must be a JSON object like {"cat": 0.9}.')
+    for name, threshold in value.items():
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+            raise Refusal(f"The threshold of '{name}' in class_thresholds must be a number.")
+        if not 0.0 <= threshold <= 1.0:
+            raise Refusal(f"The threshold of '{name}' in class_thresholds must be from 0 to 1.")
+    return {str(name): float(threshold) for name, threshold in value.items()}
+
+
 def predict(
     deployment: Deployment, given: PredictInput, timings: dict[str, float] | None = None
 ) -> dict[str, Any]:
@@ -130,12 +156,17 @@ def predict(
     except serving.ModelUnavailable as error:
         raise Refusal(str(error), status=503, code="model_unavailable") from error
     threshold = given.threshold if given.threshold is not None else deployment.threshold
+    class_thresholds = {**deployment.class_thresholds, **given.class_thresholds}
+    unknown = sorted(set(given.class_thresholds) - set(served.model.meta.class_names))
+    if unknown:
+        raise Refusal(f"class_thresholds names classes the model does not have: {unknown}.")
     top_k = given.top_k or deployment.top_k
     try:
         predictions = served.model.predict(
             given.images,
             top_k=top_k,
             threshold=threshold,
+            class_thresholds=class_thresholds,
             max_pixels=knob("DEPLOY_MAX_PIXELS"),
             timings=timings,
         )
@@ -145,6 +176,7 @@ def predict(
         "deployment": deployment.pk,
         "model": served.info,
         "threshold": threshold,
+        "class_thresholds": class_thresholds,
         "top_k": top_k,
         "predictions": predictions,
     }

@@ -131,6 +131,13 @@ def test_per_class_thresholds_from_meta_apply(tmp_path: Path, lenet) -> None:
     strict = digits_meta(thresholds={"score": 0.0, "per_class": {answer["label"]: 0.9999}})
     model = PackagedModel.load(write_package(tmp_path / "model", strict, tmp_path / "b.zip"))
     assert model.predict(random_images(1))[0]["accepted"] is False
+    # A caller's thresholds go over the package's: per class first, then the overall one.
+    label = answer["label"]
+    assert model.predict(random_images(1), threshold=0.0)[0]["accepted"] is True
+    relaxed = model.predict(random_images(1), threshold=0.9999, class_thresholds={label: 0.0})
+    assert relaxed[0]["accepted"] is True
+    strict_call = plain.predict(random_images(1), threshold=0.0, class_thresholds={label: 0.9999})
+    assert strict_call[0]["accepted"] is False
 
 
 @pytest.mark.parametrize(

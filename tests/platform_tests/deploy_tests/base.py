@@ -40,11 +40,15 @@ def train_lenet(workspace: Any, user: Any, version: Any) -> TrainingJob:
 
 
 def export_now(
-    job: TrainingJob, fmt: str = "package", user: Any = None, threshold: float | None = None
+    job: TrainingJob,
+    fmt: str = "package",
+    user: Any = None,
+    threshold: float | None = None,
+    class_thresholds: dict[str, float] | None = None,
 ) -> ModelExport:
     """Starts an export and runs it here, as the worker's task does."""
     with mock.patch("deploy.services.exports.enqueue"):
-        export = start_export(job, fmt, user, threshold)
+        export = start_export(job, fmt, user, threshold, class_thresholds)
     assert export.claim(worker="test-worker@localhost", device="cpu")
     run_export(export, "cpu")
     export.refresh_from_db()

@@ -76,15 +76,55 @@ class DeploymentApiTests(DeployTestCase):
             response = self.api_client_for(self.bob).patch(self.detail_url, {"threshold": bad})
             self.assertEqual(response.status_code, 400)
 
-    def test_viewer_cannot_change_it_and_outsider_gets_404(self) -> None:
-        data = {"threshold": 0.5}
-        self.assertEqual(
-            self.api_client_for(self.vera).patch(self.detail_url, data).status_code, 403
+    def test_members_save_per_class_thresholds_of_the_models_classes(self) -> None:
+        bob = self.api_client_for(self.bob)
+        first, second = self.job.class_names[:2]
+        body = {"class_thresholds": {first: 0.9, second: 0.25}}
+        response = bob.patch(self.detail_url, body, format="json")
+        self.assertEqual(response.status_code, 200, response.content)
+        self.assertEqual(response.json()["class_thresholds"], {first: 0.9, second: 0.25})
+        self.deployment.refresh_from_db()
+        self.assertEqual(self.deployment.class_thresholds, {first: 0.9, second: 0.25})
+        for bad, says in (
+            ({"zebra": 0.5}, "no class 'zebra'"),
+            ({first: 1.5}, "less than or equal to 1"),
+            ({first: "high"}, "valid number"),
+        ):
+            refused = bob.patch(self.detail_url, {"class_thresholds": bad}, format="json")
+            self.assertEqual(refused.status_code, 400)
+            self.assertIn(says, str(refused.json()))
+        self.deployment.refresh_from_db()
+        self.assertEqual(self.deployment.class_thresholds, {first: 0.9, second: 0.25})
+        cleared = bob.patch(self.detail_url, {"class_thresholds": {}}, format="json")
+        self.assertEqual(cleared.json()["class_thresholds"], {})
+
+    def test_switching_to_a_model_without_a_thresholded_class_is_refused(self) -> None:
+        first = self.job.class_names[0]
+        self.deployment.class_thresholds = {first: 0.9}
+        self.deployment.save()
+        other = export_now(self.job, "int8_package")
+        other.meta = {**other.meta, "class_names": ["x", "y"]}
+        other.save()
+        bob = self.api_client_for(self.bob)
+        refused = bob.patch(self.detail_url, {"export": other.pk}, format="json")
+        self.assertEqual(refused.status_code, 400)
+        self.assertIn(f"no class '{first}'", str(refused.json()))
+        self.deployment.refresh_from_db()
+        self.assertEqual(self.deployment.export_id, self.export.pk)
+        both = bob.patch(
+            self.detail_url, {"export": other.pk, "class_thresholds": {"y": 0.4}}, format="json"
         )
-        response = self.api_client_for(self.charlie).patch(self.detail_url, data)
-        self.assertEqual(response.status_code, 404)
+        self.assertEqual(both.status_code, 200, both.content)
+
+    def test_viewer_cannot_change_it_and_outsider_gets_404(self) -> None:
+        for data in ({"threshold": 0.5}, {"class_thresholds": {self.job.class_names[0]: 0.5}}):
+            vera = self.api_client_for(self.vera).patch(self.detail_url, data, format="json")
+            self.assertEqual(vera.status_code, 403)
+            charlie = self.api_client_for(self.charlie).patch(self.detail_url, data, format="json")
+            self.assertEqual(charlie.status_code, 404)
         self.deployment.refresh_from_db()
         self.assertIsNone(self.deployment.threshold)
+        self.assertEqual(self.deployment.class_thresholds, {})
 
     def test_switching_serves_the_new_export_from_the_next_request(self) -> None:
         token_client, _ = self.token_client_for(self.bob)

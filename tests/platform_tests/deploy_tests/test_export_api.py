@@ -7,7 +7,10 @@ import io
 import zipfile
 from unittest import mock
 
+from django.core.files.storage import default_storage
+
 from deploy.models import ModelExport
+from framework.inference.packaged_model import PackagedModel
 from tests.platform_tests.deploy_tests.base import DeployTestCase, export_now
 from tests.platform_tests.training_tests.base import make_job
 from training.models import TrainingJob
@@ -58,6 +61,27 @@ class ExportApiTests(DeployTestCase):
             )
         self.assertEqual(response.status_code, 400)
         self.assertIn("only a job that succeeded", str(response.json()))
+
+    def test_per_class_thresholds_go_into_the_package(self) -> None:
+        first, second = self.job.class_names[:2]
+        body = {"format": "package", "threshold": 0.5, "class_thresholds": {first: 0.95}}
+        with mock.patch("deploy.services.exports.enqueue"):
+            created = self.api_client_for(self.bob).post(self.create_url, body, format="json")
+        self.assertEqual(created.status_code, 201, created.content)
+        self.assertEqual(created.json()["class_thresholds"], {first: 0.95})
+        with mock.patch("deploy.services.exports.enqueue"):
+            refused = self.api_client_for(self.bob).post(
+                self.create_url, {**body, "class_thresholds": {"zebra": 0.9}}, format="json"
+            )
+        self.assertEqual(refused.status_code, 400)
+        self.assertIn("no class 'zebra'", str(refused.json()))
+
+        export = export_now(self.job, "package", self.bob, 0.5, {first: 0.95})
+        self.assertEqual(export.meta["thresholds"], {"score": 0.5, "per_class": {first: 0.95}})
+        model = PackagedModel.load(default_storage.path(export.file.name))
+        self.assertEqual(
+            (model.meta.score_threshold(first), model.meta.score_threshold(second)), (0.95, 0.5)
+        )
 
     def test_everyone_in_the_workspace_lists_a_jobs_exports(self) -> None:
         for user in (self.alice, self.bob, self.vera):

@@ -92,7 +92,14 @@ class DeployPageTests(DeployTestCase):
         self.assertFalse(page["can_edit"])
         points = page["report_points"]
         self.assertEqual(len(points), self.job.report.sample_count)
-        self.assertTrue(all(0 <= conf <= 1 and correct in (0, 1) for conf, correct in points))
+        classes = len(self.job.class_names)
+        self.assertTrue(
+            all(
+                0 <= conf <= 1 and ok in (0, 1) and 0 <= pred < classes for conf, ok, pred in points
+            )
+        )
+        self.assertEqual(page["class_names"], self.job.class_names)
+        self.assertEqual(page["class_thresholds"], {})
 
     @pytest.mark.slow
     def test_the_framework_wheel_is_offered_for_download(self) -> None:

@@ -30,10 +30,13 @@ class PredictTests(DeployTestCase):
         self.url = f"/api/deployments/{self.deployment.pk}/predict"
         self.client_, _ = self.token_client_for(self.bob)
 
-    def expected(self, images: list[bytes], **options) -> list[dict]:
+    def expected(self, images: list[bytes], threads: int | None = 1, **options) -> list[dict]:
+        """The package's answers, run outside the platform with the server's thread count
+        (another count may sum in another order and change the last rounded digit)."""
         from deploy.services.serving import package_folder
 
-        return PackagedModel.load(package_folder(self.export)).predict(images, **options)
+        model = PackagedModel.load(package_folder(self.export), threads=threads)
+        return model.predict(images, **options)
 
     def test_it_predicts_one_multipart_image(self) -> None:
         response = self.client_.post(self.url, {"image": upload(self.digits[0])})
@@ -72,7 +75,8 @@ class PredictTests(DeployTestCase):
                 self.assertEqual(serving.serve(self.deployment).model.threads, threads)
                 response = self.client_.post(self.url, {"image": upload(self.digits[0])})
                 (prediction,) = response.json()["predictions"]
-                self.assertEqual(prediction, self.expected(self.digits[:1], top_k=5)[0])
+                expected = self.expected(self.digits[:1], threads=threads, top_k=5)[0]
+                self.assertEqual(prediction, expected)
         serving.clear_cache()
 
     def test_it_predicts_a_multipart_batch_in_order(self) -> None:
@@ -105,6 +109,36 @@ class PredictTests(DeployTestCase):
         self.assertFalse(body["predictions"][0]["accepted"])
         override = self.client_.post(self.url, {"image": upload(self.digits[0]), "threshold": "0"})
         self.assertTrue(override.json()["predictions"][0]["accepted"])
+
+    def test_per_class_thresholds_take_precedence(self) -> None:
+        label = self.expected(self.digits[:1])[0]["label"]
+        self.deployment.threshold = 0.0
+        self.deployment.class_thresholds = {label: 0.999999}
+        self.deployment.save()
+        body = self.client_.post(self.url, {"image": upload(self.digits[0])}).json()
+        self.assertEqual(body["class_thresholds"], {label: 0.999999})
+        self.assertFalse(body["predictions"][0]["accepted"])
+        # A request's own per-class thresholds go over the deployment's, in JSON or multipart.
+        json_body = {"image": b64(self.digits[0]), "class_thresholds": {label: 0.0}}
+        relaxed = self.client_.post(self.url, json_body, format="json").json()
+        self.assertTrue(relaxed["predictions"][0]["accepted"])
+        form = {"image": upload(self.digits[0]), "class_thresholds": f'{{"{label}": 0}}'}
+        self.assertTrue(self.client_.post(self.url, form).json()["predictions"][0]["accepted"])
+
+    def test_it_rejects_bad_per_class_thresholds(self) -> None:
+        label = self.job.class_names[0]
+        for bad, says in (
+            ("{not json", "JSON object"),
+            ("[0.5]", "JSON object"),
+            (f'{{"{label}": 2}}', "from 0 to 1"),
+            (f'{{"{label}": "high"}}', "must be a number"),
+            ('{"zebra": 0.5}', "does not have"),
+        ):
+            response = self.client_.post(
+                self.url, {"image": upload(self.digits[0]), "class_thresholds": bad}
+            )
+            self.assertEqual(response.status_code, 400, bad)
+            self.assertIn(says, response.json()["detail"])
 
     def test_a_viewers_token_may_predict(self) -> None:
         client, _ = self.token_client_for(self.vera)
