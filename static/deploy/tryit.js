@@ -268,8 +268,13 @@ async function traffic() {
       { type: "scatter", name: "p50 ms", x, y: data.series.map((s) => s.p50_ms), yaxis: "y2", line: { color: ACCEPTED } },
       { type: "scatter", name: "p95 ms", x, y: data.series.map((s) => s.p95_ms), yaxis: "y2", line: { color: "#b45309" } },
     ];
+    // The last hour on the axis, whatever minutes had requests (one minute alone would
+    // otherwise stretch to sub-second ticks). Minutes are UTC, and so is this range.
+    const end = Date.now() + 60_000;
+    const hour = [new Date(end - 3_600_000).toISOString(), new Date(end).toISOString()];
     window.Plotly.react($("chart-traffic"), traces, {
       height: 220, margin: { l: 40, r: 50, t: 10, b: 30 }, legend: { orientation: "h" },
+      xaxis: { type: "date", range: hour, tickformat: "%H:%M" },
       yaxis: { title: "requests / min", rangemode: "tozero" },
       yaxis2: { title: "ms", overlaying: "y", side: "right", rangemode: "tozero" },
     }, { displayModeBar: false, responsive: true });
