@@ -73,6 +73,16 @@ def test_the_venv_holds_only_numpy_pillow_and_the_framework(venv: StandaloneVenv
     assert "site-packages" in probe.stdout
 
 
+def test_the_wheel_requires_only_numpy_and_offers_the_extras(venv: StandaloneVenv) -> None:
+    with zipfile.ZipFile(venv.wheel) as wheel:
+        (metadata,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+        lines = wheel.read(metadata).decode().splitlines()
+    requires = [line.split(": ", 1)[1] for line in lines if line.startswith("Requires-Dist: ")]
+    assert [r for r in requires if "extra ==" not in r] == ["numpy>=1.24"]
+    extras = {line.split(": ", 1)[1] for line in lines if line.startswith("Provides-Extra: ")}
+    assert extras == {"vision", "gpu", "fast-io", "cpu-threads"}
+
+
 def test_predict_py_gives_the_in_process_predictions(
     venv: StandaloneVenv, unpacked: Path, images: Path
 ) -> None:
