@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from datastore import vendor, views
+from datastore import views
 from datastore.api import datasets, samples, uploads, versions
 
 app_name = "datastore"
@@ -89,6 +89,5 @@ urlpatterns = [
     path("datasets/<int:pk>/report/", views.report, name="report"),
     path("datasets/<int:pk>/classes/", views.label_set, name="label_set"),
     path("datasets/<int:pk>/versions/", views.versions, name="versions"),
-    path("vendor/plotly-<str:version>.min.js", vendor.plotly_js, name="plotly_js"),
     path("api/", include((api_urlpatterns, "api"))),
 ]

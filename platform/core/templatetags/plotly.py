@@ -12,5 +12,5 @@ register = template.Library()
 
 @register.simple_tag
 def plotly_script() -> str:
-    url = reverse("datastore:plotly_js", args=[plotly_package.__version__])
+    url = reverse("core:plotly_js", args=[plotly_package.__version__])
     return format_html('<script src="{}"></script>', url)
