@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from datastore.models import Dataset, DatasetVersion, ImportJob, UploadSession
-from datastore.services.imports import run_import
+from datastore.models import Dataset, DatasetVersion, ImportJob
+from datastore.services.imports import import_local_files
 from datastore.services.versions import freeze_version
 
 DIGITS_FILE = Path(__file__).with_name("digits.npz")
@@ -45,24 +45,6 @@ def write_class_folders(root: Path, per_class: int | None = None) -> list[tuple[
     return files
 
 
-def import_files(dataset: Dataset, user: Any, files: list[tuple[str, Path]]) -> ImportJob:
-    """Uploads and imports `files` here, in this process, as the import worker would."""
-    session = UploadSession.objects.create(dataset=dataset, created_by=user)
-    declared = {f.name: f for f in session.add_files([(n, p.stat().st_size) for n, p in files])}
-    for name, path in files:
-        with open(path, "rb") as stream:
-            declared[name].append(stream, 0)
-    session.status = UploadSession.Status.IMPORTING
-    session.save(update_fields=["status"])
-    job = ImportJob.objects.create(dataset=dataset, upload=session, created_by=user)
-    job.claim()
-    run_import(job)
-    job.refresh_from_db()
-    if job.status != ImportJob.Status.SUCCEEDED:
-        raise RuntimeError(f"The digits import failed: {job.error}")
-    return job
-
-
 def digits_version(
     workspace: Any,
     user: Any,
@@ -81,7 +63,9 @@ def digits_version(
         created_by=user,
     )
     with tempfile.TemporaryDirectory(prefix="sampan-digits-") as folder:
-        import_files(dataset, user, write_class_folders(Path(folder), per_class))
+        job = import_local_files(dataset, user, write_class_folders(Path(folder), per_class))
+    if job.status != ImportJob.Status.SUCCEEDED:
+        raise RuntimeError(f"The digits import failed: {job.error}")
     return freeze_version(
         dataset,
         user=user,
