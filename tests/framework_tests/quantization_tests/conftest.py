@@ -11,57 +11,23 @@ initial values).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import framework
 from framework import nn
-from framework.io import Dataset
+from tests.framework_tests.digits_data import ArrayDataset, digits_split
 
 RESNET_STEPS = 24  # 89% on the digits; 12 steps (76%) left too many near-ties to compare
 
 
-class ArrayDataset(Dataset):
-    def __init__(self, images: np.ndarray, labels: np.ndarray) -> None:
-        self.images = images
-        self.labels = labels
-
-    def __getitem__(self, index: int):
-        return self.images[index], self.labels[index]
-
-    def __len__(self) -> int:
-        return len(self.labels)
-
-
-def _digits(size: int, channels: int) -> tuple[ArrayDataset, ArrayDataset]:
-    datasets = pytest.importorskip("sklearn.datasets")
-    model_selection = pytest.importorskip("sklearn.model_selection")
-    from PIL import Image
-
-    data = datasets.load_digits()
-    images = np.stack(
-        [
-            np.asarray(Image.fromarray((img * 255 / 16).astype(np.uint8)).resize((size, size)))
-            for img in data.images
-        ]
-    ).astype(np.float32)
-    images = (images / 255.0 - 0.5) / 0.5
-    images = np.repeat(images[:, None], channels, axis=1).astype(np.float32)
-    labels = data.target.astype(np.int64)[:, None]
-    train_x, test_x, train_y, test_y = model_selection.train_test_split(
-        images, labels, test_size=0.2, stratify=data.target, random_state=0
-    )
-    return ArrayDataset(train_x, train_y), ArrayDataset(test_x, test_y)
-
-
 @pytest.fixture(scope="session")
 def digits() -> tuple[ArrayDataset, ArrayDataset]:
-    return _digits(28, 1)
+    return digits_split(28, 1)
 
 
 @pytest.fixture(scope="session")
 def digits_rgb32() -> tuple[ArrayDataset, ArrayDataset]:
-    return _digits(32, 3)
+    return digits_split(32, 3)
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ from framework.quantization import (
     QuantConfig,
     export_onnx,
 )
-from tests.framework_tests.quantization_tests.conftest import ArrayDataset
+from tests.framework_tests.digits_data import ArrayDataset
 
 
 class Net(nn.Layer):
