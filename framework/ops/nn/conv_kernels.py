@@ -18,7 +18,7 @@ from framework.core.backend import get_array_module
 from framework.ops.nn import conv_channel_first, depthwise
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
-from framework.ops.nn.im2col import as_rows, col2im, im2col, images_per_chunk, pad_into, rows_of
+from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
 from framework.ops.nn.workspace import scratch
 
 
@@ -91,17 +91,20 @@ def _im2col_forward(xp, xh, mats, geom: ConvGeometry, out) -> None:
     ho, wo = geom.out_size
     size = geom.padded_size()
     out_rows = out.reshape(n * ho * wo, groups * og)
-    step = images_per_chunk(xp, n, ho * wo * k * groups * xh.itemsize)
-    for start in range(0, n, step):
-        stop = min(n, start + step)
-        padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
-        rows = out_rows[start * ho * wo : stop * ho * wo]
-        for g in range(groups):
-            cols = im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
-            if groups == 1:
-                xp.matmul(cols, mats[0].T, out=rows)
-            else:
-                rows[:, g * og : (g + 1) * og] = cols @ mats[g].T
+
+    def work(first: int, last: int, step: int) -> None:
+        for start in range(first, last, step):
+            stop = min(last, start + step)
+            padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
+            rows = out_rows[start * ho * wo : stop * ho * wo]
+            for g in range(groups):
+                cols = im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
+                if groups == 1:
+                    xp.matmul(cols, mats[0].T, out=rows)
+                else:
+                    rows[:, g * og : (g + 1) * og] = cols @ mats[g].T
+
+    share_images(xp, work, n, ho * wo * k * groups * xh.itemsize)
 
 
 def conv_input_grad(gy, weight, geom: ConvGeometry):
@@ -159,20 +162,23 @@ def _col2im_input_grad(xp, gyh, weight, geom: ConvGeometry, c: int):
     groups, og, _ = mats.shape
     rows = rows_of(xp, gyh, "conv_grad_rows")
     gx = xp.empty((n, h, w, c), dtype=gyh.dtype)
-    step = images_per_chunk(xp, n, ho * wo * kh * kw * c * gyh.itemsize)
-    for start in range(0, n, step):
-        stop = min(n, start + step)
-        chunk = rows[start * ho * wo : stop * ho * wo]
-        cols = scratch(xp, "conv_grad_cols", (chunk.shape[0], kh * kw * c), gyh.dtype)
-        if groups == 1:
-            xp.matmul(chunk, mats[0], out=cols)
-        else:
-            taps = cols.reshape(-1, kh * kw, c)
-            for g in range(groups):
-                part = chunk[:, g * og : (g + 1) * og] @ mats[g]
-                taps[:, :, g * cg : (g + 1) * cg] = part.reshape(-1, kh * kw, cg)
-        padded = col2im(xp, cols, geom, "conv_grad_padded")
-        gx[start:stop] = padded[:, top : top + h, left : left + w]
+
+    def work(first: int, last: int, step: int) -> None:
+        for start in range(first, last, step):
+            stop = min(last, start + step)
+            chunk = rows[start * ho * wo : stop * ho * wo]
+            cols = scratch(xp, "conv_grad_cols", (chunk.shape[0], kh * kw * c), gyh.dtype)
+            if groups == 1:
+                xp.matmul(chunk, mats[0], out=cols)
+            else:
+                taps = cols.reshape(-1, kh * kw, c)
+                for g in range(groups):
+                    part = chunk[:, g * og : (g + 1) * og] @ mats[g]
+                    taps[:, :, g * cg : (g + 1) * cg] = part.reshape(-1, kh * kw, cg)
+            padded = col2im(xp, cols, geom, "conv_grad_padded")
+            gx[start:stop] = padded[:, top : top + h, left : left + w]
+
+    share_images(xp, work, n, ho * wo * kh * kw * c * gyh.itemsize)
     return gx
 
 
@@ -210,21 +216,34 @@ def conv_weight_grad(x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
 
 
 def _im2col_weight_grad(xp, xh, gy_rows, geom: ConvGeometry, mats) -> None:
-    """`mats[g] = sum over chunks of gy_chunk[:, g].T @ cols_g` (`[O/g, K]` per group)."""
+    """`mats[g] = sum over chunks of gy_chunk[:, g].T @ cols_g` (`[O/g, K]` per group).
+
+    Each share of the batch sums its chunks into its own `[g, O/g, K]` (the first share straight
+    into `mats`); the shares' sums are added at the end. Those are fresh arrays, not scratch: a
+    pool thread may run two shares, and the second would overwrite the first's sum.
+    """
     n, _, _, c = xh.shape
     groups, og, k = mats.shape
     cg = c // groups
     ho, wo = geom.out_size
     size = geom.padded_size()
-    step = images_per_chunk(xp, n, ho * wo * k * groups * xh.itemsize)
-    part = scratch(xp, "conv_weight_part", mats.shape[1:], mats.dtype) if step < n else None
-    for start in range(0, n, step):
-        stop = min(n, start + step)
-        padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
-        chunk = gy_rows[start * ho * wo : stop * ho * wo]
-        for g in range(groups):
-            cols = im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
-            target = mats[g] if start == 0 else part
-            xp.matmul(chunk[:, g * og : (g + 1) * og].T, cols, out=target)
-            if start:
-                mats[g] += part
+
+    def work(first: int, last: int, step: int):
+        total = mats if first == 0 else xp.empty_like(mats)
+        for start in range(first, last, step):
+            stop = min(last, start + step)
+            padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
+            chunk = gy_rows[start * ho * wo : stop * ho * wo]
+            for g in range(groups):
+                cols = im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
+                if start == first:
+                    xp.matmul(chunk[:, g * og : (g + 1) * og].T, cols, out=total[g])
+                else:
+                    part = scratch(xp, "conv_weight_part", mats.shape[1:], mats.dtype)
+                    xp.matmul(chunk[:, g * og : (g + 1) * og].T, cols, out=part)
+                    total[g] += part
+        return total
+
+    totals = share_images(xp, work, n, ho * wo * k * groups * xh.itemsize)
+    for total in totals[1:]:
+        mats += total

@@ -13,9 +13,18 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from framework.ops.nn import blas_threads
+
 CPU_WORKERS = max(1, min(len(os.sched_getaffinity(0)), 8))
 
 _pool: ThreadPoolExecutor | None = None
+
+
+class _Inside(threading.local):
+    busy = False  # this thread is running its own share of a parallel_for
+
+
+_inside = _Inside()
 
 
 def _reset_after_fork() -> None:
@@ -52,15 +61,49 @@ def parallel_for(work: Callable[[int, int], object], n: int, min_items: int = 1)
     `min_items` is the smallest range worth a thread of its own; below it everything runs here.
     """
     parts = min(CPU_WORKERS, n // max(1, min_items))
-    # Nested calls (a depthwise conv pads with parallel_assign inside its own parallel work)
-    # run inline: a pool worker waiting on the pool deadlocks once every worker waits.
-    if parts <= 1 or threading.current_thread().name.startswith("framework-nn"):
+    # Nested calls (a convolution pads with parallel_assign inside its own parallel work) run
+    # inline: a pool worker waiting on the pool deadlocks once every worker waits, and the
+    # calling thread, while it runs its own share, would only queue behind the busy workers.
+    if parts <= 1 or in_parallel_work():
         return [work(0, n)]
     ranges = split_ranges(n, parts)
     pool = _executor()
     futures: list[Future] = [pool.submit(work, a, b) for a, b in ranges[1:]]
-    first = work(*ranges[0])
+    _inside.busy = True
+    try:
+        first = work(*ranges[0])
+    except BaseException:
+        for future in futures:  # the others' work ends before the error leaves
+            future.exception()
+        raise
+    finally:
+        _inside.busy = False
     return [first] + [f.result() for f in futures]
+
+
+def in_parallel_work() -> bool:
+    """Whether this thread is running a share of a `parallel_for` (nested calls run inline)."""
+    return _inside.busy or threading.current_thread().name.startswith("framework-nn")
+
+
+def parallel_gemms(xp, work: Callable[[int, int], object], n: int) -> list | None:
+    """`parallel_for(work, n)` with BLAS held to one thread, or None where that cannot be done.
+
+    For work made of many GEMM calls (convolution chunks): each core runs whole calls on its
+    own, instead of a multi-threaded BLAS splitting and synchronising every small call. None
+    (the caller runs the work itself, BLAS as it is) on GPU arrays, on one core, for a single
+    item, inside other parallel work, and without threadpoolctl to switch the BLAS threads.
+    """
+    if (
+        n < 2
+        or CPU_WORKERS == 1
+        or xp.__name__ != "numpy"
+        or in_parallel_work()
+        or not blas_threads.available()
+    ):
+        return None
+    with blas_threads.single_threaded_blas():
+        return parallel_for(work, n)
 
 
 _PARALLEL_COPY_ELEMENTS = 1 << 18

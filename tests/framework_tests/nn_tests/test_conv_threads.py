@@ -1,0 +1,160 @@
+"""Convolutions shared out over the cores with single-threaded BLAS (`parallel_gemms`): the same
+numbers as one share doing everything and as PyTorch, and BLAS threads always restored."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import framework
+import framework.nn.functional as F
+from framework.ops.nn import blas_threads, im2col, threads
+
+threadpoolctl = pytest.importorskip("threadpoolctl")
+
+
+def _blas_thread_counts() -> list[int]:
+    return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
+
+
+@pytest.fixture
+def three_workers(monkeypatch):
+    """Three cores' worth of shares (uneven splits of odd batches), whatever the machine has."""
+    pool = ThreadPoolExecutor(2, thread_name_prefix="framework-nn")
+    monkeypatch.setattr(threads, "CPU_WORKERS", 3)
+    monkeypatch.setattr(threads, "_pool", pool)
+    yield
+    pool.shutdown()
+
+
+@pytest.fixture
+def shares(monkeypatch):
+    """Counts the shared-out calls that ran, so a test knows the threaded path was taken."""
+    calls = []
+    real = threads.parallel_gemms
+
+    def spy(xp, work, n):
+        result = real(xp, work, n)
+        calls.append(result is not None)
+        return result
+
+    monkeypatch.setattr(im2col, "parallel_gemms", spy)
+    return calls
+
+
+def _conv_and_grads(x, w, kwargs):
+    channel_last = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    xs = [framework.Tensor(channel_last, stop_gradient=False), framework.Parameter(w)]
+    y = F.conv2d(*xs, **kwargs)
+    gy = np.random.default_rng(1).standard_normal(y.shape).astype(x.dtype)
+    gx, gw = framework.grad(y, xs, framework.to_tensor(gy))
+    return y.numpy(), gx.numpy(), gw.numpy(), gy
+
+
+CASES = [
+    ((5, 8, 12, 12), (16, 8, 3, 3), {"padding": 1}),
+    ((7, 8, 12, 12), (12, 8, 3, 3), {"padding": 1, "stride": 2}),
+    ((3, 8, 11, 11), (8, 8, 3, 3), {"padding": 1, "stride": 2}),
+    ((7, 8, 10, 10), (12, 4, 3, 3), {"padding": 1, "groups": 2}),
+    ((6, 6, 12, 12), (9, 2, 3, 3), {"padding": 2, "dilation": 2, "groups": 3}),
+    ((5, 8, 9, 9), (16, 8, 5, 5), {"padding": 1}),
+    ((2, 16, 8, 8), (32, 16, 3, 3), {"padding": 1}),
+]
+IDS = ["3x3_odd_batch", "stride2", "stride2_odd_size", "groups", "dilated_groups", "5x5", "batch2"]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, kwargs", CASES, ids=IDS)
+def test_shared_out_conv_equals_one_share_and_torch(
+    x_shape, w_shape, kwargs, three_workers, shares, monkeypatch
+):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = (rng.standard_normal(w_shape) * 0.3).astype(np.float32)
+    shared = _conv_and_grads(x, w, kwargs)
+    assert shares and all(shares), "the convolution did not share its work out"
+    monkeypatch.setattr(im2col, "parallel_gemms", lambda xp, work, n: None)
+    alone = _conv_and_grads(x, w, kwargs)
+    for got, want in zip(shared[:3], alone[:3], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)  # summed in another order
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    ty = torch.nn.functional.conv2d(tx, tw, **kwargs)
+    ty.backward(torch.tensor(shared[3]))
+    np.testing.assert_allclose(shared[0], ty.detach().numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(shared[1], tx.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(shared[2], tw.grad.numpy(), rtol=1e-4, atol=1e-3)
+
+
+def test_shared_out_conv_gradients_are_exact_in_float64(three_workers, shares):
+    from framework.testing import check_backward
+
+    rng = np.random.default_rng(2)
+    x = framework.to_tensor(rng.standard_normal((3, 4, 6, 6)), stop_gradient=False)
+    w = framework.to_tensor(rng.standard_normal((6, 4, 3, 3)), stop_gradient=False)
+    check_backward(lambda a, b: F.conv2d(a, b, stride=2, padding=1), [x, w])
+    assert any(shares)
+
+
+def test_blas_is_single_threaded_inside_shares_and_restored_after(three_workers):
+    if not blas_threads.available():
+        pytest.skip("no BLAS library reachable through threadpoolctl")
+    seen = []
+
+    def work(start: int, stop: int) -> int:
+        seen.append(_blas_thread_counts())
+        return stop - start
+
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        assert threads.parallel_gemms(np, work, 7) == [3, 2, 2]
+        after = _blas_thread_counts()
+    assert len(seen) == 3 and all(counts and set(counts) == {1} for counts in seen)
+    assert set(after) == {2}
+
+
+def test_blas_threads_are_restored_when_a_share_raises(three_workers):
+    if not blas_threads.available():
+        pytest.skip("no BLAS library reachable through threadpoolctl")
+
+    def work(start: int, stop: int) -> None:
+        if start:
+            raise ValueError("share failed")
+        with pytest.raises(ValueError):
+            raise ValueError("the calling thread's own share fails too")
+
+    def failing_first(start: int, stop: int) -> None:
+        if start == 0:
+            raise RuntimeError("first share failed")
+
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        with pytest.raises(ValueError, match="share failed"):
+            threads.parallel_gemms(np, work, 6)
+        assert set(_blas_thread_counts()) == {2}
+        with pytest.raises(RuntimeError, match="first share failed"):
+            threads.parallel_gemms(np, failing_first, 6)
+        assert set(_blas_thread_counts()) == {2}
+        assert not threads.in_parallel_work()
+
+
+def test_nested_work_in_the_calling_threads_share_runs_inline(three_workers):
+    inner_threads = []
+
+    def inner(start: int, stop: int) -> None:
+        import threading
+
+        inner_threads.append(threading.current_thread().name)
+
+    def outer(start: int, stop: int) -> bool:
+        nested = threads.in_parallel_work()
+        threads.parallel_for(inner, 8)  # must not queue behind the busy pool workers
+        return nested
+
+    assert threads.parallel_for(outer, 3) == [True, True, True]
+    assert len(inner_threads) == 3 and not threads.in_parallel_work()
+
+
+def test_nothing_is_shared_out_for_one_image_or_inside_parallel_work(three_workers):
+    assert threads.parallel_gemms(np, lambda a, b: None, 1) is None
+    results = threads.parallel_for(lambda a, b: threads.parallel_gemms(np, lambda c, d: 1, 4), 3)
+    assert results == [None, None, None]
