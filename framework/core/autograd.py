@@ -21,6 +21,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -378,6 +379,10 @@ def _deliver_to_leaf(
         return
     data = grad._data
     if leaf._grad is not None:
+        owned = _owned_array(leaf._grad)
+        if owned is not None and owned.shape == data.shape and owned.dtype == data.dtype:
+            owned += data  # a buffer from zeroed_grad: accumulate in place, as Paddle does
+            return
         leaf._grad = _tensor_class._wrap(leaf._grad._data + data)
         return
     # A leaf owns its .grad (optimizers and users may write into it): copy a read-only
@@ -390,6 +395,38 @@ def _deliver_to_leaf(
         data = data.copy()
     delivered.add(id(data))
     leaf._grad = _tensor_class._wrap(data)
+
+
+# Gradient Tensors made by `zeroed_grad`, by id: (weak reference, the array it was made with).
+# Only these are zeroed and accumulated into in place; any other .grad (set by the user, made
+# under create_graph, or whose array was since replaced) is left alone and replaced instead.
+_owned_grads: dict[int, tuple[weakref.ref, object]] = {}
+
+
+def _owned_array(grad: Tensor):
+    entry = _owned_grads.get(id(grad))
+    if entry is None or entry[0]() is not grad or entry[1] is not grad._data:
+        return None
+    return entry[1]
+
+
+def zeroed_grad(grad: Tensor) -> Tensor:
+    """`clear_grad(set_to_zero=True)`: `grad` zeroed in place when it is a buffer this function
+    made before (the next backward then adds into it in place), else a new zero buffer.
+
+    So a training loop that clears with zeros allocates its gradients once, not every step.
+    """
+    owned = _owned_array(grad)
+    if owned is not None:
+        owned.fill(0)
+        return grad
+    from framework.core.backend import get_array_module
+
+    zeros = get_array_module(grad._data).zeros_like(grad._data)
+    result = _tensor_class._wrap(zeros)
+    key = id(result)
+    _owned_grads[key] = (weakref.ref(result, lambda _, key=key: _owned_grads.pop(key, None)), zeros)
+    return result
 
 
 def grad(

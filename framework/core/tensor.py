@@ -14,7 +14,7 @@ import numpy as np
 
 from framework.core import backend
 from framework.core import dtype as dtypes
-from framework.core.autograd import RemovableHandle, bind_tensor_class, run_backward
+from framework.core.autograd import RemovableHandle, bind_tensor_class, run_backward, zeroed_grad
 
 
 class Tensor:
@@ -130,8 +130,7 @@ class Tensor:
 
     def clear_grad(self, set_to_zero: bool = False) -> None:
         if set_to_zero and self._grad is not None:
-            xp = backend.get_array_module(self._data)
-            self._grad = Tensor._wrap(xp.zeros_like(self._grad._data))
+            self._grad = zeroed_grad(self._grad)
         else:
             self._grad = None
 
