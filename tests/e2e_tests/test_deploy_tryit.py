@@ -26,6 +26,18 @@ pytestmark = [
 ]
 
 
+def call_the_endpoint(url: str, world: World, image: Path) -> dict:
+    """The predict endpoint's answer for `image`, as an API client gets it."""
+    body = json.dumps({"image": base64.b64encode(image.read_bytes()).decode()}).encode()
+    request = urllib.request.Request(
+        f"{url}/api/deployments/{world.deployment.pk}/predict",
+        data=body,
+        headers={"Authorization": f"Bearer {world.token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
 @pytest.fixture
 def world(settings, tmp_path) -> World:
     # The worker subprocess keeps its files under VAR_DIR/media; so must the web process.
@@ -92,14 +104,7 @@ def test_try_an_image_save_a_threshold_and_call_the_endpoint(
     assert Deployment.objects.get(pk=world.deployment.pk).threshold == 0.97
     screenshot("threshold-saved")
 
-    body = json.dumps({"image": base64.b64encode(image.read_bytes()).decode()}).encode()
-    request = urllib.request.Request(
-        f"{live_server.url}/api/deployments/{world.deployment.pk}/predict",
-        data=body,
-        headers={"Authorization": f"Bearer {world.token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        answer = json.loads(response.read())
+    answer = call_the_endpoint(live_server.url, world, image)
     assert answer["threshold"] == 0.97
     (prediction,) = answer["predictions"]
     assert prediction["accepted"] == (prediction["score"] >= 0.97)
@@ -153,14 +158,7 @@ def test_a_per_class_threshold_set_on_the_page_is_in_effect_at_the_endpoint(
     assert saved.class_thresholds == {label: 1.0}
     screenshot("class-threshold-saved")
 
-    body = json.dumps({"image": base64.b64encode(image.read_bytes()).decode()}).encode()
-    request = urllib.request.Request(
-        f"{live_server.url}/api/deployments/{world.deployment.pk}/predict",
-        data=body,
-        headers={"Authorization": f"Bearer {world.token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        answer = json.loads(response.read())
+    answer = call_the_endpoint(live_server.url, world, image)
     assert answer["class_thresholds"] == {label: 1.0}
     (prediction,) = answer["predictions"]
     assert prediction["label"] is None and not prediction["accepted"]
