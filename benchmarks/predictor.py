@@ -293,13 +293,15 @@ class Worker:
 def measure(runners: list[str], prefix: str, model: str, batch: int, opts) -> dict:
     """Round-robin timed runs, so every runner sees the same machine load."""
     workers = [Worker(r, prefix, model, batch, opts) for r in runners]
+    if "eager" not in runners:  # untimed: its output is the reference every runner is checked on
+        workers.append(Worker("eager", prefix, model, batch, opts))
     try:
         for worker in workers:
             worker.ask("wait")  # loaded and warmed up
         samples: dict[str, list[tuple[float, float]]] = {w.runner: [] for w in workers}
         repeats = opts.repeats if batch < 8 else max(3, opts.repeats // 2)
         for _ in range(repeats):
-            for worker in workers:
+            for worker in workers[: len(runners)]:
                 # Idle BLAS/OpenMP threads of the previous runner spin for a while; let them
                 # go to sleep so that they do not steal this runner's cores.
                 time.sleep(opts.cooldown)
@@ -311,6 +313,8 @@ def measure(runners: list[str], prefix: str, model: str, batch: int, opts) -> di
         for worker in workers:
             if worker.error is not None or worker.ask("save") is None:
                 row[worker.runner] = {"error": worker.error}
+                continue
+            if worker.runner not in runners:
                 continue
             walls = [wall for wall, _ in samples[worker.runner]]
             cpus = [cpu for _, cpu in samples[worker.runner]]

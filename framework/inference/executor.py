@@ -6,6 +6,13 @@ memory plan, dead buffers go back to an arena and elementwise ops write into dyi
 
 An executor is used by one thread at a time (its arena and slots are private); make one per
 thread, or `clone()` a Predictor, for concurrent requests. Weights are shared read-only.
+
+With several workers and a batch of several samples, a graph whose every op treats the
+samples independently (`batch_separable`) is run as one slice of the batch per core, each on
+a single-threaded twin executor with its own arena: no synchronisation between the cores
+until the outputs are joined (20% faster than sharing every op's chunks on a busy 2-core
+machine, where each of ~70 per-op joins waits for a partner thread that is often not
+scheduled). A single sample shares each op's chunks over the cores instead.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import numpy as np
 
 from framework.inference.arena import BufferArena
 from framework.inference.kernels import KernelContext, builder_for
+from framework.inference.kernels.registry import share_out
+from framework.inference.passes.batch_split import batch_separable
 from framework.inference.passes.memory_plan import MemoryPlan, plan_memory
 from framework.jit.graph import Graph
 
@@ -35,6 +44,10 @@ class Executor:
         single-threaded during runs, see `blas_threads`)."""
         self.graph = graph
         self.xp = xp
+        self.workers = workers
+        self._options = (memory_optim, precompute)
+        self._separable = workers > 1 and xp is np and batch_separable(graph)
+        self._twins: list[Executor] = []
         self.arena = BufferArena(xp) if memory_optim else None
         self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
         slots: dict[str, int] = {"": 0}
@@ -80,6 +93,8 @@ class Executor:
     def run(self, inputs: list[Any], initializers: list[Any] | None = None) -> list[Any]:
         """Feed `inputs` (arrays, in graph-input order) and return the output arrays.
         `initializers` (in `graph.initializers` order) replace the graph's own arrays."""
+        if self._separable and inputs and len(inputs[0]) > 1:
+            return self._run_split(inputs, initializers)
         env = list(self._template)
         if initializers is not None:
             for slot, array in zip(self._initializer_slots, initializers, strict=True):
@@ -113,7 +128,32 @@ class Executor:
             for slot, copy in zip(self._output_slots, self._copy_output, strict=True)
         ]
 
+    def _run_split(self, inputs: list[Any], initializers: list[Any] | None) -> list[Any]:
+        """One slice of the batch per worker, each on its own single-threaded twin."""
+        n = len(inputs[0])
+        if any(len(array) != n for array in inputs):
+            raise ValueError(f"graph inputs disagree on the batch size: {[len(a) for a in inputs]}")
+        parts = min(self.workers, n)
+        while len(self._twins) < parts:
+            memory_optim, precompute = self._options
+            self._twins.append(Executor(self.graph, self.xp, memory_optim, precompute, workers=1))
+        bounds = [n * k // parts for k in range(parts + 1)]
+        results: list[Any] = [None] * parts
+
+        def work(start: int, stop: int) -> None:
+            for k in range(start, stop):
+                lo, hi = bounds[k], bounds[k + 1]
+                results[k] = self._twins[k].run([array[lo:hi] for array in inputs], initializers)
+
+        share_out(work, parts, parts)
+        return [
+            self.xp.concatenate([part[index] for part in results])
+            for index in range(len(self.graph.outputs))
+        ]
+
     def clear(self) -> None:
         """Give the arena's buffers back (they are reallocated on the next run)."""
         if self.arena is not None:
             self.arena.clear()
+        for twin in self._twins:
+            twin.clear()

@@ -46,7 +46,7 @@ def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers:
     else:
         padded = pad_into(xp, xh, geom.padding, geom.padded_size(), "infer_conv_padded")
         windows = window_view(xp, padded, geom)  # [N, Ho, Wo, kh, kw, C]
-        tasks = _window_tasks(windows, out, weight_t.shape[1] * xh.itemsize, cores)
+        tasks = _window_tasks(windows, out, (weight_t.shape[1] + o) * xh.itemsize, cores)
         gather = _window_rows
     if by_channels:
         for source_rows, out_rows in tasks:
@@ -117,7 +117,7 @@ def _pointwise_tasks(source, out, cores: int) -> list[tuple]:
     """(input rows, output rows) chunks of a 1x1 convolution: `[N, H, W, C]` by `[O, C]`."""
     n, h, w, c = source.shape
     out_rows = out.reshape(-1, out.shape[-1])
-    step = max(1, CHUNK_BYTES // (c * source.itemsize))
+    step = max(1, CHUNK_BYTES // ((c + out.shape[-1]) * source.itemsize))
     step = min(step, -(-n * h * w // cores))
     if source.flags.c_contiguous:
         flat = source.reshape(n * h * w, c)
