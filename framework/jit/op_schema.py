@@ -89,6 +89,12 @@ _op("prelu", "x slope", doc="max(0, x) + slope * min(0, x); slope per channel al
 _op("where", "condition x y", doc="condition ? x : y, NumPy broadcasting")
 _op("cast", "x", doc="x as `dtype` (a NumPy dtype name)", dtype=REQUIRED)
 
+# --- resizing -----------------------------------------------------------------------------------
+_op("resample_axis", "x", doc="resize one axis (framework.ops.nn.interpolate.ResampleSpec): mode "
+    "nearest/linear/cubic/area; to out_size, or floor(size * scale) when out_size is None; "
+    "Paddle's align_corners and align_mode", axis=REQUIRED, mode=REQUIRED, out_size=None,
+    scale=None, align_corners=False, align_mode=0)  # fmt: skip
+
 # --- linear algebra, convolution, pooling, normalization --------------------------------------
 _op("matmul", "x y", doc="NumPy matmul; transpose_* swap the last two dims of that input first",
     transpose_x=False, transpose_y=False)  # fmt: skip

@@ -47,6 +47,7 @@ from framework.ops.math.arithmetic import Scale
 from framework.ops.math.exponential import LogBase
 from framework.ops.math.rounding import Round
 from framework.ops.nn.embedding import EmbeddingLookup
+from framework.ops.nn.interpolate import AxisResample, ResampleSpec
 from framework.ops.nn.linear import Linear
 from framework.ops.reduction.extrema import Max, Min
 from framework.ops.reduction.logsumexp import LogSumExp
@@ -153,6 +154,24 @@ _SIMPLE: dict[str, Callable[[Node], Any]] = {
 @replays(*_SIMPLE)
 def _simple(node, args):
     return _SIMPLE[node.op_type](node).apply(*args)
+
+
+def resample_spec(node: Node) -> ResampleSpec:
+    """The resize a `resample_axis` node records."""
+    return ResampleSpec(
+        str(attr(node, "mode")),
+        bool(attr(node, "align_corners")),
+        int(attr(node, "align_mode")),
+        attr(node, "out_size"),
+        attr(node, "scale"),
+    )
+
+
+@replays("resample_axis")
+def _resample_axis(node, args):
+    (x,) = args
+    axis = int(attr(node, "axis"))
+    return AxisResample.from_spec(axis, x.shape[axis], resample_spec(node)).apply(x)
 
 
 @replays("identity")

@@ -12,6 +12,7 @@ from framework.inference.kernels import (  # noqa: F401 - each module registers 
     quantize_linear,
     quantized,
     reduction,
+    resize,
     shape,
 )
 from framework.inference.kernels.registry import (

@@ -16,6 +16,7 @@ from framework.ops.nn.conv import Conv, ConvTranspose
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.dropout import MaskedScale
 from framework.ops.nn.embedding import EmbeddingLookup
+from framework.ops.nn.interpolate import AxisResample
 from framework.ops.nn.linear import Linear
 from framework.ops.nn.normalization import Normalize
 from framework.ops.nn.pooling import AvgPool, MaxPool, _LayoutView, window_counts
@@ -37,6 +38,25 @@ def _window_attrs(g: ConvGeometry) -> dict:
 
 def _format(g: ConvGeometry) -> str:
     return _FORMATS[g.spatial_dims][int(g.channel_last)]
+
+
+@translates(AxisResample)
+def resample_axis(fn, inputs, outputs, tracer) -> None:
+    spec = fn.spec
+    if spec is None:
+        raise UnsupportedOpError(
+            f"a resize given as raw taps (from an imported ONNX Resize) has no static-graph "
+            f"form {location(tracer.scope)}; resize with framework.nn.functional.interpolate"
+        )
+    attrs = {
+        "axis": int(fn.axis),
+        "mode": spec.mode,
+        "out_size": spec.out_size,
+        "scale": spec.scale,
+        "align_corners": spec.align_corners,
+        "align_mode": spec.align_mode,
+    }
+    tracer.emit("resample_axis", inputs, attrs, outputs)
 
 
 @translates(Conv)

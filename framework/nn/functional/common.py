@@ -12,10 +12,9 @@ from framework.core.backend import get_array_module
 from framework.core.random import get_rng
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.pad import pad
-from framework.ops.nn.adaptive_pooling import adaptive_bins
 from framework.ops.nn.conv_geometry import ConvGeometry, as_pair
 from framework.ops.nn.dropout import MaskedScale
-from framework.ops.nn.interpolate import AxisResample, resample_taps
+from framework.ops.nn.interpolate import AxisResample, ResampleSpec
 from framework.ops.nn.linear import Linear
 from framework.ops.nn.unfold import Fold, Unfold
 
@@ -183,15 +182,6 @@ def _target_sizes(op, spatial, size, scale_factor, recompute_scale_factor):
     return sizes, [None] * dims if recompute_scale_factor else scales
 
 
-def _area_taps(in_size: int, out_size: int) -> tuple[np.ndarray, np.ndarray]:
-    starts, stops = adaptive_bins(in_size, out_size)
-    lengths = stops - starts
-    taps = np.arange(int(lengths.max()))[:, None]
-    index = np.minimum(starts[None] + taps, in_size - 1)
-    weight = np.where(taps < lengths[None], 1.0 / lengths[None], 0.0)
-    return index, weight
-
-
 def interpolate(
     x: Tensor,
     size: int | Sequence[int] | Tensor | None = None,
@@ -236,13 +226,13 @@ def interpolate(
     if min(sizes) < 1:
         raise ValueError(f"{op}: the output size {sizes} must be positive")
     for axis, n, out, scale in zip(axes, spatial, sizes, scales, strict=True):
-        if out == n and (scale in (None, 1.0) or align_corners):
-            continue
-        if kind == "area":
-            index, weight = _area_taps(n, out)
-        else:
-            index, weight = resample_taps(n, out, kind, align_corners, align_mode, scale)
-        x = AxisResample(axis, index, weight, n).apply(x)
+        if scale == 1.0:  # identity whatever the size (a test on `out == n` would make a
+            continue  # traced graph depend on the size of a dynamic dim)
+        # A scale factor keeps the output size following the input's (dynamic shapes).
+        spec = ResampleSpec(
+            kind, bool(align_corners), int(align_mode), None if scale else out, scale
+        )
+        x = AxisResample.from_spec(axis, n, spec).apply(x)
     return x
 
 

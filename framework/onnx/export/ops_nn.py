@@ -223,3 +223,49 @@ def _linear(ctx, node, inputs):
     else:
         ctx.add("MatMul", [x, weight], [result])
     finish(ctx, node, result)
+
+
+# --- resize ---------------------------------------------------------------------------------------
+def _resize_modes(node) -> dict:
+    """ONNX Resize attributes reproducing Paddle's sampling positions (see resample_taps)."""
+    mode = attr(node, "mode")
+    if mode == "nearest":  # floor(ratio * o)
+        return {"mode": "nearest", "coordinate_transformation_mode": "asymmetric",
+                "nearest_mode": "floor"}  # fmt: skip
+    if mode not in ("linear", "cubic"):
+        raise OnnxExportError(f"resample_axis(mode={mode})")
+    if attr(node, "align_corners"):
+        coordinates = "align_corners"
+    elif mode == "linear" and int(attr(node, "align_mode")) == 1:
+        coordinates = "asymmetric"
+    else:
+        coordinates = "half_pixel"
+    extra = {"cubic_coeff_a": -0.75, "exclude_outside": 0} if mode == "cubic" else {}
+    return {"mode": mode, "coordinate_transformation_mode": coordinates, **extra}
+
+
+@exports("resample_axis")
+def _resample_axis(ctx, node, inputs):
+    x = inputs[0]
+    shape = ctx.shape(x)
+    rank, axis = len(shape), int(attr(node, "axis")) % len(shape)
+    modes = _resize_modes(node)
+    roi = "" if ctx.opset >= 13 else ctx.const(np.zeros(0, np.float32), "roi")
+    out_size = attr(node, "out_size")
+    if out_size is None:  # floor(size * scale), as ONNX computes it from scales
+        scales = np.ones(rank, np.float32)
+        scales[axis] = float(attr(node, "scale"))
+        ctx.add("Resize", [x, roi, ctx.const(scales, "scales")], node.outputs, **modes)
+        return
+    if None not in shape:
+        sizes = ctx.ints([*shape[:axis], int(out_size), *shape[axis + 1 :]], "sizes")
+    else:  # dynamic dims: the input's own sizes with this axis replaced
+        dims = ctx.add("Shape", [x])
+        parts = [ctx.ints([int(out_size)], "size")]
+        if axis > 0:
+            parts.insert(0, ctx.add("Slice", [dims, ctx.ints([0]), ctx.ints([axis])]))
+        if axis < rank - 1:
+            parts.append(ctx.add("Slice", [dims, ctx.ints([axis + 1]), ctx.ints([rank])]))
+        sizes = ctx.add("Concat", parts, axis=0)
+    no_scales = "" if ctx.opset >= 13 else ctx.const(np.zeros(0, np.float32), "scales")
+    ctx.add("Resize", [x, roi, no_scales, sizes], node.outputs, **modes)

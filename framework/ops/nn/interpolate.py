@@ -4,9 +4,14 @@ Nearest (1 tap), linear (2) and cubic (4) interpolation are separable, so an N-d
 `AxisResample` per spatial axis: `y = sum_t take(x, index_t, axis) * weight_t`. Its adjoint
 scatters back with the same taps, so resizing has gradients of any order. `resample_taps`
 reproduces Paddle's coordinate conventions (`align_corners`, `align_mode`, scale factors).
+
+A `ResampleSpec` says how one axis was resized, independent of its size: the static graph
+records it (op `resample_axis`) and recomputes the taps for the size each run brings.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -53,6 +58,42 @@ def resample_taps(
     raise ValueError(f"unknown resampling mode {mode!r}")
 
 
+@dataclass(frozen=True)
+class ResampleSpec:
+    """One axis's resize: `mode` 'nearest', 'linear', 'cubic' or 'area'; the output size is
+    `out_size`, or `floor(in_size * scale)` when `out_size` is None."""
+
+    mode: str
+    align_corners: bool = False
+    align_mode: int = 0
+    out_size: int | None = None
+    scale: float | None = None
+
+    def output_size(self, in_size: int) -> int:
+        return self.out_size if self.out_size is not None else int(in_size * self.scale)
+
+    def taps(self, in_size: int) -> tuple[np.ndarray, np.ndarray]:
+        """`(index, weight)` for an axis of `in_size`, as `AxisResample` takes them."""
+        out = self.output_size(in_size)
+        if self.mode == "area":
+            return area_taps(in_size, out)
+        return resample_taps(
+            in_size, out, self.mode, self.align_corners, self.align_mode, self.scale
+        )
+
+
+def area_taps(in_size: int, out_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Adaptive average pooling as taps: each output averages its bin of the input."""
+    from framework.ops.nn.adaptive_pooling import adaptive_bins
+
+    starts, stops = adaptive_bins(in_size, out_size)
+    lengths = stops - starts
+    taps = np.arange(int(lengths.max()))[:, None]
+    index = np.minimum(starts[None] + taps, in_size - 1)
+    weight = np.where(taps < lengths[None], 1.0 / lengths[None], 0.0)
+    return index, weight
+
+
 def _cubic(x: np.ndarray) -> np.ndarray:
     """Keys' cubic convolution kernel with a = -0.75 (PyTorch's and Paddle's)."""
     a = _CUBIC_A
@@ -69,13 +110,22 @@ def _along(weight, axis: int, ndim: int, dtype):
 
 
 class AxisResample(Function):
-    """`y = sum_t take(x, index[t], axis) * weight[t]`."""
+    """`y = sum_t take(x, index[t], axis) * weight[t]`. `spec`, when the taps came from one,
+    lets the static graph record the resize (imported ONNX resizes have none)."""
 
-    def __init__(self, axis: int, index, weight, in_size: int) -> None:
+    def __init__(
+        self, axis: int, index, weight, in_size: int, spec: ResampleSpec | None = None
+    ) -> None:
         self.axis = axis
         self.index = index
         self.weight = weight
         self.in_size = in_size
+        self.spec = spec
+
+    @classmethod
+    def from_spec(cls, axis: int, in_size: int, spec: ResampleSpec) -> AxisResample:
+        index, weight = spec.taps(in_size)
+        return cls(axis, index, weight, in_size, spec)
 
     def forward(self, x):
         xp = get_array_module(x)
