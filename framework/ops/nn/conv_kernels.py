@@ -19,6 +19,7 @@ from framework.ops.nn import conv_channel_first, depthwise
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
 from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
+from framework.ops.nn.threads import parallel_gemms
 from framework.ops.nn.workspace import scratch
 
 
@@ -72,7 +73,17 @@ def _gemm_forward(xp, x, mats, geom: ConvGeometry, out) -> None:
 
 
 def _grouped_matmul(xp, rows, mats, out, transpose: bool) -> None:
-    """`out[:, group] = rows[:, group] @ mats[group](.T)` for every group."""
+    """`out[:, group] = rows[:, group] @ mats[group](.T)` for every group, the rows shared out
+    over the cores (see `parallel_gemms`)."""
+
+    def work(start: int, stop: int) -> None:
+        _grouped_matmul_rows(xp, rows[start:stop], mats, out[start:stop], transpose)
+
+    if parallel_gemms(xp, work, rows.shape[0]) is None:
+        work(0, rows.shape[0])
+
+
+def _grouped_matmul_rows(xp, rows, mats, out, transpose: bool) -> None:
     groups = mats.shape[0]
     if groups == 1:
         xp.matmul(rows, mats[0].T if transpose else mats[0], out=out)
@@ -205,14 +216,30 @@ def conv_weight_grad(x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
     mats = xp.empty((groups, og, kh * kw * cg), dtype=x.dtype)
     if geom.is_pointwise():
         sh, sw = geom.stride
-        x_rows = rows_of(xp, xh[:, ::sh, ::sw], "conv_rows")
-        for g in range(groups):
-            xp.matmul(
-                gy_rows[:, g * og : (g + 1) * og].T, x_rows[:, g * cg : (g + 1) * cg], out=mats[g]
-            )
+        _pointwise_weight_grad(xp, rows_of(xp, xh[:, ::sh, ::sw], "conv_rows"), gy_rows, mats)
     else:
         _im2col_weight_grad(xp, xh, gy_rows, geom, mats)
     return weight_from_gemm(mats, weight_shape)
+
+
+def _pointwise_weight_grad(xp, x_rows, gy_rows, mats) -> None:
+    """`mats[g] = gy_rows[:, g].T @ x_rows[:, g]`: a long reduction over pixels, which BLAS does
+    not split over threads. The pixels are shared out instead, and the partial sums added."""
+    groups, og, cg = mats.shape
+
+    def work(start: int, stop: int):
+        total = mats if start == 0 else xp.empty_like(mats)
+        for g in range(groups):
+            xp.matmul(
+                gy_rows[start:stop, g * og : (g + 1) * og].T,
+                x_rows[start:stop, g * cg : (g + 1) * cg],
+                out=total[g],
+            )
+        return total
+
+    totals = parallel_gemms(xp, work, x_rows.shape[0]) or [work(0, x_rows.shape[0])]
+    for total in totals[1:]:
+        mats += total
 
 
 def _im2col_weight_grad(xp, xh, gy_rows, geom: ConvGeometry, mats) -> None:

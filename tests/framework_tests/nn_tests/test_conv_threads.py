@@ -10,7 +10,7 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.ops.nn import blas_threads, im2col, threads
+from framework.ops.nn import blas_threads, conv_kernels, im2col, threads
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
 
@@ -41,6 +41,7 @@ def shares(monkeypatch):
         return result
 
     monkeypatch.setattr(im2col, "parallel_gemms", spy)
+    monkeypatch.setattr(conv_kernels, "parallel_gemms", spy)
     return calls
 
 
@@ -61,8 +62,22 @@ CASES = [
     ((6, 6, 12, 12), (9, 2, 3, 3), {"padding": 2, "dilation": 2, "groups": 3}),
     ((5, 8, 9, 9), (16, 8, 5, 5), {"padding": 1}),
     ((2, 16, 8, 8), (32, 16, 3, 3), {"padding": 1}),
+    ((5, 12, 7, 7), (20, 12, 1, 1), {}),
+    ((3, 12, 9, 9), (16, 12, 1, 1), {"stride": 2}),
+    ((5, 12, 6, 6), (9, 4, 1, 1), {"groups": 3}),
 ]
-IDS = ["3x3_odd_batch", "stride2", "stride2_odd_size", "groups", "dilated_groups", "5x5", "batch2"]
+IDS = [
+    "3x3_odd_batch",
+    "stride2",
+    "stride2_odd_size",
+    "groups",
+    "dilated_groups",
+    "5x5",
+    "batch2",
+    "1x1",
+    "1x1_stride2",
+    "1x1_groups",
+]
 
 
 @pytest.mark.parametrize("x_shape, w_shape, kwargs", CASES, ids=IDS)
@@ -76,6 +91,7 @@ def test_shared_out_conv_equals_one_share_and_torch(
     shared = _conv_and_grads(x, w, kwargs)
     assert shares and all(shares), "the convolution did not share its work out"
     monkeypatch.setattr(im2col, "parallel_gemms", lambda xp, work, n: None)
+    monkeypatch.setattr(conv_kernels, "parallel_gemms", lambda xp, work, n: None)
     alone = _conv_and_grads(x, w, kwargs)
     for got, want in zip(shared[:3], alone[:3], strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)  # summed in another order
