@@ -5,6 +5,11 @@ walks row blocks that fit in L2 (so the temporaries of the few ufunc calls per b
 cache), and the blocks are shared out over the cores. Forward is one statistics pass (sums
 about a per-channel shift, so float32 does not cancel) and one affine pass; backward is one
 reduction pass and one output pass.
+
+Per-channel factors enter the ufuncs as block-shaped tiles (`_tile`), not as `[C, 1]`
+broadcasts: a broadcast against channel-last memory makes NumPy run one short inner loop per
+pixel, about twice as slow as one long loop over the block. Sums over a block are `einsum`,
+which beats `sum(axis=(0, 2))` on these shapes.
 """
 
 from __future__ import annotations
@@ -17,11 +22,15 @@ from framework.ops.nn.workspace import scratch
 _BLOCK_ELEMENTS = 1 << 16
 
 
+def _rows_per_block(row_elements: int) -> int:
+    return max(1, _BLOCK_ELEMENTS // max(1, row_elements))
+
+
 def _blocks(xp, rows: int, row_elements: int, work) -> list:
     """`work(start, stop)` over row blocks of about `_BLOCK_ELEMENTS`; threads on the CPU."""
     if xp.__name__ != "numpy":
         return [work(0, rows)]
-    step = max(1, _BLOCK_ELEMENTS // max(1, row_elements))
+    step = _rows_per_block(row_elements)
 
     def run(start: int, stop: int):
         results = [work(a, min(stop, a + step)) for a in range(start, stop, step)]
@@ -35,6 +44,22 @@ def _temp(xp, v, rows: int):
     return scratch(xp, "bn_block", (rows, *v.shape[1:]), v.dtype)
 
 
+def _tile(xp, values, v, name: str):
+    """Per-channel `values` (`[C]`) repeated into the shape of one block of `v` (`[P, C, Q]`),
+    to be sliced `[: stop - start]` (a whole-array broadcast view on the GPU)."""
+    p, c, q = v.shape
+    source = values.astype(v.dtype, copy=False).reshape(1, c, 1)
+    if xp.__name__ != "numpy":
+        return xp.broadcast_to(source, v.shape)
+    tile = scratch(xp, name, (min(p, _rows_per_block(c * q)), c, q), v.dtype)
+    tile[...] = source
+    return tile
+
+
+def _sum(xp, block):
+    return xp.einsum("pcq->c", block)
+
+
 def _reduce(parts: list):
     total = parts[0]
     for part in parts[1:]:
@@ -45,16 +70,17 @@ def _reduce(parts: list):
 def channel_moments(xp, v, eps: float):
     """Per-channel mean, variance (biased) and invstd of a `[P, C, Q]` view, each `[C]`."""
     p, c, q = v.shape
-    shift = v[0].mean(axis=-1, keepdims=True)  # [C, 1]: any value near the mean will do
+    shift = v[0].mean(axis=-1)  # [C]: any value near the mean will do
+    shifts = _tile(xp, shift, v, "bn_tile_shift")
 
     def work(a: int, b: int):
-        d = v[a:b] - shift
-        return d.sum(axis=(0, 2)), xp.einsum("pcq,pcq->c", d, d)
+        d = xp.subtract(v[a:b], shifts[: b - a], out=_temp(xp, v, b - a))
+        return _sum(xp, d), xp.einsum("pcq,pcq->c", d, d)
 
     total, squares = _reduce(_blocks(xp, p, c * q, work))
     m = p * q
     offset = total / m
-    mean = shift[:, 0] + offset
+    mean = shift + offset
     var = xp.maximum(squares / m - offset * offset, 0)
     return mean, var, 1.0 / xp.sqrt(var + v.dtype.type(eps))
 
@@ -62,12 +88,12 @@ def channel_moments(xp, v, eps: float):
 def channel_affine(xp, v, scale, shift, out) -> None:
     """`out = v * scale + shift` with per-channel `[C]` scale and shift."""
     p, c, q = v.shape
-    scale = scale.reshape(c, 1)
-    shift = shift.reshape(c, 1)
+    scales = _tile(xp, scale, v, "bn_tile_scale")
+    shifts = _tile(xp, shift, v, "bn_tile_shift")
 
     def work(a: int, b: int):
-        xp.multiply(v[a:b], scale, out=out[a:b])
-        out[a:b] += shift
+        xp.multiply(v[a:b], scales[: b - a], out=out[a:b])
+        out[a:b] += shifts[: b - a]
         return ()
 
     _blocks(xp, p, c * q, work)
@@ -77,26 +103,28 @@ def channel_backward(xp, v, gy, mean, invstd, gamma, out):
     """Training-mode batch-norm input gradient into `out`; returns (ggamma, gbeta), each `[C]`."""
     p, c, q = v.shape
     m = p * q
-    center = mean.reshape(c, 1)
+    centers = _tile(xp, mean, v, "bn_tile_shift")
 
     def sums(a: int, b: int):
-        d = xp.subtract(v[a:b], center, out=_temp(xp, v, b - a))
-        return gy[a:b].sum(axis=(0, 2)), xp.einsum("pcq,pcq->c", gy[a:b], d)
+        d = xp.subtract(v[a:b], centers[: b - a], out=_temp(xp, v, b - a))
+        return _sum(xp, gy[a:b]), xp.einsum("pcq,pcq->c", gy[a:b], d)
 
     gbeta, gy_centered = _reduce(_blocks(xp, p, c * q, sums))
     ggamma = gy_centered * invstd
     scale = invstd if gamma is None else gamma * invstd
     # gx = scale * (gy - gbeta/m - xhat * ggamma/m), written as gy * scale + x * k1 + k0
     k1 = -scale * invstd * ggamma / m
-    k0 = (-scale * gbeta / m - mean * k1).reshape(c, 1).astype(v.dtype)
-    k1 = k1.reshape(c, 1).astype(v.dtype)
-    scale = scale.reshape(c, 1).astype(v.dtype)
+    k0 = -scale * gbeta / m - mean * k1
+    scales = _tile(xp, scale, v, "bn_tile_scale")
+    k1s = _tile(xp, k1, v, "bn_tile_k1")
+    k0s = _tile(xp, k0, v, "bn_tile_shift")
 
     def apply(a: int, b: int):
+        rows = b - a
         block = out[a:b]
-        xp.multiply(gy[a:b], scale, out=block)
-        block += xp.multiply(v[a:b], k1, out=_temp(xp, v, b - a))
-        block += k0
+        xp.multiply(gy[a:b], scales[:rows], out=block)
+        block += xp.multiply(v[a:b], k1s[:rows], out=_temp(xp, v, rows))
+        block += k0s[:rows]
         return ()
 
     _blocks(xp, p, c * q, apply)
