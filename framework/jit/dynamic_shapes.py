@@ -97,8 +97,9 @@ def _check_same_constants(a: Graph, b: Graph) -> None:
         raise GraphDivergenceError(
             f"a tensor that no recorded op computes ({name}, shape {list(va.shape)}, {where}) "
             "differs between two traces with different inputs: it was derived from the inputs "
-            "outside the tracer's view (comparison ops such as `x > 0`, argmax/argmin/topk "
-            "indices, `to_tensor(x.numpy())`, shapes from `x.shape` turned into tensors) or is "
+            "outside the tracer's view (bitwise ops on integers, topk/argsort indices, "
+            "`zeros_like(x)`, `to_tensor(x.numpy())`, shapes from `x.shape` turned into "
+            "tensors) or is "
             "random (dropout in training mode, `randn` in forward). Use recorded ops instead, "
             "or call layer.eval()."
         )

@@ -89,6 +89,16 @@ _op("prelu", "x slope", doc="max(0, x) + slope * min(0, x); slope per channel al
 _op("where", "condition x y", doc="condition ? x : y, NumPy broadcasting")
 _op("cast", "x", doc="x as `dtype` (a NumPy dtype name)", dtype=REQUIRED)
 
+# --- comparisons, logic, arg-extrema (no gradient) -----------------------------------------------
+for _name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+    _op(_name, "x y", doc=f"bool: {_name}(x, y), NumPy broadcasting")
+for _name in ("logical_and", "logical_or", "logical_xor"):
+    _op(_name, "x y", doc=f"bool: {_name}(x, y) (nonzero is True), NumPy broadcasting")
+_op("logical_not", "x", doc="bool: not x (nonzero is True)")
+for _name in ("argmax", "argmin"):
+    _op(_name, "x", doc=f"index of the {_name[3:]} along axis (None: of the flattened tensor; "
+        "the first wins a tie), as dtype", axis=None, keepdim=False, dtype="int64")  # fmt: skip
+
 # --- resizing -----------------------------------------------------------------------------------
 _op("resample_axis", "x", doc="resize one axis (framework.ops.nn.interpolate.ResampleSpec): mode "
     "nearest/linear/cubic/area; to out_size, or floor(size * scale) when out_size is None; "

@@ -31,6 +31,7 @@ from framework.nn.functional.gelu import GELU, GELUTanh
 from framework.nn.functional.sigmoid import HardSigmoid
 from framework.nn.functional.softmax import LogSoftmax, Softmax
 from framework.nn.functional.softplus import Softplus
+from framework.ops import logic
 from framework.ops.linalg.matmul import MatMul
 from framework.ops.manipulation.broadcast import BroadcastTo
 from framework.ops.manipulation.cast import Cast
@@ -49,7 +50,7 @@ from framework.ops.math.rounding import Round
 from framework.ops.nn.embedding import EmbeddingLookup
 from framework.ops.nn.interpolate import AxisResample, ResampleSpec
 from framework.ops.nn.linear import Linear
-from framework.ops.reduction.extrema import Max, Min
+from framework.ops.reduction.extrema import Max, Min, argmax, argmin
 from framework.ops.reduction.logsumexp import LogSumExp
 from framework.ops.reduction.moments import Var
 from framework.ops.reduction.prod import Prod
@@ -154,6 +155,31 @@ _SIMPLE: dict[str, Callable[[Node], Any]] = {
 @replays(*_SIMPLE)
 def _simple(node, args):
     return _SIMPLE[node.op_type](node).apply(*args)
+
+
+_LOGIC = {
+    "equal": logic.equal,
+    "not_equal": logic.not_equal,
+    "less": logic.less_than,
+    "less_equal": logic.less_equal,
+    "greater": logic.greater_than,
+    "greater_equal": logic.greater_equal,
+    "logical_and": logic.logical_and,
+    "logical_or": logic.logical_or,
+    "logical_xor": logic.logical_xor,
+    "logical_not": logic.logical_not,
+}
+
+
+@replays(*_LOGIC)
+def _logic(node, args):
+    return _LOGIC[node.op_type](*args)
+
+
+@replays("argmax", "argmin")
+def _arg_extremum(node, args):
+    find = argmax if node.op_type == "argmax" else argmin
+    return find(args[0], attr(node, "axis"), attr(node, "keepdim"), attr(node, "dtype"))
 
 
 def resample_spec(node: Node) -> ResampleSpec:

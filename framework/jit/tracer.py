@@ -1,10 +1,12 @@
 """Tracing: run a model once and record every op it applies as a graph `Node`.
 
-Every op goes through `Function.apply`, which calls the hook installed here with the Function,
-its input arrays and its outputs. A translator (`framework.jit.translators`) turns each
-Function into IR nodes. Arrays are identified by object identity: graph inputs and the layer's
-parameters and buffers are named up front (state_dict names), each recorded output gets a
-fresh name, and any other array an op reads becomes a "constant" initializer.
+Every differentiable op goes through `Function.apply`, which calls the hook installed here with
+the Function, its input arrays and its outputs; a translator (`framework.jit.translators`) turns
+each Function into IR nodes. Ops without a gradient (comparisons, logical ops, argmax/argmin)
+report themselves through `framework.core.recording` and become nodes directly. Arrays are
+identified by object identity: graph inputs and the layer's parameters and buffers are named
+up front (state_dict names), each recorded output gets a fresh name, and any other array an op
+reads becomes a "constant" initializer.
 
 While tracing, turning a tensor that depends on the inputs into a Python value (`bool(x)`,
 `x.item()`, `int(x)`, `x.numpy()`, ...) raises `ControlFlowError`: the Python code that
@@ -20,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.core import autograd
+from framework.core import autograd, recording
 from framework.core.backend import to_numpy
 from framework.core.tensor import Tensor
 from framework.jit.errors import ControlFlowError, TracingError, UnsupportedOpError, location
@@ -137,6 +139,18 @@ class Tracer:
             self._dynamic.update(out_names)
         return out_names
 
+    def record_op(self, op_type: str, inputs: list, attrs: dict, output: Any) -> None:
+        """The `framework.core.recording` hook: ops without a Function (comparisons, ...).
+        One that reads no graph input gives a constant, and is not recorded."""
+        if threading.get_ident() != self._thread or self.error is not None:
+            return
+        if any(self.is_dynamic(array) for array in inputs):
+            try:
+                self.emit(op_type, inputs, attrs, [output])
+            except TracingError as error:
+                self.error = error
+                raise
+
     def record(self, fn: autograd.Function, arrays: list, outputs: Any) -> None:
         """The `Function.apply` hook."""
         if threading.get_ident() != self._thread or self.error is not None:
@@ -192,11 +206,11 @@ _REWRITES = {
 
 # Tensor methods with no graph form whose results still depend on their operands: their
 # outputs are marked, so a Python branch on them or an op reading them is reported.
+# (Comparisons, logical ops and argmax/argmin are recorded through `framework.core.recording`;
+# `&`, `|`, `^`, `~` stay here for their integer, bitwise forms.)
 _UNRECORDED = (
-    "__gt__ __ge__ __lt__ __le__ __eq__ __ne__ __and__ __or__ __xor__ __invert__ argmax argmin "
-    "argsort equal not_equal greater_than greater_equal less_than less_equal logical_and "
-    "logical_or logical_not logical_xor isnan isinf isfinite nonzero allclose isclose equal_all "
-    "any all"
+    "__and__ __or__ __xor__ __invert__ argsort isnan isinf isfinite nonzero allclose isclose "
+    "equal_all any all"
 ).split()
 
 
@@ -252,9 +266,11 @@ def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
             handles = _scope_hooks(tracer, layer)
         _active.tracer = tracer
         previous = autograd.set_trace_hook(tracer.record)
+        previous_op_hook = recording.set_op_hook(tracer.record_op)
         try:
             yield tracer
         finally:
+            recording.set_op_hook(previous_op_hook)
             autograd.set_trace_hook(previous)
             _active.tracer = None
     finally:

@@ -7,6 +7,7 @@ from framework.inference.kernels import (  # noqa: F401 - each module registers 
     conv,
     elementwise,
     linalg,
+    logic,
     normalization,
     pooling,
     quantize_linear,

@@ -305,3 +305,50 @@ def _atan2(ctx, node, inputs):
     turned = ctx.add("Where", [ctx.add("Less", [y, zero]), ctx.add("Add", [base, half_turn]), base])
     origin = ctx.add("And", [ctx.add("Equal", [x, zero]), ctx.add("Equal", [y, zero])])
     ctx.add("Where", [origin, zero, turned], node.outputs)
+
+
+# --- comparisons, logic, arg-extrema ------------------------------------------------------------
+_COMPARISONS = {"equal": "Equal", "less": "Less", "greater": "Greater"}
+_OR_EQUAL = {"less_equal": ("LessOrEqual", "Greater"), "greater_equal": ("GreaterOrEqual", "Less")}
+
+
+@exports(*_COMPARISONS, "not_equal", *_OR_EQUAL)
+def _compare(ctx, node, inputs):
+    common = np.result_type(*(ctx.dtype(name) for name in inputs))  # ONNX: one input type
+    x, y = (ctx.cast(name, common) for name in inputs)
+    kind = node.op_type
+    if kind in _COMPARISONS:
+        ctx.add(_COMPARISONS[kind], [x, y], node.outputs)
+    elif kind == "not_equal":
+        ctx.add("Not", [ctx.add("Equal", [x, y])], node.outputs)
+    elif ctx.opset >= 12:
+        ctx.add(_OR_EQUAL[kind][0], [x, y], node.outputs)
+    else:  # LessOrEqual and GreaterOrEqual arrive in opset 12: not the opposite comparison
+        ctx.add("Not", [ctx.add(_OR_EQUAL[kind][1], [x, y])], node.outputs)
+
+
+@exports("logical_and", "logical_or", "logical_xor", "logical_not")
+def _logical(ctx, node, inputs):
+    as_bool = [ctx.cast(name, np.bool_) for name in inputs]  # nonzero is True
+    op = {"logical_and": "And", "logical_or": "Or", "logical_xor": "Xor", "logical_not": "Not"}
+    ctx.add(op[node.op_type], as_bool, node.outputs)
+
+
+@exports("argmax", "argmin")
+def _arg_extremum(ctx, node, inputs):
+    x = inputs[0]
+    rank = len(ctx.shape(x))
+    axis, keepdim = attr(node, "axis"), bool(attr(node, "keepdim"))
+    op = "ArgMax" if node.op_type == "argmax" else "ArgMin"
+    wanted = np.dtype(attr(node, "dtype"))
+    out = node.outputs[0] if wanted == np.int64 else None
+    if axis is None:  # over the flattened tensor
+        flat = ctx.add("Reshape", [x, ctx.ints([-1])])
+        index = ctx.add(op, [flat], [out] if out and not keepdim else 1, axis=0, keepdims=0)
+        if keepdim:
+            target = out if out else 1
+            index = ctx.add("Reshape", [index, ctx.ints([1] * rank)], [target] if out else 1)
+    else:
+        index = ctx.add(op, [x], [out] if out else 1, axis=int(axis), keepdims=int(keepdim))
+    if out is None:
+        ctx.add("Cast", [index], node.outputs, to=onnx_type(wanted))

@@ -10,6 +10,7 @@ import numpy as np
 
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
+from framework.core.recording import record_op
 from framework.core.tensor import Tensor
 
 # What `tensor == other` compares against; anything else (None, a string, a Layer) is simply
@@ -17,9 +18,22 @@ from framework.core.tensor import Tensor
 _COMPARABLE = (Tensor, int, float, bool, np.ndarray, np.generic, list, tuple)
 
 
+_GRAPH_OPS = {
+    operator.eq: "equal",
+    operator.ne: "not_equal",
+    operator.lt: "less",
+    operator.le: "less_equal",
+    operator.gt: "greater",
+    operator.ge: "greater_equal",
+}
+
+
 def _compare(x: object, y: object, compare: Callable) -> Tensor:
     x, y = as_operands(x, y)
-    return Tensor._wrap(compare(x._data, y._data))
+    # asarray: a comparison of 0-d arrays gives a NumPy scalar; the graph needs the array
+    result = get_array_module(x._data).asarray(compare(x._data, y._data))
+    record_op(_GRAPH_OPS[compare], [x._data, y._data], {}, result)
+    return Tensor._wrap(result)
 
 
 def equal(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:

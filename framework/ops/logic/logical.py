@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
+from framework.core.recording import record_op
 from framework.core.tensor import Tensor
 
 
 def _binary(x: object, y: object, name: str) -> Tensor:
     x, y = as_operands(x, y)
     xp = get_array_module(x._data)
-    return Tensor._wrap(getattr(xp, name)(x._data, y._data))
+    result = xp.asarray(getattr(xp, name)(x._data, y._data))  # 0-d: an array, not a scalar
+    record_op(name, [x._data, y._data], {}, result)
+    return Tensor._wrap(result)
 
 
 def _into(result: Tensor, out: Tensor | None) -> Tensor:
@@ -48,7 +51,10 @@ def logical_xor(
 
 def logical_not(x: Tensor, name: str | None = None, *, out: Tensor | None = None) -> Tensor:
     """Elementwise `not x`; bool tensor."""
-    return _into(Tensor._wrap(get_array_module(x._data).logical_not(x._data)), out)
+    xp = get_array_module(x._data)
+    result = xp.asarray(xp.logical_not(x._data))
+    record_op("logical_not", [x._data], {}, result)
+    return _into(Tensor._wrap(result), out)
 
 
 def _check_integral(*tensors: Tensor) -> None:
@@ -61,7 +67,10 @@ def _bitwise(x: object, y: object, name: str) -> Tensor:
     x, y = as_operands(x, y)
     _check_integral(x, y)
     xp = get_array_module(x._data)
-    return Tensor._wrap(getattr(xp, name)(x._data, y._data))
+    result = xp.asarray(getattr(xp, name)(x._data, y._data))
+    if result.dtype == bool:  # on bools they are the logical ops (integers: no graph form)
+        record_op(f"logical_{name.removeprefix('bitwise_')}", [x._data, y._data], {}, result)
+    return Tensor._wrap(result)
 
 
 def bitwise_and(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | None = None):
@@ -82,4 +91,8 @@ def bitwise_xor(x: Tensor, y: Tensor, out: Tensor | None = None, name: str | Non
 def bitwise_not(x: Tensor, out: Tensor | None = None, name: str | None = None) -> Tensor:
     """Elementwise `~x`: logical not for bool, two's-complement not for integers."""
     _check_integral(x)
-    return _into(Tensor._wrap(get_array_module(x._data).invert(x._data)), out)
+    xp = get_array_module(x._data)
+    result = xp.asarray(xp.invert(x._data))
+    if result.dtype == bool:
+        record_op("logical_not", [x._data], {}, result)
+    return _into(Tensor._wrap(result), out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from framework.core import dtype as dtypes
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
+from framework.core.recording import record_op
 from framework.core.tensor import Tensor
 from framework.ops.reduction.axes import normalize_axes
 from framework.ops.reduction.sum import ExpandReduced
@@ -112,7 +113,10 @@ def _arg_extremum(x: Tensor, axis: int | None, keepdim: bool, dtype: object, tak
     else:
         (axis,) = normalize_axes(int(axis), data.ndim) or (None,)
         index = find(data, axis=axis, keepdims=bool(keepdim))
-    return Tensor._wrap(xp.asarray(index, dtype=dtypes.convert_dtype(dtype)))
+    index = xp.asarray(index, dtype=dtypes.convert_dtype(dtype))
+    attrs = {"axis": axis, "keepdim": bool(keepdim), "dtype": index.dtype.name}
+    record_op("argmax" if take_max else "argmin", [data], attrs, index)
+    return Tensor._wrap(index)
 
 
 def argmax(

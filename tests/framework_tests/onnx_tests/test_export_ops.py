@@ -19,7 +19,7 @@ ort = pytest.importorskip("onnxruntime")
 class Elementwise(nn.Layer):
     def __init__(self) -> None:
         super().__init__()
-        # comparisons have no graph form, so `where` reads a constant condition
+        # `where` with a constant condition (test_export_logic.py covers computed ones)
         mask = np.random.default_rng(2).uniform(size=(3, 4)) > 0.5
         self.register_buffer("mask", framework.to_tensor(mask))
 
