@@ -49,10 +49,22 @@ SCHEMAS: dict[str, OpSchema] = {}
 ACTIVATION_TYPES = ("relu", "clip", "hardswish", "hard_sigmoid", "leaky_relu", "sigmoid", "silu")
 
 
-def _op(op_type: str, inputs: str, outputs: str = "y", doc: str = "", **attrs: Any) -> None:
-    SCHEMAS[op_type] = OpSchema(
+def register_schema(
+    op_type: str, inputs: str, outputs: str = "y", doc: str = "", **attrs: Any
+) -> OpSchema:
+    """Add an op type to the IR: `inputs`/`outputs` are space-separated names ("x bias?" for an
+    optional input, "xs*" for a variadic last one), `attrs` name -> default (or REQUIRED).
+    Subsystems with their own ops (INT8 quantization) register them here; an op type is
+    registered once."""
+    if op_type in SCHEMAS:
+        raise ValueError(f"op type {op_type!r} is already registered")
+    found = SCHEMAS[op_type] = OpSchema(
         op_type, tuple(inputs.split()), tuple(outputs.split()), dict(attrs), doc
     )
+    return found
+
+
+_op = register_schema
 
 
 # --- elementwise ---------------------------------------------------------------------------------

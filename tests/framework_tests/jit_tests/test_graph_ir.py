@@ -9,7 +9,7 @@ import pytest
 
 from framework.inference.kernels import supported_ops
 from framework.jit.graph import FORMAT_VERSION, Graph, Node
-from framework.jit.op_schema import REQUIRED, SCHEMAS, attr
+from framework.jit.op_schema import REQUIRED, SCHEMAS, attr, register_schema, validate_node
 from framework.jit.replay import replayable_ops
 
 
@@ -30,6 +30,18 @@ def _graph() -> Graph:
 def test_every_op_has_a_kernel_and_a_gradient_replay() -> None:
     assert set(SCHEMAS) == set(supported_ops())
     assert set(SCHEMAS) == set(replayable_ops())
+
+
+def test_subsystems_register_their_own_ops_once() -> None:
+    assert "quantize_linear" in SCHEMAS  # INT8 registers its ops through register_schema
+    with pytest.raises(ValueError, match="'relu' is already registered"):
+        register_schema("relu", "x")
+    schema = register_schema("test_only_scale_by", "x factor?", doc="x * factor", power=1.0)
+    try:
+        assert schema.input_range() == (1, 2)
+        validate_node(Node("test_only_scale_by", ["x"], ["y"], {"power": 2.0}, "n", ""))
+    finally:
+        del SCHEMAS["test_only_scale_by"]
 
 
 def test_schemas_have_json_defaults() -> None:
