@@ -75,15 +75,7 @@ def depthwise_into(
     """`out[N, Ho, Wo, C]` (C-contiguous) = the depthwise convolution of `xh` (`[N, H, W, C]`,
     any strides) with bias and `activation` applied in place."""
     n, ho, wo, c = out.shape
-    band_rows = max(1, BAND_BYTES // (wo * c * out.itemsize))
-    band_rows = min(band_rows, -(-n * ho // max(1, workers)))  # at least one band per core
-    if band_rows >= ho:
-        images = max(1, band_rows // ho)
-        tasks = [(a, min(n, a + images), 0, ho) for a in range(0, n, images)]
-    else:
-        tasks = [
-            (i, i + 1, r, min(ho, r + band_rows)) for i in range(n) for r in range(0, ho, band_rows)
-        ]
+    tasks = band_tasks(n, ho, wo * c * out.itemsize, workers)
 
     def work(start: int, stop: int) -> None:
         for task in tasks[start:stop]:
@@ -92,12 +84,25 @@ def depthwise_into(
     share_out(work, len(tasks), workers)
 
 
+def band_tasks(n: int, ho: int, row_bytes: int, workers: int) -> list[tuple[int, int, int, int]]:
+    """(first image, end image, first row, end row) bands of about `BAND_BYTES` of output:
+    several whole images, or rows of one; at least one band per core."""
+    band_rows = max(1, BAND_BYTES // max(1, row_bytes))
+    band_rows = min(band_rows, -(-n * ho // max(1, workers)))
+    if band_rows >= ho:
+        images = max(1, band_rows // ho)
+        return [(a, min(n, a + images), 0, ho) for a in range(0, n, images)]
+    return [
+        (i, i + 1, r, min(ho, r + band_rows)) for i in range(n) for r in range(0, ho, band_rows)
+    ]
+
+
 def _band(xp, xh, plan: DepthwisePlan, out, activation, i0: int, i1: int, r0: int, r1: int):
     geom = plan.geom
     (kh, _), (sh, _), (dh, _) = geom.kernel, geom.stride, geom.dilation
     rows = r1 - r0
     _, _, wo, c = out.shape
-    padded = _padded_band(xp, xh, geom, i0, i1, r0 * sh - geom.padding[0][0], rows)
+    padded = padded_band(xp, xh, geom, i0, i1, r0 * sh - geom.padding[0][0], rows)
     # Every tap's window, `[n, rows, kh, phases, columns, Wo*C]`: a row of the padded band
     # read from the tap's (phase, slot) on, as one flat run of Wo*C values.
     bn, br, bphase, bslot, _ = padded.strides
@@ -114,10 +119,12 @@ def _band(xp, xh, plan: DepthwisePlan, out, activation, i0: int, i1: int, r0: in
         activation(acc)
 
 
-def _padded_band(xp, xh, geom: ConvGeometry, i0: int, i1: int, first_row: int, rows: int):
-    """Input rows `first_row ...` (padded coordinates shifted by the top padding) of images
-    `[i0, i1)` for `rows` output rows, zero outside the image, as `[n, rows_in, sw, Wq, C]`
-    with padded column `q` at `[..., q % sw, q // sw, :]`."""
+def padded_band(
+    xp, xh, geom: ConvGeometry, i0: int, i1: int, first_row: int, rows: int, fill: float = 0.0
+):
+    """Input rows `first_row ...` (input coordinates: negative ones are top padding) of
+    images `[i0, i1)` that `rows` output rows read, `fill` outside the image, as
+    `[n, rows_in, sw, slots, C]` with padded column `q` at `[..., q % sw, q // sw, :]`."""
     (kh, _), (sh, sw), (dh, dw) = geom.kernel, geom.stride, geom.dilation
     _, h, w, c = xh.shape
     left = geom.padding[1][0]
@@ -127,9 +134,9 @@ def _padded_band(xp, xh, geom: ConvGeometry, i0: int, i1: int, first_row: int, r
     buffer = scratch(xp, "infer_dw_padded", (i1 - i0, rows_in, sw, slots, c), xh.dtype)
     lo, hi = max(0, first_row), min(h, first_row + rows_in)  # input rows inside the image
     if lo - first_row > 0:
-        buffer[:, : lo - first_row] = 0
+        buffer[:, : lo - first_row] = fill
     if first_row + rows_in > hi:
-        buffer[:, max(0, hi - first_row) :] = 0
+        buffer[:, max(0, hi - first_row) :] = fill
     if hi <= lo:
         return buffer
     inside = buffer[:, lo - first_row : hi - first_row]
@@ -140,12 +147,12 @@ def _padded_band(xp, xh, geom: ConvGeometry, i0: int, i1: int, first_row: int, r
         m_hi = min(slots, -(-(left + w - phase) // sw))
         target = inside[:, :, phase]
         if m_hi <= m_lo:
-            target[...] = 0
+            target[...] = fill
             continue
         if m_lo:
-            target[:, :, :m_lo] = 0
+            target[:, :, :m_lo] = fill
         if m_hi < slots:
-            target[:, :, m_hi:] = 0
+            target[:, :, m_hi:] = fill
         column = m_lo * sw + phase - left
         target[:, :, m_lo:m_hi] = source[:, :, column : column + sw * (m_hi - m_lo - 1) + 1 : sw]
     return buffer

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework.inference.arena import memory_order
+from framework.inference.kernels import depthwise
 from framework.inference.kernels.registry import kernel, share_out
 from framework.jit.op_schema import attr
 from framework.ops.nn.adaptive_pooling import AdaptiveMaxPool, averaging_matrix
@@ -17,6 +18,7 @@ from framework.ops.nn.pooling import avg_pool_forward, window_counts
 from framework.ops.nn.workspace import scratch
 
 _CHUNK_BYTES = 2 << 20  # input per chunk of max pooling
+_NHWC = (0, 2, 3, 1)
 
 
 def pool_geometry(spatial, kernel_size, stride, padding, ceil_mode: bool) -> ConvGeometry:
@@ -83,6 +85,9 @@ def max_pool(node, ctx):
             )
         order = _order(x4)
         out = ctx.empty((n, c, *geom.out_size), x.dtype, order)
+        if order == _NHWC and xp is np and x.dtype.kind == "f":
+            _max_pool_bands(xp, x4.transpose(_NHWC), geom, out.transpose(_NHWC), ctx.workers)
+            return out if from_4d is None else from_4d(out)
         # A few images at a time, so that the passes over the taps stay in cache.
         step = max(1, _CHUNK_BYTES // max(1, x4[0].nbytes)) if xp.__name__ == "numpy" else n
 
@@ -95,6 +100,33 @@ def max_pool(node, ctx):
         return out if from_4d is None else from_4d(out)
 
     return run
+
+
+def _max_pool_bands(xp, xh, geom: ConvGeometry, out, workers: int) -> None:
+    """Channel-last max pooling on output bands, like the depthwise kernel: each band copied
+    once into a -inf bordered buffer with columns split by stride phase, so that every tap's
+    `maximum` pass runs over whole `[Wo, C]` rows (inner loops Wo*C long, not C)."""
+    n, ho, wo, c = out.shape
+    (kh, kw), (sh, sw) = geom.kernel, geom.stride
+    tasks = depthwise.band_tasks(n, ho, wo * c * out.itemsize, workers)
+
+    def work(start: int, stop: int) -> None:
+        for i0, i1, r0, r1 in tasks[start:stop]:
+            rows = r1 - r0
+            first = r0 * sh - geom.padding[0][0]
+            padded = depthwise.padded_band(xp, xh, geom, i0, i1, first, rows, -np.inf)
+            acc = out[i0:i1, r0:r1]
+            for i in range(kh):
+                band_rows = slice(i, i + sh * (rows - 1) + 1, sh)
+                for j in range(kw):
+                    start_slot, phase = divmod(j, sw)
+                    window = padded[:, band_rows, phase, start_slot : start_slot + wo]
+                    if i == 0 and j == 0:
+                        acc[...] = window
+                    else:
+                        xp.maximum(acc, window, out=acc)
+
+    share_out(work, len(tasks), workers)
 
 
 def _max_taps(xp, padded, geom: ConvGeometry, out) -> None:

@@ -125,3 +125,36 @@ def test_inverted_residual_block_matches_eager(stride, batch) -> None:
     for workers in (1, 2):
         got = Executor(graph, workers=workers).run([x])[0]
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+POOLS = [  # kernel, stride, padding, ceil_mode, height, width
+    (3, 2, 1, False, 9, 11),
+    (3, 2, 1, True, 10, 7),
+    (2, 2, 0, True, 7, 9),
+    (3, 1, 1, False, 5, 6),
+    (3, 3, 0, False, 10, 8),
+    (5, 2, 2, True, 9, 9),
+]
+
+
+@pytest.mark.parametrize("pool", POOLS, ids=lambda p: "-".join(map(str, p)))
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("band_bytes", [1, 256 << 10])
+def test_channel_last_max_pool_bands_match_eager(monkeypatch, pool, batch, band_bytes) -> None:
+    """Max pooling of a conv output (channel-last memory) takes the banded phase-split path."""
+    monkeypatch.setattr(depthwise, "BAND_BYTES", band_bytes)
+    kernel, stride, padding, ceil_mode, h, w = pool
+    weight = framework.to_tensor(np.random.default_rng(h).standard_normal((6, 3, 1, 1)))
+    weight = weight.astype("float32")
+
+    def block(x):
+        y = F.conv2d(x, weight)  # NHWC memory from here on
+        return F.max_pool2d(y, kernel, stride, padding=padding, ceil_mode=ceil_mode)
+
+    graph = optimize(trace_layer(block, [InputSpec([None, 3, h, w], "float32", "x")]))
+    x = np.random.default_rng(w).standard_normal((batch, 3, h, w)).astype(np.float32)
+    with framework.no_grad():
+        want = block(framework.to_tensor(x)).numpy()
+    for workers in (1, 2):
+        got = Executor(graph, workers=workers).run([x])[0]
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
