@@ -2,7 +2,7 @@
 
 1. Trace with the example inputs (batch and other dynamic dims at their example sizes).
 2. Trace again with different values, and every dimension declared dynamic (None in the
-   InputSpec) at a different size.
+   InputSpec) at a different size (the batch plus one, other dims doubled).
 3. Compare the two graphs (`dynamic_shapes.merge_traces`): the same ops in the same order,
    the same constants; attributes that follow a dynamic dimension are generalised (`reshape`
    gets 0/-1) or reported; value shapes get None where they differ.
@@ -147,9 +147,14 @@ def _name_outputs(graph: Graph) -> None:
 
 
 def _second_input(example: Tensor, spec: InputSpec) -> Tensor:
-    """Different values, and every dynamic dim of `spec` at a different size."""
+    """Different values, and every dynamic dim of `spec` at a different size: the batch one
+    more, any other twice as large (networks that halve their input five times, such as
+    detectors with feature pyramids, need sizes that stay multiples of 32)."""
     array = to_numpy(example._data)
-    shape = [d + 1 if s is None else d for d, s in zip(array.shape, spec.shape, strict=True)]
+    shape = [
+        d if s is not None else d + 1 if axis == 0 else 2 * d
+        for axis, (d, s) in enumerate(zip(array.shape, spec.shape, strict=True))
+    ]
     rng = np.random.default_rng(12345)
     if array.dtype.kind == "f":
         std = float(array.std()) if array.size else 1.0

@@ -6,6 +6,9 @@ transformation maps an output index to an input coordinate, then nearest rounds 
 (`nearest_mode`), linear interpolates between the two neighbours (clamped to the edge) and
 cubic uses Keys' kernel with `cubic_coeff_a` over four neighbours (edge-clamped, or renormalised
 without the outside ones when `exclude_outside`).
+
+Where those rules are one of Paddle's conventions, the resample also carries the equivalent
+`ResampleSpec`, so an imported model with resizes can be traced (jit.save, the predictor).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework.onnx.import_.registry import imports, ints, values
-from framework.ops.nn.interpolate import AxisResample
+from framework.ops.nn.interpolate import AxisResample, ResampleSpec
 
 _COORDINATES = {
     "half_pixel",
@@ -69,8 +72,36 @@ def _resize(ctx, node, args):
             continue
         source = _source_coordinates(coord, size, out, scale)
         index, weight = _taps(mode, nearest, source, size, scale, node)
-        x = AxisResample(axis, index, weight, size).apply(x)
+        target = {"out_size": out} if sizes is not None else {"scale": float(scale)}
+        spec = _paddle_spec(mode, coord, nearest, scale, node, target)
+        x = AxisResample(axis, index, weight, size, spec).apply(x)
     return x
+
+
+def _paddle_spec(mode, coord, nearest, scale, node, target) -> ResampleSpec | None:
+    """The Paddle resize that samples exactly where these ONNX rules do, if there is one."""
+    if "scale" in target and float(np.float32(target["scale"])) != target["scale"]:
+        return None  # onnxruntime sizes the output in float32; Paddle in float64
+    if mode == "nearest":
+        floors = nearest == "floor" or (nearest == "legacy" and scale >= 1)
+        if coord == "asymmetric" and floors:
+            return ResampleSpec("nearest", **target)
+        return None
+    if mode == "linear":
+        conventions = {"half_pixel": (False, 0), "asymmetric": (False, 1)}
+        conventions["align_corners"] = (True, 0)
+        if coord not in conventions:
+            return None
+        align_corners, align_mode = conventions[coord]
+        return ResampleSpec("linear", align_corners, align_mode, **target)
+    paddle_cubic = (
+        float(node.attrs.get("cubic_coeff_a", -0.75)) == -0.75
+        and not node.attrs.get("exclude_outside", 0)
+        and coord in ("half_pixel", "align_corners")
+    )
+    if paddle_cubic:
+        return ResampleSpec("cubic", coord == "align_corners", 0, **target)
+    return None
 
 
 def _targets(ctx, node, args, legacy: bool) -> tuple[list[float] | None, list[int] | None]:

@@ -147,3 +147,57 @@ def test_nn_upsample_layers_export() -> None:
     with framework.no_grad():
         out = traced(framework.to_tensor(x)).numpy()
     np.testing.assert_array_equal(out, x.repeat(2, axis=2).repeat(2, axis=3))
+
+
+def _onnx_resize_model(path, **attrs) -> str:
+    """x [N, 2, H, W] -> Resize(scales [1, 1, 2, 2]) with the given attributes."""
+    from onnx import TensorProto, helper
+
+    scales = helper.make_tensor("scales", TensorProto.FLOAT, [4], [1.0, 1.0, 2.0, 2.0])
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        "resize",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 2, "h", "w"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        initializer=[scales],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, str(path))
+    return str(path)
+
+
+PADDLE_LIKE = {
+    "nearest floor": dict(mode="nearest", coordinate_transformation_mode="asymmetric",
+                          nearest_mode="floor"),
+    "linear half pixel": dict(mode="linear", coordinate_transformation_mode="half_pixel"),
+    "linear asymmetric": dict(mode="linear", coordinate_transformation_mode="asymmetric"),
+    "cubic half pixel": dict(mode="cubic", coordinate_transformation_mode="half_pixel",
+                             cubic_coeff_a=-0.75),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(PADDLE_LIKE))
+def test_imported_resizes_in_paddle_conventions_trace(case, tmp_path) -> None:
+    path = _onnx_resize_model(tmp_path / "resize.onnx", **PADDLE_LIKE[case])
+    layer = framework.onnx.load(path)
+    example = framework.to_tensor(np.zeros((1, 2, 3, 4), np.float32))
+    spec = [InputSpec([None, 2, None, None], "float32", "x")]
+    framework.jit.save(layer, str(tmp_path / "m"), input_spec=spec, example_inputs=[example])
+    loaded = framework.jit.load(str(tmp_path / "m"))
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    x = np.random.default_rng(5).standard_normal((2, 2, 5, 3)).astype(np.float32)
+    with framework.no_grad():
+        got = loaded(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(got, session.run(None, {"x": x})[0], atol=1e-5)
+
+
+def test_an_imported_resize_without_a_paddle_form_is_reported(tmp_path) -> None:
+    path = _onnx_resize_model(
+        tmp_path / "resize.onnx", mode="nearest", coordinate_transformation_mode="half_pixel"
+    )  # round_prefer_floor at pixel centres: no Paddle resize samples there
+    layer = framework.onnx.load(path)
+    example = framework.to_tensor(np.zeros((1, 2, 3, 4), np.float32))
+    spec = [InputSpec([None, 2, 3, 4], "float32", "x")]
+    with pytest.raises(framework.jit.UnsupportedOpError, match="imported ONNX Resize"):
+        framework.jit.save(layer, str(tmp_path / "m"), input_spec=spec, example_inputs=[example])

@@ -127,3 +127,29 @@ def test_an_imported_model_traces_to_the_graph_ir_and_exports_again(layers, tmp_
         want = _run(cls, x)
         np.testing.assert_allclose(session.run(None, {"x": x})[0], want, atol=1e-5)
         np.testing.assert_allclose(_run(loaded, x), want, atol=1e-5)
+
+
+def test_the_imported_detector_serves_from_the_predictor_at_any_size(
+    layers, sessions, tmp_path
+) -> None:
+    """Its feature pyramid upsamples with ONNX Resize (nearest, asymmetric, floor): Paddle's
+    nearest resize, so the imported detector saves as a static graph with dynamic height and
+    width, and the predictor gives onnxruntime's maps."""
+    from framework.inference import Config, create_predictor
+
+    det = layers["det"]
+    spec = [framework.jit.InputSpec([None, 3, None, None], "float32", "x")]
+    example = np.random.default_rng(0).random((1, 3, 64, 96)).astype(np.float32)
+    prefix = str(tmp_path / "det")
+    framework.jit.save(det, prefix, input_spec=spec, example_inputs=[framework.to_tensor(example)])
+    graph = framework.jit.load(prefix).program
+    assert sum(node.op_type == "resample_axis" for node in graph.nodes) == 12  # 6 Resize x 2 axes
+    predictor = create_predictor(Config(prefix + ".json", prefix + ".safetensors"))
+    session = sessions["det"]
+    name = session.get_inputs()[0].name
+    page = ocr.det_input(_rgb(skimage_data.page()), 192)
+    for x in (page, np.random.default_rng(1).random((2, 3, 96, 64)).astype(np.float32)):
+        want = session.run(None, {name: x})[0]
+        (got,) = predictor.run([x])
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, atol=2e-4)  # as the eager import on real images
