@@ -173,6 +173,41 @@ def _chunk(input: Tensor, chunks: int, dim: int = 0) -> list:
     return framework.chunk(input, chunks, axis=dim)
 
 
+def _split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> list:
+    """torch.split: an int is the size of each piece (the last may be smaller), where Paddle's
+    int is the number of pieces; a list is the sizes in both."""
+    if isinstance(split_size_or_sections, int):
+        size, total = split_size_or_sections, input.shape[dim]
+        sections = [size] * (total // size) + ([total % size] if total % size else [])
+    else:
+        sections = list(split_size_or_sections)
+    return framework.split(input, sections, axis=dim)
+
+
+def interpolate(
+    input: Tensor,
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """torch.nn.functional.interpolate: torch samples where Paddle's align_mode=0 does
+    ('nearest' floors, linear and cubic use pixel centres unless align_corners)."""
+    if mode == "nearest-exact" or antialias:
+        raise ValueError(f"interpolate(mode={mode!r}, antialias={antialias}) cannot be converted")
+    return F.interpolate(
+        input,
+        size=size,
+        scale_factor=scale_factor,
+        mode=mode,
+        align_corners=bool(align_corners),
+        align_mode=0,
+        recompute_scale_factor=recompute_scale_factor,
+    )
+
+
 def _size(input: Tensor, dim: int | None = None) -> Any:
     return list(input.shape) if dim is None else input.shape[dim]
 
@@ -219,6 +254,8 @@ FUNCTIONS: dict[Any, Callable] = {
     torch.squeeze: _squeeze,
     torch.unsqueeze: _unsqueeze,
     torch.chunk: _chunk,
+    torch.split: _split,
+    TF.interpolate: interpolate,
     torch.mean: _mean,
     torch.sum: _sum,
     torch.relu: _unary(F.relu),
@@ -269,6 +306,7 @@ METHODS: dict[str, Callable] = {
     "unsqueeze": _unsqueeze,
     "squeeze": _squeeze,
     "chunk": _chunk,
+    "split": _split,
 }
 
 

@@ -19,7 +19,7 @@ from torch import nn as tnn
 import framework
 from framework import nn
 from framework.interop.torch_convert import ConversionError, UnsupportedModuleError
-from framework.interop.torch_graph import GraphLayer, trace
+from framework.interop.torch_graph import GraphLayer, interpolate, trace
 
 __all__ = ["ConversionError", "UnsupportedModuleError", "convert_model"]
 
@@ -204,6 +204,26 @@ def _softmax(m: tnn.Softmax) -> nn.Layer:
     return nn.Softmax(axis=m.dim)
 
 
+class _TorchUpsample(nn.Layer):
+    """torch.nn.Upsample, resizing as torch does (see torch_graph.interpolate)."""
+
+    def __init__(self, m: tnn.Upsample) -> None:
+        super().__init__()
+        self.size, self.scale_factor = m.size, m.scale_factor
+        self.mode, self.align_corners = m.mode, m.align_corners
+        self.recompute_scale_factor = m.recompute_scale_factor
+
+    def forward(self, x):
+        return interpolate(
+            x,
+            self.size,
+            self.scale_factor,
+            self.mode,
+            self.align_corners,
+            self.recompute_scale_factor,
+        )
+
+
 def _gelu(m: tnn.GELU) -> nn.Layer:
     return nn.GELU(approximate=m.approximate == "tanh")
 
@@ -235,6 +255,7 @@ LEAVES: dict[type, Callable[[Any], nn.Layer]] = {
     tnn.Dropout: lambda m: nn.Dropout(m.p),
     tnn.Flatten: lambda m: nn.Flatten(m.start_dim, m.end_dim),
     tnn.Identity: lambda m: nn.Identity(),
+    tnn.Upsample: _TorchUpsample,
 }
 CONTAINERS = (tnn.Sequential, tnn.ModuleList, tnn.ModuleDict)
 

@@ -103,6 +103,13 @@ LAYERS = {
     "dropout": (lambda: tnn.Dropout(0.3), [4, 5]),
     "flatten": (lambda: tnn.Flatten(1, 2), [2, 3, 4, 5]),
     "identity": (tnn.Identity, [2, 3]),
+    "upsample-nearest": (lambda: tnn.Upsample(scale_factor=2), [1, 2, 3, 5]),
+    "upsample-bilinear": (lambda: tnn.Upsample(size=(7, 4), mode="bilinear"), [1, 2, 3, 5]),
+    "upsample-bilinear-corners": (
+        lambda: tnn.Upsample(scale_factor=1.5, mode="bilinear", align_corners=True),
+        [1, 2, 4, 6],
+    ),
+    "upsample-bicubic": (lambda: tnn.Upsample(scale_factor=2, mode="bicubic"), [1, 2, 3, 4]),
 }
 
 
@@ -113,6 +120,30 @@ def test_each_supported_layer_converts_with_equal_outputs(name: str):
     module = tnn.Sequential(build())
     layer = bridge.convert_model(module, input_shape=shape)
     x = np.random.default_rng(2).standard_normal(shape).astype("float32")
+    assert_same_outputs(module, layer, x)
+
+
+class Pyramid(tnn.Module):
+    """An FPN-style top-down merge: functional interpolate, split and torch.split."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = tnn.Conv2d(4, 4, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        low = self.down(x)
+        up = F.interpolate(low, scale_factor=2.0, mode="nearest")
+        smooth = F.interpolate(low, size=x.shape[-2:], mode="bilinear", align_corners=False)
+        a, b = torch.split(x + up + smooth, 3, dim=1)  # pieces of 3 and 1 channels
+        c, d = (x * 2).split([1, 3], dim=1)
+        return a.sum(1) + b.sum(1) + c.sum(1) - d.sum(1)
+
+
+def test_interpolate_and_split_calls_convert():
+    torch.manual_seed(0)
+    module = Pyramid().eval()
+    layer = bridge.convert_model(module, input_shape=[2, 4, 8, 6])
+    x = np.random.default_rng(4).standard_normal((2, 4, 8, 6)).astype("float32")
     assert_same_outputs(module, layer, x)
 
 
