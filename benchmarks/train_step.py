@@ -18,10 +18,11 @@ Gradients are cleared the way each framework does by default fastest: `zero_grad
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
 (`--set-to-zero` uses Paddle's default `clear_grad()` for ours too).
 
-Output: per model, each framework's median step time (ms), all samples, the median CPU time
-per step (all the process's threads; with `--threads 1` it is the step time the machine would
-show unloaded, so it is the number to compare on a busy machine), peak RSS (MiB) and the RSS
-before training; then ours/torch and ours/paddle ratios of time, CPU time and peak memory.
+Output: the machine's load average before and after; per model, each framework's median step
+time (ms), all samples, the median CPU time per step (all the process's threads; with
+`--threads 1` it is the step time the machine would show unloaded, so it is the number to
+compare on a busy machine), peak RSS (MiB) and the RSS before training; then ours/torch and
+ours/paddle ratios of time, CPU time and peak memory.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def main() -> None:
         "threads": args.threads,
         "repeats": args.repeats,
         "warmup": args.warmup,
+        "load_average_before": _load_average(),
         "models": {},
     }
     frameworks = [f for f in args.frameworks.split(",") if _installed(f)]
@@ -65,7 +67,16 @@ def main() -> None:
         row.update(ratios(row))
         report["models"][model] = row
         print(json.dumps({model: row}), file=sys.stderr, flush=True)
+    report["load_average_after"] = _load_average()
     print(json.dumps(report, indent=2))
+
+
+def _load_average() -> list[float] | None:
+    """The 1, 5 and 15 minute load averages: on a shared machine, how much the numbers mean."""
+    try:
+        return [round(value, 2) for value in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def parse_args() -> argparse.Namespace:
