@@ -24,6 +24,7 @@ import numpy as np
 from framework.inference.arena import BufferArena
 from framework.inference.kernels import KernelContext, builder_for
 from framework.inference.kernels.registry import share_out
+from framework.inference.passes import block_fusion
 from framework.inference.passes.batch_split import batch_separable
 from framework.inference.passes.memory_plan import MemoryPlan, plan_memory
 from framework.jit.graph import Graph
@@ -48,6 +49,8 @@ class Executor:
         self._options = (memory_optim, precompute)
         self._separable = workers > 1 and xp is np and batch_separable(graph)
         self._twins: list[Executor] = []
+        if precompute and xp is np:  # kernels fused across nodes, on the executor's own copy
+            graph = block_fusion.run(graph)
         self.arena = BufferArena(xp) if memory_optim else None
         self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
         slots: dict[str, int] = {"": 0}

@@ -24,7 +24,7 @@ def gemm_matrix(xp, weight):
     return xp.ascontiguousarray(weight.transpose(0, 2, 3, 1)).reshape(weight.shape[0], -1)
 
 
-def _window_2d(node, one_d: bool) -> tuple:
+def window_2d(node, one_d: bool) -> tuple:
     strides = [int(s) for s in attr(node, "strides")]
     pads = [int(p) for p in attr(node, "pads")]
     dilations = [int(d) for d in attr(node, "dilations")]
@@ -51,7 +51,7 @@ def _layout(node, one_d: bool):
 def conv(node, ctx):
     xp = ctx.xp
     one_d = node.op_type == "conv1d"
-    stride, padding, dilation = _window_2d(node, one_d)
+    stride, padding, dilation = window_2d(node, one_d)
     groups = int(attr(node, "groups"))
     to_4d, from_4d = _layout(node, one_d)
     fused = activation.in_place(node.attrs.get("activation"), xp)
@@ -64,7 +64,7 @@ def conv(node, ctx):
         elif groups == w4.shape[0] and w4.shape[1] == 1:
             taps = depthwise.taps_of(xp, w4)
     static_bias = ctx.static(2)
-    static_finish = _epilogue(static_bias, fused, xp)
+    static_finish = conv_epilogue(static_bias, fused, xp)
     geometries: dict[tuple, ConvGeometry] = {}
     plans: dict[tuple, depthwise.DepthwisePlan] = {}
 
@@ -95,7 +95,7 @@ def conv(node, ctx):
                 xp, x4.transpose(_NHWC_ORDER), plan, physical, fused, ctx.workers
             )
         elif matrix is not None:
-            finish = static_finish if bias is static_bias else _epilogue(bias, fused, xp)
+            finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
             conv_gemm.conv_into(
                 xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical, finish, ctx.workers
             )
@@ -111,7 +111,7 @@ def conv(node, ctx):
 _BIAS_RUN = 4096  # bias values tiled to about this many, so adding it is a long inner loop
 
 
-def _epilogue(bias, fused, xp):
+def conv_epilogue(bias, fused, xp):
     """Bias and activation for one chunk of output rows (`[pixels, O]`), in place. The bias
     is tiled `t` times and added to the chunk viewed as `[pixels / t, t*O]`: broadcasting a
     short `[O]` row runs NumPy's inner loop only O elements long (2x slower for O = 96)."""
@@ -138,7 +138,7 @@ def _epilogue(bias, fused, xp):
 @kernel("conv2d_transpose", "conv1d_transpose")
 def conv_transpose(node, ctx):
     one_d = node.op_type == "conv1d_transpose"
-    stride, padding, dilation = _window_2d(node, one_d)
+    stride, padding, dilation = window_2d(node, one_d)
     groups = int(attr(node, "groups"))
     extra = [int(e) for e in attr(node, "output_padding")]
     extra = (0, extra[0]) if one_d else tuple(extra)

@@ -84,10 +84,13 @@ def depthwise_into(
     share_out(work, len(tasks), workers)
 
 
-def band_tasks(n: int, ho: int, row_bytes: int, workers: int) -> list[tuple[int, int, int, int]]:
-    """(first image, end image, first row, end row) bands of about `BAND_BYTES` of output:
-    several whole images, or rows of one; at least one band per core."""
-    band_rows = max(1, BAND_BYTES // max(1, row_bytes))
+def band_tasks(
+    n: int, ho: int, row_bytes: int, workers: int, budget: int | None = None
+) -> list[tuple[int, int, int, int]]:
+    """(first image, end image, first row, end row) bands of about `budget` (default
+    `BAND_BYTES`) bytes at `row_bytes` per output row: several whole images, or rows of one;
+    at least one band per core."""
+    band_rows = max(1, (BAND_BYTES if budget is None else budget) // max(1, row_bytes))
     band_rows = min(band_rows, -(-n * ho // max(1, workers)))
     if band_rows >= ho:
         images = max(1, band_rows // ho)
@@ -98,25 +101,31 @@ def band_tasks(n: int, ho: int, row_bytes: int, workers: int) -> list[tuple[int,
 
 
 def _band(xp, xh, plan: DepthwisePlan, out, activation, i0: int, i1: int, r0: int, r1: int):
+    first = r0 * plan.geom.stride[0] - plan.geom.padding[0][0]
+    padded = padded_band(xp, xh, plan.geom, i0, i1, first, r1 - r0)
+    finish_band(xp, padded, plan, out[i0:i1, r0:r1], activation)
+
+
+def finish_band(xp, padded, plan: DepthwisePlan, acc, activation) -> None:
+    """`acc[n, rows, Wo, C]` (C-contiguous) = the taps summed over `padded` (from
+    `padded_band`), plus bias, then `activation`, all in place."""
     geom = plan.geom
     (kh, _), (sh, _), (dh, _) = geom.kernel, geom.stride, geom.dilation
-    rows = r1 - r0
-    _, _, wo, c = out.shape
-    padded = padded_band(xp, xh, geom, i0, i1, r0 * sh - geom.padding[0][0], rows)
+    n, rows, wo, c = acc.shape
     # Every tap's window, `[n, rows, kh, phases, columns, Wo*C]`: a row of the padded band
     # read from the tap's (phase, slot) on, as one flat run of Wo*C values.
     bn, br, bphase, bslot, _ = padded.strides
     window = xp.lib.stride_tricks.as_strided(
         padded,
-        (i1 - i0, rows, kh, plan.phases, plan.columns, wo * c),
+        (n, rows, kh, plan.phases, plan.columns, wo * c),
         (bn, br * sh, br * dh, bphase, bslot * plan.step, padded.itemsize),
     )
-    acc = out[i0:i1, r0:r1].reshape(i1 - i0, rows, wo * c)
-    xp.einsum("nrijkp,ijkp->nrp", window, plan.taps, out=acc)
+    flat = acc.reshape(n, rows, wo * c)
+    xp.einsum("nrijkp,ijkp->nrp", window, plan.taps, out=flat)
     if plan.bias is not None:
-        acc += plan.bias
+        flat += plan.bias
     if activation is not None:
-        activation(acc)
+        activation(flat)
 
 
 def padded_band(

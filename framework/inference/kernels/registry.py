@@ -38,6 +38,7 @@ INPLACE_OPS = frozenset(
 )
 
 _BUILDERS: dict[str, KernelBuilder] = {}
+_INTERNAL: dict[str, KernelBuilder] = {}
 
 
 def kernel(*op_types: str) -> Callable[[KernelBuilder], KernelBuilder]:
@@ -49,8 +50,19 @@ def kernel(*op_types: str) -> Callable[[KernelBuilder], KernelBuilder]:
     return register
 
 
+def internal_kernel(op_type: str) -> Callable[[KernelBuilder], KernelBuilder]:
+    """Registers the kernel of an op that only executor-internal rewrites create (fusions
+    with no schema): `builder_for` finds it, `supported_ops` does not list it."""
+
+    def register(builder: KernelBuilder) -> KernelBuilder:
+        _INTERNAL[op_type] = builder
+        return builder
+
+    return register
+
+
 def builder_for(op_type: str) -> KernelBuilder:
-    found = _BUILDERS.get(op_type)
+    found = _BUILDERS.get(op_type) or _INTERNAL.get(op_type)
     if found is None:
         raise NotImplementedError(f"no inference kernel for op {op_type!r}")
     return found

@@ -158,3 +158,62 @@ def test_channel_last_max_pool_bands_match_eager(monkeypatch, pool, batch, band_
     for workers in (1, 2):
         got = Executor(graph, workers=workers).run([x])[0]
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def _fused_ops(executor) -> list[str]:
+    return [step[-1].op_type for step in executor._steps]
+
+
+class TwoBlocks(framework.nn.Layer):
+    """Block input read from the graph input (NCHW memory) and from a block output (NHWC)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = InvertedResidual(4, 6, 2)
+        self.second = InvertedResidual(4, 2, 1)
+
+    def forward(self, x):
+        return self.second(self.first(x))
+
+
+@pytest.mark.parametrize("band_bytes", [1, 2 << 20])  # one depthwise row per band, or images
+@pytest.mark.parametrize("batch", [1, 3])
+def test_fused_inverted_residual_blocks_match_eager(monkeypatch, band_bytes, batch) -> None:
+    from framework.inference.kernels import inverted_residual
+
+    monkeypatch.setattr(inverted_residual, "BAND_BYTES", band_bytes)
+    framework.seed(4)
+    model = TwoBlocks()
+    model.eval()
+    graph = optimize(trace_layer(model, [InputSpec([None, 4, 11, 10], "float32", "x")]))
+    x = np.random.default_rng(batch).standard_normal((batch, 4, 11, 10)).astype(np.float32)
+    with framework.no_grad():
+        want = model(framework.to_tensor(x)).numpy()
+    for workers in (1, 2):
+        executor = Executor(graph, workers=workers)
+        assert _fused_ops(executor).count("inverted_residual") == 2
+        for _ in range(2):
+            np.testing.assert_allclose(executor.run([x])[0], want, rtol=1e-4, atol=1e-4)
+
+
+def test_fused_chain_without_biases_or_activations_matches_eager() -> None:
+    rng = np.random.default_rng(8)
+    expand = framework.to_tensor(rng.standard_normal((9, 3, 1, 1)).astype(np.float32))
+    dw = framework.to_tensor(rng.standard_normal((9, 1, 3, 3)).astype(np.float32))
+    project = framework.to_tensor(rng.standard_normal((5, 9, 1, 1)).astype(np.float32))
+
+    def chain(x):
+        y = F.conv2d(F.conv2d(x, expand), dw, padding=2, dilation=2, stride=2, groups=9)
+        return F.conv2d(y, project)
+
+    graph = optimize(trace_layer(chain, [InputSpec([None, 3, 9, 8], "float32", "x")]))
+    executor = Executor(graph)
+    assert _fused_ops(executor) == ["inverted_residual"]
+    x = rng.standard_normal((2, 3, 9, 8)).astype(np.float32)
+    with framework.no_grad():
+        want = chain(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(executor.run([x])[0], want, rtol=1e-4, atol=1e-4)
+    unfused = Executor(graph, precompute=False)  # weights passed per run: no fusion
+    assert "inverted_residual" not in _fused_ops(unfused)
+    weights = [graph.tensors[n] for n in graph.initializers]
+    np.testing.assert_allclose(unfused.run([x], weights)[0], want, rtol=1e-4, atol=1e-4)
