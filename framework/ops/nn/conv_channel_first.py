@@ -9,7 +9,7 @@ result comes out NCHW. Used for stems and small networks (LeNet's 1-channel inpu
 from __future__ import annotations
 
 from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.threads import parallel_assign
+from framework.ops.nn.threads import parallel_assign, parallel_gemms
 from framework.ops.nn.workspace import scratch
 
 
@@ -45,12 +45,26 @@ def _columns(xp, x, geom: ConvGeometry):
     return cols
 
 
+def _by_images(xp, work, n: int) -> list:
+    """`work(start, stop)` over the images, shared out over the cores with one-thread BLAS
+    where possible (a multi-threaded BLAS call here would also leave BLAS's own threads
+    spinning into the next, shared-out convolution)."""
+    results = parallel_gemms(xp, work, n)
+    return [work(0, n)] if results is None else results
+
+
 def forward(xp, x, weight, geom: ConvGeometry):
     """NCHW result `[N, O, Ho, Wo]` (C-contiguous) of an NCHW-contiguous input."""
     n = x.shape[0]
     o = weight.shape[0]
     cols = _columns(xp, x, geom)
-    out = xp.matmul(weight.reshape(o, -1), cols)
+    mat = weight.reshape(o, -1)
+    out = xp.empty((n, o, cols.shape[2]), dtype=x.dtype)
+
+    def work(start: int, stop: int) -> None:
+        xp.matmul(mat, cols[start:stop], out=out[start:stop])
+
+    _by_images(xp, work, n)
     return out.reshape(n, o, *geom.out_size)
 
 
@@ -58,8 +72,16 @@ def weight_grad(xp, x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
     """`sum over images of gy[n] @ cols[n].T`, reshaped to the weight."""
     n, o = gy.shape[:2]
     cols = _columns(xp, x, geom)
-    per_image = xp.matmul(gy.reshape(n, o, -1), cols.transpose(0, 2, 1))
-    return per_image.sum(axis=0).reshape(weight_shape)
+    rows = gy.reshape(n, o, -1)
+
+    def work(start: int, stop: int):
+        return xp.matmul(rows[start:stop], cols[start:stop].transpose(0, 2, 1)).sum(axis=0)
+
+    partials = _by_images(xp, work, n)
+    total = partials[0]
+    for part in partials[1:]:
+        total += part
+    return total.reshape(weight_shape)
 
 
 def input_grad(xp, gy, weight, geom: ConvGeometry):
@@ -70,12 +92,18 @@ def input_grad(xp, gy, weight, geom: ConvGeometry):
     (top, _), (left, _) = geom.padding
     (sh, sw), (dh, dw) = geom.stride, geom.dilation
     ho, wo = geom.out_size
-    cols = xp.matmul(weight.reshape(o, -1).T, gy.reshape(n, o, -1))
-    taps = cols.reshape(n, c, kh, kw, ho, wo)
+    mat = weight.reshape(o, -1).T
+    rows = gy.reshape(n, o, -1)
     padded = xp.zeros((n, c, *geom.padded_size()), dtype=gy.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            rows = slice(i * dh, i * dh + sh * (ho - 1) + 1, sh)
-            columns = slice(j * dw, j * dw + sw * (wo - 1) + 1, sw)
-            padded[:, :, rows, columns] += taps[:, :, i, j]
+
+    def work(start: int, stop: int) -> None:
+        taps = xp.matmul(mat, rows[start:stop]).reshape(stop - start, c, kh, kw, ho, wo)
+        target = padded[start:stop]
+        for i in range(kh):
+            for j in range(kw):
+                band = slice(i * dh, i * dh + sh * (ho - 1) + 1, sh)
+                columns = slice(j * dw, j * dw + sw * (wo - 1) + 1, sw)
+                target[:, :, band, columns] += taps[:, :, i, j]
+
+    _by_images(xp, work, n)
     return xp.ascontiguousarray(padded[:, :, top : top + h, left : left + w])

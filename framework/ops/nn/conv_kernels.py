@@ -62,10 +62,15 @@ def _gemm_forward(xp, x, mats, geom: ConvGeometry, out) -> None:
         return
     n, c, h, w = x.shape
     if geom.stride == (1, 1) and geom.groups == 1 and x.flags.c_contiguous:
-        # NCHW input: one batched GEMM reading each image as a transposed [H*W, C] matrix.
-        xp.matmul(
-            x.reshape(n, c, h * w).transpose(0, 2, 1), mats[0].T, out=out.reshape(n, h * w, -1)
-        )
+        # NCHW input: batched GEMMs reading each image as a transposed [H*W, C] matrix.
+        images = x.reshape(n, c, h * w).transpose(0, 2, 1)
+        rows = out.reshape(n, h * w, -1)
+
+        def work(start: int, stop: int) -> None:
+            xp.matmul(images[start:stop], mats[0].T, out=rows[start:stop])
+
+        if parallel_gemms(xp, work, n) is None:
+            work(0, n)
         return
     sh, sw = geom.stride
     rows = rows_of(xp, x.transpose(0, 2, 3, 1)[:, ::sh, ::sw], "conv_rows")

@@ -10,7 +10,7 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.ops.nn import blas_threads, conv_kernels, im2col, threads
+from framework.ops.nn import blas_threads, conv_channel_first, conv_kernels, im2col, threads
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
 
@@ -42,12 +42,14 @@ def shares(monkeypatch):
 
     monkeypatch.setattr(im2col, "parallel_gemms", spy)
     monkeypatch.setattr(conv_kernels, "parallel_gemms", spy)
+    monkeypatch.setattr(conv_channel_first, "parallel_gemms", spy)
     return calls
 
 
-def _conv_and_grads(x, w, kwargs):
-    channel_last = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
-    xs = [framework.Tensor(channel_last, stop_gradient=False), framework.Parameter(w)]
+def _conv_and_grads(x, w, kwargs, channel_last=True):
+    if channel_last:
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    xs = [framework.Tensor(x, stop_gradient=False), framework.Parameter(w)]
     y = F.conv2d(*xs, **kwargs)
     gy = np.random.default_rng(1).standard_normal(y.shape).astype(x.dtype)
     gx, gw = framework.grad(y, xs, framework.to_tensor(gy))
@@ -80,19 +82,31 @@ IDS = [
 ]
 
 
-@pytest.mark.parametrize("x_shape, w_shape, kwargs", CASES, ids=IDS)
+NCHW_CASES = [
+    ((5, 1, 12, 12), (6, 1, 5, 5), {}),  # LeNet-like: channel-first columns
+    ((7, 3, 20, 20), (8, 3, 3, 3), {"padding": 1, "stride": 2}),
+    ((5, 8, 7, 7), (10, 8, 1, 1), {}),  # NCHW 1x1: batched GEMMs over the images
+]
+
+
+@pytest.mark.parametrize(
+    "x_shape, w_shape, kwargs, channel_last",
+    [(*case, True) for case in CASES] + [(*case, False) for case in NCHW_CASES],
+    ids=IDS + ["nchw_1_channel", "nchw_stem_stride2", "nchw_1x1"],
+)
 def test_shared_out_conv_equals_one_share_and_torch(
-    x_shape, w_shape, kwargs, three_workers, shares, monkeypatch
+    x_shape, w_shape, kwargs, channel_last, three_workers, shares, monkeypatch
 ):
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(0)
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = (rng.standard_normal(w_shape) * 0.3).astype(np.float32)
-    shared = _conv_and_grads(x, w, kwargs)
+    shared = _conv_and_grads(x, w, kwargs, channel_last)
     assert shares and all(shares), "the convolution did not share its work out"
     monkeypatch.setattr(im2col, "parallel_gemms", lambda xp, work, n: None)
     monkeypatch.setattr(conv_kernels, "parallel_gemms", lambda xp, work, n: None)
-    alone = _conv_and_grads(x, w, kwargs)
+    monkeypatch.setattr(conv_channel_first, "parallel_gemms", lambda xp, work, n: None)
+    alone = _conv_and_grads(x, w, kwargs, channel_last)
     for got, want in zip(shared[:3], alone[:3], strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)  # summed in another order
     tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
