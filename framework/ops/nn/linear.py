@@ -10,22 +10,43 @@ adjoint Functions below so gradients of any order are exact:
 
 from __future__ import annotations
 
+import numpy as np
+
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.tensor import Tensor
+from framework.ops.nn import blas_threads
 from framework.ops.nn.channel_sum import channel_sum
+
+# Multiply-adds below which a GEMM runs on one BLAS thread. Splitting a small GEMM gains little,
+# and each multi-threaded call leaves OpenBLAS's workers spinning for ~0.1 s afterwards, taking
+# cores from the convolutions that share their own work out (a classifier head's backward
+# comes right before them).
+_SMALL_GEMM = 1 << 24
 
 
 def _rows(a):
     return a if a.ndim == 2 else a.reshape(-1, a.shape[-1])
 
 
+def _matmul(a, b):
+    """`a @ b` of 2-D arrays; small CPU products on one BLAS thread."""
+    if (
+        a.shape[0] * a.shape[1] * b.shape[1] < _SMALL_GEMM
+        and isinstance(a, np.ndarray)
+        and blas_threads.available()
+    ):
+        with blas_threads.single_threaded_blas():
+            return a @ b
+    return a @ b
+
+
 class Linear(Function):
     def forward(self, x, weight, bias=None):
         self.retain_inputs(0, 1)
         if x.ndim == 2:
-            y = x @ weight
+            y = _matmul(x, weight)
         else:
-            y = (_rows(x) @ weight).reshape(*x.shape[:-1], weight.shape[1])
+            y = _matmul(_rows(x), weight).reshape(*x.shape[:-1], weight.shape[1])
         if bias is not None:
             y += bias
         return y
@@ -42,8 +63,12 @@ class Linear(Function):
         else:
             g = gy._data
             g2 = _rows(g)
-            gx = Tensor._wrap((g2 @ weight._data.T).reshape(x._data.shape)) if needs[0] else None
-            gw = Tensor._wrap(_rows(x._data).T @ g2) if needs[1] else None
+            gx = (
+                Tensor._wrap(_matmul(g2, weight._data.T).reshape(x._data.shape))
+                if needs[0]
+                else None
+            )
+            gw = Tensor._wrap(_matmul(_rows(x._data).T, g2)) if needs[1] else None
             if len(needs) == 3 and needs[2]:
                 gb = Tensor._wrap(g2.sum(axis=0))
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
@@ -54,7 +79,7 @@ class LinearInputGrad(Function):
 
     def forward(self, gy, weight):
         self.retain_inputs(0, 1)
-        return (_rows(gy) @ weight.T).reshape(*gy.shape[:-1], weight.shape[0])
+        return _matmul(_rows(gy), weight.T).reshape(*gy.shape[:-1], weight.shape[0])
 
     def backward(self, ggx: Tensor):
         gy, weight = self.saved_inputs()
@@ -69,7 +94,7 @@ class LinearWeightGrad(Function):
 
     def forward(self, x, gy):
         self.retain_inputs(0, 1)
-        return _rows(x).T @ _rows(gy)
+        return _matmul(_rows(x).T, _rows(gy))
 
     def backward(self, ggw: Tensor):
         x, gy = self.saved_inputs()

@@ -188,3 +188,30 @@ def test_nothing_is_shared_out_for_one_image_or_inside_parallel_work(three_worke
     assert threads.parallel_gemms(np, lambda a, b: None, 1) is None
     results = threads.parallel_for(lambda a, b: threads.parallel_gemms(np, lambda c, d: 1, 4), 3)
     assert results == [None, None, None]
+
+
+def test_small_linear_products_run_on_one_blas_thread(monkeypatch):
+    if not blas_threads.available():
+        pytest.skip("no BLAS library reachable through threadpoolctl")
+    seen = []
+
+    class Recording(blas_threads.single_threaded_blas):
+        def __enter__(self) -> None:
+            super().__enter__()
+            seen.append(_blas_thread_counts())
+
+    monkeypatch.setattr(blas_threads, "single_threaded_blas", Recording)
+    rng = np.random.default_rng(0)
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        x = framework.to_tensor(rng.standard_normal((32, 64)).astype(np.float32))
+        x.stop_gradient = False
+        layer = framework.nn.Linear(64, 10)
+        layer(x).sum().backward()
+        assert len(seen) == 3 and all(set(counts) == {1} for counts in seen)  # fwd, gx, gw
+        np.testing.assert_allclose(
+            x.grad.numpy(), np.tile(layer.weight.numpy().sum(axis=1), (32, 1)), atol=1e-5
+        )
+        big = framework.nn.Linear(512, 256)
+        big(framework.to_tensor(rng.standard_normal((256, 512)).astype(np.float32)))
+        assert len(seen) == 3  # 33M multiply-adds: BLAS keeps its threads
+        assert set(_blas_thread_counts()) == {2}
