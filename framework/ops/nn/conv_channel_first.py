@@ -69,19 +69,21 @@ def forward(xp, x, weight, geom: ConvGeometry):
 
 
 def weight_grad(xp, x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
-    """`sum over images of gy[n] @ cols[n].T`, reshaped to the weight."""
+    """`sum over images of gy[n] @ cols[n].T`, reshaped to the weight.
+
+    The per-image products (small: few input channels) are summed in one pass at the end, so
+    the result is the same to the bit however the images were shared out.
+    """
     n, o = gy.shape[:2]
     cols = _columns(xp, x, geom)
     rows = gy.reshape(n, o, -1)
+    per_image = xp.empty((n, o, cols.shape[1]), dtype=x.dtype)
 
-    def work(start: int, stop: int):
-        return xp.matmul(rows[start:stop], cols[start:stop].transpose(0, 2, 1)).sum(axis=0)
+    def work(start: int, stop: int) -> None:
+        xp.matmul(rows[start:stop], cols[start:stop].transpose(0, 2, 1), out=per_image[start:stop])
 
-    partials = _by_images(xp, work, n)
-    total = partials[0]
-    for part in partials[1:]:
-        total += part
-    return total.reshape(weight_shape)
+    _by_images(xp, work, n)
+    return per_image.sum(axis=0).reshape(weight_shape)
 
 
 def input_grad(xp, gy, weight, geom: ConvGeometry):

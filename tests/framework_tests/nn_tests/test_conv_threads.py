@@ -16,7 +16,10 @@ threadpoolctl = pytest.importorskip("threadpoolctl")
 
 
 def _blas_thread_counts() -> list[int]:
-    return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
+    """Thread counts of the BLAS libraries NumPy's GEMMs use (torch or paddle, imported by other
+    tests in the same process, may bring BLAS libraries of their own that we leave alone)."""
+    ours = {lib.filepath for lib in blas_threads._blas_libraries()}
+    return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["filepath"] in ours]
 
 
 @pytest.fixture
