@@ -19,7 +19,8 @@ Each runner runs in its own process with `--threads` BLAS/OpenMP threads (and
 take turns (round robin, one run each) so that all of them see the same load on a shared
 machine. Median and minimum wall time of `--repeats` runs are reported, throughput = batch /
 median, and the median CPU time (all threads of the runner's process).
-Outputs of every runner are checked against the eager model. Prints JSON with the ratios the
+Outputs of every runner are checked against the eager model (which runs, untimed, also when
+`--runners` leaves it out). Prints JSON with the ratios the
 targets are stated in: predictor >= 1.3x faster than eager; predictor <= 2x onnxruntime at
 batch 1 and <= 1.5x at batch 32.
 """
