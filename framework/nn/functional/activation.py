@@ -31,6 +31,7 @@ from framework.nn.functional.softplus import mish, softplus
 from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
 from framework.ops.math import tanh
 from framework.ops.math.inplace import inplace_form
+from framework.ops.nn.threads import blockwise
 
 __all__ = [
     "celu",
@@ -75,13 +76,37 @@ def _masked(gy: Tensor, mask) -> Tensor:
     return Tensor._wrap(gy._data * mask)
 
 
+def _relu_into(x, out) -> None:
+    get_array_module(x).maximum(x, 0, out=out)
+
+
+def _relu_grad_into(gy, y, out) -> None:
+    get_array_module(gy).multiply(gy, y > 0, out=out)
+
+
+def _shared_masked(gy: Tensor, saved, compute) -> Tensor | None:
+    """`compute(gy, saved, out=gx)` in blocks over the cores; None when the gradient must be
+    built from graph ops (create_graph) or the shapes differ."""
+    if is_grad_enabled() or gy._data.shape != saved.shape:
+        return None
+    xp = get_array_module(saved)
+    gx = xp.empty_like(saved, dtype=gy._data.dtype)
+    blockwise(xp, compute, gx, gy._data, saved)
+    return Tensor._wrap(gx)
+
+
 class ReLU(Function):
     def forward(self, x):
         self.retain_outputs(0)
-        return get_array_module(x).maximum(x, 0)
+        xp = get_array_module(x)
+        y = xp.empty_like(x)
+        blockwise(xp, _relu_into, y, x)
+        return y
 
     def backward(self, gy: Tensor) -> Tensor:
-        return _masked(gy, self._saved_outputs[0] > 0)
+        y = self._saved_outputs[0]
+        shared = _shared_masked(gy, y, _relu_grad_into)
+        return shared if shared is not None else _masked(gy, y > 0)
 
 
 class ClipActivation(Function):
@@ -93,11 +118,21 @@ class ClipActivation(Function):
 
     def forward(self, x):
         self.retain_inputs(0)
-        return get_array_module(x).clip(x, self.low, self.high).astype(x.dtype, copy=False)
+        xp = get_array_module(x)
+        y = xp.empty_like(x)
+        low, high = x.dtype.type(self.low), x.dtype.type(self.high)
+        blockwise(xp, lambda x, out: xp.clip(x, low, high, out=out), y, x)
+        return y
 
     def backward(self, gy: Tensor) -> Tensor:
         x = self._saved_inputs[0]
-        return _masked(gy, (x > self.low) & (x < self.high))
+        low, high = x.dtype.type(self.low), x.dtype.type(self.high)
+
+        def inside(gy, x, out):
+            get_array_module(x).multiply(gy, (x > low) & (x < high), out=out)
+
+        shared = _shared_masked(gy, x, inside)
+        return shared if shared is not None else _masked(gy, (x > self.low) & (x < self.high))
 
 
 class LeakyReLU(Function):

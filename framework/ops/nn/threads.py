@@ -106,6 +106,28 @@ def parallel_gemms(xp, work: Callable[[int, int], object], n: int) -> list | Non
         return parallel_for(work, n)
 
 
+_BLOCKWISE_ELEMENTS = 1 << 18  # smaller arrays: handing out the work costs more than it saves
+
+
+def blockwise(xp, compute: Callable, out, *arrays) -> None:
+    """`compute(*arrays, out=out)` for an elementwise `compute` on arrays of `out`'s shape, cut
+    into blocks along the leading axis and shared over the cores when large (NumPy runs
+    elementwise loops on one core)."""
+    if (
+        xp.__name__ != "numpy"
+        or out.size < _BLOCKWISE_ELEMENTS
+        or CPU_WORKERS == 1
+        or out.shape[0] < 2
+    ):
+        compute(*arrays, out=out)
+        return
+
+    def work(start: int, stop: int) -> None:
+        compute(*(array[start:stop] for array in arrays), out=out[start:stop])
+
+    parallel_for(work, out.shape[0])
+
+
 _PARALLEL_COPY_ELEMENTS = 1 << 18
 
 

@@ -1,0 +1,76 @@
+"""Large elementwise work shared over the cores in row blocks: ReLU, ReLU6 and same-shape
+adds give the one-core results, keep a channel-last input's memory layout, and their
+gradients are unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import framework
+import framework.nn.functional as F
+from framework.ops.nn import threads
+
+SHAPE = (6, 16, 64, 64)  # 393,216 elements: above the sharing threshold
+
+
+@pytest.fixture(params=[1, 3], ids=["one core", "three workers"])
+def workers(request, monkeypatch) -> int:
+    monkeypatch.setattr(threads, "CPU_WORKERS", request.param)
+    return request.param
+
+
+def channel_last(rng) -> np.ndarray:
+    """An NCHW-shaped view of NHWC memory, as convolutions return."""
+    return (
+        rng.standard_normal((SHAPE[0], *SHAPE[2:], SHAPE[1]))
+        .astype(np.float32)
+        .transpose(0, 3, 1, 2)
+    )
+
+
+@pytest.mark.parametrize(
+    "activation, reference, inside",
+    [
+        (F.relu, lambda x: np.maximum(x, 0), lambda x: x > 0),
+        (F.relu6, lambda x: np.clip(x * 4, 0, 6) / 4, lambda x: (x * 4 > 0) & (x * 4 < 6)),
+    ],
+    ids=["relu", "relu6"],
+)
+def test_activations_match_one_core_and_keep_the_layout(workers, activation, reference, inside):
+    rng = np.random.default_rng(0)
+    data = channel_last(rng)
+    x = framework.to_tensor(data, stop_gradient=False)
+    scaled = x * 4 if activation is F.relu6 else x
+    y = activation(scaled)
+    if activation is F.relu6:
+        y = y / 4
+    np.testing.assert_array_equal(y.numpy(), reference(data))
+    if activation is F.relu:
+        view = np.ascontiguousarray(data.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+        assert not view.flags.c_contiguous  # NCHW-shaped, NHWC memory: a conv's output
+        out = F.relu(framework.Tensor._wrap(view))
+        assert out._data.strides == view.strides  # the next conv reads it without a copy
+        np.testing.assert_array_equal(out.numpy(), np.maximum(data, 0))
+    gy = rng.standard_normal(SHAPE).astype(np.float32)
+    y.backward(framework.to_tensor(gy))
+    np.testing.assert_allclose(x.grad.numpy(), gy * inside(data), rtol=1e-6)  # 1 inside
+
+
+def test_same_shape_adds_match_one_core(workers):
+    rng = np.random.default_rng(1)
+    a, b = channel_last(rng), rng.standard_normal(SHAPE).astype(np.float32)
+    x = framework.to_tensor(a, stop_gradient=False)
+    y = framework.to_tensor(b, stop_gradient=False)
+    out = x + y
+    np.testing.assert_array_equal(out.numpy(), a + b)
+    out.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.ones(SHAPE, np.float32))
+    np.testing.assert_array_equal(y.grad.numpy(), np.ones(SHAPE, np.float32))
+
+
+def test_double_backward_through_a_shared_relu_still_builds_a_graph():
+    x = framework.to_tensor(channel_last(np.random.default_rng(2)), stop_gradient=False)
+    (g,) = framework.grad((F.relu(x) ** 2).sum(), x, create_graph=True)
+    (gg,) = framework.grad(g.sum(), x)
+    np.testing.assert_allclose(gg.numpy(), 2.0 * (x.numpy() > 0), rtol=1e-6)
