@@ -10,7 +10,7 @@ from the arena.
 
 from __future__ import annotations
 
-from framework.inference.kernels import activation, conv_gemm, depthwise, winograd
+from framework.inference.kernels import activation, conv_gemm, depthwise
 from framework.inference.kernels.registry import kernel
 from framework.jit.op_schema import attr
 from framework.ops.nn.conv_geometry import ConvGeometry
@@ -56,19 +56,11 @@ def conv(node, ctx):
     to_4d, from_4d = _layout(node, one_d)
     fused = activation.in_place(node.attrs.get("activation"), xp)
     static_weight = ctx.static(1)
-    matrix = taps = winograd_weight = None
+    matrix = taps = None
     if static_weight is not None and xp.__name__ == "numpy":
         w4 = static_weight[:, :, None, :] if one_d else static_weight
         if groups == 1:
             matrix = gemm_matrix(xp, w4)
-            if (
-                not one_d
-                and tuple(stride) == (1, 1)
-                and tuple(dilation) == (1, 1)
-                and w4.shape[2:] == (3, 3)
-                and min(w4.shape[:2]) >= winograd.MIN_CHANNELS
-            ):
-                winograd_weight = winograd.weight_transform(xp, w4)
         elif groups == w4.shape[0] and w4.shape[1] == 1:
             taps = depthwise.taps_of(xp, w4)
     static_bias = ctx.static(2)
@@ -101,11 +93,6 @@ def conv(node, ctx):
                     plans[spatial] = plan
             depthwise.depthwise_into(
                 xp, x4.transpose(_NHWC_ORDER), plan, physical, fused, ctx.workers
-            )
-        elif winograd_weight is not None:
-            finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
-            winograd.conv_into(
-                xp, x4.transpose(_NHWC_ORDER), winograd_weight, geom, physical, finish, ctx.workers
             )
         elif matrix is not None:
             finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
