@@ -15,7 +15,10 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.index_scatter import is_channel_last
+from framework.ops.nn.threads import parallel_for
 from framework.ops.nn.workspace import scratch
+
+_SHARED_POOL_ELEMENTS = 1 << 15  # outputs; smaller pools run on one core
 
 
 def empty_like_layout(xp, shape: tuple[int, ...], like, dtype=None):
@@ -69,14 +72,23 @@ def max_pool_forward(x, geom: ConvGeometry):
     padded = _padded(xp, x, geom, -np.inf, "pool_padded")
     windows = [padded[:, :, rows, cols] for _, rows, cols in _taps(geom)]
     out = empty_like_layout(xp, shape, x)
-    out[...] = windows[0]
-    for window in windows[1:]:
-        xp.maximum(out, window, out=out)
     arg = xp.zeros(shape, dtype=np.min_scalar_type(len(windows)))
-    equal = xp.empty(shape, dtype=bool)
-    for tap in range(len(windows) - 1, -1, -1):
-        xp.equal(windows[tap], out, out=equal)
-        xp.copyto(arg, tap, where=equal)
+
+    def work(start: int, stop: int) -> None:
+        taps = [window[start:stop] for window in windows]
+        best, winner = out[start:stop], arg[start:stop]
+        best[...] = taps[0]
+        for window in taps[1:]:
+            xp.maximum(best, window, out=best)
+        equal = xp.empty(best.shape, dtype=bool)
+        for tap in range(len(taps) - 1, -1, -1):
+            xp.equal(taps[tap], best, out=equal)
+            xp.copyto(winner, tap, where=equal)
+
+    if xp.__name__ == "numpy" and out.size >= _SHARED_POOL_ELEMENTS:
+        parallel_for(work, n)  # images over the cores: the taps' loops run on one core each
+    else:
+        work(0, n)
     return out, arg
 
 

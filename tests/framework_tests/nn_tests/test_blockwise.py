@@ -1,6 +1,6 @@
-"""Large elementwise work shared over the cores in row blocks: ReLU, ReLU6 and same-shape
-adds give the one-core results, keep a channel-last input's memory layout, and their
-gradients are unchanged."""
+"""Large elementwise work shared over the cores in row blocks: ReLU, ReLU6, same-shape adds
+and max pooling give the one-core results (and PyTorch's winners for pooling), keep a
+channel-last input's memory layout, and their gradients are unchanged."""
 
 from __future__ import annotations
 
@@ -74,3 +74,19 @@ def test_double_backward_through_a_shared_relu_still_builds_a_graph():
     (g,) = framework.grad((F.relu(x) ** 2).sum(), x, create_graph=True)
     (gg,) = framework.grad(g.sum(), x)
     np.testing.assert_allclose(gg.numpy(), 2.0 * (x.numpy() > 0), rtol=1e-6)
+
+
+def test_a_large_max_pool_shares_images_and_keeps_the_first_winner(workers):
+    rng = np.random.default_rng(3)
+    data = rng.integers(0, 4, (8, 16, 48, 48)).astype(np.float32)  # many ties
+    x = framework.to_tensor(data, stop_gradient=False)
+    y = F.max_pool2d(x, kernel_size=3, stride=2, padding=1)
+    assert y.size >= 32768  # the shared path
+    torch = pytest.importorskip("torch")
+    tx = torch.tensor(data, requires_grad=True)
+    ty = torch.nn.functional.max_pool2d(tx, 3, 2, 1)
+    np.testing.assert_array_equal(y.numpy(), ty.detach().numpy())
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    y.backward(framework.to_tensor(gy))
+    ty.backward(torch.tensor(gy))
+    np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-6, atol=1e-6)
