@@ -1,14 +1,27 @@
-"""API token authentication: ``Authorization: Bearer spn_...``."""
+"""API token authentication: ``Authorization: Bearer spn_...``.
+
+A verified token is remembered by its web process for `API_TOKEN_CACHE_SECONDS` (1 s by
+default; 0 turns it off, see `core.recent`), so a burst of requests from one script checks it
+once. Revoking a token or changing a membership in this process forgets at once (signals, see
+`accounts.apps`); another process may accept a revoked token for up to that second.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from accounts.models import ApiToken
+from core.recent import Recent
+
+# token digest -> (user, token), both as they were verified
+verified_tokens: Recent[tuple[Any, ApiToken]] = Recent(
+    lambda: getattr(settings, "API_TOKEN_CACHE_SECONDS", 1.0)
+)
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
@@ -26,6 +39,11 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             return None
         if len(header) != 2:
             raise exceptions.AuthenticationFailed("Give exactly one token after 'Bearer'.")
+        digest = ApiToken.digest_of(header[1])
+        remembered = verified_tokens.get(digest)
+        if remembered is not None:
+            remembered[1].touch()
+            return remembered
         token = ApiToken.find_active(header[1])
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
@@ -34,6 +52,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("The token's user no longer has access.")
         token.touch()
         user.api_token = token
+        verified_tokens.put(digest, (user, token))
         return user, token
 
     def authenticate_header(self, request: Request) -> str:

@@ -11,32 +11,15 @@ class DeployConfig(AppConfig):
     verbose_name = "Deploy"
 
     def ready(self) -> None:
-        from accounts.models import ApiToken, Membership
         from deploy.models import Deployment
 
         # A change made in this process takes effect on its next prediction (other serving
         # processes see it within DEPLOY_LOOKUP_SECONDS): see deploy.services.recent.
         post_save.connect(_forget_deployment, sender=Deployment, dispatch_uid="deploy-dep-save")
         post_delete.connect(_forget_deployment, sender=Deployment, dispatch_uid="deploy-dep-del")
-        post_save.connect(_forget_token, sender=ApiToken, dispatch_uid="deploy-token-save")
-        post_delete.connect(_forget_token, sender=ApiToken, dispatch_uid="deploy-token-del")
-        post_save.connect(_forget_tokens, sender=Membership, dispatch_uid="deploy-member-save")
-        post_delete.connect(_forget_tokens, sender=Membership, dispatch_uid="deploy-member-del")
 
 
 def _forget_deployment(sender: Any, instance: Any, **kwargs: Any) -> None:
     from deploy.services import recent
 
     recent.forget_deployment(instance.pk)
-
-
-def _forget_token(sender: Any, instance: Any, **kwargs: Any) -> None:
-    from deploy.services import recent
-
-    recent.tokens.forget(instance.digest)
-
-
-def _forget_tokens(sender: Any, **kwargs: Any) -> None:
-    from deploy.services import recent
-
-    recent.tokens.clear()

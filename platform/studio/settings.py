@@ -204,6 +204,9 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = envpath("MEDIA_ROOT", VAR_DIR / "media")
 # Upper bound for one uploaded file; uploads are streamed to disk, never held in memory.
 MAX_UPLOAD_BYTES = envint("MAX_UPLOAD_BYTES", 2 * 1024**3, minimum=1)
+# Seconds a web process remembers a verified API token (0: check every request); see
+# accounts.authentication. A token revoked in another process works for at most this long.
+API_TOKEN_CACHE_SECONDS = envint("API_TOKEN_CACHE_SECONDS", 1, minimum=0)
 # CPU cores one prediction of a deployment may use (0: all; see deploy.conf).
 DEPLOY_PREDICTOR_THREADS = envint("DEPLOY_PREDICTOR_THREADS", 1, minimum=0)
 STORAGES = {

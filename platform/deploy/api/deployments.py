@@ -12,7 +12,6 @@ from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
@@ -22,7 +21,6 @@ from rest_framework.views import APIView
 from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped, token_of
-from deploy.api.authentication import RecentTokenAuthentication
 from deploy.models import Deployment, ModelExport
 from deploy.serializers import (
     DeploymentSerializer,
@@ -129,7 +127,6 @@ class PredictView(APIView):
     `threshold` override the deployment's. Authenticate with a workspace API token
     (`Authorization: Bearer spn_...`)."""
 
-    authentication_classes = [RecentTokenAuthentication, SessionAuthentication]
     permission_classes = [IsReader]
     parser_classes = [MultiPartParser, JSONParser]
 

@@ -1,64 +1,29 @@
-"""Short-lived, in-process memory of the predict endpoint's lookups.
+"""The predict endpoint's memory of deployments (`core.recent`).
 
-A prediction on a small model costs less than the database round trips around it (a token,
-its membership, the deployment: with SQLite, a connection opened per request as well). So each
-serving process remembers, for `DEPLOY_LOOKUP_SECONDS` (1 s by default; 0 turns it off), the
-tokens it has verified and the deployments it has read. Only successful lookups are kept: a
-wrong token is looked up, and refused, every time. Changes made in this process (saving or
-deleting a deployment, revoking a token, changing a membership) forget the affected entries at
-once (signals, see `deploy.apps`); other processes see them within the interval.
+A prediction on a small model costs less than the database round trips around it, so each
+serving process remembers the deployments it has read for `DEPLOY_LOOKUP_SECONDS` (1 s by
+default; 0 turns it off); verified API tokens are remembered by `accounts.authentication`.
+Saving or deleting a deployment in this process forgets it at once (signals, see
+`deploy.apps`); other processes see the change within the interval.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from typing import Any, Generic, TypeVar
+from typing import Any
 
+from accounts.authentication import verified_tokens
+from core.recent import Recent
 from deploy.conf import knob
 
-T = TypeVar("T")
-
-
-class Recent(Generic[T]):
-    def __init__(self) -> None:
-        self._entries: dict[Any, tuple[float, T]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> T | None:
-        entry = self._entries.get(key)
-        if entry is None or entry[0] < time.monotonic():
-            return None
-        return entry[1]
-
-    def put(self, key: Any, value: T) -> None:
-        seconds = float(knob("DEPLOY_LOOKUP_SECONDS"))
-        if seconds <= 0:
-            return
-        with self._lock:
-            if len(self._entries) > 10_000:  # drop expired entries now and then
-                now = time.monotonic()
-                self._entries = {k: v for k, v in self._entries.items() if v[0] >= now}
-            self._entries[key] = (time.monotonic() + seconds, value)
-
-    def forget(self, key: Any) -> None:
-        with self._lock:
-            self._entries.pop(key, None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-
-tokens: Recent[tuple[Any, Any]] = Recent()  # token digest -> (user, token)
-deployments: Recent[Any] = Recent()  # (deployment id, workspace id) -> Deployment
+# (deployment id, workspace id) -> Deployment
+deployments: Recent[Any] = Recent(lambda: knob("DEPLOY_LOOKUP_SECONDS"))
 
 
 def forget_deployment(deployment_id: int) -> None:
-    for key in [k for k in list(deployments._entries) if k[0] == deployment_id]:
-        deployments.forget(key)
+    deployments.forget_where(lambda key: key[0] == deployment_id)
 
 
 def clear() -> None:
-    tokens.clear()
+    """Forget everything remembered, tokens included (tests; another process's view)."""
+    verified_tokens.clear()
     deployments.clear()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from unittest import mock
 
+from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -49,12 +51,30 @@ class TokenAuthenticationTests(BaseTestCase):
         Membership.objects.filter(user=self.bob).delete()
         self.assertEqual(client.get("/api/me/").status_code, 401)
 
+    @override_settings(API_TOKEN_CACHE_SECONDS=0)
     def test_it_reads_the_token_user_and_role_in_one_query(self) -> None:
         client, _ = self.token_client_for(self.bob)
         client.get("/api/me/")  # records the use, so the next request does not write
         # The token with its user and role, then the page's count and rows: no role lookups.
         with self.assertNumQueries(3):
             self.assertEqual(client.get("/api/workspaces/").status_code, 200)
+
+    def test_a_verified_token_is_remembered_for_a_moment(self) -> None:
+        client, token = self.token_client_for(self.bob)
+        client.get("/api/me/")
+        with self.assertNumQueries(2):  # the page's count and rows: no token lookup
+            self.assertEqual(client.get("/api/workspaces/").status_code, 200)
+        # Revoked by another process (no signal here): accepted until the memory expires.
+        ApiToken.objects.filter(pk=token.pk).update(revoked_at=timezone.now())
+        self.assertEqual(client.get("/api/me/").status_code, 200)
+        with mock.patch("core.recent.time.monotonic", return_value=10**9):
+            self.assertEqual(client.get("/api/me/").status_code, 401)
+
+    def test_a_token_revoked_in_this_process_is_refused_at_once(self) -> None:
+        client, token = self.token_client_for(self.bob)
+        self.assertEqual(client.get("/api/me/").status_code, 200)
+        token.revoke()
+        self.assertEqual(client.get("/api/me/").status_code, 401)
 
     def test_a_role_change_applies_to_the_next_request(self) -> None:
         client, _ = self.token_client_for(self.bob)

@@ -264,7 +264,7 @@ class RecentLookupTests(DeployTestCase):
 
         self.client_.post(self.url, self.image, format="json")
         Deployment.objects.filter(pk=self.deployment.pk).update(threshold=0.3)  # no signal
-        with mock.patch("deploy.services.recent.time.monotonic", return_value=10**9):
+        with mock.patch("core.recent.time.monotonic", return_value=10**9):
             body = self.client_.post(self.url, self.image, format="json").json()
         self.assertEqual(body["threshold"], 0.3)
 
