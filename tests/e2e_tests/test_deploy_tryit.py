@@ -26,6 +26,18 @@ pytestmark = [
 ]
 
 
+def try_a_digit(page, url: str, world: World, folder: Path) -> Path:
+    """Signs in, opens the deployment's page, tries a digit and waits for the chart; returns
+    the image file."""
+    image = folder / "digit.png"
+    image.write_bytes(digit_pngs(1)[0])
+    sign_in(page, world.user, url)
+    page.goto(f"/deployments/{world.deployment.pk}/")
+    page.set_input_files("#file", str(image))
+    page.wait_for_function("() => document.body.dataset.chartReady === 'true'")
+    return image
+
+
 def call_the_endpoint(url: str, world: World, image: Path) -> dict:
     """The predict endpoint's answer for `image`, as an API client gets it."""
     body = json.dumps({"image": base64.b64encode(image.read_bytes()).decode()}).encode()
@@ -83,12 +95,7 @@ def test_try_an_image_save_a_threshold_and_call_the_endpoint(
 ) -> None:
     from playwright.sync_api import expect
 
-    image = tmp_path / "digit.png"
-    image.write_bytes(digit_pngs(1)[0])
-    sign_in(page, world.user, live_server.url)
-    page.goto(f"/deployments/{world.deployment.pk}/")
-    page.set_input_files("#file", str(image))
-    page.wait_for_function("() => document.body.dataset.chartReady === 'true'")
+    image = try_a_digit(page, live_server.url, world, tmp_path)
     expect(page.locator("#chart-classes .main-svg").first).to_be_visible()
     expect(page.locator("#answer")).to_contain_text("model v1")
     bars = page.locator("#chart-classes .bars .point")
@@ -136,12 +143,7 @@ def test_a_per_class_threshold_set_on_the_page_is_in_effect_at_the_endpoint(
 ) -> None:
     from playwright.sync_api import expect
 
-    image = tmp_path / "digit.png"
-    image.write_bytes(digit_pngs(1)[0])
-    sign_in(page, world.user, live_server.url)
-    page.goto(f"/deployments/{world.deployment.pk}/")
-    page.set_input_files("#file", str(image))
-    page.wait_for_function("() => document.body.dataset.chartReady === 'true'")
+    image = try_a_digit(page, live_server.url, world, tmp_path)
     expect(page.locator("#answer")).to_contain_text("model v1")
     label = page.locator("#answer").get_attribute("data-label")
     assert label, "the digit is accepted with no threshold"

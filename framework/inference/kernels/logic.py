@@ -5,22 +5,23 @@ from __future__ import annotations
 from framework.inference.kernels.registry import kernel
 from framework.jit.op_schema import attr
 
-_BINARY = {
-    "equal": "equal",
-    "not_equal": "not_equal",
-    "less": "less",
-    "less_equal": "less_equal",
-    "greater": "greater",
-    "greater_equal": "greater_equal",
-    "logical_and": "logical_and",
-    "logical_or": "logical_or",
-    "logical_xor": "logical_xor",
-}
+# Graph op types named as NumPy's (and CuPy's) ufuncs.
+_BINARY = (
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+)
 
 
 @kernel(*_BINARY)
 def binary(node, ctx):
-    function = getattr(ctx.xp, _BINARY[node.op_type])
+    function = getattr(ctx.xp, node.op_type)
     return lambda x, y: ctx.xp.asarray(function(x, y))
 
 
