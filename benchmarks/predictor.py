@@ -16,8 +16,11 @@ Models: `cifar_resnet18` (benchmarks/models.py's CIFAR ResNet-18, 3x32x32), `res
 
 Each runner runs in its own process with `--threads` BLAS/OpenMP threads (and
 `torch.set_num_threads`, onnxruntime `intra_op_num_threads`); after `--warmup` runs, the runners
-take turns (round robin, one run each) so that all of them see the same load on a shared
-machine. Median and minimum wall time of `--repeats` runs are reported, throughput = batch /
+take turns (round robin) so that all of them see the same load on a shared machine. A turn
+waits `--cooldown` seconds (the previous runner's OpenMP/BLAS threads spin for a while after
+their work), then makes `--turn-warmup` untimed runs and one timed run: on these virtual
+machines a core that sat idle runs the next few milliseconds several times slower, so an
+untimed run first measures the steady state a busy server sees. Median and minimum wall time of `--repeats` runs are reported, throughput = batch /
 median, and the median CPU time (all threads of the runner's process).
 Outputs of every runner are checked against the eager model (which runs, untimed, also when
 `--runners` leaves it out). Prints JSON with the ratios the
@@ -306,6 +309,8 @@ def measure(runners: list[str], prefix: str, model: str, batch: int, opts) -> di
                 # Idle BLAS/OpenMP threads of the previous runner spin for a while; let them
                 # go to sleep so that they do not steal this runner's cores.
                 time.sleep(opts.cooldown)
+                for _ in range(opts.turn_warmup):  # untimed: caches and cores warm again
+                    worker.ask("run")
                 reply = worker.ask("run")
                 if reply is not None:
                     wall, cpu = reply.split()
@@ -344,6 +349,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cooldown", type=float, default=0.5, help="seconds between runs")
+    parser.add_argument(
+        "--turn-warmup", type=int, default=2, help="untimed runs at the start of every turn"
+    )
     parser.add_argument("--runners", default=",".join(RUNNERS))
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", help=argparse.SUPPRESS)

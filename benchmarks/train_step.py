@@ -12,7 +12,10 @@ Each framework runs in its own worker process, pinned to `--threads` cores with 
 BLAS/OpenMP thread counts, so that its peak memory (the RSS high-water mark, imports included)
 is its own. The workers take turns: after `--warmup` steps each, every round times one step of
 each framework in a rotating order while the others wait, so load from anything else on the
-machine falls on all of them alike. Peers that are not installed are skipped.
+machine falls on all of them alike. Each turn starts with `--turn-warmup` untimed steps: a
+step right after another framework's turn runs on cold caches, and alongside the threads the
+other framework leaves spinning (Intel OpenMP's default block time is 200 ms); a training job
+runs its steps back to back. Peers that are not installed are skipped.
 
 Gradients are cleared the way each framework does by default fastest: `zero_grad()` (to None)
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
@@ -90,6 +93,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
     parser.add_argument("--set-to-zero", action="store_true")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per request")
+    parser.add_argument(
+        "--turn-warmup", type=int, default=2, help="untimed steps at the start of every turn"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     for model in args.models.split(","):
@@ -156,9 +162,9 @@ def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict
     order = list(frameworks)
     for _ in range(args.repeats):
         for name in order:
-            reply = workers[name].ask("run 1")
-            samples[name].extend(reply.get("samples_ms", []))
-            cpu[name].extend(reply.get("cpu_ms", []))
+            reply = workers[name].ask(f"run {args.turn_warmup + 1}")
+            samples[name].extend(reply.get("samples_ms", [])[args.turn_warmup :])
+            cpu[name].extend(reply.get("cpu_ms", [])[args.turn_warmup :])
         order = order[1:] + order[:1]
     results = {}
     for name, worker in workers.items():
