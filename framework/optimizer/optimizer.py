@@ -21,15 +21,16 @@ import numpy as np
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.ops.nn.threads import parallel_for
+from framework.ops.nn.threads import SHARE_MIN_ELEMENTS, parallel_for
 from framework.optimizer.lr import LRScheduler
 from framework.regularizer import L2Decay, WeightDecayRegularizer
 
 __all__ = ["Optimizer"]
 
 _NON_ACCUMULATOR_KEYS = ("LR_Scheduler", "master_weights")
-# Below this many elements a parameter's update runs on one thread (the split costs more).
-_PARALLEL_MIN_ITEMS = 65536
+# Below this many elements a parameter's update runs on one thread (the split costs more; an
+# update is about four passes over the parameter).
+_PARALLEL_MIN_ITEMS = SHARE_MIN_ELEMENTS // 4
 
 
 class Optimizer:

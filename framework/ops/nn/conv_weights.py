@@ -12,7 +12,7 @@ shared out over the cores.
 from __future__ import annotations
 
 from framework.core.backend import get_array_module
-from framework.ops.nn.threads import parallel_assign, parallel_for
+from framework.ops.nn.threads import SHARE_MIN_ELEMENTS, parallel_assign, parallel_for
 
 _BLOCK = 32
 
@@ -74,6 +74,9 @@ def transpose_last_two(xp, array):
             columns = slice(block * _BLOCK, (block + 1) * _BLOCK)
             out[..., columns] = swapped[..., columns]
 
-    per_block = array.size // rows * _BLOCK  # elements copied per block of columns
-    parallel_for(work, -(-rows // _BLOCK), min_items=max(1, (1 << 16) // per_block))
+    blocks = -(-rows // _BLOCK)
+    if array.size < SHARE_MIN_ELEMENTS:
+        work(0, blocks)
+        return out
+    parallel_for(work, blocks)
     return out

@@ -11,7 +11,7 @@ import framework
 import framework.nn.functional as F
 from framework.ops.nn import threads
 
-SHAPE = (6, 16, 64, 64)  # 393,216 elements: above the sharing threshold
+SHAPE = (4, 16, 128, 128)  # 1,048,576 elements: at the sharing threshold
 
 
 @pytest.fixture(params=[1, 3], ids=["one core", "three workers"])

@@ -284,10 +284,20 @@ def test_norms_name_bad_parameters():
 
 
 @pytest.mark.parametrize("channel_last_memory", [False, True])
-def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(channel_last_memory):
+def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(
+    channel_last_memory, monkeypatch
+):
     """A batch big enough that the statistics and gradient passes are split over threads."""
     torch = pytest.importorskip("torch")
-    x = _rand((16, 64, 24, 24), np.float32, scale=2.0, shift=1.0)
+    from framework.ops.nn import threads
+
+    shared = []
+    parallel_for = threads.parallel_for
+    monkeypatch.setattr(threads, "CPU_WORKERS", 3)
+    monkeypatch.setattr(
+        threads, "parallel_for", lambda *a, **k: shared.append(a[1]) or parallel_for(*a, **k)
+    )
+    x = _rand((16, 64, 32, 32), np.float32, scale=2.0, shift=1.0)  # 2**20: shared out
     data = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
     xt = framework.Tensor(data if channel_last_memory else x.copy(), stop_gradient=False)
     gamma = framework.to_tensor(_rand(64, np.float32, 1), stop_gradient=False)
@@ -305,6 +315,7 @@ def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(channel_last_
     np.testing.assert_allclose(gx.numpy(), tx.grad.numpy(), rtol=1e-3, atol=1e-4)
     np.testing.assert_allclose(gg.numpy(), tg.grad.numpy(), rtol=1e-3, atol=1e-2)
     np.testing.assert_allclose(mean.numpy(), 0.1 * x.mean(axis=(0, 2, 3)), rtol=1e-4, atol=1e-6)
+    assert len(shared) == 4  # statistics, affine, gradient sums, gradient
 
 
 @pytest.mark.gpu

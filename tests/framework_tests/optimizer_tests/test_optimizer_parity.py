@@ -256,9 +256,9 @@ def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkey
     from framework.optimizer import optimizer as base
 
     rng = np.random.default_rng(4)
-    weights = [rng.standard_normal((300, 301)).astype(np.float32), np.ones(7, np.float32)]
+    weights = [rng.standard_normal((600, 601)).astype(np.float32), np.ones(7, np.float32)]
     grads = [[rng.standard_normal(w.shape).astype(np.float32) for w in weights] for _ in range(3)]
-    grads[1][0] = np.broadcast_to(grads[1][0][:1], (300, 301))  # a non-contiguous gradient
+    grads[1][0] = np.broadcast_to(grads[1][0][:1], (600, 601))  # a non-contiguous gradient
     calls = []
 
     def counting_parallel_for(work, n, min_items=1):
@@ -268,7 +268,7 @@ def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkey
     parallel_for = base.parallel_for
     monkeypatch.setattr(base, "parallel_for", counting_parallel_for)
     split = run_ours(build, weights, grads)
-    assert calls and set(calls) == {300 * 301}  # the big one was split, the small one not
+    assert calls and set(calls) == {600 * 601}  # the big one was split, the small one not
     monkeypatch.setattr(base, "_PARALLEL_MIN_ITEMS", 10**9)
     whole = run_ours(build, weights, grads)
     for a, b in zip(split, whole, strict=True):
