@@ -32,6 +32,7 @@ from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
 from framework.ops.math import tanh
 from framework.ops.math.inplace import inplace_form
 from framework.ops.nn.threads import blockwise
+from framework.ops.nn.workspace import scratch
 
 __all__ = [
     "celu",
@@ -84,6 +85,46 @@ def _relu_grad_into(gy, y, out) -> None:
     get_array_module(gy).multiply(gy, y > 0, out=out)
 
 
+_MASK_BLOCK = 1 << 16  # elements per block: the masks and operands stay in L2
+
+
+def _memory_order_flat(*arrays):
+    """1-D views of arrays laid out alike (any axis order, no gaps), in memory order; None
+    when they differ or have gaps."""
+    first = arrays[0]
+    order = sorted(range(first.ndim), key=lambda axis: -first.strides[axis])
+    flats = []
+    for array in arrays:
+        if array.strides != first.strides or array.shape != first.shape:
+            return None
+        moved = array.transpose(order)
+        if not moved.flags.c_contiguous:
+            return None
+        flats.append(moved.reshape(-1))
+    return flats
+
+
+def _inside_grad_into(gy, x, out, low, high) -> None:
+    """`out = gy` where `low < x < high`, else 0. On the CPU in L2-sized blocks: the two masks
+    of a whole tensor are two more passes through memory (measured 8.4 ms whole, 5.2 blocked,
+    over [32, 144, 32, 32])."""
+    xp = get_array_module(x)
+    flats = _memory_order_flat(gy, x, out) if xp.__name__ == "numpy" else None
+    if flats is None:
+        xp.multiply(gy, (x > low) & (x < high), out=out)
+        return
+    g, v, o = flats
+    inside = scratch(xp, "mask_inside", (_MASK_BLOCK,), bool)
+    below = scratch(xp, "mask_below", (_MASK_BLOCK,), bool)
+    for start in range(0, v.size, _MASK_BLOCK):
+        stop = min(v.size, start + _MASK_BLOCK)
+        a, b = inside[: stop - start], below[: stop - start]
+        xp.greater(v[start:stop], low, out=a)
+        xp.less(v[start:stop], high, out=b)
+        a &= b
+        xp.multiply(g[start:stop], a, out=o[start:stop])
+
+
 def _shared_masked(gy: Tensor, saved, compute) -> Tensor | None:
     """`compute(gy, saved, out=gx)` in blocks over the cores; None when the gradient must be
     built from graph ops (create_graph) or the shapes differ."""
@@ -129,7 +170,7 @@ class ClipActivation(Function):
         low, high = x.dtype.type(self.low), x.dtype.type(self.high)
 
         def inside(gy, x, out):
-            get_array_module(x).multiply(gy, (x > low) & (x < high), out=out)
+            _inside_grad_into(gy, x, out, low, high)
 
         shared = _shared_masked(gy, x, inside)
         return shared if shared is not None else _masked(gy, (x > self.low) & (x < self.high))
