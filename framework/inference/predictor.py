@@ -28,6 +28,7 @@ from framework.inference.handle import PredictorTensor
 from framework.inference.passes import optimize
 from framework.jit.graph import Graph
 from framework.jit.serialization import load_graph
+from framework.ops.nn import threads
 from framework.ops.nn.threads import CPU_WORKERS
 
 
@@ -121,7 +122,8 @@ class Predictor:
 
     def _execute(self, arrays: list[Any]) -> list[Any]:
         blas = blas_threads.single_threaded_blas() if self._shared.own_threads else _nothing()
-        with self._lock, _device(self._shared.xp, self._shared.place), blas:
+        cores = threads.at_most(self._shared.workers)  # also for kernels borrowed from training
+        with self._lock, _device(self._shared.xp, self._shared.place), blas, cores:
             return self._executor.run(arrays)
 
     def clone(self) -> Predictor:

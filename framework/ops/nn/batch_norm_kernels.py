@@ -29,9 +29,7 @@ _SHARED_BLOCK_ELEMENTS = 1 << 18  # shared over the cores: fewer GIL hand-offs
 
 
 def _shared(xp, v) -> bool:
-    return (
-        xp.__name__ == "numpy" and threads.CPU_WORKERS > 1 and v.size >= threads.SHARE_MIN_ELEMENTS
-    )
+    return xp.__name__ == "numpy" and threads.workers() > 1 and v.size >= threads.SHARE_MIN_ELEMENTS
 
 
 def _rows_per_block(xp, v) -> int:

@@ -22,9 +22,35 @@ _pool: ThreadPoolExecutor | None = None
 
 class _Inside(threading.local):
     busy = False  # this thread is running its own share of a parallel_for
+    cap: int | None = None  # at most this many cores for work this thread shares out
 
 
 _inside = _Inside()
+
+
+def workers() -> int:
+    """How many cores work started on this thread may use (`CPU_WORKERS`, or `at_most`'s cap)."""
+    cap = _inside.cap
+    return CPU_WORKERS if cap is None else max(1, min(CPU_WORKERS, cap))
+
+
+class at_most:  # noqa: N801 - used as a context manager, like `no_grad`
+    """Context: work this thread shares out uses at most `cores` cores (1: all of it runs here).
+
+    A predictor set to one thread per request runs its whole graph under `at_most(1)`, so that
+    kernels borrowed from training (grouped convolutions, pooling) do not reach for the other
+    cores that concurrent requests are using. The cap is per thread.
+    """
+
+    def __init__(self, cores: int) -> None:
+        self.cores = cores
+
+    def __enter__(self) -> None:
+        self.previous = _inside.cap
+        _inside.cap = self.cores
+
+    def __exit__(self, *exc: object) -> None:
+        _inside.cap = self.previous
 
 
 def _reset_after_fork() -> None:
@@ -60,7 +86,7 @@ def parallel_for(work: Callable[[int, int], object], n: int, min_items: int = 1)
 
     `min_items` is the smallest range worth a thread of its own; below it everything runs here.
     """
-    parts = min(CPU_WORKERS, n // max(1, min_items))
+    parts = min(workers(), n // max(1, min_items))
     # Nested calls (a convolution pads with parallel_assign inside its own parallel work) run
     # inline: a pool worker waiting on the pool deadlocks once every worker waits, and the
     # calling thread, while it runs its own share, would only queue behind the busy workers.
@@ -96,7 +122,7 @@ def parallel_gemms(xp, work: Callable[[int, int], object], n: int) -> list | Non
     """
     if (
         n < 2
-        or CPU_WORKERS == 1
+        or workers() == 1
         or xp.__name__ != "numpy"
         or in_parallel_work()
         or not blas_threads.available()
@@ -121,7 +147,7 @@ def blockwise(xp, compute: Callable, out, *arrays) -> None:
     if (
         xp.__name__ != "numpy"
         or out.size < SHARE_MIN_ELEMENTS
-        or CPU_WORKERS == 1
+        or workers() == 1
         or out.shape[0] < 2
     ):
         compute(*arrays, out=out)
@@ -139,10 +165,10 @@ def parallel_assign(xp, target, source) -> None:
     Strided copies (im2col, padding, layout changes) run on one core in NumPy; cutting them
     along the leading axis (or the next one, for a single image) uses all of them.
     """
-    if xp.__name__ != "numpy" or target.size < SHARE_MIN_ELEMENTS or CPU_WORKERS == 1:
+    if xp.__name__ != "numpy" or target.size < SHARE_MIN_ELEMENTS or workers() == 1:
         target[...] = source
         return
-    axis = 0 if target.shape[0] >= CPU_WORKERS or target.ndim == 1 else 1
+    axis = 0 if target.shape[0] >= workers() or target.ndim == 1 else 1
 
     def work(start: int, stop: int) -> None:
         index = (slice(None),) * axis + (slice(start, stop),)

@@ -266,3 +266,51 @@ def test_workers_share_the_cores_and_blas_threads_come_back(model_path) -> None:
     with blas_threads.single_threaded_blas(), blas_threads.single_threaded_blas():
         inside = threadpoolctl.threadpool_info()
     assert all(lib["num_threads"] == 1 for lib in inside if lib["user_api"] == "blas")
+
+
+class GroupedConvNet(nn.Layer):
+    """Kernels borrowed from training: a grouped (not depthwise) convolution and max pooling."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2D(32, 32, 3, padding=1, groups=2)
+        self.pool = nn.MaxPool2D(3, 2, 1)
+
+    def forward(self, x):
+        return self.pool(F.relu(self.conv(x)))
+
+
+def test_a_one_thread_predictor_keeps_training_kernels_on_its_thread(tmp_path, monkeypatch):
+    """One thread per request means one core, also in kernels that share work over the cores
+    in training; with two threads they share it again, with the same results."""
+    from framework.ops.nn import threads
+
+    model = GroupedConvNet()
+    model.eval()
+    path = str(tmp_path / "grouped")
+    framework.jit.save(model, path, input_spec=[InputSpec([None, 32, 64, 64], "float32", "x")])
+    x = np.random.default_rng(5).standard_normal((8, 32, 64, 64)).astype(np.float32)
+    monkeypatch.setattr(threads, "CPU_WORKERS", 2)
+    monkeypatch.setattr(threads, "_pool", None)
+    submitted = []
+    executor = threads._executor
+
+    def counting_executor():
+        pool = executor()
+        submit = pool.submit
+        pool.submit = lambda *a, **k: submitted.append(a) or submit(*a, **k)
+        return pool
+
+    monkeypatch.setattr(threads, "_executor", counting_executor)
+    results = {}
+    for cores in (1, 2):
+        submitted.clear()
+        config = Config(path)
+        config.set_cpu_math_library_num_threads(cores)
+        results[cores] = create_predictor(config).run([x])[0]
+        assert bool(submitted) == (cores == 2)
+    assert threads.workers() == 2  # the cap ended with the run
+    np.testing.assert_allclose(results[1], results[2], rtol=1e-5, atol=1e-5)
+    with framework.no_grad():
+        eager = model(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(results[1], eager, rtol=1e-4, atol=1e-4)
