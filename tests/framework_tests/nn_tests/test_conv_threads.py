@@ -89,13 +89,15 @@ NCHW_CASES = [
     ((5, 1, 12, 12), (6, 1, 5, 5), {}),  # LeNet-like: channel-first columns
     ((7, 3, 20, 20), (8, 3, 3, 3), {"padding": 1, "stride": 2}),
     ((5, 8, 7, 7), (10, 8, 1, 1), {}),  # NCHW 1x1: batched GEMMs over the images
+    ((4, 2, 11, 11), (7, 2, 3, 3), {"padding": 2, "dilation": 2}),  # wide input gradient
+    ((3, 1, 7, 7), (4, 1, 3, 3), {"padding": 3}),  # padding wider than the kernel reaches
 ]
 
 
 @pytest.mark.parametrize(
     "x_shape, w_shape, kwargs, channel_last",
     [(*case, True) for case in CASES] + [(*case, False) for case in NCHW_CASES],
-    ids=IDS + ["nchw_1_channel", "nchw_stem_stride2", "nchw_1x1"],
+    ids=IDS + ["nchw_1_channel", "nchw_stem_stride2", "nchw_1x1", "nchw_dilated", "nchw_wide_pad"],
 )
 def test_shared_out_conv_equals_one_share_and_torch(
     x_shape, w_shape, kwargs, channel_last, three_workers, shares, monkeypatch
@@ -128,6 +130,9 @@ def test_shared_out_conv_gradients_are_exact_in_float64(three_workers, shares):
     w = framework.to_tensor(rng.standard_normal((6, 4, 3, 3)), stop_gradient=False)
     check_backward(lambda a, b: F.conv2d(a, b, stride=2, padding=1), [x, w])
     assert any(shares)
+    few = framework.to_tensor(rng.standard_normal((3, 2, 9, 9)), stop_gradient=False)
+    w = framework.to_tensor(rng.standard_normal((5, 2, 3, 3)), stop_gradient=False)
+    check_backward(lambda a, b: F.conv2d(a, b, padding=2, dilation=2), [few, w])  # channel first
 
 
 def test_blas_is_single_threaded_inside_shares_and_restored_after(three_workers):
