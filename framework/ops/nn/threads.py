@@ -1,8 +1,10 @@
 """Splitting elementwise array work over the CPU cores.
 
 NumPy's elementwise loops run on one core, while BLAS uses all of them. NumPy releases the GIL
-inside ufunc loops, so cutting an array into row blocks and running them on a few threads gives
-close to a linear speed-up on memory-light work such as batch norm and depthwise convolution.
+inside ufunc loops, so cutting a large array into row blocks and running them on a few threads
+speeds up work such as batch norm and depthwise convolution. Two costs bound it: every ufunc
+call takes the GIL back, and handing work to another thread costs about 0.1 ms
+(`SHARE_MIN_ELEMENTS`), so only large arrays, in few long calls per thread, are worth sharing.
 GPU arrays never come here: CuPy kernels are already parallel.
 """
 
@@ -133,8 +135,8 @@ def parallel_gemms(xp, work: Callable[[int, int], object], n: int) -> list | Non
 
 
 # Handing work to the pool and collecting it costs about 0.1 ms on the virtual machines we run
-# on (117 us for empty work on 2 cores: each side's wake-up is an idle vCPU resuming), as much
-# as one core's pass over half a million float32 values. Elementwise work is shared out only
+# on (117 us for empty work on 2 cores, mostly the two thread wake-ups), as much as one core's
+# pass over half a million float32 values. Elementwise work is shared out only
 # from this many elements on; below, one core is faster (measured: a 256K-element copy 62 us
 # on one core, 173 us shared over two; at 2M elements 761 us against 549 us).
 SHARE_MIN_ELEMENTS = 1 << 20
