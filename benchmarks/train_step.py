@@ -12,10 +12,11 @@ Each framework runs in its own worker process, pinned to `--threads` cores with 
 BLAS/OpenMP thread counts, so that its peak memory (the RSS high-water mark, imports included)
 is its own. The workers take turns: after `--warmup` steps each, every round times one step of
 each framework in a rotating order while the others wait, so load from anything else on the
-machine falls on all of them alike. Each turn starts with `--turn-warmup` untimed steps: a
-step right after another framework's turn runs on cold caches, and alongside the threads the
-other framework leaves spinning (Intel OpenMP's default block time is 200 ms); a training job
-runs its steps back to back. Peers that are not installed are skipped.
+machine falls on all of them alike. Each turn starts with untimed steps, at least
+`--turn-warmup` of them for at least `--turn-warmup-seconds`: a step right after another
+framework's turn runs on cold caches, and alongside the threads the other framework leaves
+spinning (Intel OpenMP's default block time is 200 ms), while a training job runs its steps
+back to back. Peers that are not installed are skipped.
 
 Gradients are cleared the way each framework does by default fastest: `zero_grad()` (to None)
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
@@ -96,6 +97,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--turn-warmup", type=int, default=2, help="untimed steps at the start of every turn"
     )
+    parser.add_argument(
+        "--turn-warmup-seconds",
+        type=float,
+        default=0.25,
+        help="and untimed steps for at least this long (the previous framework's spinning "
+        "OpenMP threads go idle)",
+    )
     parser.add_argument("--worker", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     for model in args.models.split(","):
@@ -162,9 +170,10 @@ def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict
     order = list(frameworks)
     for _ in range(args.repeats):
         for name in order:
-            reply = workers[name].ask(f"run {args.turn_warmup + 1}")
-            samples[name].extend(reply.get("samples_ms", [])[args.turn_warmup :])
-            cpu[name].extend(reply.get("cpu_ms", [])[args.turn_warmup :])
+            workers[name].ask(f"warm {args.turn_warmup} {args.turn_warmup_seconds}")
+            reply = workers[name].ask("run 1")
+            samples[name].extend(reply.get("samples_ms", []))
+            cpu[name].extend(reply.get("cpu_ms", []))
         order = order[1:] + order[:1]
     results = {}
     for name, worker in workers.items():
@@ -232,6 +241,13 @@ def serve_worker(args) -> None:
         command, *rest = request.split()
         if command == "quit":
             break
+        if command == "warm":  # untimed steps: at least this many, for at least this long
+            steps, until = 0, time.perf_counter() + float(rest[1])
+            while steps < int(rest[0]) or time.perf_counter() < until:
+                step()
+                steps += 1
+            _reply({"steps": steps})
+            continue
         samples, cpu = [], []
         for _ in range(int(rest[0])):
             start, start_cpu = time.perf_counter(), time.process_time()
