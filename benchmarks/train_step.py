@@ -10,13 +10,14 @@ synchronises a GPU).
 
 Each framework runs in its own worker process, pinned to `--threads` cores with matching
 BLAS/OpenMP thread counts, so that its peak memory (the RSS high-water mark, imports included)
-is its own. The workers take turns: after `--warmup` steps each, every round times one step of
+is its own. The workers take turns: after `--warmup` steps each, every round times a turn of
 each framework in a rotating order while the others wait, so load from anything else on the
 machine falls on all of them alike. Each turn starts with untimed steps, at least
 `--turn-warmup` of them for at least `--turn-warmup-seconds`: a step right after another
 framework's turn runs on cold caches, and alongside the threads the other framework leaves
 spinning (Intel OpenMP's default block time is 200 ms), while a training job runs its steps
-back to back. Peers that are not installed are skipped.
+back to back. `--steps-per-turn N` times N consecutive steps per turn (the median is then over
+`repeats * N` steps). Peers that are not installed are skipped.
 
 Gradients are cleared the way each framework does by default fastest: `zero_grad()` (to None)
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
@@ -104,6 +105,9 @@ def parse_args() -> argparse.Namespace:
         help="and untimed steps for at least this long (the previous framework's spinning "
         "OpenMP threads go idle)",
     )
+    parser.add_argument(
+        "--steps-per-turn", type=int, default=1, help="timed steps, back to back, per turn"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("FRAMEWORK", "MODEL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     for model in args.models.split(","):
@@ -171,7 +175,7 @@ def benchmark_model(args, frameworks: list[str], model: str, batch: int) -> dict
     for _ in range(args.repeats):
         for name in order:
             workers[name].ask(f"warm {args.turn_warmup} {args.turn_warmup_seconds}")
-            reply = workers[name].ask("run 1")
+            reply = workers[name].ask(f"run {args.steps_per_turn}")
             samples[name].extend(reply.get("samples_ms", []))
             cpu[name].extend(reply.get("cpu_ms", []))
         order = order[1:] + order[:1]
