@@ -19,9 +19,10 @@ Each runner runs in its own process with `--threads` BLAS/OpenMP threads (and
 take turns (round robin) so that all of them see the same load on a shared machine. A turn
 waits `--cooldown` seconds (the previous runner's OpenMP/BLAS threads spin for a while after
 their work), then makes `--turn-warmup` untimed runs and one timed run: on these virtual
-machines a core that sat idle runs the next few milliseconds several times slower, so an
-untimed run first measures the steady state a busy server sees. Median and minimum wall time of `--repeats` runs are reported, throughput = batch /
-median, and the median CPU time (all threads of the runner's process).
+machines a core that sat idle runs the next few milliseconds several times slower, so the
+timed run sees the steady state of a busy server. Median and minimum wall time of `--repeats`
+runs are reported, throughput = batch / median, and the median CPU time (all threads of the
+runner's process).
 Outputs of every runner are checked against the eager model (which runs, untimed, also when
 `--runners` leaves it out). Prints JSON with the ratios the
 targets are stated in: predictor >= 1.3x faster than eager; predictor <= 2x onnxruntime at
