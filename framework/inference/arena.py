@@ -16,24 +16,7 @@ from typing import Any
 
 import numpy as np
 
-
-def memory_order(array: Any) -> tuple[int, ...] | None:
-    """The axis order of `array`'s memory (outermost first) when it is a transposed
-    contiguous block, None for C order; raises ValueError for other layouts."""
-    if array.flags.c_contiguous:
-        return None
-    strides = array.strides
-    order = tuple(sorted(range(array.ndim), key=lambda i: -strides[i]))
-    if not array.transpose(order).flags.c_contiguous:
-        raise ValueError("not a transposed contiguous array")
-    return order
-
-
-def inverse(order: tuple[int, ...]) -> tuple[int, ...]:
-    result = [0] * len(order)
-    for position, axis in enumerate(order):
-        result[axis] = position
-    return tuple(result)
+from framework.ops.nn.layout import inverse, memory_order
 
 
 class BufferArena:

@@ -29,7 +29,6 @@ from framework.inference.passes import optimize
 from framework.jit.graph import Graph
 from framework.jit.serialization import load_graph
 from framework.ops.nn import threads
-from framework.ops.nn.threads import CPU_WORKERS
 
 
 class _Shared:
@@ -52,8 +51,8 @@ class _Shared:
         # On the CPU the predictor shares conv chunks out over its own workers and keeps BLAS
         # single-threaded while it runs (see blas_threads); on a GPU none of this applies.
         self.own_threads = not config.use_gpu() and blas_threads.available()
-        threads = config.cpu_math_library_num_threads() or CPU_WORKERS
-        self.workers = threads if self.own_threads else 1
+        cores = config.cpu_math_library_num_threads() or threads.CPU_WORKERS
+        self.workers = cores if self.own_threads else 1
 
 
 class Predictor:

@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from framework.inference.arena import BufferArena, memory_order
+from framework.inference.arena import BufferArena
 from framework.jit.graph import Node
+from framework.ops.nn.layout import memory_order
 from framework.ops.nn.threads import parallel_for, split_ranges
 
 KernelBuilder = Callable[[Node, "KernelContext"], Callable[..., Any]]

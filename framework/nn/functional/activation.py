@@ -31,6 +31,7 @@ from framework.nn.functional.softplus import mish, softplus
 from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
 from framework.ops.math import tanh
 from framework.ops.math.inplace import inplace_form
+from framework.ops.nn.layout import memory_order
 from framework.ops.nn.threads import blockwise
 from framework.ops.nn.workspace import scratch
 
@@ -89,19 +90,16 @@ _MASK_BLOCK = 1 << 16  # elements per block: the masks and operands stay in L2
 
 
 def _memory_order_flat(*arrays):
-    """1-D views of arrays laid out alike (any axis order, no gaps), in memory order; None
-    when they differ or have gaps."""
+    """1-D views, in memory order, of arrays laid out alike (one transposed contiguous block);
+    None when their layouts differ or have gaps."""
     first = arrays[0]
-    order = sorted(range(first.ndim), key=lambda axis: -first.strides[axis])
-    flats = []
-    for array in arrays:
-        if array.strides != first.strides or array.shape != first.shape:
-            return None
-        moved = array.transpose(order)
-        if not moved.flags.c_contiguous:
-            return None
-        flats.append(moved.reshape(-1))
-    return flats
+    if any(a.strides != first.strides or a.shape != first.shape for a in arrays):
+        return None
+    try:
+        order = memory_order(first)
+    except ValueError:  # gaps
+        return None
+    return [(a if order is None else a.transpose(order)).reshape(-1) for a in arrays]
 
 
 def _inside_grad_into(gy, x, out, low, high) -> None:
