@@ -100,25 +100,32 @@ def _grouped_matmul_rows(xp, rows, mats, out, transpose: bool) -> None:
         out[:, g * o : (g + 1) * o] = rows[:, g * k : (g + 1) * k] @ mat
 
 
-def _im2col_forward(xp, xh, mats, geom: ConvGeometry, out) -> None:
-    n, _, _, c = xh.shape
-    groups, og, k = mats.shape
-    cg = c // groups
-    ho, wo = geom.out_size
+def _chunk_columns(xp, xh, geom: ConvGeometry, groups: int, first: int, last: int, step: int):
+    """Yields `(start, stop, g, cols)`: the im2col columns of group `g` of the images
+    `[start, stop)`, for chunks of `step` images over `[first, last)` (in scratch: each is
+    valid until the next one)."""
+    cg = xh.shape[3] // groups
     size = geom.padded_size()
+    for start in range(first, last, step):
+        stop = min(last, start + step)
+        padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
+        for g in range(groups):
+            yield start, stop, g, im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
+
+
+def _im2col_forward(xp, xh, mats, geom: ConvGeometry, out) -> None:
+    n = xh.shape[0]
+    groups, og, k = mats.shape
+    ho, wo = geom.out_size
     out_rows = out.reshape(n * ho * wo, groups * og)
 
     def work(first: int, last: int, step: int) -> None:
-        for start in range(first, last, step):
-            stop = min(last, start + step)
-            padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
+        for start, stop, g, cols in _chunk_columns(xp, xh, geom, groups, first, last, step):
             rows = out_rows[start * ho * wo : stop * ho * wo]
-            for g in range(groups):
-                cols = im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
-                if groups == 1:
-                    xp.matmul(cols, mats[0].T, out=rows)
-                else:
-                    rows[:, g * og : (g + 1) * og] = cols @ mats[g].T
+            if groups == 1:
+                xp.matmul(cols, mats[0].T, out=rows)
+            else:
+                rows[:, g * og : (g + 1) * og] = cols @ mats[g].T
 
     share_images(xp, work, n, ho * wo * k * groups * xh.itemsize)
 
@@ -254,26 +261,20 @@ def _im2col_weight_grad(xp, xh, gy_rows, geom: ConvGeometry, mats) -> None:
     into `mats`); the shares' sums are added at the end. Those are fresh arrays, not scratch: a
     pool thread may run two shares, and the second would overwrite the first's sum.
     """
-    n, _, _, c = xh.shape
+    n = xh.shape[0]
     groups, og, k = mats.shape
-    cg = c // groups
     ho, wo = geom.out_size
-    size = geom.padded_size()
 
     def work(first: int, last: int, step: int):
         total = mats if first == 0 else xp.empty_like(mats)
-        for start in range(first, last, step):
-            stop = min(last, start + step)
-            padded = pad_into(xp, xh[start:stop], geom.padding, size, "conv_padded")
-            chunk = gy_rows[start * ho * wo : stop * ho * wo]
-            for g in range(groups):
-                cols = im2col(xp, padded[..., g * cg : (g + 1) * cg], geom, "conv_cols")
-                if start == first:
-                    xp.matmul(chunk[:, g * og : (g + 1) * og].T, cols, out=total[g])
-                else:
-                    part = scratch(xp, "conv_weight_part", mats.shape[1:], mats.dtype)
-                    xp.matmul(chunk[:, g * og : (g + 1) * og].T, cols, out=part)
-                    total[g] += part
+        for start, stop, g, cols in _chunk_columns(xp, xh, geom, groups, first, last, step):
+            grads = gy_rows[start * ho * wo : stop * ho * wo, g * og : (g + 1) * og]
+            if start == first:
+                xp.matmul(grads.T, cols, out=total[g])
+            else:
+                part = scratch(xp, "conv_weight_part", mats.shape[1:], mats.dtype)
+                xp.matmul(grads.T, cols, out=part)
+                total[g] += part
         return total
 
     totals = share_images(xp, work, n, ho * wo * k * groups * xh.itemsize)
