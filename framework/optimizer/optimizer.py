@@ -21,16 +21,21 @@ import numpy as np
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.ops.nn.threads import SHARE_MIN_ELEMENTS, parallel_for
+from framework.ops.nn.threads import SHARE_MIN_ELEMENTS, parallel_for, workers
 from framework.optimizer.lr import LRScheduler
 from framework.regularizer import L2Decay, WeightDecayRegularizer
 
 __all__ = ["Optimizer"]
 
 _NON_ACCUMULATOR_KEYS = ("LR_Scheduler", "master_weights")
-# Below this many elements a parameter's update runs on one thread (the split costs more; an
-# update is about four passes over the parameter).
-_PARALLEL_MIN_ITEMS = SHARE_MIN_ELEMENTS // 4
+# From this many elements on, a parameter's update is shared over the cores; below, one core is
+# faster (a hand-off costs about as much as one core's pass over half a million values).
+# Measured on step() alone: MLP (401K and 262K weights) 0.91 -> 0.64 ms updated serially in
+# blocks; ResNet-18 (590K weights) 12.3 ms shared from 512K on, 12.5-13.1 ms from 1M on.
+_PARALLEL_MIN_ITEMS = SHARE_MIN_ELEMENTS // 2
+# An update makes four to eight passes over its arrays; on one core they run block by block, so
+# that every pass after the first finds its block in L2 (MLP momentum step: 0.91 -> 0.66 ms).
+_BLOCK_ITEMS = 1 << 16
 
 
 class Optimizer:
@@ -248,13 +253,19 @@ class Optimizer:
 
     @staticmethod
     def _elementwise(update, p, *arrays) -> None:
-        """Run `update(p, *arrays)` -- in-place NumPy ufuncs -- split over the CPU cores.
+        """Run `update(p, *arrays)` -- in-place NumPy ufuncs -- in cache-sized blocks, and split
+        over the CPU cores when the parameter is large.
 
         NumPy's elementwise loops use one core; a big parameter is cut into contiguous ranges
-        updated on several threads (the ufuncs release the GIL). Arrays written to must be
-        C-contiguous for their flat views to alias them; otherwise the update runs whole.
+        updated on several threads (the ufuncs release the GIL). A smaller one is updated on
+        this thread in L2-sized blocks. Arrays written to must be C-contiguous for their flat
+        views to alias them; otherwise the update runs whole.
         """
-        if p.size < _PARALLEL_MIN_ITEMS or not all(a.flags.c_contiguous for a in (p, *arrays[1:])):
+        if (
+            p.size <= _BLOCK_ITEMS
+            or not isinstance(p, np.ndarray)
+            or not all(a.flags.c_contiguous for a in (p, *arrays[1:]))
+        ):
             update(p, *arrays)
             return
         flats = [a.reshape(-1) for a in (p, *arrays)]
@@ -262,7 +273,13 @@ class Optimizer:
         def work(start: int, stop: int) -> None:
             update(*[a[start:stop] for a in flats])
 
-        parallel_for(work, p.size, min_items=_PARALLEL_MIN_ITEMS // 2)
+        if p.size >= _PARALLEL_MIN_ITEMS and workers() > 1:
+            # Each core runs its range whole: per-block ufunc calls on two threads would fight
+            # over the GIL.
+            parallel_for(work, p.size, min_items=_PARALLEL_MIN_ITEMS // 2)
+            return
+        for start in range(0, p.size, _BLOCK_ITEMS):
+            work(start, min(start + _BLOCK_ITEMS, p.size))
 
     def _scratch(self, slot: str, like, dtype=None):
         """A reused work array shaped like `like` (so updates allocate nothing per step)."""

@@ -253,12 +253,19 @@ def test_float16_parameters_update_in_place_with_float32_state():
     ids=["sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"],
 )
 def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkeypatch):
+    """A big parameter is shared over the cores, a middling one updated in cache-sized blocks
+    on one thread, a small one whole; all three give exactly the whole-array update."""
+    from framework.ops.nn import threads
     from framework.optimizer import optimizer as base
 
+    monkeypatch.setattr(threads, "CPU_WORKERS", 2)
+    monkeypatch.setattr(threads, "_pool", None)
     rng = np.random.default_rng(4)
-    weights = [rng.standard_normal((600, 601)).astype(np.float32), np.ones(7, np.float32)]
+    shapes = [(800, 801), (300, 301), (7,)]  # above _PARALLEL_MIN_ITEMS, above _BLOCK_ITEMS
+    weights = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
     grads = [[rng.standard_normal(w.shape).astype(np.float32) for w in weights] for _ in range(3)]
-    grads[1][0] = np.broadcast_to(grads[1][0][:1], (600, 601))  # a non-contiguous gradient
+    grads[1][0] = np.broadcast_to(grads[1][0][:1], (800, 801))  # a non-contiguous gradient
+    grads[1][1] = np.broadcast_to(grads[1][1][:1], (300, 301))
     calls = []
 
     def counting_parallel_for(work, n, min_items=1):
@@ -268,8 +275,11 @@ def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkey
     parallel_for = base.parallel_for
     monkeypatch.setattr(base, "parallel_for", counting_parallel_for)
     split = run_ours(build, weights, grads)
-    assert calls and set(calls) == {600 * 601}  # the big one was split, the small one not
+    assert calls and set(calls) == {800 * 801}  # the big one was split, the others not
     monkeypatch.setattr(base, "_PARALLEL_MIN_ITEMS", 10**9)
+    blocked = run_ours(build, weights, grads)
+    monkeypatch.setattr(base, "_BLOCK_ITEMS", 10**9)
     whole = run_ours(build, weights, grads)
-    for a, b in zip(split, whole, strict=True):
-        np.testing.assert_array_equal(a, b)
+    for a, b, c in zip(split, blocked, whole, strict=True):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, c)
