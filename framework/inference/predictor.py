@@ -49,7 +49,8 @@ class _Shared:
                 }
         self.graph = graph
         # On the CPU the predictor shares conv chunks out over its own workers and keeps BLAS
-        # single-threaded while it runs (see blas_threads); on a GPU none of this applies.
+        # single-threaded while it runs (see blas_threads), except that a single sample lends
+        # BLAS the cores (see executor); on a GPU none of this applies.
         self.own_threads = not config.use_gpu() and blas_threads.available()
         cores = config.cpu_math_library_num_threads() or threads.CPU_WORKERS
         self.workers = cores if self.own_threads else 1

@@ -21,6 +21,7 @@ import numpy as np
 
 from framework.inference.arena import BufferArena
 from framework.jit.graph import Node
+from framework.ops.nn import threads
 from framework.ops.nn.layout import memory_order
 from framework.ops.nn.threads import parallel_for, split_ranges
 
@@ -98,11 +99,17 @@ class KernelContext:
         workers: int = 1,
     ) -> None:
         self.xp = xp
-        self.workers = workers  # CPU cores a kernel may share its chunks out over
+        self._workers = workers
         self.arena = arena
         self.inplace = inplace
         self.static_inputs = static_inputs or []
         self.escapes = escapes  # the output leaves the executor: never from the arena
+
+    @property
+    def workers(self) -> int:
+        """CPU cores a kernel may share its chunks out over in this run: the executor's count,
+        or fewer under `threads.at_most` (a single-sample run keeps every op on its thread)."""
+        return min(self._workers, threads.workers())
 
     def static(self, index: int) -> Any:
         """The initializer array feeding input `index`, or None when it is computed."""

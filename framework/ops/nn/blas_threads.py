@@ -7,7 +7,8 @@ split every small GEMM call across the cores and synchronise them each time: slo
 quiet machine, and much slower on a busy one, where the partner thread is often not
 scheduled. So while such work is in progress, the BLAS library is switched to one thread
 (process-wide: BLAS libraries have only a global setting) and switched back when the last
-concurrent user ends. A switch costs a few microseconds.
+concurrent user ends. A switch costs a few microseconds. Work too small to cut into chunks
+(a predictor run on a single sample) borrows BLAS's threads back with `lent_threads`.
 
 This needs `threadpoolctl` to reach the BLAS library; without it `available()` is False and
 callers leave BLAS as it is and run their chunks one after another.
@@ -21,6 +22,7 @@ from typing import Any
 _lock = threading.Lock()
 _active = 0
 _saved: list[tuple[Any, int]] = []
+_lent = False  # a lent_threads context has given BLAS its threads back for a while
 _libraries: list[Any] | None = None
 
 
@@ -53,20 +55,64 @@ class single_threaded_blas:  # noqa: N801 - used as a context manager, like `no_
         with _lock:
             if _active == 0:
                 _saved[:] = [(lib, lib.get_num_threads()) for lib in _blas_libraries()]
-                for lib, threads in _saved:
-                    if threads != 1:
-                        lib.set_num_threads(1)
+                _set_saved_threads(1)
+            elif _lent:  # a concurrent user borrowed the threads: this one needs one thread
+                _take_back()
             _active += 1
 
     def __exit__(self, *exc: object) -> None:
-        global _active
+        global _active, _lent
         with _lock:
             _active -= 1
             if _active == 0:
+                _lent = False
                 for lib, threads in _saved:
                     if threads != 1:
                         lib.set_num_threads(threads)
                 _saved.clear()
+
+
+class lent_threads:  # noqa: N801 - used as a context manager, like `no_grad`
+    """Context inside a single-threaded region: BLAS may use up to `threads` threads again.
+
+    For a product too small to be worth cutting into chunks for our workers (a hand-off costs
+    about 0.1 ms here), one multi-threaded GEMM is faster: OpenBLAS's threads spin between
+    calls, ours sleep. Nothing changes when another single-threaded context is open at the same
+    time (its chunks need one BLAS thread each), and one opening meanwhile takes the threads
+    back.
+    """
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.switched = False
+
+    def __enter__(self) -> None:
+        global _lent
+        with _lock:
+            self.switched = _active == 1 and not _lent and self.threads > 1
+            if self.switched:
+                for lib, threads in _saved:
+                    if threads != 1:
+                        lib.set_num_threads(min(threads, self.threads))
+                _lent = True
+
+    def __exit__(self, *exc: object) -> None:
+        with _lock:
+            if self.switched and _lent:
+                _take_back()
+
+
+def _set_saved_threads(threads: int) -> None:
+    for lib, saved in _saved:
+        if saved != 1:
+            lib.set_num_threads(threads)
+
+
+def _take_back() -> None:
+    """Back to one BLAS thread after `lent_threads` (the caller holds the lock)."""
+    global _lent
+    _lent = False
+    _set_saved_threads(1)
 
 
 def set_blas_threads(threads: int) -> None:

@@ -314,3 +314,63 @@ def test_a_one_thread_predictor_keeps_training_kernels_on_its_thread(tmp_path, m
     with framework.no_grad():
         eager = model(framework.to_tensor(x)).numpy()
     np.testing.assert_allclose(results[1], eager, rtol=1e-4, atol=1e-4)
+
+
+class PlainConvNet(nn.Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2D(16, 32, 3, padding=1)
+
+    def forward(self, x):
+        return F.relu(self.conv(x))
+
+
+def test_a_single_sample_runs_on_its_thread_and_blas_spreads_the_gemms(tmp_path, monkeypatch):
+    """Batch 1: every op on the calling thread, with BLAS lent the predictor's cores (no
+    hand-offs to sleeping workers). A batch of several shares its work over the workers with
+    BLAS on one thread. The results agree."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from framework.inference.kernels import conv_gemm
+    from framework.ops.nn import blas_threads, threads
+
+    if not blas_threads.available():
+        pytest.skip("no BLAS library reachable through threadpoolctl")
+    model = PlainConvNet()
+    model.eval()
+    path = str(tmp_path / "plain")
+    framework.jit.save(model, path, input_spec=[InputSpec([None, 16, 48, 48], "float32", "x")])
+    monkeypatch.setattr(threads, "CPU_WORKERS", 2)
+    monkeypatch.setattr(threads, "_pool", None)
+    submitted, blas_seen = [], []
+    executor = threads._executor
+
+    def counting_executor():
+        pool = executor()
+        submit = pool.submit
+        pool.submit = lambda *a, **k: submitted.append(a) or submit(*a, **k)
+        return pool
+
+    product = conv_gemm.product
+
+    def recording_product(xp, rows, weight_t, out):
+        blas_seen.extend(lib.get_num_threads() for lib in blas_threads._blas_libraries())
+        product(xp, rows, weight_t, out)
+
+    monkeypatch.setattr(threads, "_executor", counting_executor)
+    monkeypatch.setattr(conv_gemm, "product", recording_product)
+    config = Config(path)
+    config.set_cpu_math_library_num_threads(2)
+    predictor = create_predictor(config)
+    x = np.random.default_rng(6).standard_normal((4, 16, 48, 48)).astype(np.float32)
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        one = predictor.run([x[:1]])[0]
+        assert not submitted and set(blas_seen) == {2}
+        blas_seen.clear()
+        several = predictor.run([x])[0]
+        assert submitted and set(blas_seen) == {1}
+        assert {lib.get_num_threads() for lib in blas_threads._blas_libraries()} == {2}
+    assert threads.workers() == 2
+    np.testing.assert_allclose(one, several[:1], rtol=1e-5, atol=1e-5)
+    with framework.no_grad():
+        eager = model(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)

@@ -223,3 +223,28 @@ def test_small_linear_products_run_on_one_blas_thread(monkeypatch):
         big(framework.to_tensor(rng.standard_normal((256, 512)).astype(np.float32)))
         assert len(seen) == 3  # 33M multiply-adds: BLAS keeps its threads
         assert set(_blas_thread_counts()) == {2}
+
+
+def test_lent_threads_give_blas_its_threads_only_while_no_one_else_needs_one():
+    if not blas_threads.available():
+        pytest.skip("no BLAS library reachable through threadpoolctl")
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        with blas_threads.single_threaded_blas():
+            assert set(_blas_thread_counts()) == {1}
+            with blas_threads.lent_threads(2):
+                assert set(_blas_thread_counts()) == {2}
+                with blas_threads.single_threaded_blas():  # another user takes them back
+                    assert set(_blas_thread_counts()) == {1}
+                assert set(_blas_thread_counts()) == {1}
+            assert set(_blas_thread_counts()) == {1}
+            with blas_threads.single_threaded_blas(), blas_threads.lent_threads(2):
+                assert set(_blas_thread_counts()) == {1}  # two users open: nothing lent
+            with blas_threads.lent_threads(8):
+                assert set(_blas_thread_counts()) == {2}  # never more than BLAS had before
+            with pytest.raises(RuntimeError), blas_threads.lent_threads(2):
+                raise RuntimeError("a failing kernel")
+            assert set(_blas_thread_counts()) == {1}
+        assert set(_blas_thread_counts()) == {2}
+        with blas_threads.lent_threads(2):  # outside any single-threaded region: no change
+            assert set(_blas_thread_counts()) == {2}
+        assert set(_blas_thread_counts()) == {2}
