@@ -280,16 +280,11 @@ class GroupedConvNet(nn.Layer):
         return self.pool(F.relu(self.conv(x)))
 
 
-def test_a_one_thread_predictor_keeps_training_kernels_on_its_thread(tmp_path, monkeypatch):
-    """One thread per request means one core, also in kernels that share work over the cores
-    in training; with two threads they share it again, with the same results."""
+def _two_workers_counting_hand_offs(monkeypatch) -> list:
+    """Two cores' worth of workers, whatever the machine has; returns the list that records
+    every piece of work handed to the pool."""
     from framework.ops.nn import threads
 
-    model = GroupedConvNet()
-    model.eval()
-    path = str(tmp_path / "grouped")
-    framework.jit.save(model, path, input_spec=[InputSpec([None, 32, 64, 64], "float32", "x")])
-    x = np.random.default_rng(5).standard_normal((8, 32, 64, 64)).astype(np.float32)
     monkeypatch.setattr(threads, "CPU_WORKERS", 2)
     monkeypatch.setattr(threads, "_pool", None)
     submitted = []
@@ -302,6 +297,20 @@ def test_a_one_thread_predictor_keeps_training_kernels_on_its_thread(tmp_path, m
         return pool
 
     monkeypatch.setattr(threads, "_executor", counting_executor)
+    return submitted
+
+
+def test_a_one_thread_predictor_keeps_training_kernels_on_its_thread(tmp_path, monkeypatch):
+    """One thread per request means one core, also in kernels that share work over the cores
+    in training; with two threads they share it again, with the same results."""
+    from framework.ops.nn import threads
+
+    model = GroupedConvNet()
+    model.eval()
+    path = str(tmp_path / "grouped")
+    framework.jit.save(model, path, input_spec=[InputSpec([None, 32, 64, 64], "float32", "x")])
+    x = np.random.default_rng(5).standard_normal((8, 32, 64, 64)).astype(np.float32)
+    submitted = _two_workers_counting_hand_offs(monkeypatch)
     results = {}
     for cores in (1, 2):
         submitted.clear()
@@ -339,24 +348,13 @@ def test_a_single_sample_runs_on_its_thread_and_blas_spreads_the_gemms(tmp_path,
     model.eval()
     path = str(tmp_path / "plain")
     framework.jit.save(model, path, input_spec=[InputSpec([None, 16, 48, 48], "float32", "x")])
-    monkeypatch.setattr(threads, "CPU_WORKERS", 2)
-    monkeypatch.setattr(threads, "_pool", None)
-    submitted, blas_seen = [], []
-    executor = threads._executor
-
-    def counting_executor():
-        pool = executor()
-        submit = pool.submit
-        pool.submit = lambda *a, **k: submitted.append(a) or submit(*a, **k)
-        return pool
-
+    submitted, blas_seen = _two_workers_counting_hand_offs(monkeypatch), []
     product = conv_gemm.product
 
     def recording_product(xp, rows, weight_t, out):
         blas_seen.extend(lib.get_num_threads() for lib in blas_threads._blas_libraries())
         product(xp, rows, weight_t, out)
 
-    monkeypatch.setattr(threads, "_executor", counting_executor)
     monkeypatch.setattr(conv_gemm, "product", recording_product)
     config = Config(path)
     config.set_cpu_math_library_num_threads(2)
