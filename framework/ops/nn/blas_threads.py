@@ -55,7 +55,7 @@ class single_threaded_blas:  # noqa: N801 - used as a context manager, like `no_
         with _lock:
             if _active == 0:
                 _saved[:] = [(lib, lib.get_num_threads()) for lib in _blas_libraries()]
-                _set_saved_threads(1)
+                _limit_saved(1)
             elif _lent:  # a concurrent user borrowed the threads: this one needs one thread
                 _take_back()
             _active += 1
@@ -66,9 +66,7 @@ class single_threaded_blas:  # noqa: N801 - used as a context manager, like `no_
             _active -= 1
             if _active == 0:
                 _lent = False
-                for lib, threads in _saved:
-                    if threads != 1:
-                        lib.set_num_threads(threads)
+                _limit_saved(None)
                 _saved.clear()
 
 
@@ -91,9 +89,7 @@ class lent_threads:  # noqa: N801 - used as a context manager, like `no_grad`
         with _lock:
             self.switched = _active == 1 and not _lent and self.threads > 1
             if self.switched:
-                for lib, threads in _saved:
-                    if threads != 1:
-                        lib.set_num_threads(min(threads, self.threads))
+                _limit_saved(self.threads)
                 _lent = True
 
     def __exit__(self, *exc: object) -> None:
@@ -102,17 +98,18 @@ class lent_threads:  # noqa: N801 - used as a context manager, like `no_grad`
                 _take_back()
 
 
-def _set_saved_threads(threads: int) -> None:
+def _limit_saved(limit: int | None) -> None:
+    """Each library's thread count as saved on entry, at most `limit` (None: as saved)."""
     for lib, saved in _saved:
         if saved != 1:
-            lib.set_num_threads(threads)
+            lib.set_num_threads(saved if limit is None else min(saved, limit))
 
 
 def _take_back() -> None:
     """Back to one BLAS thread after `lent_threads` (the caller holds the lock)."""
     global _lent
     _lent = False
-    _set_saved_threads(1)
+    _limit_saved(1)
 
 
 def set_blas_threads(threads: int) -> None:
