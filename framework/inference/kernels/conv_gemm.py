@@ -22,9 +22,10 @@ from framework.ops.nn.threads import split_ranges
 from framework.ops.nn.workspace import scratch
 
 # GEMM operands per call (im2col columns or input rows, plus output rows). Measured on the
-# 2-core box (single core, batch 8-32): 4 MB beats 1-2 MB by 5-10% on ResNet-18 and
-# MobileNetV2 (fewer, larger GEMMs; the large shared L3 catches what spills from L2).
-CHUNK_BYTES = 4 << 20
+# 2-core box (batch 32, two cores): 8 MB beats 4 MB by 5% on CIFAR ResNet-18 and ResNet-18
+# (fewer, larger GEMMs, each streaming its weight once; the large shared L3 catches what
+# spills from L2), and 16 MB is slower again; batch 1 is unchanged.
+CHUNK_BYTES = 8 << 20
 _MIN_PIXELS_PER_CORE = 64  # fewer output pixels per core: split output channels instead
 
 
