@@ -27,7 +27,7 @@ import numpy as np
 
 from framework.inference.arena import BufferArena
 from framework.inference.kernels import KernelContext, builder_for
-from framework.inference.kernels.registry import share_out
+from framework.inference.kernels.registry import PreparedWeights, share_out
 from framework.inference.passes import block_fusion
 from framework.inference.passes.batch_split import batch_separable
 from framework.inference.passes.memory_plan import MemoryPlan, plan_memory
@@ -43,17 +43,20 @@ class Executor:
         memory_optim: bool = True,
         precompute: bool = True,
         workers: int = 1,
+        prepared: PreparedWeights | None = None,
     ) -> None:
         """`precompute=False` builds kernels that derive nothing from initializer values (no
         prepared weights), for callers that pass live weights to every `run`. `workers > 1` lets
         kernels share chunks out over that many cores (the caller then keeps BLAS
-        single-threaded during runs, see `blas_threads`)."""
+        single-threaded during runs, see `blas_threads`). `prepared` holds weights the kernels
+        derived from initializers, shared with the twins that run slices of a batch."""
         self.graph = graph
         self.xp = xp
         self.workers = workers
         self._options = (memory_optim, precompute)
         self._separable = workers > 1 and xp is np and batch_separable(graph)
         self._twins: list[Executor] = []
+        self._prepared = PreparedWeights() if prepared is None else prepared
         if precompute and xp is np:  # kernels fused across nodes, on the executor's own copy
             graph = block_fusion.run(graph)
         self.arena = BufferArena(xp) if memory_optim else None
@@ -86,6 +89,7 @@ class Executor:
                 ],
                 escapes=self.plan.escapes(index, node.outputs),
                 workers=workers,
+                prepared=self._prepared,
             )
             try:
                 run = builder_for(node.op_type)(node, ctx)
@@ -150,7 +154,8 @@ class Executor:
         parts = min(self.workers, n)
         while len(self._twins) < parts:
             memory_optim, precompute = self._options
-            self._twins.append(Executor(self.graph, self.xp, memory_optim, precompute, workers=1))
+            twin = Executor(self.graph, self.xp, memory_optim, precompute, 1, self._prepared)
+            self._twins.append(twin)
         bounds = [n * k // parts for k in range(parts + 1)]
         results: list[Any] = [None] * parts
 

@@ -1,8 +1,9 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
 On the CPU an ungrouped convolution with a known weight runs `conv_gemm` (cache-sized im2col
-chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight prepared once per model) and a
-depthwise one runs `depthwise` (tap-by-tap accumulation on cache-sized bands, bias and
+chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight prepared once per model), or
+`winograd` when it is 3x3 with stride 1 and has enough tiles, and a depthwise one runs
+`depthwise` (tap-by-tap accumulation on cache-sized bands, bias and
 activation fused); other grouped convolutions, GPU convolutions and weights that change
 between runs use the training kernels (`framework.ops.nn.conv_kernels`) with an output buffer
 from the arena.
@@ -10,9 +11,10 @@ from the arena.
 
 from __future__ import annotations
 
-from framework.inference.kernels import activation, conv_gemm, depthwise
+from framework.inference.kernels import activation, conv_gemm, depthwise, winograd
 from framework.inference.kernels.registry import kernel
 from framework.jit.op_schema import attr
+from framework.ops.nn import blas_threads
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward, conv_input_grad
 
@@ -60,7 +62,7 @@ def conv(node, ctx):
     if static_weight is not None and xp.__name__ == "numpy":
         w4 = static_weight[:, :, None, :] if one_d else static_weight
         if groups == 1:
-            matrix = gemm_matrix(xp, w4)
+            matrix = ctx.prepared((node.name, "gemm"), lambda: gemm_matrix(xp, w4))
         elif groups == w4.shape[0] and w4.shape[1] == 1:
             taps = depthwise.taps_of(xp, w4)
     static_bias = ctx.static(2)
@@ -96,9 +98,15 @@ def conv(node, ctx):
             )
         elif matrix is not None:
             finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
-            conv_gemm.conv_into(
-                xp, x4.transpose(_NHWC_ORDER), matrix, geom, physical, finish, ctx.workers
-            )
+            xh = x4.transpose(_NHWC_ORDER)
+            if _use_winograd(n, geom, w4.shape):
+                # Made on first use: a model that only sees single samples never needs it.
+                u = ctx.prepared(
+                    (node.name, "winograd"), lambda: winograd.transformed_weight(static_weight)
+                )
+                winograd.conv_into(xp, xh, u, geom, physical, finish, ctx.workers)
+            else:
+                conv_gemm.conv_into(xp, xh, matrix, geom, physical, finish, ctx.workers)
         else:
             conv_forward(x4, w4, bias, geom, out=physical)
             if fused is not None:
@@ -106,6 +114,17 @@ def conv(node, ctx):
         return out if from_4d is None else from_4d(out)
 
     return run
+
+
+def _use_winograd(batch: int, geom: ConvGeometry, weight_shape: tuple) -> bool:
+    """Winograd where it applies and pays, except while BLAS has lent threads (a single
+    sample): its GEMMs then spread over the cores, the transforms would run on one (measured
+    slower at batch 1 for CIFAR ResNet-18, 2 cores)."""
+    return (
+        winograd.applies(geom)
+        and winograd.worth_it(batch, geom, weight_shape)
+        and not blas_threads.lent()
+    )
 
 
 _BIAS_RUN = 4096  # bias values tiled to about this many, so adding it is a long inner loop

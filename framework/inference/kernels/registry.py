@@ -14,6 +14,7 @@ reshaped scales). The contract:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +86,22 @@ def share_out(work: Callable[[int, int], object], count: int, workers: int) -> N
     parallel_for(lambda a, b: [work(*ranges[i]) for i in range(a, b)], parts)
 
 
+class PreparedWeights:
+    """Weights that kernels derive from initializers (GEMM layouts, Winograd transforms),
+    made once and shared read-only by the executors that run slices of one batch."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple, Any] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, make: Callable[[], Any]) -> Any:
+        with self._lock:  # slices running in parallel wait for the first one's result
+            found = self._made.get(key)
+            if found is None:
+                found = self._made[key] = make()
+            return found
+
+
 class KernelContext:
     """What a kernel builder may use: the array module, the arena, the memory plan's in-place
     decision, and the arrays of inputs that are initializers (for precomputation)."""
@@ -97,9 +114,11 @@ class KernelContext:
         static_inputs: list[Any] | None = None,
         escapes: bool = False,
         workers: int = 1,
+        prepared: PreparedWeights | None = None,
     ) -> None:
         self.xp = xp
         self._workers = workers
+        self._prepared = PreparedWeights() if prepared is None else prepared
         self.arena = arena
         self.inplace = inplace
         self.static_inputs = static_inputs or []
@@ -110,6 +129,10 @@ class KernelContext:
         """CPU cores a kernel may share its chunks out over in this run: the executor's count,
         or fewer under `threads.at_most` (a single-sample run keeps every op on its thread)."""
         return min(self._workers, threads.workers())
+
+    def prepared(self, key: tuple, make: Callable[[], Any]) -> Any:
+        """`make()`'s weight under `key`, made once (see `PreparedWeights`)."""
+        return self._prepared.get(key, make)
 
     def static(self, index: int) -> Any:
         """The initializer array feeding input `index`, or None when it is computed."""

@@ -98,6 +98,11 @@ class lent_threads:  # noqa: N801 - used as a context manager, like `no_grad`
                 _take_back()
 
 
+def lent() -> bool:
+    """Whether a `lent_threads` context has BLAS running its threads now."""
+    return _lent
+
+
 def _limit_saved(limit: int | None) -> None:
     """Each library's thread count as saved on entry, at most `limit` (None: as saved)."""
     for lib, saved in _saved:
