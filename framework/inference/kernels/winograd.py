@@ -51,11 +51,13 @@ def worth_it(batch: int, geom: ConvGeometry, weight_shape: tuple) -> bool:
 
 
 def transformed_weight(weight) -> np.ndarray:
-    """`[O, C, 3, 3]` -> U `[16, C, O]` (row-major over the 4x4 tile positions), computed in
-    float64 and stored in the weight's dtype."""
+    """`[O, C, 3, 3]` -> U `[16, C, O]` (row-major over the 4x4 tile positions). G's entries
+    (1, 1/2) are exact in any float type, so the weight's own dtype loses nothing worth a
+    float64 detour, whose temporaries would stay in the heap of a serving process."""
     o, c = weight.shape[:2]
-    u = np.einsum("ik,ockl,jl->ijco", _G, np.asarray(weight, np.float64), _G, optimize=True)
-    return np.ascontiguousarray(u.reshape(16, c, o).astype(weight.dtype))
+    g = _G.astype(weight.dtype)
+    u = g @ (weight @ g.T)  # [O, C, 4, 4]
+    return np.ascontiguousarray(u.transpose(2, 3, 1, 0)).reshape(16, c, o)
 
 
 def conv_into(xp, xh, u, geom: ConvGeometry, out, epilogue=None, workers: int = 1) -> None:
