@@ -25,6 +25,7 @@ from framework.inference import blas_threads
 from framework.inference.config import Config
 from framework.inference.executor import Executor
 from framework.inference.handle import PredictorTensor
+from framework.inference.kernels.registry import PreparedWeights
 from framework.inference.passes import optimize
 from framework.jit.graph import Graph
 from framework.jit.serialization import load_graph
@@ -32,7 +33,8 @@ from framework.ops.nn import threads
 
 
 class _Shared:
-    """What clones share: the optimised graph with its weights already on the device."""
+    """What clones share: the optimised graph with its weights already on the device, and the
+    weights the kernels prepare from them (GEMM layouts, Winograd transforms)."""
 
     def __init__(self, config: Config) -> None:
         if config.prog_file() is None:
@@ -54,6 +56,7 @@ class _Shared:
         self.own_threads = not config.use_gpu() and blas_threads.available()
         cores = config.cpu_math_library_num_threads() or threads.CPU_WORKERS
         self.workers = cores if self.own_threads else 1
+        self.prepared = PreparedWeights()
 
 
 class Predictor:
@@ -67,6 +70,7 @@ class Predictor:
                 self._shared.xp,
                 config.memory_optim_enabled(),
                 workers=self._shared.workers,
+                prepared=self._shared.prepared,
             )
         self._inputs = {
             name: PredictorTensor(name, graph.values[name], self._shared.place, is_input=True)

@@ -117,8 +117,13 @@ def test_deleted_passes_do_not_run(model_path) -> None:
         config.delete_pass("make_it_fast")
 
 
-def test_clones_serve_concurrent_requests(model_path) -> None:
+def test_clones_serve_concurrent_requests(model_path, monkeypatch) -> None:
+    from framework.inference.kernels import conv
+
     model, path = model_path
+    prepared = []
+    gemm_matrix = conv.gemm_matrix
+    monkeypatch.setattr(conv, "gemm_matrix", lambda *a: prepared.append(1) or gemm_matrix(*a))
     predictor = create_predictor(Config(path))
     requests = [_inputs(batch, seed) for seed, batch in enumerate([1, 2, 3, 4, 1, 2] * 2)]
     expected = [_eager(model, arrays) for arrays in requests]
@@ -135,6 +140,7 @@ def test_clones_serve_concurrent_requests(model_path) -> None:
 
     clones = [predictor.clone() for _ in range(4)]
     assert all(c.program is predictor.program for c in clones)  # weights shared, not copied
+    assert len(prepared) == 1  # so is the conv's GEMM layout of its weight
     threads = [threading.Thread(target=serve, args=(i, c)) for i, c in enumerate(clones)]
     for thread in threads:
         thread.start()
