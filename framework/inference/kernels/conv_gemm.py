@@ -16,6 +16,7 @@ Inputs and outputs are channel-last (`[N, H, W, C]` memory), like the training k
 from __future__ import annotations
 
 from framework.inference.kernels.registry import share_out
+from framework.ops.nn import gemm
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into, window_view
 from framework.ops.nn.threads import split_ranges
@@ -112,10 +113,10 @@ def product(xp, rows, weight_t, out) -> None:
     `weight_t @ rows.T` (the big operand first) runs about twice as fast in OpenBLAS."""
     if 2 * rows.shape[0] <= weight_t.shape[0]:
         flipped = scratch(xp, "infer_conv_flipped", (weight_t.shape[0], rows.shape[0]), out.dtype)
-        xp.matmul(weight_t, rows.T, out=flipped)
+        gemm.matmul(xp, weight_t, rows.T, flipped)
         out[...] = flipped.T
     else:
-        xp.matmul(rows, weight_t.T, out=out)
+        gemm.matmul(xp, rows, weight_t.T, out)
 
 
 def _pointwise_tasks(source, out, cores: int) -> list[tuple]:

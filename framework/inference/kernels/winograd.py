@@ -25,6 +25,7 @@ import numpy as np
 
 from framework.inference.kernels.conv_gemm import CHUNK_BYTES
 from framework.inference.kernels.registry import share_out
+from framework.ops.nn import gemm
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into
 from framework.ops.nn.workspace import scratch
@@ -105,7 +106,7 @@ def _tile_band(xp, band, u, out, r0: int, epilogue) -> None:
     v = scratch(xp, "infer_winograd_v", (16, k * tr * tx, c), band.dtype)
     _input_transform(xp, band, v.reshape(4, 4, k, tr, tx, c))
     m = scratch(xp, "infer_winograd_m", (16, k * tr * tx, o), band.dtype)
-    xp.matmul(v, u, out=m)
+    gemm.matmul(xp, v, u, m)
     y0, y1 = 2 * r0, min(ho, 2 * r0 + 2 * tr)
     whole = y1 - y0 == 2 * tr and wo == 2 * tx  # the tiles cover exactly these output rows
     target = out[:, y0:y1]

@@ -34,7 +34,9 @@ def _blas_libraries() -> list[Any]:
         except ImportError:  # pragma: no cover - threadpoolctl comes with the dev tools
             _libraries = []
         else:
-            _libraries = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+            found = ThreadpoolController().select(user_api="blas").lib_controllers
+            # MKL loaded sequential by `gemm` has no threads to switch.
+            _libraries = [c for c in found if getattr(c, "threading_layer", "") != "sequential"]
     return _libraries
 
 
@@ -101,6 +103,12 @@ class lent_threads:  # noqa: N801 - used as a context manager, like `no_grad`
 def lent() -> bool:
     """Whether a `lent_threads` context has BLAS running its threads now."""
     return _lent
+
+
+def single_threaded() -> bool:
+    """Whether BLAS is held to one thread now (a `single_threaded_blas` context is open and
+    no threads are lent)."""
+    return _active > 0 and not _lent
 
 
 def _limit_saved(limit: int | None) -> None:

@@ -8,6 +8,7 @@ result comes out NCHW. Used for stems and small networks (LeNet's 1-channel inpu
 
 from __future__ import annotations
 
+from framework.ops.nn import gemm
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.threads import parallel_assign, parallel_gemms
 from framework.ops.nn.workspace import scratch
@@ -62,7 +63,7 @@ def forward(xp, x, weight, geom: ConvGeometry):
     out = xp.empty((n, o, cols.shape[2]), dtype=x.dtype)
 
     def work(start: int, stop: int) -> None:
-        xp.matmul(mat, cols[start:stop], out=out[start:stop])
+        gemm.matmul(xp, mat, cols[start:stop], out[start:stop])
 
     _by_images(xp, work, n)
     return out.reshape(n, o, *geom.out_size)
@@ -80,7 +81,8 @@ def weight_grad(xp, x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
     per_image = xp.empty((n, o, cols.shape[1]), dtype=x.dtype)
 
     def work(start: int, stop: int) -> None:
-        xp.matmul(rows[start:stop], cols[start:stop].transpose(0, 2, 1), out=per_image[start:stop])
+        images = cols[start:stop].transpose(0, 2, 1)
+        gemm.matmul(xp, rows[start:stop], images, per_image[start:stop])
 
     _by_images(xp, work, n)
     return per_image.sum(axis=0).reshape(weight_shape)

@@ -15,7 +15,7 @@ Weights enter the GEMMs in the layout of `conv_weights`.
 from __future__ import annotations
 
 from framework.core.backend import get_array_module
-from framework.ops.nn import conv_channel_first, depthwise
+from framework.ops.nn import conv_channel_first, depthwise, gemm
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
 from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
@@ -67,7 +67,7 @@ def _gemm_forward(xp, x, mats, geom: ConvGeometry, out) -> None:
         rows = out.reshape(n, h * w, -1)
 
         def work(start: int, stop: int) -> None:
-            xp.matmul(images[start:stop], mats[0].T, out=rows[start:stop])
+            gemm.matmul(xp, images[start:stop], mats[0].T, rows[start:stop])
 
         if parallel_gemms(xp, work, n) is None:
             work(0, n)
@@ -91,7 +91,7 @@ def _grouped_matmul(xp, rows, mats, out, transpose: bool) -> None:
 def _grouped_matmul_rows(xp, rows, mats, out, transpose: bool) -> None:
     groups = mats.shape[0]
     if groups == 1:
-        xp.matmul(rows, mats[0].T if transpose else mats[0], out=out)
+        gemm.matmul(xp, rows, mats[0].T if transpose else mats[0], out)
         return
     k = rows.shape[1] // groups
     o = out.shape[1] // groups
@@ -123,7 +123,7 @@ def _im2col_forward(xp, xh, mats, geom: ConvGeometry, out) -> None:
         for start, stop, g, cols in _chunk_columns(xp, xh, geom, groups, first, last, step):
             rows = out_rows[start * ho * wo : stop * ho * wo]
             if groups == 1:
-                xp.matmul(cols, mats[0].T, out=rows)
+                gemm.matmul(xp, cols, mats[0].T, rows)
             else:
                 rows[:, g * og : (g + 1) * og] = cols @ mats[g].T
 
@@ -192,7 +192,7 @@ def _col2im_input_grad(xp, gyh, weight, geom: ConvGeometry, c: int):
             chunk = rows[start * ho * wo : stop * ho * wo]
             cols = scratch(xp, "conv_grad_cols", (chunk.shape[0], kh * kw * c), gyh.dtype)
             if groups == 1:
-                xp.matmul(chunk, mats[0], out=cols)
+                gemm.matmul(xp, chunk, mats[0], cols)
             else:
                 taps = cols.reshape(-1, kh * kw, c)
                 for g in range(groups):
@@ -242,10 +242,11 @@ def _pointwise_weight_grad(xp, x_rows, gy_rows, mats) -> None:
     def work(start: int, stop: int):
         total = mats if start == 0 else xp.empty_like(mats)
         for g in range(groups):
-            xp.matmul(
+            gemm.matmul(
+                xp,
                 gy_rows[start:stop, g * og : (g + 1) * og].T,
                 x_rows[start:stop, g * cg : (g + 1) * cg],
-                out=total[g],
+                total[g],
             )
         return total
 
@@ -270,10 +271,10 @@ def _im2col_weight_grad(xp, xh, gy_rows, geom: ConvGeometry, mats) -> None:
         for start, stop, g, cols in _chunk_columns(xp, xh, geom, groups, first, last, step):
             grads = gy_rows[start * ho * wo : stop * ho * wo, g * og : (g + 1) * og]
             if start == first:
-                xp.matmul(grads.T, cols, out=total[g])
+                gemm.matmul(xp, grads.T, cols, total[g])
             else:
                 part = scratch(xp, "conv_weight_part", mats.shape[1:], mats.dtype)
-                xp.matmul(grads.T, cols, out=part)
+                gemm.matmul(xp, grads.T, cols, part)
                 total[g] += part
         return total
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.tensor import Tensor
-from framework.ops.nn import blas_threads
+from framework.ops.nn import blas_threads, gemm
 from framework.ops.nn.channel_sum import channel_sum
 
 # Multiply-adds below which a GEMM runs on one BLAS thread. Splitting a small GEMM gains little,
@@ -29,14 +29,16 @@ def _rows(a):
 
 
 def _matmul(a, b):
-    """`a @ b` of 2-D arrays; small CPU products on one BLAS thread."""
+    """`a @ b` of 2-D arrays; small CPU products on one BLAS thread (MKL's, when installed)."""
     if (
         a.shape[0] * a.shape[1] * b.shape[1] < _SMALL_GEMM
         and isinstance(a, np.ndarray)
         and blas_threads.available()
     ):
+        out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
         with blas_threads.single_threaded_blas():
-            return a @ b
+            gemm.matmul(np, a, b, out)
+        return out
     return a @ b
 
 
