@@ -5,12 +5,13 @@ Every 2x2 block of output pixels is computed from the 4x4 input tile around it a
 16 independent GEMMs `V[k] @ U[k]` (`[tiles, C] @ [C, O]`, one per position in the 4x4 tile)
 with 2.25x fewer multiply-adds than the im2col GEMM, and the transformed input is 4x the input
 instead of im2col's 9x. The transforms are a few adds and subtracts over whole arrays. Errors
-are those of float32 arithmetic (relative 1e-6 of the output's range; F(4x4, 3x3) would save
-more work, at about 10x the error).
+stay below 1e-6 of the output's range against a float64 direct convolution (F(4x4, 3x3) would
+save more multiply-adds with larger errors; not tried).
 
-Measured on the 2-core box, one core, 16 images (ms, im2col GEMM -> Winograd): CIFAR ResNet-18
-stages 32x32x64 12.3 -> 12.0, 16x16x128 10.3 -> 7.8, 8x8x256 9.7 -> 5.4, 4x4x512 9.6 -> 5.5;
-ResNet-18 at 224: 56x56x64 41.5 -> 36.7, 28x28x128 31.5 -> 22.4, 14x14x256 27.6 -> 17.4.
+Measured in the predictor on the 2-core box, one core, 16 images (ms per convolution, im2col
+GEMM -> Winograd): CIFAR ResNet-18 16x16x128 10.1 -> 7.8, 8x8x256 9.3 -> 6.1, 4x4x512
+9.5 -> 7.2; ResNet-18 at 224 28x28x128 30.0 -> 26.0, 14x14x256 26.6 -> 19.7, 7x7x512 even
+(the tiles overhang 7x7 by 31%). With 64 channels the transforms cost what the GEMM saves.
 With few tiles (a single small image) the GEMMs are the weights streaming past, and U is 16/9
 the size of the im2col weight: `worth_it` says when to prefer this kernel.
 
