@@ -78,36 +78,43 @@ def matmul(xp, a, b, out) -> None:
     """`out[...] = a @ b`, like `xp.matmul(a, b, out=out)`, for 2-D operands or stacks of them
     (`out` 3-D, either operand 2-D or 3-D). Through MKL when it is loaded, the arrays are NumPy
     float32 or float64 that BLAS can read in place, and BLAS runs one thread now; NumPy
-    otherwise."""
+    otherwise (a stack as one NumPy call, when its matrices are too small for MKL)."""
     if xp is not np or not blas_threads.single_threaded() or not available():
         xp.matmul(a, b, out=out)
         return
-    if out.ndim == 3 and a.ndim in (2, 3) and b.ndim in (2, 3):
-        for k in range(out.shape[0]):
-            _matmul_2d(a[k] if a.ndim == 3 else a, b[k] if b.ndim == 3 else b, out[k])
-        return
-    _matmul_2d(a, b, out)
-
-
-def _matmul_2d(a, b, out) -> None:
-    gemm = _library.get(a.dtype) if a.ndim == b.ndim == out.ndim == 2 else None
-    m, k = a.shape
-    n = b.shape[-1]
-    layouts = None
-    if (
-        gemm is not None
-        and a.dtype == b.dtype == out.dtype
-        and b.shape[0] == k
-        and out.shape == (m, n)
-        and m * n * k >= MIN_MACS
-        and not (np.may_share_memory(out, a) or np.may_share_memory(out, b))
-    ):
-        layouts = _layout(a), _layout(b), _layout(out)
-    if layouts is None or None in layouts or layouts[2][0] != _NO_TRANS:
+    if out.ndim == 2:
+        pairs = [(a, b, out)]
+    elif out.ndim == 3 and a.ndim in (2, 3) and b.ndim in (2, 3):
+        pairs = [
+            (a[k] if a.ndim == 3 else a, b[k] if b.ndim == 3 else b, out[k])
+            for k in range(out.shape[0])
+        ]
+    else:
+        pairs = []
+    calls = [_gemm_call(*pair) for pair in pairs]
+    if not calls or None in calls:
         np.matmul(a, b, out=out)
         return
+    for gemm, arguments in calls:
+        gemm(*arguments)
+
+
+def _gemm_call(a, b, out):
+    """(cblas_?gemm, its arguments) computing the 2-D `out = a @ b` in place, or None."""
+    gemm = _library.get(a.dtype) if a.ndim == b.ndim == out.ndim == 2 else None
+    if gemm is None or not (a.dtype == b.dtype == out.dtype):
+        return None
+    m, k = a.shape
+    n = b.shape[1]
+    if b.shape[0] != k or out.shape != (m, n) or m * n * k < MIN_MACS:
+        return None
+    if np.may_share_memory(out, a) or np.may_share_memory(out, b):
+        return None
+    layouts = _layout(a), _layout(b), _layout(out)
+    if None in layouts or layouts[2][0] != _NO_TRANS:
+        return None
     (trans_a, lda), (trans_b, ldb), (_, ldc) = layouts
-    gemm(
+    return gemm, (
         _ROW_MAJOR, trans_a, trans_b, m, n, k, 1.0,
         a.ctypes.data, lda, b.ctypes.data, ldb, 0.0, out.ctypes.data, ldc,
     )  # fmt: skip
