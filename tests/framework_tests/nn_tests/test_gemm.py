@@ -64,6 +64,11 @@ def test_stacks_run_one_product_per_matrix(counted_mkl) -> None:
     assert len(counted_mkl) == 8
     np.testing.assert_allclose(out, a @ shared, rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(flipped, out.transpose(0, 2, 1), rtol=1e-5, atol=1e-4)
+    small = np.empty((4, 140, 8), np.float32)  # matrices below the MKL threshold: NumPy
+    with blas_threads.single_threaded_blas():
+        gemm.matmul(np, a, shared[:, :8], small)
+    assert len(counted_mkl) == 8
+    np.testing.assert_allclose(small, a @ shared[:, :8], rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize(
