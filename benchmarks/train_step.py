@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from models import MODELS, NUM_CLASSES, build_model, torch_nn  # noqa: E402
+from worker_lines import WorkerLines  # noqa: E402
 
 FRAMEWORKS = ("ours", "torch", "paddle")
 LEARNING_RATE = 0.01
@@ -140,6 +141,8 @@ class Worker:
             command, env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.stderr,
         )  # fmt: skip
+        self.lines = WorkerLines(self.process.stdout)
+        self.timeout = args.timeout
         self.error: str | None = None
         self.ask(None)  # wait until the model is built
 
@@ -150,7 +153,12 @@ class Worker:
             self.process.stdin.write(request + "\n")
             self.process.stdin.flush()
         while True:
-            line = self.process.stdout.readline()
+            try:
+                line = self.lines.readline(self.timeout)
+            except TimeoutError as error:
+                self.process.kill()
+                self.error = str(error)
+                return {"error": self.error}
             if not line:
                 self.process.wait()
                 self.stderr.seek(0)
