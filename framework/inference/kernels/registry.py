@@ -88,14 +88,15 @@ def share_out(work: Callable[[int, int], object], count: int, workers: int) -> N
 
 class PreparedWeights:
     """Weights that kernels derive from initializers (GEMM layouts, Winograd transforms),
-    made once and shared read-only by the executors that run slices of one batch."""
+    made once and shared read-only by an executor, the twins that run slices of its batches
+    and the predictor's clones (keys name graph nodes: all of them run the same graph)."""
 
     def __init__(self) -> None:
         self._made: dict[tuple, Any] = {}
         self._lock = threading.Lock()
 
     def get(self, key: tuple, make: Callable[[], Any]) -> Any:
-        with self._lock:  # slices running in parallel wait for the first one's result
+        with self._lock:  # users running in parallel wait for the first one's result
             found = self._made.get(key)
             if found is None:
                 found = self._made[key] = make()
