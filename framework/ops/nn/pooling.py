@@ -2,7 +2,8 @@
 
 Kernels take NCHW-shaped arrays in any memory order and keep that order: each kernel tap is a
 strided view of the padded input, so a pass over the taps is a few whole-array ufunc calls.
-Max pooling records the winning tap; its gradient adds back onto it (`TapScatter`). Average
+Max pooling records the winning tap; its gradient adds back onto it (`TapScatter`). On NumPy,
+2x2 windows at stride 2 (the common case) run as pairwise passes over long runs instead. Average
 pooling and its gradient are adjoint linear maps, so both have gradients of any order.
 """
 
@@ -67,6 +68,9 @@ def max_pool_forward(x, geom: ConvGeometry):
     to it (taps visited last to first, so the lowest index wins ties, as PyTorch and Paddle).
     """
     xp = get_array_module(x)
+    pairs = _pair_layout(x, geom) if xp is np else None
+    if pairs is not None:
+        return _pairwise_max_pool(xp, x, *pairs)
     n, c = x.shape[:2]
     shape = (n, c, *geom.out_size)
     padded = _padded(xp, x, geom, -np.inf, "pool_padded")
@@ -90,6 +94,112 @@ def max_pool_forward(x, geom: ConvGeometry):
     else:
         work(0, n)
     return out, arg
+
+
+def _is_pair_geometry(geom: ConvGeometry) -> bool:
+    """2x2 windows at stride 2 that tile the input exactly (no padding, even sizes)."""
+    h, w = geom.in_size
+    return (
+        geom.kernel == (2, 2)
+        and geom.stride == (2, 2)
+        and geom.padding == ((0, 0), (0, 0))
+        and geom.dilation == (1, 1)
+        and h % 2 == 0
+        and w % 2 == 0
+    )
+
+
+def _memory(array):
+    """`(memory, channel_last)`: an NCHW-shaped array as its C-contiguous `[P, H, W, Q]` memory
+    (`[N*C, H, W, 1]` or `[N, H, W, C]`), or None for other layouts."""
+    n, c, h, w = array.shape
+    if array.flags.c_contiguous:
+        return array.reshape(n * c, h, w, 1), False
+    if is_channel_last(array) and array.transpose(0, 2, 3, 1).flags.c_contiguous:
+        return array.transpose(0, 2, 3, 1), True
+    return None
+
+
+def _pair_layout(x, geom: ConvGeometry):
+    """`_memory(x)` where 2x2/2 pooling of `x` can run pairwise; None otherwise."""
+    if not _is_pair_geometry(geom) or x.size == 0 or x.shape[2:] != geom.in_size:
+        return None
+    return _memory(x)
+
+
+def _pairwise_max_pool(xp, x, memory, channel_last: bool):
+    """2x2/2 max pooling as two pairwise passes, first across columns, then across rows.
+
+    Columns pair up as neighbours in memory and rows as neighbouring row blocks, so every pass
+    runs over long runs (NumPy's tap-by-tap passes over strided views walk `Wo`-long rows: 2.4x
+    slower on LeNet's `[64, 6, 28, 28]`, one core). Ties go to the first tap in row-major
+    order, as in the tap chain: the left column within a row, then the top row.
+    """
+    p, h, w, q = memory.shape
+    out_memory = xp.empty((p, h // 2, w // 2, q), dtype=x.dtype)
+    arg_memory = xp.empty(out_memory.shape, dtype=np.uint8)
+
+    def work(start: int, stop: int) -> None:
+        block = memory[start:stop].reshape(-1, 2, q)
+        rows = (stop - start) * (h // 2)
+        column_max = xp.maximum(block[:, 0], block[:, 1]).reshape(rows, 2, -1)
+        right = xp.greater(block[:, 1], block[:, 0]).reshape(rows, 2, -1)
+        top, bottom = column_max[:, 0], column_max[:, 1]
+        out = out_memory[start:stop].reshape(rows, -1)
+        arg = arg_memory[start:stop].reshape(rows, -1)
+        xp.maximum(top, bottom, out=out)
+        lower = xp.greater(bottom, top)
+        xp.copyto(arg, right[:, 0])
+        xp.copyto(arg, right[:, 1], where=lower)
+        arg += lower.view(np.uint8) * np.uint8(2)
+
+    if xp.__name__ == "numpy" and out_memory.size >= _SHARED_POOL_ELEMENTS:
+        parallel_for(work, p)
+    else:
+        work(0, p)
+    n, c = x.shape[:2]
+    if channel_last:
+        return out_memory.transpose(0, 3, 1, 2), arg_memory.transpose(0, 3, 1, 2)
+    shape = (n, c, h // 2, w // 2)
+    return out_memory.reshape(shape), arg_memory.reshape(shape)
+
+
+def _pairwise_scatter(xp, gy, arg):
+    """The gradient of `_pairwise_max_pool` on channel-last memory: each output gradient written
+    to its winning tap, rows first, then columns, every pass over `C`-long runs or longer
+    (LeNet's `[64, 16, 10, 10]`: 0.10 ms, against 0.40 tap by tap). In `arg`'s layout, which
+    is the pooled input's. None for other layouts: on NCHW memory the pairwise passes come out
+    slower than the tap-by-tap ones (0.30 against 0.24 ms on `[64, 6, 28, 28]`)."""
+    layout = _memory(arg)
+    if layout is None or not layout[1] or arg.size == 0:
+        return None
+    arg_memory = layout[0]
+    p, ho, wo, q = arg_memory.shape
+    gy_memory = xp.ascontiguousarray(gy.transpose(0, 2, 3, 1))
+    gx_memory = xp.empty((p, 2 * ho, 2 * wo, q), dtype=gy.dtype)
+
+    def work(start: int, stop: int) -> None:
+        rows = (stop - start) * ho
+        grads = gy_memory[start:stop].reshape(rows, -1)
+        taps = arg_memory[start:stop].reshape(rows, -1)
+        lower = taps >= 2
+        right = xp.empty((rows, 2, wo * q), dtype=bool)
+        xp.bitwise_and(taps, 1, out=right[:, 0], casting="unsafe")
+        right[:, 1] = right[:, 0]
+        by_row = xp.empty((rows, 2, wo * q), dtype=gy.dtype)
+        xp.multiply(grads, ~lower, out=by_row[:, 0])
+        xp.multiply(grads, lower, out=by_row[:, 1])
+        by_row = by_row.reshape(-1, q)
+        right = right.reshape(-1, q)
+        pairs = gx_memory[start:stop].reshape(-1, 2, q)
+        xp.multiply(by_row, ~right, out=pairs[:, 0])
+        xp.multiply(by_row, right, out=pairs[:, 1])
+
+    if xp.__name__ == "numpy" and arg.size >= _SHARED_POOL_ELEMENTS:
+        parallel_for(work, p)
+    else:
+        work(0, p)
+    return gx_memory.transpose(0, 3, 1, 2)
 
 
 def flat_index(xp, arg, geom: ConvGeometry, in_shape, channel_last: bool):
@@ -149,6 +259,10 @@ class TapScatter(Function):
     def forward(self, gy):
         xp = get_array_module(gy)
         g = self.geom
+        if xp is np and _is_pair_geometry(g):
+            gx = _pairwise_scatter(xp, gy, self.arg)
+            if gx is not None:
+                return gx
         n, c = gy.shape[:2]
         h, w = g.in_size
         (top, _), (left, _) = g.padding

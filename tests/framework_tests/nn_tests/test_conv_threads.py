@@ -46,6 +46,7 @@ def shares(monkeypatch):
     monkeypatch.setattr(im2col, "parallel_gemms", spy)
     monkeypatch.setattr(conv_kernels, "parallel_gemms", spy)
     monkeypatch.setattr(conv_channel_first, "parallel_gemms", spy)
+    monkeypatch.setattr(conv_channel_first, "SHARE_MIN_MACS", 0)  # share even these small ones
     return calls
 
 
@@ -120,6 +121,22 @@ def test_shared_out_conv_equals_one_share_and_torch(
     np.testing.assert_allclose(shared[0], ty.detach().numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(shared[1], tx.grad.numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(shared[2], tw.grad.numpy(), rtol=1e-4, atol=1e-3)
+
+
+def test_channel_first_products_are_shared_out_from_share_min_macs_on(three_workers, shares):
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((6, 1, 3, 3)).astype(np.float32)
+    small = rng.standard_normal((8, 1, 28, 28)).astype(np.float32)  # 0.3M multiply-adds
+    y_small = F.conv2d(framework.to_tensor(small), framework.to_tensor(w), padding=1)
+    assert shares == [True]  # SHARE_MIN_MACS is 0 under the `shares` fixture
+    shares.clear()
+    conv_channel_first.SHARE_MIN_MACS = 1_000_000  # the fixture's monkeypatch restores it
+    F.conv2d(framework.to_tensor(small), framework.to_tensor(w), padding=1)
+    assert shares == []  # below the threshold: done here, without a hand-off
+    large = np.concatenate([small] * 4)  # 1.4M
+    y_large = F.conv2d(framework.to_tensor(large), framework.to_tensor(w), padding=1)
+    assert shares == [True]
+    np.testing.assert_array_equal(y_large.numpy()[:8], y_small.numpy())
 
 
 def test_shared_out_conv_gradients_are_exact_in_float64(three_workers, shares):

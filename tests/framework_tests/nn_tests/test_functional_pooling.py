@@ -287,6 +287,59 @@ def test_max_pool2d_ties_go_to_the_first_element_like_torch():
     np.testing.assert_array_equal(gx.numpy(), tx.grad.numpy())
 
 
+def _with_memory(x, channel_last: bool):
+    """`x` itself, or the same NCHW-shaped values laid out NHWC in memory."""
+    if not channel_last:
+        return np.ascontiguousarray(x)
+    return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+
+
+# 2x2 windows at stride 2 tiling an even-sized input run as pairwise passes (`pooling`).
+@pytest.mark.parametrize("x_channel_last", [False, True])
+@pytest.mark.parametrize("gy_channel_last", [False, True])
+def test_max_pool2d_2x2_pairwise_path_matches_torch_with_ties(x_channel_last, gy_channel_last):
+    torch = pytest.importorskip("torch")
+    x = np.round(_x((2, 3, 8, 6), np.float32))  # many ties within windows
+    x[0, 0, :2, :2] = 1.0  # a window of four equal values
+    xt = framework.Tensor(_with_memory(x, x_channel_last), stop_gradient=False)
+    y, mask = F.max_pool2d(xt, 2, 2, return_mask=True)
+    tx = torch.tensor(x, requires_grad=True)
+    ty, indices = torch.nn.functional.max_pool2d(tx, 2, 2, return_indices=True)
+    gy = _x(ty.shape, np.float32, seed=1)
+    ty.backward(torch.tensor(gy))
+    (gx,) = framework.grad(y, [xt], framework.Tensor(_with_memory(gy, gy_channel_last)))
+    np.testing.assert_array_equal(y.numpy(), ty.detach().numpy())
+    np.testing.assert_array_equal(mask.numpy(), indices.numpy())
+    np.testing.assert_array_equal(gx.numpy(), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("channel_last", [False, True])
+def test_max_pool2d_2x2_pairwise_path_gradients(channel_last):
+    x = _with_memory(_x((1, 3, 4, 6)), channel_last)
+    check_backward(lambda x: F.max_pool2d(x, 2, 2), [x])
+    check_double_backward(lambda x: F.max_pool2d(x, 2, 2), [x])
+
+
+def test_max_pool2d_2x2_pairwise_path_equals_the_tap_path(monkeypatch):
+    from framework.ops.nn import pooling
+    from framework.ops.nn.conv_geometry import ConvGeometry
+
+    geom = ConvGeometry((2, 2), (2, 2), ((0, 0), (0, 0)), (1, 1), 1, (10, 12), (5, 6))
+    for channel_last in (False, True):
+        x = _with_memory(np.round(_x((64, 5, 10, 12), np.float32)), channel_last)
+        gy = _x((64, 5, 5, 6), np.float32, seed=2)
+        out, arg = pooling.max_pool_forward(x, geom)  # large enough to be shared over cores
+        gx = pooling.TapScatter(arg, geom).forward(gy)
+        with monkeypatch.context() as patch:
+            patch.setattr(pooling, "_is_pair_geometry", lambda geom: False)
+            tap_out, tap_arg = pooling.max_pool_forward(x, geom)
+            tap_gx = pooling.TapScatter(tap_arg, geom).forward(gy)
+        np.testing.assert_array_equal(out, tap_out)
+        np.testing.assert_array_equal(arg, tap_arg)
+        np.testing.assert_array_equal(gx, tap_gx)
+        assert pooling._memory(out)[1] == channel_last  # the result keeps the input's layout
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize(
     "fn",
