@@ -10,6 +10,7 @@ import numpy as np
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
+from framework.ops.nn import vector_blas
 from framework.optimizer.fused import accumulator_dtype, fused_kernel
 from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer
@@ -82,8 +83,22 @@ class Momentum(Optimizer):
             kernel = fused_kernel("momentum", "P g, A lr, A mu", "P p, A v", body, v.dtype.name)
             kernel(grad.astype(p.dtype, copy=False), lr, mu, p, v)
             return
+        if vector_blas.usable(p, grad, v):
+            _momentum_blas(p, grad, v, mu=mu, lr=lr, nesterov=group["use_nesterov"])
+            return
         update = partial(_momentum, mu=mu, lr=lr, nesterov=group["use_nesterov"])
         self._elementwise(update, p, grad, v, self._scratch("work", v))
+
+
+def _momentum_blas(p, g, v, *, mu: float, lr: float, nesterov: bool) -> None:
+    """The update as BLAS scal/axpy calls, each one pass over its vectors on all cores."""
+    vector_blas.scale_(v, mu)
+    vector_blas.axpy_(1.0, g, v)
+    if nesterov:
+        vector_blas.axpy_(-lr, g, p)
+        vector_blas.axpy_(-lr * mu, v, p)
+    else:
+        vector_blas.axpy_(-lr, v, p)
 
 
 def _momentum(p, g, v, step, *, mu: float, lr: float, nesterov: bool) -> None:

@@ -10,6 +10,7 @@ import numpy as np
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
+from framework.ops.nn import vector_blas
 from framework.optimizer.fused import accumulator_dtype, fused_kernel
 from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer
@@ -42,6 +43,9 @@ class SGD(Optimizer):
         self._multi_precision = multi_precision
 
     def _update(self, param: Tensor, p, grad, lr: float, group: dict, state: dict) -> None:
+        if vector_blas.usable(p, grad):
+            vector_blas.axpy_(-lr, grad, p)
+            return
         if get_array_module(p) is np:
             step = self._scratch("work", p, accumulator_dtype(p.dtype))
             self._elementwise(partial(_sgd, lr=lr), p, grad, step)

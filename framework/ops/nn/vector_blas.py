@@ -1,0 +1,129 @@
+"""In-place vector updates (`x *= a`, `y += a * x`) through NumPy's own BLAS library.
+
+NumPy runs an elementwise ufunc on one core, and sharing it out over Python threads costs a
+thread hand-off (about 0.1 ms here) plus a GIL hand-off between every pair of ufunc calls.
+OpenBLAS's level-1 routines split a long vector over its own threads, which are still spinning
+from the last GEMM, so the hand-off costs microseconds. The optimizers' updates use them: the
+MLP's Momentum step (669K parameters, 2 cores) takes 0.29 ms this way against 0.40 ms with
+NumPy's ufuncs in L2-sized blocks.
+
+The routines are looked up in the BLAS library that NumPy loaded (found by `threadpoolctl`),
+under the symbol names of the builds NumPy ships. Where none is found, or for arrays BLAS
+cannot take (not float32/float64, not contiguous, short), the same update runs through NumPy.
+`SAMPAN_VECTOR_BLAS=0` turns the BLAS route off.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any
+
+import numpy as np
+
+# Shorter vectors go through NumPy: OpenBLAS runs them on one thread, and a ufunc call costs
+# less than a ctypes call.
+MIN_SIZE = 1 << 14
+
+_routines: dict[tuple[str, np.dtype], Any] | None = None
+
+
+def _symbol_candidates(name: str) -> list[tuple[str, type]]:
+    """`(symbol, integer type)` of `cblas_<name>` in the BLAS builds NumPy ships: scipy-openblas
+    (NumPy 2, 64-bit integers, prefixed and suffixed), openblas64_ (NumPy 1) and plain CBLAS."""
+    return [
+        (f"scipy_cblas_{name}64_", ctypes.c_int64),
+        (f"cblas_{name}64_", ctypes.c_int64),
+        (f"scipy_cblas_{name}", ctypes.c_int),
+        (f"cblas_{name}", ctypes.c_int),
+    ]
+
+
+def _load() -> dict[tuple[str, np.dtype], Any]:
+    """`{(routine, dtype): function}` for scal and axpy, or an empty dict."""
+    if os.environ.get("SAMPAN_VECTOR_BLAS", "1") == "0":
+        return {}
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - threadpoolctl comes with the framework
+        return {}
+    controllers = ThreadpoolController().select(internal_api="openblas").lib_controllers
+    routines: dict[tuple[str, np.dtype], Any] = {}
+    for controller in controllers:
+        try:
+            library = ctypes.CDLL(controller.filepath)
+        except OSError:
+            continue
+        for dtype, letter, scalar in (
+            (np.dtype(np.float32), "s", ctypes.c_float),
+            (np.dtype(np.float64), "d", ctypes.c_double),
+        ):
+            for routine in ("scal", "axpy"):
+                for symbol, integer in _symbol_candidates(letter + routine):
+                    function = getattr(library, symbol, None)
+                    if function is None:
+                        continue
+                    pointer = ctypes.c_void_p
+                    if routine == "scal":  # (n, alpha, x, incx)
+                        function.argtypes = [integer, scalar, pointer, integer]
+                    else:  # (n, alpha, x, incx, y, incy)
+                        function.argtypes = [integer, scalar, pointer, integer, pointer, integer]
+                    function.restype = None
+                    routines[(routine, dtype)] = function
+                    break
+        if len(routines) == 4:
+            return routines
+        routines.clear()
+    return routines
+
+
+def available() -> bool:
+    """Whether the BLAS routines were found (looking them up on first ask)."""
+    global _routines
+    if _routines is None:
+        _routines = _load()
+    return bool(_routines)
+
+
+def usable(*arrays) -> bool:
+    """Whether updates among these arrays go through BLAS: NumPy float32 or float64 arrays of
+    one dtype and size, C-contiguous, at least `MIN_SIZE` long, with the routines found."""
+    first = arrays[0]
+    return (
+        available()
+        and first.size >= MIN_SIZE
+        and all(
+            isinstance(a, np.ndarray)
+            and a.dtype == first.dtype
+            and a.flags.c_contiguous
+            and a.size == first.size
+            for a in arrays
+        )
+        and ("axpy", first.dtype) in _routines
+    )
+
+
+def _routine(name: str, *arrays):
+    """The BLAS routine for these arrays, or None where NumPy should do the update."""
+    return _routines[(name, arrays[0].dtype)] if usable(*arrays) else None
+
+
+def scale_(x, alpha: float) -> None:
+    """`x *= alpha` in place."""
+    function = _routine("scal", x)
+    if function is None:
+        x *= x.dtype.type(alpha)
+        return
+    function(x.size, alpha, x.ctypes.data, 1)
+
+
+def axpy_(alpha: float, x, y) -> None:
+    """`y += alpha * x` in place (`x` and `y` the same shape; they may not overlap)."""
+    function = _routine("axpy", x, y)
+    if function is None:
+        if alpha == 1.0:
+            y += x
+        else:
+            y += x * y.dtype.type(alpha)
+        return
+    function(x.size, alpha, x.ctypes.data, 1, y.ctypes.data, 1)
