@@ -76,16 +76,49 @@ def _sum(xp, block):
 
 
 def _reduce(parts: list):
-    total = parts[0]
+    """The blocks' per-channel partial sums added up in float64."""
+    total = [part.astype("float64") for part in parts[0]]
     for part in parts[1:]:
         total = [t + p for t, p in zip(total, part, strict=True)]
     return total
 
 
+# Sums of x and x^2 give the variance as E[x^2] - E[x]^2, which loses digits to cancellation
+# when a channel's mean is large against its spread: float32 sums carry relative errors near
+# 1e-6, so the variance keeps about 1e-4 relative accuracy while mean^2 <= 64 var. Beyond that
+# the sums are taken again about the mean (one more pass, for such tensors only).
+_CANCELLATION_RATIO = 64.0
+
+
+def _well_conditioned(xp, mean, var) -> bool:
+    return bool(xp.all(mean * mean <= _CANCELLATION_RATIO * var))
+
+
 def channel_moments(xp, v, eps: float):
-    """Per-channel mean, variance (biased) and invstd of a `[P, C, Q]` view, each `[C]`."""
+    """Per-channel mean, variance (biased) and invstd of a `[P, C, Q]` view, each `[C]`.
+
+    One pass of plain sums (two `einsum`s per block, no subtraction); a second pass about the
+    mean where those would cancel (see `_CANCELLATION_RATIO`).
+    """
     p, c, q = v.shape
-    shift = v[0].mean(axis=-1)  # [C]: any value near the mean will do
+    m = p * q
+
+    def plain(a: int, b: int):
+        block = v[a:b]
+        return _sum(xp, block), xp.einsum("pcq,pcq->c", block, block)
+
+    total, squares = _reduce(_blocks(xp, v, plain))
+    mean = total / m
+    var = xp.maximum(squares / m - mean * mean, 0)
+    if not _well_conditioned(xp, mean, var):
+        mean, var = _centered_moments(xp, v, mean)
+    mean, var = mean.astype(v.dtype), var.astype(v.dtype)
+    return mean, var, 1.0 / xp.sqrt(var + v.dtype.type(eps))
+
+
+def _centered_moments(xp, v, shift):
+    """Mean and variance from sums about a per-channel `shift` near the mean."""
+    p, c, q = v.shape
     shifts = _tile(xp, shift, v, "bn_tile_shift")
 
     def work(a: int, b: int):
@@ -95,9 +128,7 @@ def channel_moments(xp, v, eps: float):
     total, squares = _reduce(_blocks(xp, v, work))
     m = p * q
     offset = total / m
-    mean = shift + offset
-    var = xp.maximum(squares / m - offset * offset, 0)
-    return mean, var, 1.0 / xp.sqrt(var + v.dtype.type(eps))
+    return shift + offset, xp.maximum(squares / m - offset * offset, 0)
 
 
 def channel_affine(xp, v, scale, shift, out) -> None:
@@ -118,13 +149,23 @@ def channel_backward(xp, v, gy, mean, invstd, gamma, out):
     """Training-mode batch-norm input gradient into `out`; returns (ggamma, gbeta), each `[C]`."""
     p, c, q = v.shape
     m = p * q
-    centers = _tile(xp, mean, v, "bn_tile_shift")
+    # var + eps, the scale at which an error in the uncentered sum reaches the gradient.
+    var = 1.0 / (invstd.astype("float64") ** 2)
+    if _well_conditioned(xp, mean.astype("float64"), var):
+        # sum(gy * (x - mean)) = sum(gy * x) - mean * sum(gy), without a subtraction pass.
+        def sums(a: int, b: int):
+            return _sum(xp, gy[a:b]), xp.einsum("pcq,pcq->c", gy[a:b], v[a:b])
 
-    def sums(a: int, b: int):
-        d = xp.subtract(v[a:b], centers[: b - a], out=_temp(xp, v, b - a))
-        return _sum(xp, gy[a:b]), xp.einsum("pcq,pcq->c", gy[a:b], d)
+        gbeta, gy_x = _reduce(_blocks(xp, v, sums))
+        gy_centered = gy_x - mean * gbeta
+    else:
+        centers = _tile(xp, mean, v, "bn_tile_shift")
 
-    gbeta, gy_centered = _reduce(_blocks(xp, v, sums))
+        def centered_sums(a: int, b: int):
+            d = xp.subtract(v[a:b], centers[: b - a], out=_temp(xp, v, b - a))
+            return _sum(xp, gy[a:b]), xp.einsum("pcq,pcq->c", gy[a:b], d)
+
+        gbeta, gy_centered = _reduce(_blocks(xp, v, centered_sums))
     ggamma = gy_centered * invstd
     scale = invstd if gamma is None else gamma * invstd
     # gx = scale * (gy - gbeta/m - xhat * ggamma/m), written as gy * scale + x * k1 + k0

@@ -318,6 +318,41 @@ def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(
     assert len(shared) == 4  # statistics, affine, gradient sums, gradient
 
 
+@pytest.mark.parametrize("channel_last_memory", [False, True])
+@pytest.mark.parametrize("offset, centered", [(2.0, False), (3000.0, True)])
+def test_batch_norm_float32_statistics_and_gradients_survive_large_means(
+    channel_last_memory, offset, centered, monkeypatch
+):
+    """Plain sums of x and x^2 cancel when a channel's mean dwarfs its spread; such tensors take
+    their sums about the mean instead. Both routes against a float64 reference."""
+    from framework.ops.nn import batch_norm_kernels
+
+    calls = []
+    real = batch_norm_kernels._centered_moments
+    monkeypatch.setattr(
+        batch_norm_kernels, "_centered_moments", lambda *a: calls.append(1) or real(*a)
+    )
+    x = _rand((8, 5, 12, 12), np.float64, scale=0.5, shift=offset)
+    x[:, 1] += 1.5  # channels differ in mean
+    gy = _rand(x.shape, np.float64, seed=1)
+    gamma = _rand(5, np.float64, seed=2)
+    results = {}
+    for dtype in (np.float32, np.float64):
+        data = x.astype(dtype)
+        if channel_last_memory:
+            data = np.ascontiguousarray(data.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+        xt = framework.Tensor(data, stop_gradient=False)
+        gt = framework.to_tensor(gamma.astype(dtype), stop_gradient=False)
+        mean = framework.to_tensor(np.zeros(5, dtype))
+        var = framework.to_tensor(np.ones(5, dtype))
+        y = F.batch_norm(xt, mean, var, gt, training=True)
+        gx, gg = framework.grad(y, [xt, gt], framework.to_tensor(gy.astype(dtype)))
+        results[dtype] = (y.numpy(), gx.numpy(), gg.numpy(), var.numpy())
+    assert bool(calls) == centered
+    for got, want in zip(results[np.float32], results[np.float64], strict=True):
+        np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * np.abs(want).max())
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("training", [True, False])
 def test_batch_norm_and_layer_norm_on_gpu_match_cpu(training):
