@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-# Shorter vectors go through NumPy: there a ctypes call's few microseconds outweigh the pass
-# it saves.
-MIN_SIZE = 1 << 14
+# Shorter vectors go through NumPy, whose ufuncs then run in cache (a Momentum update, BLAS
+# against NumPy: 64K float32 values 35 against 29 us, 128K 51 against 79 us).
+MIN_SIZE = 1 << 17
 
 _routines: dict[tuple[str, np.dtype], Any] | None = None
 

@@ -48,8 +48,8 @@ def test_scale_and_axpy_equal_numpy(dtype):
     "make",
     [
         lambda rng: rng.standard_normal(100).astype(np.float32),  # short
-        lambda rng: rng.standard_normal((300, 200)).astype(np.float32)[:, ::2],  # strided
-        lambda rng: rng.standard_normal(40_000).astype(np.float16),  # no BLAS routine
+        lambda rng: rng.standard_normal((600, 600)).astype(np.float32)[:, ::2],  # strided
+        lambda rng: rng.standard_normal(200_000).astype(np.float16),  # no BLAS routine
     ],
     ids=["short", "strided", "float16"],
 )
@@ -102,7 +102,7 @@ def test_optimizer_updates_through_blas_match_numpy(build, monkeypatch):
     if not vector_blas.available():
         pytest.skip("no BLAS routines here")
     rng = np.random.default_rng(2)
-    weights = [rng.standard_normal(s).astype(np.float32) for s in [(300, 200), (64,)]]
+    weights = [rng.standard_normal(s).astype(np.float32) for s in [(400, 400), (64,)]]
     grads = [[rng.standard_normal(w.shape).astype(np.float32) for w in weights] for _ in range(4)]
     calls = []
     real_axpy = vector_blas.axpy_
@@ -113,7 +113,7 @@ def test_optimizer_updates_through_blas_match_numpy(build, monkeypatch):
 
     monkeypatch.setattr(vector_blas, "axpy_", counting_axpy)
     through_blas = _train(build, weights, grads)
-    assert calls and set(calls) == {300 * 200}  # the big parameter only
+    assert calls and set(calls) == {400 * 400}  # the big parameter only
     monkeypatch.setattr(vector_blas, "usable", lambda *arrays: False)
     through_numpy = _train(build, weights, grads)
     for a, b in zip(through_blas, through_numpy, strict=True):  # rounded in another order
