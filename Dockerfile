@@ -14,6 +14,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     STATIC_ROOT=/app/staticfiles
 
 WORKDIR /app
+# GNU OpenMP: the runtime of oneDNN's library (the onednn-cpu-gomp wheel), not in slim images.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends libgomp1 \
+ && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 sampan && mkdir -p /data && chown sampan:sampan /data
 
 # Dependencies first, in their own layer, so that code edits do not reinstall them. The

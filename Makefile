@@ -42,14 +42,15 @@ run: $(VENV)/.installed
 	$(PY) manage.py runstack --host $(HOST) --port $(PORT)
 
 # The browser tests drive Debian's Chromium (a browser downloaded by Playwright does not run
-# here). Installed when missing and running as root; otherwise the browser tests say so.
+# here), and oneDNN's library needs GNU OpenMP (libgomp1). Installed when missing and running as
+# root; otherwise the browser tests say so, and the framework runs without oneDNN.
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+	@if [ ! -x $(CHROMIUM) ] || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 '; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver libgomp1 >/dev/null; \
 	  else \
-	    echo "$(CHROMIUM) is missing: run 'sudo apt-get install chromium chromium-driver'"; \
+	    echo "Missing: run 'sudo apt-get install chromium chromium-driver libgomp1'"; \
 	  fi; \
 	fi
 

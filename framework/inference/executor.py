@@ -32,7 +32,7 @@ from framework.inference.passes import block_fusion
 from framework.inference.passes.batch_split import batch_separable
 from framework.inference.passes.memory_plan import MemoryPlan, plan_memory
 from framework.jit.graph import Graph
-from framework.ops.nn import blas_threads, threads
+from framework.ops.nn import blas_threads, onednn, threads
 
 
 class Executor:
@@ -59,6 +59,15 @@ class Executor:
         self._prepared = PreparedWeights() if prepared is None else prepared
         if precompute and xp is np:  # kernels fused across nodes, on the executor's own copy
             graph = block_fusion.run(graph)
+        # A single sample's ungrouped convolutions run on oneDNN with the cores given to its
+        # OpenMP team, unless the graph has fused blocks, whose GEMMs spread over the cores
+        # through BLAS instead (the two thread pools would fight; see `onednn.cores`).
+        self._onednn_cores = (
+            precompute
+            and xp is np
+            and onednn.available()
+            and not any(node.op_type == block_fusion.OP_TYPE for node in graph.nodes)
+        )
         self.arena = BufferArena(xp) if memory_optim else None
         self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
         slots: dict[str, int] = {"": 0}
@@ -108,6 +117,9 @@ class Executor:
         if self._separable and inputs and len(inputs[0]) > 1:
             return self._run_split(inputs, initializers)
         if self.workers > 1 and self.xp is np and _one_sample(inputs):
+            if self._onednn_cores:
+                with threads.at_most(1), onednn.cores(self.workers):
+                    return self._run_steps(inputs, initializers)
             with threads.at_most(1), blas_threads.lent_threads(self.workers):
                 return self._run_steps(inputs, initializers)
         return self._run_steps(inputs, initializers)

@@ -1,8 +1,9 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
-On the CPU an ungrouped convolution with a known weight runs `conv_gemm` (cache-sized im2col
-chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight prepared once per model), or
-`winograd` when it is 3x3 with stride 1 and has enough tiles, and a depthwise one runs
+On the CPU an ungrouped convolution with a known weight runs oneDNN's kernel for a single
+sample when oneDNN is installed (`framework.ops.nn.onednn`), else `conv_gemm` (cache-sized
+im2col chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight prepared once per model),
+or `winograd` when it is 3x3 with stride 1 and has enough tiles; a depthwise one runs
 `depthwise` (tap-by-tap accumulation on cache-sized bands, bias and
 activation fused); other grouped convolutions, GPU convolutions and weights that change
 between runs use the training kernels (`framework.ops.nn.conv_kernels`) with an output buffer
@@ -14,7 +15,7 @@ from __future__ import annotations
 from framework.inference.kernels import activation, conv_gemm, depthwise, winograd
 from framework.inference.kernels.registry import kernel
 from framework.jit.op_schema import attr
-from framework.ops.nn import blas_threads
+from framework.ops.nn import blas_threads, onednn
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward, conv_input_grad
 
@@ -69,6 +70,7 @@ def conv(node, ctx):
     static_finish = conv_epilogue(static_bias, fused, xp)
     geometries: dict[tuple, ConvGeometry] = {}
     plans: dict[tuple, depthwise.DepthwisePlan] = {}
+    primitives: dict[tuple, onednn.Conv2d | None] = {}  # oneDNN's, per input shape and strides
 
     def run(x, weight, bias=None):
         w4 = weight[:, :, None, :] if one_d else weight
@@ -99,7 +101,14 @@ def conv(node, ctx):
         elif matrix is not None:
             finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
             xh = x4.transpose(_NHWC_ORDER)
-            if _use_winograd(n, geom, w4.shape):
+            if (
+                bias is static_bias
+                and onednn.supports(x4, w4, geom)
+                and onednn.conv2d(x4, w4, bias, geom, physical, primitives)
+            ):
+                if fused is not None:
+                    fused(physical)
+            elif _use_winograd(n, geom, w4.shape):
                 # Made on first use: a model that only sees single samples never needs it.
                 u = ctx.prepared(
                     (node.name, "winograd"), lambda: winograd.transformed_weight(static_weight)

@@ -80,7 +80,7 @@ def test_the_wheel_requires_only_numpy_and_offers_the_extras(venv: StandaloneVen
     requires = [line.split(": ", 1)[1] for line in lines if line.startswith("Requires-Dist: ")]
     assert [r for r in requires if "extra ==" not in r] == ["numpy>=1.24"]
     extras = {line.split(": ", 1)[1] for line in lines if line.startswith("Provides-Extra: ")}
-    assert extras == {"vision", "gpu", "fast-io", "cpu-threads", "mkl"}
+    assert extras == {"vision", "gpu", "fast-io", "cpu-threads", "mkl", "onednn"}
 
 
 def test_predict_py_gives_the_in_process_predictions(

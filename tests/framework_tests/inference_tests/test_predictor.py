@@ -349,10 +349,11 @@ def test_a_single_sample_runs_on_its_thread_and_blas_spreads_the_gemms(tmp_path,
     BLAS on one thread. The results agree."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
     from framework.inference.kernels import conv_gemm
-    from framework.ops.nn import blas_threads, threads
+    from framework.ops.nn import blas_threads, onednn, threads
 
     if not blas_threads.available():
         pytest.skip("no BLAS library reachable through threadpoolctl")
+    monkeypatch.setattr(onednn, "available", lambda: False)  # our kernels (see the next test)
     model = PlainConvNet()
     model.eval()
     path = str(tmp_path / "plain")
@@ -381,3 +382,93 @@ def test_a_single_sample_runs_on_its_thread_and_blas_spreads_the_gemms(tmp_path,
     with framework.no_grad():
         eager = model(framework.to_tensor(x)).numpy()
     np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
+
+
+class TwoConvNet(nn.Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = nn.Conv2D(16, 32, 3, padding=1)
+        self.second = nn.Conv2D(32, 32, 3, padding=1)
+
+    def forward(self, x):
+        return F.relu(self.second(F.relu(self.first(x))))
+
+
+def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
+    """Batch 1 with oneDNN installed: its OpenMP team gets the cores and runs the convolutions
+    (the first one from a channel-last copy of the caller's NCHW input), BLAS stays on one
+    thread (its spinning threads would fight the team). Batches of several run our kernels.
+    The results agree with each other and with the eager model."""
+    from framework.inference.kernels import conv_gemm
+    from framework.ops.nn import blas_threads, onednn
+
+    if not onednn.available():
+        pytest.skip("oneDNN is not installed")
+    model = TwoConvNet()
+    model.eval()
+    path = str(tmp_path / "two_convs")
+    framework.jit.save(model, path, input_spec=[InputSpec([None, 16, 20, 20], "float32", "x")])
+    submitted, blas_lent, onednn_calls = _two_workers_counting_hand_offs(monkeypatch), [], []
+    product = conv_gemm.product
+
+    def recording_product(xp, rows, weight_t, out):
+        blas_lent.append(blas_threads.lent())
+        product(xp, rows, weight_t, out)
+
+    monkeypatch.setattr(conv_gemm, "product", recording_product)
+    call = onednn.Conv2d.__call__
+    monkeypatch.setattr(
+        onednn.Conv2d, "__call__", lambda self, x, out: onednn_calls.append(1) or call(self, x, out)
+    )
+    config = Config(path)
+    config.set_cpu_math_library_num_threads(2)
+    predictor = create_predictor(config)
+    x = np.random.default_rng(7).standard_normal((3, 16, 20, 20)).astype(np.float32)
+    one = predictor.run([x[:1]])[0]
+    assert len(onednn_calls) == 2 and not submitted and not blas_lent
+    onednn_calls.clear()
+    several = predictor.run([x])[0]
+    assert not onednn_calls and blas_lent and not any(blas_lent)
+    np.testing.assert_allclose(one, several[:1], rtol=1e-4, atol=1e-5)
+    with framework.no_grad():
+        eager = model(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
+
+
+class InvertedResidual(nn.Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2D(8, 48, 1, bias_attr=False),
+            nn.BatchNorm2D(48),
+            nn.ReLU6(),
+            nn.Conv2D(48, 48, 3, padding=1, groups=48, bias_attr=False),
+            nn.BatchNorm2D(48),
+            nn.ReLU6(),
+            nn.Conv2D(48, 8, 1, bias_attr=False),
+            nn.BatchNorm2D(8),
+        )
+
+    def forward(self, x):
+        return x + self.body(x)
+
+
+def test_graphs_with_fused_blocks_keep_blas_lent_for_a_single_sample(tmp_path):
+    """Fused inverted-residual blocks spread their GEMMs over the cores through BLAS, so such
+    a graph's single samples do not hand the cores to oneDNN's team."""
+    from framework.inference.passes import block_fusion
+
+    model = InvertedResidual()
+    model.eval()
+    path = str(tmp_path / "inverted_residual")
+    framework.jit.save(model, path, input_spec=[InputSpec([None, 8, 12, 12], "float32", "x")])
+    config = Config(path)
+    config.set_cpu_math_library_num_threads(2)
+    predictor = create_predictor(config)
+    fused = block_fusion.run(predictor._executor.graph)
+    assert block_fusion.OP_TYPE in {node.op_type for node in fused.nodes}
+    assert not predictor._executor._onednn_cores
+    x = np.random.default_rng(8).standard_normal((1, 8, 12, 12)).astype(np.float32)
+    with framework.no_grad():
+        eager = model(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(predictor.run([x])[0], eager, rtol=1e-4, atol=1e-4)

@@ -100,10 +100,11 @@ def test_the_predictor_runs_batches_by_winograd_and_a_single_sample_by_im2col(
     BLAS spreads over the lent cores, keeps the im2col GEMM. The transformed weight is made
     once, on first use, for all the cores."""
     pytest.importorskip("threadpoolctl")
-    from framework.ops.nn import blas_threads, threads
+    from framework.ops.nn import blas_threads, onednn, threads
 
     if not blas_threads.available():
         pytest.skip("no BLAS library reachable through threadpoolctl")
+    monkeypatch.setattr(onednn, "available", lambda: False)  # single samples on our kernels
     monkeypatch.setattr(threads, "CPU_WORKERS", 2)
     monkeypatch.setattr(threads, "_pool", None)
     channels = 16

@@ -1,0 +1,177 @@
+"""`onednn`: convolutions through oneDNN's library against our kernels, its fallbacks, and the
+predictor's single-sample runs on it."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import numpy as np
+import pytest
+
+from framework.ops.nn import onednn
+from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.ops.nn.conv_kernels import conv_forward
+
+needs_onednn = pytest.mark.skipif(not onednn.available(), reason="oneDNN is not installed")
+
+
+def _channel_last(array):
+    return np.ascontiguousarray(array.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+
+
+def _case(x_shape, weight_shape, stride=1, padding=1, dilation=1, bias=True, seed=0):
+    rng = np.random.default_rng(seed)
+    x = _channel_last(rng.standard_normal(x_shape).astype(np.float32))
+    weight = (rng.standard_normal(weight_shape) * 0.1).astype(np.float32)
+    b = rng.standard_normal(weight_shape[0]).astype(np.float32) if bias else None
+    pads = ((padding, padding), (padding, padding)) if isinstance(padding, int) else padding
+    geom = ConvGeometry.for_input(
+        x_shape[2:], weight_shape[2:], (stride, stride), pads, (dilation, dilation), 1
+    )
+    return x, weight, b, geom
+
+
+def _out(x, weight, geom):
+    return np.full((x.shape[0], *geom.out_size, weight.shape[0]), np.nan, np.float32)
+
+
+CASES = {
+    "3x3": ((2, 16, 12, 12), (24, 16, 3, 3), {}),
+    "3x3_stride2": ((3, 8, 11, 11), (16, 8, 3, 3), {"stride": 2}),
+    "1x1_no_bias": ((2, 32, 7, 7), (8, 32, 1, 1), {"padding": 0, "bias": False}),
+    "5x5_dilated_uneven_padding": (
+        (1, 6, 13, 9),
+        (4, 6, 5, 5),
+        {"padding": ((3, 1), (0, 4)), "dilation": 2},
+    ),
+    "7x7_stride2_stem_channel_last": ((1, 3, 32, 32), (16, 3, 7, 7), {"stride": 2, "padding": 3}),
+}
+
+
+@needs_onednn
+@pytest.mark.parametrize("name", list(CASES))
+def test_convolution_equals_ours(name):
+    x_shape, weight_shape, options = CASES[name]
+    x, weight, bias, geom = _case(x_shape, weight_shape, **options)
+    out = _out(x, weight, geom)
+    cache = {}
+    with onednn.cores(2):
+        assert onednn.supports(x, weight, geom)
+        assert onednn.conv2d(x, weight, bias, geom, out, cache)
+        out_again = _out(x, weight, geom)
+        assert onednn.conv2d(x, weight, bias, geom, out_again, cache)  # the cached primitive
+    expected = conv_forward(x, weight, bias, geom)
+    got = out.transpose(0, 3, 1, 2)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max())
+    np.testing.assert_array_equal(out_again, out)
+    assert len(cache) == 1 and not cache[(x.shape, x.strides)].implementation.startswith("ref")
+
+
+@needs_onednn
+def test_an_nchw_input_is_copied_to_channel_last_memory_first():
+    """oneDNN has only its reference loops for an NCHW input with a channel-last output."""
+    x, weight, bias, geom = _case((1, 3, 16, 16), (8, 3, 3, 3))
+    x = np.ascontiguousarray(x)  # NCHW memory
+    out = _out(x, weight, geom)
+    cache = {}
+    with onednn.cores(1):
+        assert onednn.conv2d(x, weight, bias, geom, out, cache)
+    (key,) = cache
+    assert key[1] == _channel_last(x).strides
+    assert not cache[key].implementation.startswith("ref")
+    expected = conv_forward(x, weight, bias, geom)
+    np.testing.assert_allclose(out.transpose(0, 3, 1, 2), expected, rtol=1e-4, atol=1e-5)
+
+
+@needs_onednn
+def test_a_convolution_without_a_fast_kernel_is_left_to_our_kernels(monkeypatch):
+    def reference_only(*args):
+        raise onednn.NoKernel("oneDNN has only its reference kernel for this convolution")
+
+    monkeypatch.setattr(onednn, "Conv2d", reference_only)
+    x, weight, bias, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
+    out = _out(x, weight, geom)
+    cache = {}
+    with onednn.cores(1):
+        assert not onednn.conv2d(x, weight, bias, geom, out, cache)
+        assert not onednn.conv2d(x, weight, bias, geom, out, cache)
+    assert np.isnan(out).all()  # nothing written
+    assert cache == {(x.shape, x.strides): None}  # and not tried again
+
+
+@needs_onednn
+def test_used_only_inside_cores_and_for_what_it_takes():
+    x, weight, _, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
+    assert onednn.given() == 0 and not onednn.supports(x, weight, geom)
+    with onednn.cores(2):
+        assert onednn.given() == 2 and onednn.supports(x, weight, geom)
+        assert not onednn.supports(x.astype(np.float64), weight.astype(np.float64), geom)
+        grouped = ConvGeometry.for_input((6, 6), (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1), 2)
+        assert not onednn.supports(x, weight[:, :4], grouped)
+        with onednn.cores(1):
+            assert onednn.given() == 1
+        assert onednn.given() == 2
+    assert onednn.given() == 0
+
+
+@needs_onednn
+def test_inputs_and_outputs_other_than_agreed_are_refused():
+    x, weight, bias, geom = _case((1, 8, 6, 6), (4, 8, 3, 3))
+    with onednn.cores(1):
+        conv = onednn.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
+        with pytest.raises(ValueError, match="not the one this was made for"):
+            conv(np.ascontiguousarray(x), _out(x, weight, geom))
+        with pytest.raises(ValueError, match="C-contiguous float32"):
+            conv(x, _out(x, weight, geom).transpose(0, 3, 1, 2))
+
+
+@needs_onednn
+def test_oneDNN_objects_are_freed_with_their_convolution():  # noqa: N802
+    x, weight, bias, geom = _case((1, 8, 6, 6), (4, 8, 3, 3))
+    finalizers = []
+    with onednn.cores(1):
+        for _ in range(20):
+            conv = onednn.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
+            finalizers.append(conv._finalizer)
+            del conv
+    gc.collect()
+    assert not any(f.alive for f in finalizers)
+
+
+@needs_onednn
+def test_threads_run_their_own_convolutions_at_once():
+    x, weight, bias, geom = _case((2, 16, 10, 10), (16, 16, 3, 3))
+    expected = conv_forward(x, weight, bias, geom).transpose(0, 2, 3, 1)
+    results, errors = {}, []
+
+    def work(index: int) -> None:
+        try:
+            out, cache = _out(x, weight, geom), {}
+            with onednn.cores(1):
+                for _ in range(20):
+                    onednn.conv2d(x, weight, bias, geom, out, cache)
+            results[index] = out
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert not errors
+    for out in results.values():
+        np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max())
+
+
+def test_switched_off_by_the_environment(monkeypatch):
+    monkeypatch.setenv("SAMPAN_ONEDNN", "0")
+    monkeypatch.setattr(onednn, "_loaded", False)
+    monkeypatch.setattr(onednn, "_library", None)
+    assert not onednn.available()
+    with onednn.cores(2):
+        assert onednn.given() == 0
+    x, weight, _, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
+    with onednn.cores(2):
+        assert not onednn.supports(x, weight, geom)
