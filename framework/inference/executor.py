@@ -44,6 +44,7 @@ class Executor:
         precompute: bool = True,
         workers: int = 1,
         prepared: PreparedWeights | None = None,
+        fuse_blocks: bool = True,
     ) -> None:
         """`precompute=False` builds kernels that derive nothing from initializer values (no
         prepared weights), for callers that pass live weights to every `run`. `workers > 1` lets
@@ -57,17 +58,14 @@ class Executor:
         self._separable = workers > 1 and xp is np and batch_separable(graph)
         self._twins: list[Executor] = []
         self._prepared = PreparedWeights() if prepared is None else prepared
-        if precompute and xp is np:  # kernels fused across nodes, on the executor's own copy
+        if precompute and xp is np and fuse_blocks:  # kernels fused across nodes (own copy)
             graph = block_fusion.run(graph)
-        # A single sample's ungrouped convolutions run on oneDNN with the cores given to its
-        # OpenMP team, unless the graph has fused blocks, whose GEMMs spread over the cores
-        # through BLAS instead (the two thread pools would fight; see `onednn.cores`).
-        self._onednn_cores = (
-            precompute
-            and xp is np
-            and onednn.available()
-            and not any(node.op_type == block_fusion.OP_TYPE for node in graph.nodes)
-        )
+        self._has_fused_blocks = any(node.op_type == block_fusion.OP_TYPE for node in graph.nodes)
+        # A single sample's convolutions run on oneDNN, with the cores given to its OpenMP team
+        # (not lent to BLAS: the two thread pools would fight, see `onednn.cores`), on a twin
+        # without fused blocks (those spread their GEMMs over the cores through BLAS).
+        self._onednn_cores = precompute and xp is np and onednn.available()
+        self._single_sample: Executor | None = None
         self.arena = BufferArena(xp) if memory_optim else None
         self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
         slots: dict[str, int] = {"": 0}
@@ -118,8 +116,9 @@ class Executor:
             return self._run_split(inputs, initializers)
         if self.workers > 1 and self.xp is np and _one_sample(inputs):
             if self._onednn_cores:
+                executor = self._single_sample_executor()
                 with threads.at_most(1), onednn.cores(self.workers):
-                    return self._run_steps(inputs, initializers)
+                    return executor._run_steps(inputs, initializers)
             with threads.at_most(1), blas_threads.lent_threads(self.workers):
                 return self._run_steps(inputs, initializers)
         return self._run_steps(inputs, initializers)
@@ -158,6 +157,23 @@ class Executor:
             for slot, copy in zip(self._output_slots, self._copy_output, strict=True)
         ]
 
+    def _single_sample_executor(self) -> Executor:
+        """This executor, or (when it has fused blocks) a twin without them, made once."""
+        if not self._has_fused_blocks:
+            return self
+        if self._single_sample is None:
+            memory_optim, precompute = self._options
+            self._single_sample = Executor(
+                self.graph,
+                self.xp,
+                memory_optim,
+                precompute,
+                self.workers,
+                self._prepared,
+                fuse_blocks=False,
+            )
+        return self._single_sample
+
     def _run_split(self, inputs: list[Any], initializers: list[Any] | None) -> list[Any]:
         """One slice of the batch per worker, each on its own single-threaded twin."""
         n = len(inputs[0])
@@ -186,7 +202,7 @@ class Executor:
         """Give the arena's buffers back (they are reallocated on the next run)."""
         if self.arena is not None:
             self.arena.clear()
-        for twin in self._twins:
+        for twin in [*self._twins, *([self._single_sample] if self._single_sample else [])]:
             twin.clear()
 
 

@@ -1,9 +1,10 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
-On the CPU an ungrouped convolution with a known weight runs oneDNN's kernel for a single
-sample when oneDNN is installed (`framework.ops.nn.onednn`), else `conv_gemm` (cache-sized
-im2col chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight prepared once per model),
-or `winograd` when it is 3x3 with stride 1 and has enough tiles; a depthwise one runs
+On the CPU a convolution with a known weight runs oneDNN's kernel (with a ReLU or clip
+activation fused) for a single sample when oneDNN is installed (`framework.ops.nn.onednn`).
+Otherwise an ungrouped one runs `conv_gemm` (cache-sized im2col chunks into the output buffer,
+the `[O, kh*kw*C]` GEMM weight prepared once per model), or `winograd` when it is 3x3 with
+stride 1 and has enough tiles; a depthwise one runs
 `depthwise` (tap-by-tap accumulation on cache-sized bands, bias and
 activation fused); other grouped convolutions, GPU convolutions and weights that change
 between runs use the training kernels (`framework.ops.nn.conv_kernels`) with an output buffer
@@ -58,6 +59,7 @@ def conv(node, ctx):
     groups = int(attr(node, "groups"))
     to_4d, from_4d = _layout(node, one_d)
     fused = activation.in_place(node.attrs.get("activation"), xp)
+    post_op = onednn.activation_post_op(node.attrs.get("activation"))  # run inside oneDNN
     static_weight = ctx.static(1)
     matrix = taps = None
     if static_weight is not None and xp.__name__ == "numpy":
@@ -89,7 +91,15 @@ def conv(node, ctx):
         n = x4.shape[0]
         out = ctx.empty((n, w4.shape[0], *geom.out_size), x.dtype, _NHWC_ORDER)
         physical = out.transpose(_NHWC_ORDER)
-        if taps is not None and x4.shape[1] == groups:
+        if (
+            static_weight is not None
+            and bias is static_bias
+            and onednn.supports(x4, w4, geom)
+            and onednn.conv2d(x4, w4, bias, geom, physical, primitives, post_op)
+        ):
+            if fused is not None and post_op is None:
+                fused(physical)
+        elif taps is not None and x4.shape[1] == groups:
             plan = plans.get(spatial)
             if plan is None or (bias is not None and bias is not static_bias):
                 plan = depthwise.DepthwisePlan(xp, taps, bias, geom)
@@ -101,14 +111,7 @@ def conv(node, ctx):
         elif matrix is not None:
             finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
             xh = x4.transpose(_NHWC_ORDER)
-            if (
-                bias is static_bias
-                and onednn.supports(x4, w4, geom)
-                and onednn.conv2d(x4, w4, bias, geom, physical, primitives)
-            ):
-                if fused is not None:
-                    fused(physical)
-            elif _use_winograd(n, geom, w4.shape):
+            if _use_winograd(n, geom, w4.shape):
                 # Made on first use: a model that only sees single samples never needs it.
                 u = ctx.prepared(
                     (node.name, "winograd"), lambda: winograd.transformed_weight(static_weight)

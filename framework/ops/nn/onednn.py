@@ -38,6 +38,10 @@ _CONVOLUTION_DIRECT = 1
 _QUERY_IMPL_INFO = 8
 _QUERY_WEIGHTS_MD = 131
 _ARG_SRC, _ARG_DST, _ARG_WEIGHTS, _ARG_BIAS = 1, 17, 33, 41
+# Activations oneDNN applies to a convolution's output while it is still in registers
+# (post-ops): dnnl_eltwise_relu (alpha: negative slope) and dnnl_eltwise_clip (alpha, beta:
+# the bounds).
+_ELTWISE_RELU, _ELTWISE_CLIP = 0x20, 0x2E
 
 
 class OneDNNError(RuntimeError):
@@ -79,6 +83,12 @@ class _Library:
             "dnnl_memory_destroy": [ptr],
             "dnnl_primitive_desc_destroy": [ptr],
             "dnnl_primitive_destroy": [ptr],
+            "dnnl_post_ops_create": [out],
+            "dnnl_post_ops_append_eltwise": [ptr, i, ctypes.c_float, ctypes.c_float],
+            "dnnl_post_ops_destroy": [ptr],
+            "dnnl_primitive_attr_create": [out],
+            "dnnl_primitive_attr_set_post_ops": [ptr, ptr],
+            "dnnl_primitive_attr_destroy": [ptr],
         }
         for name, argtypes in signatures.items():
             function = getattr(lib, name)
@@ -205,28 +215,41 @@ def _plain_strides(array) -> tuple[int, ...]:
 
 
 def supports(x, weight, geom: ConvGeometry) -> bool:
-    """Whether `Conv2d` takes this convolution now: inside `cores`, float32, ungrouped, strides
-    in whole elements."""
+    """Whether `Conv2d` takes this convolution now: inside `cores`, float32, 2-D, strides in
+    whole elements."""
     return (
         given() > 0
         and isinstance(x, np.ndarray)
         and x.dtype == np.float32
         and weight.dtype == np.float32
-        and geom.groups == 1
         and x.ndim == 4
+        and weight.ndim == 4
         and all(s > 0 and s % x.itemsize == 0 for s in x.strides)
     )
+
+
+def activation_post_op(spec: dict | None):
+    """`(algorithm, alpha, beta)` of a fused-activation spec oneDNN can apply itself (ReLU,
+    ReLU6 and other clips), or None."""
+    if spec is None:
+        return None
+    if spec["type"] == "relu":
+        return (_ELTWISE_RELU, 0.0, 0.0)
+    if spec["type"] == "clip" and spec.get("min") is not None and spec.get("max") is not None:
+        return (_ELTWISE_CLIP, float(spec["min"]), float(spec["max"]))
+    return None
 
 
 class Conv2d:
     """One convolution's oneDNN primitive, for inputs of one shape and memory layout.
 
-    `weight` (`[O, C, kh, kw]`) and `bias` (`[O]` or None) are float32 and fixed. `__call__`
-    writes the convolution (plus bias) of `x` (NCHW-shaped, the strides it was made for) into
-    `out`, a C-contiguous channel-last `[N, Ho, Wo, O]` array.
+    `weight` (`[O, C/groups, kh, kw]`) and `bias` (`[O]` or None) are float32 and fixed.
+    `__call__` writes the convolution (plus bias, then the `post_op` activation of
+    `activation_post_op`) of `x` (NCHW-shaped, the strides it was made for) into `out`, a
+    C-contiguous channel-last `[N, Ho, Wo, O]` array.
     """
 
-    def __init__(self, x_shape, x_strides, weight, bias, geom: ConvGeometry) -> None:
+    def __init__(self, x_shape, x_strides, weight, bias, geom: ConvGeometry, post_op=None) -> None:
         if not available():
             raise OneDNNError("oneDNN is not available")
         library = self._library = _library
@@ -243,10 +266,19 @@ class Conv2d:
         self._finalizer = weakref.finalize(self, _destroy, library, made)
         lib = library.lib
         weight = np.ascontiguousarray(weight, dtype=np.float32)
+        g = geom.groups
+        if g > 1:  # oneDNN's grouped weights: [groups, O/groups, C/groups, kh, kw]
+            weight = weight.reshape(g, o // g, *weight.shape[1:])
         src = keep("desc", library.desc(x_shape, x_strides))
         dst = keep("desc", library.desc((n, o, ho, wo), (ho * wo * o, 1, wo * o, o)))
         bias_desc = keep("desc", library.desc((o,), (1,))) if bias is not None else None
         plain_weight = keep("desc", library.desc(weight.shape, _plain_strides(weight)))
+        attr = None
+        if post_op is not None:
+            post_ops = keep("post_ops", library.make("dnnl_post_ops_create"))
+            library.check(lib.dnnl_post_ops_append_eltwise(post_ops, *post_op), "post-op")
+            attr = keep("attr", library.make("dnnl_primitive_attr_create"))
+            library.check(lib.dnnl_primitive_attr_set_post_ops(attr, post_ops), "attr")
         pd = keep(
             "pd",
             library.make(
@@ -262,7 +294,7 @@ class Conv2d:
                 library.dims(*(d - 1 for d in geom.dilation)),
                 library.dims(top, left),
                 library.dims(bottom, right),
-                None,
+                attr,
             ),
         )
         name = ctypes.c_char_p()
@@ -348,6 +380,8 @@ def _aligned(count: int) -> np.ndarray:
 def _destroy(library: _Library, made: list) -> None:
     """Free the oneDNN objects a `Conv2d` made, newest first."""
     destroy = {
+        "post_ops": library.lib.dnnl_post_ops_destroy,
+        "attr": library.lib.dnnl_primitive_attr_destroy,
         "desc": library.lib.dnnl_memory_desc_destroy,
         "pd": library.lib.dnnl_primitive_desc_destroy,
         "primitive": library.lib.dnnl_primitive_destroy,
@@ -357,10 +391,12 @@ def _destroy(library: _Library, made: list) -> None:
         destroy[kind](handle)
 
 
-def conv2d(x, weight, bias, geom: ConvGeometry, out, cache: dict[Any, Conv2d | None]) -> bool:
-    """`out` (C-contiguous `[N, Ho, Wo, O]`) = conv(x, weight) + bias through oneDNN; False
-    (nothing written) where oneDNN has no optimized kernel for it. What was found for each input
-    shape and strides is kept in `cache`."""
+def conv2d(
+    x, weight, bias, geom: ConvGeometry, out, cache: dict[Any, Conv2d | None], post_op=None
+) -> bool:
+    """`out` (C-contiguous `[N, Ho, Wo, O]`) = post_op(conv(x, weight) + bias) through oneDNN;
+    False (nothing written) where oneDNN has no optimized kernel for it. What was found for
+    each input shape and strides is kept in `cache`."""
     if not x.transpose(0, 2, 3, 1).flags.c_contiguous:
         # oneDNN's fast kernels read channel-last memory (for an NCHW input and a channel-last
         # output it has only its reference loops: 45 ms for CIFAR ResNet-18's stem at batch 1).
@@ -369,7 +405,7 @@ def conv2d(x, weight, bias, geom: ConvGeometry, out, cache: dict[Any, Conv2d | N
     key = (x.shape, x.strides)
     if key not in cache:
         try:
-            cache[key] = Conv2d(x.shape, _plain_strides(x), weight, bias, geom)
+            cache[key] = Conv2d(x.shape, _plain_strides(x), weight, bias, geom, post_op)
         except NoKernel:
             cache[key] = None
     primitive = cache[key]

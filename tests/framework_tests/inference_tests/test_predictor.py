@@ -453,22 +453,47 @@ class InvertedResidual(nn.Layer):
         return x + self.body(x)
 
 
-def test_graphs_with_fused_blocks_keep_blas_lent_for_a_single_sample(tmp_path):
-    """Fused inverted-residual blocks spread their GEMMs over the cores through BLAS, so such
-    a graph's single samples do not hand the cores to oneDNN's team."""
+def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path, monkeypatch):
+    """Batches run the fused inverted-residual kernel; with oneDNN installed, a single sample
+    runs on a twin without fused blocks whose three convolutions (ReLU6 fused) are oneDNN's.
+    Without oneDNN a single sample runs the fused kernel too. All agree with eager."""
+    from framework.inference.kernels import inverted_residual, registry
     from framework.inference.passes import block_fusion
+    from framework.ops.nn import onednn
 
     model = InvertedResidual()
     model.eval()
     path = str(tmp_path / "inverted_residual")
     framework.jit.save(model, path, input_spec=[InputSpec([None, 8, 12, 12], "float32", "x")])
-    config = Config(path)
-    config.set_cpu_math_library_num_threads(2)
-    predictor = create_predictor(config)
-    fused = block_fusion.run(predictor._executor.graph)
-    assert block_fusion.OP_TYPE in {node.op_type for node in fused.nodes}
-    assert not predictor._executor._onednn_cores
-    x = np.random.default_rng(8).standard_normal((1, 8, 12, 12)).astype(np.float32)
+    fused_runs, onednn_calls = [], []
+    block = inverted_residual.inverted_residual
+
+    def counting_block(node, ctx):
+        run = block(node, ctx)
+        return lambda *arrays: fused_runs.append(1) or run(*arrays)
+
+    monkeypatch.setitem(registry._INTERNAL, block_fusion.OP_TYPE, counting_block)
+    call = onednn.Conv2d.__call__
+    monkeypatch.setattr(
+        onednn.Conv2d, "__call__", lambda self, x, out: onednn_calls.append(1) or call(self, x, out)
+    )
+    x = np.random.default_rng(8).standard_normal((3, 8, 12, 12)).astype(np.float32)
     with framework.no_grad():
         eager = model(framework.to_tensor(x)).numpy()
-    np.testing.assert_allclose(predictor.run([x])[0], eager, rtol=1e-4, atol=1e-4)
+    for installed in (True, False):
+        if not installed:
+            monkeypatch.setattr(onednn, "available", lambda: False)
+        elif not onednn.available():
+            continue
+        config = Config(path)
+        config.set_cpu_math_library_num_threads(2)
+        predictor = create_predictor(config)
+        fused_runs.clear()
+        onednn_calls.clear()
+        several = predictor.run([x])[0]
+        assert fused_runs and not onednn_calls
+        fused_runs.clear()
+        one = predictor.run([x[:1]])[0]
+        assert (not fused_runs and len(onednn_calls) == 3) if installed else fused_runs
+        np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(one, eager[:1], rtol=1e-4, atol=1e-4)

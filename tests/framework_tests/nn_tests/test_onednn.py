@@ -69,6 +69,36 @@ def test_convolution_equals_ours(name):
 
 
 @needs_onednn
+@pytest.mark.parametrize(
+    "groups, activation",
+    [(1, {"type": "relu"}), (32, {"type": "clip", "min": 0.0, "max": 6.0}), (4, None)],
+    ids=["relu", "depthwise_relu6", "grouped"],
+)
+def test_grouped_convolutions_and_fused_activations_equal_ours(groups, activation):
+    rng = np.random.default_rng(3)
+    x = _channel_last(rng.standard_normal((2, 32, 9, 9)).astype(np.float32) * 3)
+    weight = rng.standard_normal((32, 32 // groups, 3, 3)).astype(np.float32)
+    bias = rng.standard_normal(32).astype(np.float32)
+    geom = ConvGeometry.for_input((9, 9), (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1), groups)
+    expected = conv_forward(x, weight, bias, geom)
+    if activation is not None:
+        expected = np.clip(expected, activation.get("min", 0.0), activation.get("max", np.inf))
+    out = _out(x, weight, geom)
+    with onednn.cores(2):
+        post_op = onednn.activation_post_op(activation)
+        assert (post_op is None) == (activation is None)
+        assert onednn.conv2d(x, weight, bias, geom, out, {}, post_op)
+    got = out.transpose(0, 3, 1, 2)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max())
+
+
+def test_only_relu_and_bounded_clips_are_fused_into_onednn():
+    assert onednn.activation_post_op({"type": "hardswish"}) is None
+    assert onednn.activation_post_op({"type": "clip", "min": 0.0, "max": None}) is None
+    assert onednn.activation_post_op(None) is None
+
+
+@needs_onednn
 def test_an_nchw_input_is_copied_to_channel_last_memory_first():
     """oneDNN has only its reference loops for an NCHW input with a channel-last output."""
     x, weight, bias, geom = _case((1, 3, 16, 16), (8, 3, 3, 3))
@@ -107,8 +137,7 @@ def test_used_only_inside_cores_and_for_what_it_takes():
     with onednn.cores(2):
         assert onednn.given() == 2 and onednn.supports(x, weight, geom)
         assert not onednn.supports(x.astype(np.float64), weight.astype(np.float64), geom)
-        grouped = ConvGeometry.for_input((6, 6), (3, 3), (1, 1), ((1, 1), (1, 1)), (1, 1), 2)
-        assert not onednn.supports(x, weight[:, :4], grouped)
+        assert not onednn.supports(x[0], weight, geom)  # not a 2-D convolution's input
         with onednn.cores(1):
             assert onednn.given() == 1
         assert onednn.given() == 2
