@@ -397,8 +397,9 @@ class TwoConvNet(nn.Layer):
 def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
     """Batch 1 with oneDNN installed: its OpenMP team gets the cores and runs the convolutions
     (the first one from a channel-last copy of the caller's NCHW input), BLAS stays on one
-    thread (its spinning threads would fight the team). Batches of several run our kernels.
-    The results agree with each other and with the eager model."""
+    thread (its spinning threads would fight the team). A batch of several is split over the
+    workers, each slice's convolutions on oneDNN with one thread. Without oneDNN both run our
+    kernels. The results agree with each other and with the eager model."""
     from framework.inference.kernels import conv_gemm
     from framework.ops.nn import blas_threads, onednn
 
@@ -417,21 +418,32 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
 
     monkeypatch.setattr(conv_gemm, "product", recording_product)
     call = onednn.Conv2d.__call__
-    monkeypatch.setattr(
-        onednn.Conv2d, "__call__", lambda self, x, out: onednn_calls.append(1) or call(self, x, out)
-    )
+
+    def counting_call(self, x, out):
+        onednn_calls.append(onednn.given())
+        call(self, x, out)
+
+    monkeypatch.setattr(onednn.Conv2d, "__call__", counting_call)
+    x = np.random.default_rng(7).standard_normal((3, 16, 20, 20)).astype(np.float32)
+    with framework.no_grad():
+        eager = model(framework.to_tensor(x)).numpy()
     config = Config(path)
     config.set_cpu_math_library_num_threads(2)
     predictor = create_predictor(config)
-    x = np.random.default_rng(7).standard_normal((3, 16, 20, 20)).astype(np.float32)
+    submitted.clear()  # the eager model shared its work out
     one = predictor.run([x[:1]])[0]
-    assert len(onednn_calls) == 2 and not submitted and not blas_lent
+    assert onednn_calls == [2, 2] and not submitted and not blas_lent
     onednn_calls.clear()
     several = predictor.run([x])[0]
-    assert not onednn_calls and blas_lent and not any(blas_lent)
+    assert onednn_calls == [1] * 4 and submitted and not blas_lent  # two slices, two convs
     np.testing.assert_allclose(one, several[:1], rtol=1e-4, atol=1e-5)
-    with framework.no_grad():
-        eager = model(framework.to_tensor(x)).numpy()
+    np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
+    monkeypatch.setattr(onednn, "available", lambda: False)
+    predictor = create_predictor(config)
+    onednn_calls.clear()
+    one, several = predictor.run([x[:1]])[0], predictor.run([x])[0]
+    assert not onednn_calls and any(blas_lent) and not all(blas_lent)
+    np.testing.assert_allclose(one, several[:1], rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
 
 
@@ -454,9 +466,9 @@ class InvertedResidual(nn.Layer):
 
 
 def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path, monkeypatch):
-    """Batches run the fused inverted-residual kernel; with oneDNN installed, a single sample
-    runs on a twin without fused blocks whose three convolutions (ReLU6 fused) are oneDNN's.
-    Without oneDNN a single sample runs the fused kernel too. All agree with eager."""
+    """With oneDNN installed, a single sample runs on a twin without fused blocks whose three
+    convolutions (ReLU6 fused) are oneDNN's, and so do the slices of a batch. Without oneDNN
+    both run the fused inverted-residual kernel. All agree with eager."""
     from framework.inference.kernels import inverted_residual, registry
     from framework.inference.passes import block_fusion
     from framework.ops.nn import onednn
@@ -491,8 +503,9 @@ def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path,
         fused_runs.clear()
         onednn_calls.clear()
         several = predictor.run([x])[0]
-        assert fused_runs and not onednn_calls
+        assert (not fused_runs and len(onednn_calls) == 6) if installed else fused_runs
         fused_runs.clear()
+        onednn_calls.clear()
         one = predictor.run([x[:1]])[0]
         assert (not fused_runs and len(onednn_calls) == 3) if installed else fused_runs
         np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
