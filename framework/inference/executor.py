@@ -12,16 +12,20 @@ samples independently (`batch_separable`) is run as one slice of the batch per c
 a single-threaded twin executor with its own arena: no synchronisation between the cores
 until the outputs are joined (20% faster than sharing every op's chunks on a busy 2-core
 machine, where each of ~70 per-op joins waits for a partner thread that is often not
-scheduled). A single sample runs every op on the calling thread with BLAS spreading each GEMM
-over the cores: its ops are too small to cut into chunks for our workers, whose every hand-off
-wakes a sleeping thread (about 0.1 ms here), while OpenBLAS's threads spin between calls.
-Measured at batch 1, 2 cores: CIFAR ResNet-18 16.5 -> 12.8 ms, ResNet-18 36.8 -> 34.9 ms,
-MobileNetV2 23.5 -> 21.2 ms; at batch 2 and up sharing chunks is as fast or faster.
+scheduled). A single sample runs every op on the calling thread: its ops are too small to cut
+into chunks for our workers, whose every hand-off wakes a sleeping thread (about 0.1 ms here).
+
+With oneDNN installed (`framework.ops.nn.onednn`), every convolution of a run on one thread
+(a twin's slice, a one-thread predictor) runs on oneDNN's kernels with one thread, and a
+single sample's on oneDNN's OpenMP team with the executor's cores. Such runs use a twin
+without fused blocks (their kernels are NumPy's). Measured on 2 cores, oneDNN on / off: batch
+1 CIFAR ResNet-18 4.75 / 9.4 ms, MobileNetV2 4.5 / 16.8 ms; batch 32 116 / 145 and 136 / 348.
+Without oneDNN a single sample's GEMMs spread over the cores through BLAS (lent threads):
+batch 1 CIFAR ResNet-18 16.5 -> 12.8 ms, ResNet-18 36.8 -> 34.9 ms, MobileNetV2 23.5 -> 21.2.
 """
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -62,11 +66,10 @@ class Executor:
         if precompute and xp is np and fuse_blocks:  # kernels fused across nodes (own copy)
             graph = block_fusion.run(graph)
         self._has_fused_blocks = any(node.op_type == block_fusion.OP_TYPE for node in graph.nodes)
-        # A single sample's convolutions run on oneDNN, with the cores given to its OpenMP team
-        # (not lent to BLAS: the two thread pools would fight, see `onednn.cores`), on a twin
-        # without fused blocks (those spread their GEMMs over the cores through BLAS).
-        self._onednn_cores = precompute and xp is np and onednn.available()
-        self._single_sample: Executor | None = None
+        # With oneDNN installed, convolutions run on it wherever a run is on one thread or on
+        # one sample, on an executor without fused blocks (see `run`).
+        self._use_onednn = precompute and xp is np and onednn.available()
+        self._unfused_twin: Executor | None = None
         self.arena = BufferArena(xp) if memory_optim else None
         self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
         slots: dict[str, int] = {"": 0}
@@ -115,11 +118,13 @@ class Executor:
         `initializers` (in `graph.initializers` order) replace the graph's own arrays."""
         if self._separable and inputs and len(inputs[0]) > 1:
             return self._run_split(inputs, initializers)
-        if self.workers > 1 and self.xp is np and _one_sample(inputs):
-            if self._onednn_cores:
-                executor = self._single_sample_executor()
-                with threads.at_most(1), onednn.cores(self.workers):
-                    return executor._run_steps(inputs, initializers)
+        one_sample = self.xp is np and _one_sample(inputs)
+        if self._use_onednn and (self.workers == 1 or one_sample):
+            # A single sample gives the cores to oneDNN's OpenMP team, not to BLAS (the two
+            # thread pools would fight, see `onednn.cores`); one worker means one thread.
+            with threads.at_most(1), onednn.cores(self.workers if one_sample else 1):
+                return self._unfused()._run_steps(inputs, initializers)
+        if self.workers > 1 and one_sample:
             with threads.at_most(1), blas_threads.lent_threads(self.workers):
                 return self._run_steps(inputs, initializers)
         return self._run_steps(inputs, initializers)
@@ -158,13 +163,14 @@ class Executor:
             for slot, copy in zip(self._output_slots, self._copy_output, strict=True)
         ]
 
-    def _single_sample_executor(self) -> Executor:
-        """This executor, or (when it has fused blocks) a twin without them, made once."""
+    def _unfused(self) -> Executor:
+        """This executor, or (when it has fused blocks, whose kernels are NumPy's) a twin
+        without them, made once: oneDNN runs every convolution of that one."""
         if not self._has_fused_blocks:
             return self
-        if self._single_sample is None:
+        if self._unfused_twin is None:
             memory_optim, precompute = self._options
-            self._single_sample = Executor(
+            self._unfused_twin = Executor(
                 self.graph,
                 self.xp,
                 memory_optim,
@@ -173,7 +179,7 @@ class Executor:
                 self._prepared,
                 fuse_blocks=False,
             )
-        return self._single_sample
+        return self._unfused_twin
 
     def _run_split(self, inputs: list[Any], initializers: list[Any] | None) -> list[Any]:
         """One slice of the batch per worker, each on its own single-threaded twin."""
@@ -190,7 +196,7 @@ class Executor:
                 precompute,
                 1,
                 self._prepared,
-                fuse_blocks=not self._onednn_cores,  # every convolution to oneDNN, if it is here
+                fuse_blocks=not self._use_onednn,  # on oneDNN, one thread each (see `run`)
             )
             self._twins.append(twin)
         bounds = [n * k // parts for k in range(parts + 1)]
@@ -199,11 +205,7 @@ class Executor:
         def work(start: int, stop: int) -> None:
             for k in range(start, stop):
                 lo, hi = bounds[k], bounds[k + 1]
-                # Each twin's convolutions run on oneDNN with one thread, on the twin's core.
-                with onednn.cores(1) if self._onednn_cores else nullcontext():
-                    results[k] = self._twins[k].run(
-                        [array[lo:hi] for array in inputs], initializers
-                    )
+                results[k] = self._twins[k].run([array[lo:hi] for array in inputs], initializers)
 
         share_out(work, parts, parts)
         return [
@@ -215,7 +217,7 @@ class Executor:
         """Give the arena's buffers back (they are reallocated on the next run)."""
         if self.arena is not None:
             self.arena.clear()
-        for twin in [*self._twins, *([self._single_sample] if self._single_sample else [])]:
+        for twin in [*self._twins, *([self._unfused_twin] if self._unfused_twin else [])]:
             twin.clear()
 
 

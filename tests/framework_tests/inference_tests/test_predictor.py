@@ -398,8 +398,9 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
     """Batch 1 with oneDNN installed: its OpenMP team gets the cores and runs the convolutions
     (the first one from a channel-last copy of the caller's NCHW input), BLAS stays on one
     thread (its spinning threads would fight the team). A batch of several is split over the
-    workers, each slice's convolutions on oneDNN with one thread. Without oneDNN both run our
-    kernels. The results agree with each other and with the eager model."""
+    workers, each slice's convolutions on oneDNN with one thread; a one-thread predictor runs
+    the whole batch so. Without oneDNN they run our kernels. The results agree with each other
+    and with the eager model."""
     from framework.inference.kernels import conv_gemm
     from framework.ops.nn import blas_threads, onednn
 
@@ -438,6 +439,13 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
     assert onednn_calls == [1] * 4 and submitted and not blas_lent  # two slices, two convs
     np.testing.assert_allclose(one, several[:1], rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(several, eager, rtol=1e-4, atol=1e-4)
+    one_thread = Config(path)
+    one_thread.set_cpu_math_library_num_threads(1)
+    onednn_calls.clear()
+    submitted.clear()
+    alone = create_predictor(one_thread).run([x])[0]
+    assert onednn_calls == [1, 1] and not submitted  # the whole batch, on the calling thread
+    np.testing.assert_allclose(alone, eager, rtol=1e-4, atol=1e-4)
     monkeypatch.setattr(onednn, "available", lambda: False)
     predictor = create_predictor(config)
     onednn_calls.clear()
