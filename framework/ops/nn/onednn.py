@@ -1,13 +1,14 @@
 """2-D convolution forward through Intel oneDNN's JIT kernels, when its library is installed.
 
 oneDNN is what PyTorch's CPU convolutions run on. Called through ctypes, its forward is
-1.4-1.8x our im2col + GEMM at batch 32 and 2.9-6.4x at batch 1 on CIFAR ResNet-18's 3x3
-shapes (`benchmarks/onednn_conv.py`). The predictor uses it for single-sample runs, where our
-GEMMs are thin and im2col's copy is half the time (see `framework.inference.kernels.conv`).
+1.4-1.6x our im2col + GEMM at batch 32 (even at 512 channels) and 3-6x at batch 1 on CIFAR
+ResNet-18's 3x3 shapes (`benchmarks/onednn_conv.py`). The predictor runs its convolutions on
+it (`framework.inference.executor` says when); training still runs ours.
 
 The library comes from the `onednn-cpu-gomp` wheel (oneDNN 3.2, GNU OpenMP runtime, CPU only;
 it needs the system's `libgomp.so.1`). Without it, or with `SAMPAN_ONEDNN=0`, `available()` is
-False and callers keep their NumPy kernels. Its OpenMP team has `OMP_NUM_THREADS` threads.
+False and callers keep their NumPy kernels. It is used only inside `cores(n)`, which also sets
+the calling thread's OpenMP team size.
 
 `Conv2d` describes one convolution (input strides, weight, bias, geometry); oneDNN chooses its
 own weight layout, into which the weight is reordered once, into a NumPy buffer. Arrays stay
