@@ -102,6 +102,7 @@ class _Library:
         lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
         self.engine = self.make("dnnl_engine_create", _ENGINE_CPU, 0)
         self._streams = threading.local()
+        self.team_started = False  # whether oneDNN may have started OpenMP threads
         try:  # the OpenMP runtime oneDNN was linked against, already loaded with it
             self.openmp = ctypes.CDLL("libgomp.so.1")
             self.openmp.omp_set_num_threads.argtypes = [ctypes.c_int]
@@ -167,11 +168,24 @@ class cores:  # noqa: N801 - used as a context manager, like `no_grad`
         self.previous = getattr(_given, "cores", 0)
         _given.cores = self.count
         _set_openmp_threads(self.count)
+        if _library is not None:
+            _library.team_started = True
 
     def __exit__(self, *exc: object) -> None:
         _given.cores = self.previous
         if self.previous:
             _set_openmp_threads(self.previous)
+
+
+def _after_fork_in_child() -> None:
+    """GNU OpenMP cannot run parallel regions in a child forked after the parent ran one (the
+    child waits for threads it does not have): such a child keeps to the NumPy kernels."""
+    global _library, _loaded
+    if _library is not None and _library.team_started:
+        _library, _loaded = None, True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def given() -> int:

@@ -194,6 +194,26 @@ def test_threads_run_their_own_convolutions_at_once():
         np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max())
 
 
+@needs_onednn
+def test_a_child_forked_after_onednn_ran_keeps_to_our_kernels():
+    """GNU OpenMP cannot run parallel regions in a child forked after the parent ran one."""
+    import os
+
+    x, weight, bias, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
+    with onednn.cores(2):
+        assert onednn.conv2d(x, weight, bias, geom, _out(x, weight, geom), {})
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        os.write(write, b"1" if onednn.available() else b"0")
+        os._exit(0)
+    os.close(write)
+    answer = os.read(read, 1)
+    os.waitpid(child, 0)
+    os.close(read)
+    assert answer == b"0" and onednn.available()
+
+
 def test_switched_off_by_the_environment(monkeypatch):
     monkeypatch.setenv("SAMPAN_ONEDNN", "0")
     monkeypatch.setattr(onednn, "_loaded", False)
