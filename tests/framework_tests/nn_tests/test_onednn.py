@@ -224,3 +224,56 @@ def test_switched_off_by_the_environment(monkeypatch):
     x, weight, _, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
     with onednn.cores(2):
         assert not onednn.supports(x, weight, geom)
+
+
+# --- training's forward (changing weights, images shared over the cores) ----------------------
+def _numpy_forward(x, weight, bias, geom, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.setattr(onednn, "available", lambda: False)
+        return conv_forward(x, weight, bias, geom)
+
+
+@needs_onednn
+def test_training_forward_takes_each_calls_weight_and_bias(monkeypatch):
+    x, weight, bias, geom = _case((4, 16, 10, 10), (24, 16, 3, 3))
+    for step in range(3):  # the parameters change every step; the primitive stays
+        weight = weight * np.float32(0.9) + np.float32(0.01 * step)
+        bias = bias + np.float32(step)
+        got = onednn.forward(x, weight, bias, geom)
+        expected = _numpy_forward(x, weight, bias, geom, monkeypatch)
+        np.testing.assert_allclose(
+            got.transpose(0, 3, 1, 2), expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max()
+        )
+    assert conv_forward(x, weight, bias, geom).strides == expected.strides  # channel-last
+
+
+@needs_onednn
+def test_training_forward_shares_large_batches_over_the_cores(monkeypatch):
+    from framework.ops.nn import threads
+
+    monkeypatch.setattr(threads, "CPU_WORKERS", 2)
+    monkeypatch.setattr(threads, "_pool", None)
+    x, weight, bias, geom = _case((6, 32, 16, 16), (32, 32, 3, 3))
+    shares = []
+    real = threads.parallel_gemms
+    monkeypatch.setattr(
+        threads, "parallel_gemms", lambda xp, work, n: shares.append(n) or real(xp, work, n)
+    )
+    monkeypatch.setattr(onednn, "SHARE_MIN_MACS", 0)
+    shared = onednn.forward(x, weight, bias, geom)
+    monkeypatch.setattr(onednn, "SHARE_MIN_MACS", 10**12)
+    alone = onednn.forward(x, weight, bias, geom)
+    assert shares == [2]
+    np.testing.assert_allclose(shared, alone, rtol=1e-5, atol=1e-6 * np.abs(alone).max())
+
+
+@needs_onednn
+def test_training_forward_leaves_other_dtypes_to_numpy_and_keeps_few_primitives(monkeypatch):
+    x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
+    assert onednn.forward(x.astype(np.float64), weight.astype(np.float64), None, geom) is None
+    monkeypatch.setattr(onednn, "_TRAINING_PRIMITIVES", 3)
+    monkeypatch.setattr(onednn, "_training", type(onednn._training)())
+    for size in range(4, 10):
+        xs, ws, bs, gs = _case((1, 8, size, size), (8, 8, 3, 3))
+        assert onednn.forward(xs, ws, bs, gs) is not None
+    assert len(onednn._training) == 3  # the least recently used went
