@@ -196,9 +196,20 @@ def given() -> int:
 
 
 def _set_openmp_threads(count: int) -> None:
-    """The calling thread's OpenMP team size (oneDNN's team for its next calls from here)."""
+    """The calling thread's OpenMP team size (oneDNN's team for its next calls from here), at
+    most `OMP_NUM_THREADS`: an OpenMP team on cores that other processes also use waits at its
+    barriers for threads the scheduler has put aside (a LeNet package's single-sample run took
+    7.4 ms instead of 0.5 beside another test process)."""
     if _library is not None and _library.openmp is not None:
-        _library.openmp.omp_set_num_threads(max(1, count))
+        _library.openmp.omp_set_num_threads(max(1, min(count, _openmp_limit())))
+
+
+def _openmp_limit() -> int:
+    """The team size `OMP_NUM_THREADS` allows (its first entry; unset: no limit)."""
+    try:
+        return int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0])
+    except ValueError:
+        return 1 << 16
 
 
 def _load() -> _Library | None:

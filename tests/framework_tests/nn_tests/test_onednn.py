@@ -145,6 +145,22 @@ def test_used_only_inside_cores_and_for_what_it_takes():
 
 
 @needs_onednn
+def test_the_openmp_team_stays_within_omp_num_threads(monkeypatch):
+    sizes = []
+    monkeypatch.setattr(onednn._library.openmp, "omp_set_num_threads", sizes.append)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    with onednn.cores(2):
+        pass
+    monkeypatch.setenv("OMP_NUM_THREADS", "4,2")
+    with onednn.cores(2):
+        pass
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    with onednn.cores(3):
+        pass
+    assert sizes == [1, 2, 3]
+
+
+@needs_onednn
 def test_inputs_and_outputs_other_than_agreed_are_refused():
     x, weight, bias, geom = _case((1, 8, 6, 6), (4, 8, 3, 3))
     with onednn.cores(1):
