@@ -15,7 +15,7 @@ Weights enter the GEMMs in the layout of `conv_weights`.
 from __future__ import annotations
 
 from framework.core.backend import get_array_module
-from framework.ops.nn import conv_channel_first, depthwise, gemm, onednn
+from framework.ops.nn import conv_channel_first, depthwise, gemm
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
 from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
@@ -33,10 +33,6 @@ def conv_forward(x, weight, bias, geom: ConvGeometry, out=None):
     n, c = x.shape[:2]
     o = weight.shape[0]
     ho, wo = geom.out_size
-    if out is None:
-        y = onednn.forward(x, weight, bias, geom)  # oneDNN's kernels, where installed
-        if y is not None:
-            return y.transpose(0, 3, 1, 2)
     if (
         out is None
         and n

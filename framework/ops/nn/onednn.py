@@ -23,12 +23,10 @@ import os
 import sys
 import threading
 import weakref
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import threads
 from framework.ops.nn.conv_geometry import ConvGeometry
 
 # oneDNN C API constants (dnnl_types.h, v3)
@@ -349,14 +347,9 @@ class Conv2d:
             ),
         )
         reorder = keep("primitive", library.make("dnnl_primitive_create", reorder_pd))
-        self._plain_weight_memory = keep("memory", self._memory(plain_weight, weight))
+        source = keep("memory", self._memory(plain_weight, weight))
         self._weight_memory = keep("memory", self._memory(chosen, self._weight))
-        self._reorder = reorder
-        self._reorder_args = _pack(
-            [(_ARG_SRC, self._plain_weight_memory), (_ARG_DST, self._weight_memory)]
-        )
-        self._execute_packed(reorder, self._reorder_args, 2)
-        self.weight_shape = tuple(weight.shape)
+        self._execute(reorder, [(_ARG_SRC, source), (_ARG_DST, self._weight_memory)])
         self._bias = None if bias is None else np.ascontiguousarray(bias, np.float32)
         self._bias_memory = (
             keep("memory", self._memory(bias_desc, self._bias)) if bias is not None else None
@@ -393,19 +386,11 @@ class Conv2d:
             raise ValueError("the output must be a C-contiguous float32 [N, Ho, Wo, O] array")
         self._run(x, out)
 
-    def _run(self, x, out, weight=None, bias=None) -> None:
+    def _run(self, x, out) -> None:
         """`__call__` without the checks, for callers that matched `x` to this primitive (a
-        single-sample MobileNetV2 makes 52 calls: microseconds count). `weight` (C-contiguous
-        float32, the shape this was made with) and `bias` replace the ones it holds: training
-        passes this step's parameters."""
+        single-sample MobileNetV2 makes 52 calls: microseconds count)."""
         lib, check = self._library.lib, self._library.check
         with self._lock:
-            if weight is not None:
-                handle = weight.ctypes.data
-                check(lib.dnnl_memory_set_data_handle(self._plain_weight_memory, handle), "w")
-                self._execute_packed(self._reorder, self._reorder_args, 2)
-            if bias is not None:
-                check(lib.dnnl_memory_set_data_handle(self._bias_memory, bias.ctypes.data), "b")
             check(lib.dnnl_memory_set_data_handle(self._src_memory, x.ctypes.data), "set src")
             check(lib.dnnl_memory_set_data_handle(self._dst_memory, out.ctypes.data), "set dst")
             self._execute_packed(self._primitive, self._args, self._arg_count)
@@ -461,79 +446,3 @@ def conv2d(
         raise ValueError("the output must be a C-contiguous float32 [N, Ho, Wo, O] array")
     primitive._run(x, out)  # x has the shape and strides of its key
     return True
-
-
-# Training's primitives, by share of the batch, input layout, weight shape and geometry; the
-# least recently used go (each holds a copy of its weight in oneDNN's layout).
-_TRAINING_PRIMITIVES = 256
-_training: OrderedDict[tuple, Conv2d | None] = OrderedDict()
-_training_lock = threading.Lock()
-# Multiply-adds from which the images are shared out over the cores (a hand-off wakes a
-# sleeping thread, about 0.1 ms here; see `conv_channel_first.SHARE_MIN_MACS`).
-SHARE_MIN_MACS = 40_000_000
-
-
-def forward(x, weight, bias, geom: ConvGeometry) -> Any | None:
-    """`conv(x, weight) + bias` (C-contiguous `[N, Ho, Wo, O]`) with this call's weight and
-    bias (training changes them every step), or None where oneDNN does not take it.
-
-    The images are cut into one share per core, each run by one oneDNN thread on its core
-    (as the predictor's twins do: no OpenMP team to fight BLAS's threads or ours).
-    """
-    n = x.shape[0]
-    if (
-        not available()
-        or not isinstance(x, np.ndarray)
-        or x.dtype != np.float32
-        or weight.dtype != np.float32
-        or x.ndim != 4
-        or n == 0
-        or threads.in_parallel_work()
-    ):
-        return None
-    if not x.transpose(0, 2, 3, 1).flags.c_contiguous:
-        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
-    weight = np.ascontiguousarray(weight)
-    bias = None if bias is None else np.ascontiguousarray(bias, dtype=np.float32)
-    ho, wo = geom.out_size
-    o = weight.shape[0]
-    macs = n * ho * wo * weight.size
-    parts = threads.workers() if macs >= SHARE_MIN_MACS else 1
-    ranges = threads.split_ranges(n, parts)
-    primitives = [
-        _training_primitive(k, x[a:b], weight, bias, geom) for k, (a, b) in enumerate(ranges)
-    ]
-    if any(p is None for p in primitives):
-        return None
-    out = np.empty((n, ho, wo, o), np.float32)
-
-    def work(first: int, last: int) -> None:
-        with cores(1):
-            for k in range(first, last):
-                a, b = ranges[k]
-                primitives[k]._run(x[a:b], out[a:b], weight, bias)
-
-    if len(ranges) == 1 or threads.parallel_gemms(np, work, len(ranges)) is None:
-        work(0, len(ranges))
-    return out
-
-
-def _training_primitive(share: int, x, weight, bias, geom: ConvGeometry) -> Conv2d | None:
-    key = (
-        share, x.shape, x.strides, weight.shape, bias is None,
-        geom.kernel, geom.stride, geom.padding, geom.dilation, geom.groups,
-    )  # fmt: skip
-    with _training_lock:
-        if key in _training:
-            _training.move_to_end(key)
-            return _training[key]
-    try:
-        with cores(1):
-            primitive = Conv2d(x.shape, _plain_strides(x), weight, bias, geom)
-    except NoKernel:
-        primitive = None
-    with _training_lock:
-        _training[key] = primitive
-        while len(_training) > _TRAINING_PRIMITIVES:
-            _training.popitem(last=False)
-    return primitive

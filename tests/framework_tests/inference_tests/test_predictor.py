@@ -418,16 +418,16 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
         product(xp, rows, weight_t, out)
 
     monkeypatch.setattr(conv_gemm, "product", recording_product)
+    run = onednn.Conv2d._run
+
+    def counting_run(self, x, out):
+        onednn_calls.append(onednn.given())
+        run(self, x, out)
+
+    monkeypatch.setattr(onednn.Conv2d, "_run", counting_run)
     x = np.random.default_rng(7).standard_normal((3, 16, 20, 20)).astype(np.float32)
     with framework.no_grad():
         eager = model(framework.to_tensor(x)).numpy()
-    run = onednn.Conv2d._run
-
-    def counting_run(self, x, out, *parameters):
-        onednn_calls.append(onednn.given())
-        run(self, x, out, *parameters)
-
-    monkeypatch.setattr(onednn.Conv2d, "_run", counting_run)
     config = Config(path)
     config.set_cpu_math_library_num_threads(2)
     predictor = create_predictor(config)
@@ -493,15 +493,13 @@ def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path,
         return lambda *arrays: fused_runs.append(1) or run(*arrays)
 
     monkeypatch.setitem(registry._INTERNAL, block_fusion.OP_TYPE, counting_block)
+    run = onednn.Conv2d._run
+    monkeypatch.setattr(
+        onednn.Conv2d, "_run", lambda self, x, out: onednn_calls.append(1) or run(self, x, out)
+    )
     x = np.random.default_rng(8).standard_normal((3, 8, 12, 12)).astype(np.float32)
     with framework.no_grad():
         eager = model(framework.to_tensor(x)).numpy()
-    run = onednn.Conv2d._run
-    monkeypatch.setattr(
-        onednn.Conv2d,
-        "_run",
-        lambda self, x, out, *parameters: onednn_calls.append(1) or run(self, x, out, *parameters),
-    )
     for installed in (True, False):
         if not installed:
             monkeypatch.setattr(onednn, "available", lambda: False)
