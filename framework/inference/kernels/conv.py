@@ -1,8 +1,9 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
 On the CPU a convolution with a known weight runs oneDNN's kernel (with a ReLU or clip
-activation fused) for a single sample when oneDNN is installed (`framework.ops.nn.onednn`).
-Otherwise an ungrouped one runs `conv_gemm` (cache-sized im2col chunks into the output buffer,
+activation fused) when oneDNN is installed and the executor's run allows it (`onednn.cores`:
+runs on one thread or one sample, see `framework.inference.executor`). Otherwise an ungrouped
+one runs `conv_gemm` (cache-sized im2col chunks into the output buffer,
 the `[O, kh*kw*C]` GEMM weight prepared once per model), or `winograd` when it is 3x3 with
 stride 1 and has enough tiles; a depthwise one runs
 `depthwise` (tap-by-tap accumulation on cache-sized bands, bias and

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import framework
 from framework.ops.nn import vector_blas
 from framework.optimizer import SGD, Momentum
+from tests.framework_tests.optimizer_tests.test_optimizer_parity import run_ours
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
 
@@ -79,16 +79,6 @@ def test_switched_off_by_the_environment(monkeypatch):
     monkeypatch.setattr(vector_blas, "_routines", None)  # looked up afresh after the test
 
 
-def _train(build, weights, grads):
-    params = [framework.Parameter(w.copy()) for w in weights]
-    opt = build(params)
-    for step in grads:
-        for p, g in zip(params, step, strict=True):
-            p.grad = framework.to_tensor(g)
-        opt.step()
-    return [p.numpy() for p in params]
-
-
 @pytest.mark.parametrize(
     "build",
     [
@@ -112,9 +102,9 @@ def test_optimizer_updates_through_blas_match_numpy(build, monkeypatch):
         real_axpy(alpha, x, y)
 
     monkeypatch.setattr(vector_blas, "axpy_", counting_axpy)
-    through_blas = _train(build, weights, grads)
+    through_blas = run_ours(build, weights, grads)
     assert calls and set(calls) == {400 * 400}  # the big parameter only
     monkeypatch.setattr(vector_blas, "usable", lambda *arrays: False)
-    through_numpy = _train(build, weights, grads)
+    through_numpy = run_ours(build, weights, grads)
     for a, b in zip(through_blas, through_numpy, strict=True):  # rounded in another order
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
