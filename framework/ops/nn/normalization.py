@@ -84,16 +84,12 @@ class NormPlan:
         return param.reshape(shape)
 
     def stats(self, v):
-        """(mean, invstd) broadcastable against the view."""
+        """(mean, invstd) broadcastable against the view; batch norm in training mode has its
+        own pass (`bn.channel_forward`)."""
         xp = get_array_module(v)
         if self.fixed_stats is not None:
             mean, var = self.fixed_stats
             invstd = 1.0 / xp.sqrt(var + v.dtype.type(self.eps))
-            return self.param_view(mean), self.param_view(invstd)
-        if self.channel_axis is not None:
-            mean, var, invstd = bn.channel_moments(xp, v, self.eps)
-            if self.on_stats is not None:
-                self.on_stats(mean, var, v.shape[0] * v.shape[2])
             return self.param_view(mean), self.param_view(invstd)
         mean, invstd, var = kernels.moments(v, self.axes, self.eps)
         return mean, invstd
@@ -114,6 +110,13 @@ class Normalize(Function):
         self.retain_inputs(*range(1 + self.has_gamma))
         xp = get_array_module(x)
         v, restore = plan.view(x)
+        if plan.channel_axis is not None and plan.fixed_stats is None:
+            flat = [None if p is None else p.reshape(-1) for p in (gamma, beta)]
+            out, mean, var, invstd = bn.channel_forward(xp, v, *flat, plan.eps)
+            if plan.on_stats is not None:
+                plan.on_stats(mean, var, v.shape[0] * v.shape[2])
+            self.mean, self.invstd = plan.param_view(mean), plan.param_view(invstd)
+            return restore(out)
         self.mean, self.invstd = plan.stats(v)
         g, b = plan.param_view(gamma), plan.param_view(beta)
         if plan.channel_axis is None:
@@ -161,7 +164,7 @@ class NormalizeGrad(Function):
             gx = xp.empty(v.shape, dtype=v.dtype)
             mean, invstd = self.mean.ravel(), self.invstd.ravel()
             gamma_flat = None if g is None else g.ravel()
-            ggamma, gbeta = bn.channel_backward(xp, v, gv, mean, invstd, gamma_flat, gx)
+            ggamma, gbeta = bn.channel_backward(xp, v, gv, mean, invstd, gamma_flat, plan.eps, gx)
         else:
             axes, param_axes = plan.axes, plan.param_axes
             gx, ggamma, gbeta = kernels.backward(

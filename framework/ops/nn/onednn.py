@@ -1,9 +1,11 @@
-"""2-D convolution forward through Intel oneDNN's JIT kernels, when its library is installed.
+"""Convolution forward and batch norm through Intel oneDNN's JIT kernels, when installed.
 
-oneDNN is what PyTorch's CPU convolutions run on. Called through ctypes, its forward is
-1.4-1.6x our im2col + GEMM at batch 32 (even at 512 channels) and 3-6x at batch 1 on CIFAR
-ResNet-18's 3x3 shapes (`benchmarks/onednn_conv.py`). The predictor runs its convolutions on
-it (`framework.inference.executor` says when); training still runs ours.
+oneDNN is what PyTorch's CPU convolutions and batch norm run on. Called through ctypes:
+- its convolution forward is 1.4-1.6x our im2col + GEMM at batch 32 (even at 512 channels)
+  and 3-6x at batch 1 on CIFAR ResNet-18's 3x3 shapes (`benchmarks/onednn_conv.py`). The
+  predictor runs its convolutions on it (`framework.inference.executor` says when);
+- its training-mode batch norm on channel-last memory is 2-4x our NumPy passes forward and
+  3-5x backward (`benchmarks/layer_ops.py`). Training's batch norm runs on it.
 
 The library comes from the `onednn-cpu-gomp` wheel (oneDNN 3.2, GNU OpenMP runtime, CPU only;
 it needs the system's `libgomp.so.1`). Without it, or with `SAMPAN_ONEDNN=0`, `available()` is
@@ -11,8 +13,9 @@ False and callers keep their NumPy kernels. It is used only inside `cores(n)`, w
 the calling thread's OpenMP team size.
 
 `Conv2d` describes one convolution (input strides, weight, bias, geometry); oneDNN chooses its
-own weight layout, into which the weight is reordered once, into a NumPy buffer. Arrays stay
-NumPy arrays: every call hands oneDNN their data pointers. A stream per thread runs the calls.
+own weight layout, into which the weight is reordered once, into a NumPy buffer. `BatchNorm`
+describes one `[rows, channels]` shape. Arrays stay NumPy arrays: every call hands oneDNN their
+data pointers (`_Execution`). A stream per thread runs the calls.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ import os
 import sys
 import threading
 import weakref
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
+from framework.ops.nn import threads
 from framework.ops.nn.conv_geometry import ConvGeometry
 
 # oneDNN C API constants (dnnl_types.h, v3)
@@ -34,11 +39,14 @@ _F32 = 3
 _FORMAT_ANY = 1
 _ENGINE_CPU = 1
 _STREAM_IN_ORDER = 1
-_FORWARD_INFERENCE = 96
+_FORWARD_TRAINING, _FORWARD_INFERENCE, _BACKWARD = 64, 96, 128
 _CONVOLUTION_DIRECT = 1
 _QUERY_IMPL_INFO = 8
 _QUERY_WEIGHTS_MD = 131
 _ARG_SRC, _ARG_DST, _ARG_WEIGHTS, _ARG_BIAS = 1, 17, 33, 41
+_ARG_MEAN, _ARG_VARIANCE, _ARG_SCALE, _ARG_SHIFT = 49, 50, 51, 52
+_ARG_DIFF_SRC, _ARG_DIFF_DST, _ARG_DIFF_SCALE, _ARG_DIFF_SHIFT = 129, 145, 255, 256
+_USE_SCALE, _USE_SHIFT = 0x2, 0x4  # dnnl_normalization_flags_t
 # Activations oneDNN applies to a convolution's output while it is still in registers
 # (post-ops): dnnl_eltwise_relu (alpha: negative slope) and dnnl_eltwise_clip (alpha, beta:
 # the bounds).
@@ -58,9 +66,10 @@ class _Arg(ctypes.Structure):
 
 
 class _Library:
-    """The loaded library, its CPU engine and one stream per calling thread."""
+    """The loaded library, its CPU engine and one stream per calling thread. `openmp` is the
+    GNU OpenMP runtime oneDNN was linked against, from the same link-map namespace."""
 
-    def __init__(self, lib) -> None:
+    def __init__(self, lib, openmp) -> None:
         self.lib = lib
         ptr, out = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
         i, dims = ctypes.c_int, ctypes.c_int64 * 12
@@ -74,6 +83,10 @@ class _Library:
             + [ptr] * 4
             + [dims] * 4
             + [ptr],
+            "dnnl_batch_normalization_forward_primitive_desc_create": [out, ptr, i, ptr, ptr]
+            + [ctypes.c_float, ctypes.c_uint, ptr],
+            "dnnl_batch_normalization_backward_primitive_desc_create": [out, ptr, i, ptr, ptr]
+            + [ptr, ctypes.c_float, ctypes.c_uint, ptr, ptr],
             "dnnl_reorder_primitive_desc_create": [out, ptr, ptr, ptr, ptr, ptr],
             "dnnl_primitive_create": [out, ptr],
             "dnnl_memory_create": [out, ptr, ptr, ptr],
@@ -103,11 +116,9 @@ class _Library:
         self.engine = self.make("dnnl_engine_create", _ENGINE_CPU, 0)
         self._streams = threading.local()
         self.team_started = False  # whether oneDNN may have started OpenMP threads
-        try:  # the OpenMP runtime oneDNN was linked against, already loaded with it
-            self.openmp = ctypes.CDLL("libgomp.so.1")
-            self.openmp.omp_set_num_threads.argtypes = [ctypes.c_int]
-        except (OSError, AttributeError):
-            self.openmp = None
+        self.openmp = openmp
+        if openmp is not None:
+            openmp.omp_set_num_threads.argtypes = [ctypes.c_int]
 
     def make(self, name: str, *args) -> ctypes.c_void_p:
         """Call a `dnnl_*_create` function; returns the handle it made."""
@@ -219,11 +230,49 @@ def _load() -> _Library | None:
     paths += [found] if found else []
     for path in paths:
         try:
-            lib = ctypes.CDLL(path)
-            return _Library(lib)
+            return _Library(*_open(path))
         except (OSError, AttributeError, OneDNNError):  # missing libgomp, old version, no CPU
             continue
     return None
+
+
+# Rounds an idle OpenMP thread spins before it sleeps. GNU OpenMP's default, 300,000 (about a
+# millisecond here), left oneDNN's team spinning into the NumPy and BLAS work that follows it in
+# training, fighting it for the cores (MobileNetV2 train step with oneDNN's batch norm: 660 ms
+# without oneDNN, 750 with, 560-600 at 20,000 rounds). Sleeping at once (OMP_WAIT_POLICY=PASSIVE)
+# made single-sample predictor runs, a team per convolution, up to 1.8x slower; 20,000 did not.
+_SPIN_ROUNDS = "20000"
+
+
+class _openmp_spin_limit:  # noqa: N801 - used as a context manager, like `no_grad`
+    """Context: `GOMP_SPINCOUNT` is `_SPIN_ROUNDS` for an OpenMP runtime loaded inside it (it
+    reads the environment once, as it loads), unless the user set a wait policy."""
+
+    def __enter__(self) -> None:
+        self.set = not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & set(os.environ)
+        if self.set:
+            os.environ["GOMP_SPINCOUNT"] = _SPIN_ROUNDS
+
+    def __exit__(self, *exc: object) -> None:
+        if self.set:
+            del os.environ["GOMP_SPINCOUNT"]
+
+
+def _open(path: str) -> tuple[Any, Any]:
+    """(oneDNN, the GNU OpenMP runtime it was linked against, or None).
+
+    Loaded as usual, oneDNN is found by its name, `libdnnl.so.3`, by libraries loaded after
+    it: PaddlePaddle, which ships a newer oneDNN of that name, fails to import in a process
+    that loaded ours first (a missing symbol). Import it before. (Loading ours into a link-map
+    namespace of its own with glibc's `dlmopen` avoided that, but OpenSSL then crashed in
+    `hashlib` in the same process.)
+    """
+    with _openmp_spin_limit():
+        lib = ctypes.CDLL(path)
+        try:
+            return lib, ctypes.CDLL("libgomp.so.1")  # loaded with oneDNN, or now with the limit
+        except OSError:
+            return lib, None
 
 
 def available() -> bool:
@@ -323,15 +372,8 @@ class Conv2d:
                 attr,
             ),
         )
-        name = ctypes.c_char_p()
-        library.check(
-            lib.dnnl_primitive_desc_query(pd, _QUERY_IMPL_INFO, 0, ctypes.byref(name)),
-            "dnnl_primitive_desc_query",
-        )
-        self.implementation = (name.value or b"").decode()
-        if self.implementation.startswith("ref"):  # far slower than our kernels
-            raise NoKernel("oneDNN has only its reference kernel for this convolution")
-        self._primitive = keep("primitive", library.make("dnnl_primitive_create", pd))
+        self.implementation = _implementation(library, pd, "convolution")
+        primitive = keep("primitive", library.make("dnnl_primitive_create", pd))
         chosen = lib.dnnl_primitive_desc_query_md(pd, _QUERY_WEIGHTS_MD, 0)  # owned by pd
         # The weight in oneDNN's layout lives in a NumPy buffer, freed with this object.
         self._weight = _aligned(lib.dnnl_memory_desc_get_size(chosen) // 4)
@@ -347,36 +389,19 @@ class Conv2d:
             ),
         )
         reorder = keep("primitive", library.make("dnnl_primitive_create", reorder_pd))
-        source = keep("memory", self._memory(plain_weight, weight))
-        self._weight_memory = keep("memory", self._memory(chosen, self._weight))
-        self._execute(reorder, [(_ARG_SRC, source), (_ARG_DST, self._weight_memory)])
+        source = keep("memory", _memory(library, plain_weight, weight))
+        weight_memory = keep("memory", _memory(library, chosen, self._weight))
+        _Execution(library, reorder, {_ARG_SRC: source, _ARG_DST: weight_memory}).run({})
         self._bias = None if bias is None else np.ascontiguousarray(bias, np.float32)
-        self._bias_memory = (
-            keep("memory", self._memory(bias_desc, self._bias)) if bias is not None else None
-        )
-        self._src_memory = keep("memory", self._memory(src, None))
-        self._dst_memory = keep("memory", self._memory(dst, None))
-        self._lock = threading.Lock()  # the src/dst memory objects are shared by callers
-        args = [(_ARG_SRC, self._src_memory), (_ARG_WEIGHTS, self._weight_memory)]
-        if self._bias_memory is not None:
-            args.append((_ARG_BIAS, self._bias_memory))
-        args.append((_ARG_DST, self._dst_memory))
-        self._args, self._arg_count = _pack(args), len(args)
+        memories = {
+            _ARG_SRC: keep("memory", _memory(library, src, None)),
+            _ARG_WEIGHTS: weight_memory,
+            _ARG_DST: keep("memory", _memory(library, dst, None)),
+        }
+        if bias is not None:
+            memories[_ARG_BIAS] = keep("memory", _memory(library, bias_desc, self._bias))
+        self._execution = _Execution(library, primitive, memories)
         self.x_shape, self.x_strides = tuple(x_shape), tuple(x_strides)
-
-    def _memory(self, desc, array):
-        handle = ctypes.c_void_p(None if array is None else array.ctypes.data)
-        return self._library.make("dnnl_memory_create", desc, self._library.engine, handle)
-
-    def _execute(self, primitive, args) -> None:
-        self._execute_packed(primitive, _pack(args), len(args))
-
-    def _execute_packed(self, primitive, packed, count: int) -> None:
-        library = self._library
-        stream = library.stream()
-        status = library.lib.dnnl_primitive_execute(primitive, stream, count, packed)
-        library.check(status, "dnnl_primitive_execute")
-        library.check(library.lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
 
     def __call__(self, x, out) -> None:
         """`out`: the C-contiguous `[N, Ho, Wo, O]` (channel-last) array to write."""
@@ -389,11 +414,114 @@ class Conv2d:
     def _run(self, x, out) -> None:
         """`__call__` without the checks, for callers that matched `x` to this primitive (a
         single-sample MobileNetV2 makes 52 calls: microseconds count)."""
-        lib, check = self._library.lib, self._library.check
+        self._execution.run({_ARG_SRC: x, _ARG_DST: out})
+
+
+class BatchNorm:
+    """Training-mode batch norm of C-contiguous float32 `[rows, channels]` arrays (channel-last
+    memory, rows = N*H*W), with per-channel scale and shift: forward and backward primitives."""
+
+    def __init__(self, rows: int, channels: int, eps: float) -> None:
+        if not available():
+            raise OneDNNError("oneDNN is not available")
+        library = _library
+        made: list[tuple[str, ctypes.c_void_p]] = []
+
+        def keep(kind: str, handle):
+            made.append((kind, handle))
+            return handle
+
+        self._finalizer = weakref.finalize(self, _destroy, library, made)
+        data = keep("desc", library.desc((rows, channels), (channels, 1)))
+        per_channel = keep("desc", library.desc((channels,), (1,)))
+        flags, eps = _USE_SCALE | _USE_SHIFT, ctypes.c_float(eps)
+        forward_pd = keep(
+            "pd",
+            library.make(
+                "dnnl_batch_normalization_forward_primitive_desc_create",
+                library.engine, _FORWARD_TRAINING, data, data, eps, flags, None,
+            ),
+        )  # fmt: skip
+        backward_pd = keep(
+            "pd",
+            library.make(
+                "dnnl_batch_normalization_backward_primitive_desc_create",
+                library.engine, _BACKWARD, data, data, data, eps, flags, forward_pd, None,
+            ),
+        )  # fmt: skip
+        for pd in (forward_pd, backward_pd):
+            _implementation(library, pd, "batch norm")
+
+        def execution(pd, data_args, channel_args):
+            primitive = keep("primitive", library.make("dnnl_primitive_create", pd))
+            memories = {arg: keep("memory", _memory(library, data, None)) for arg in data_args}
+            for arg in channel_args:
+                memories[arg] = keep("memory", _memory(library, per_channel, None))
+            return _Execution(library, primitive, memories)
+
+        self._forward = execution(
+            forward_pd, (_ARG_SRC, _ARG_DST), (_ARG_SCALE, _ARG_SHIFT, _ARG_MEAN, _ARG_VARIANCE)
+        )
+        self._backward = execution(
+            backward_pd,
+            (_ARG_SRC, _ARG_DIFF_DST, _ARG_DIFF_SRC),
+            (_ARG_SCALE, _ARG_MEAN, _ARG_VARIANCE, _ARG_DIFF_SCALE, _ARG_DIFF_SHIFT),
+        )
+
+    def forward(self, x, scale, shift, out, mean, variance) -> None:
+        """`out` = batch norm of `x`; writes the batch's `mean` and biased `variance`."""
+        self._forward.run(
+            {_ARG_SRC: x, _ARG_DST: out, _ARG_SCALE: scale, _ARG_SHIFT: shift}
+            | {_ARG_MEAN: mean, _ARG_VARIANCE: variance}
+        )
+
+    def backward(self, x, grad_out, scale, mean, variance, grad_x, grad_scale, grad_shift):
+        """`grad_x`, `grad_scale` and `grad_shift` from the forward's statistics."""
+        self._backward.run(
+            {_ARG_SRC: x, _ARG_DIFF_DST: grad_out, _ARG_SCALE: scale}
+            | {_ARG_MEAN: mean, _ARG_VARIANCE: variance, _ARG_DIFF_SRC: grad_x}
+            | {_ARG_DIFF_SCALE: grad_scale, _ARG_DIFF_SHIFT: grad_shift}
+        )
+
+
+class _Execution:
+    """A primitive with one memory object per argument; `run` points the memories of the
+    arguments it is given at those arrays' data and runs it on this thread's stream."""
+
+    def __init__(self, library: _Library, primitive, memories: dict[int, Any]) -> None:
+        self._library, self._primitive, self._memories = library, primitive, memories
+        self._args, self._count = _pack(list(memories.items())), len(memories)
+        self._lock = threading.Lock()  # the memory objects are shared by callers
+
+    def run(self, arrays: dict[int, np.ndarray]) -> None:
+        library = self._library
+        lib, check = library.lib, library.check
         with self._lock:
-            check(lib.dnnl_memory_set_data_handle(self._src_memory, x.ctypes.data), "set src")
-            check(lib.dnnl_memory_set_data_handle(self._dst_memory, out.ctypes.data), "set dst")
-            self._execute_packed(self._primitive, self._args, self._arg_count)
+            for arg, array in arrays.items():
+                status = lib.dnnl_memory_set_data_handle(self._memories[arg], array.ctypes.data)
+                check(status, "dnnl_memory_set_data_handle")
+            stream = library.stream()
+            status = lib.dnnl_primitive_execute(self._primitive, stream, self._count, self._args)
+            check(status, "dnnl_primitive_execute")
+            check(lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
+
+
+def _memory(library: _Library, desc, array):
+    """A memory object of `desc` over `array`'s data (None: no data yet)."""
+    handle = ctypes.c_void_p(None if array is None else array.ctypes.data)
+    return library.make("dnnl_memory_create", desc, library.engine, handle)
+
+
+def _implementation(library: _Library, pd, what: str) -> str:
+    """The name of the kernel oneDNN chose for `pd`; NoKernel where it is a reference loop
+    (far slower than our NumPy kernels)."""
+    name = ctypes.c_char_p()
+    status = library.lib.dnnl_primitive_desc_query(pd, _QUERY_IMPL_INFO, 0, ctypes.byref(name))
+    library.check(status, "dnnl_primitive_desc_query")
+    implementation = (name.value or b"").decode()
+    if implementation.startswith("ref"):
+        raise NoKernel(f"oneDNN has only its reference kernel for this {what}")
+    return implementation
 
 
 def _pack(args: list[tuple[int, Any]]):
@@ -446,3 +574,69 @@ def conv2d(
         raise ValueError("the output must be a C-contiguous float32 [N, Ho, Wo, O] array")
     primitive._run(x, out)  # x has the shape and strides of its key
     return True
+
+
+# Training's batch norms, by shape and epsilon; the least recently used go.
+_BATCH_NORMS = 64
+_batch_norms: OrderedDict[tuple, BatchNorm | None] = OrderedDict()
+_batch_norms_lock = threading.Lock()
+
+
+def _batch_norm(x, eps: float) -> BatchNorm | None:
+    """The `BatchNorm` for C-contiguous float32 `[rows, channels]` arrays like `x`, or None
+    where oneDNN does not take them (not loaded, other arrays, no optimized kernel)."""
+    if not (
+        isinstance(x, np.ndarray)
+        and x.dtype == np.float32
+        and x.ndim == 2
+        and x.size > 0
+        and x.flags.c_contiguous
+        and available()
+    ):
+        return None
+    key = (*x.shape, eps)
+    with _batch_norms_lock:
+        if key in _batch_norms:
+            _batch_norms.move_to_end(key)
+            return _batch_norms[key]
+    try:
+        primitive = BatchNorm(*x.shape, eps)
+    except NoKernel:
+        primitive = None
+    with _batch_norms_lock:
+        _batch_norms[key] = primitive
+        while len(_batch_norms) > _BATCH_NORMS:
+            _batch_norms.popitem(last=False)
+    return primitive
+
+
+def _training_cores() -> int:
+    """The OpenMP team for a training op on this thread: its cores, one inside shared work."""
+    return 1 if threads.in_parallel_work() else threads.workers()
+
+
+def batch_norm_forward(x, scale, shift, eps: float):
+    """`(out, mean, variance)` of training-mode batch norm of a channel-last `[rows, channels]`
+    array with float32 `[channels]` scale and shift, or None where oneDNN does not take it."""
+    primitive = _batch_norm(x, eps)
+    if primitive is None:
+        return None
+    channels = x.shape[1]
+    out = np.empty_like(x)
+    mean, variance = np.empty(channels, np.float32), np.empty(channels, np.float32)
+    with cores(_training_cores()):
+        primitive.forward(x, scale, shift, out, mean, variance)
+    return out, mean, variance
+
+
+def batch_norm_backward(x, grad_out, scale, mean, variance, eps: float, grad_x):
+    """Writes `grad_x` of `batch_norm_forward`; returns `(grad_scale, grad_shift)`, or None
+    (nothing written) where oneDNN does not take it. Arrays are laid out like `x`."""
+    primitive = _batch_norm(x, eps)
+    if primitive is None or not (grad_out.flags.c_contiguous and grad_x.flags.c_contiguous):
+        return None
+    channels = x.shape[1]
+    grad_scale, grad_shift = np.empty(channels, np.float32), np.empty(channels, np.float32)
+    with cores(_training_cores()):
+        primitive.backward(x, grad_out, scale, mean, variance, grad_x, grad_scale, grad_shift)
+    return grad_scale, grad_shift

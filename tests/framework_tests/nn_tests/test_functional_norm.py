@@ -287,10 +287,12 @@ def test_norms_name_bad_parameters():
 def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(
     channel_last_memory, monkeypatch
 ):
-    """A batch big enough that the statistics and gradient passes are split over threads."""
+    """A batch big enough that the statistics and gradient passes are split over threads
+    (NumPy's route: oneDNN, which channel-last memory would take, is held off)."""
     torch = pytest.importorskip("torch")
-    from framework.ops.nn import threads
+    from framework.ops.nn import onednn, threads
 
+    monkeypatch.setattr(onednn, "_batch_norm", lambda x, eps: None)
     shared = []
     parallel_for = threads.parallel_for
     monkeypatch.setattr(threads, "CPU_WORKERS", 3)

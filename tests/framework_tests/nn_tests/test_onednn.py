@@ -240,3 +240,127 @@ def test_switched_off_by_the_environment(monkeypatch):
     x, weight, _, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
     with onednn.cores(2):
         assert not onednn.supports(x, weight, geom)
+
+
+def _batch_norm_calls(monkeypatch) -> list[str]:
+    """Records each forward and backward run by oneDNN's batch norm."""
+    calls: list[str] = []
+    for name in ("forward", "backward"):
+        real = getattr(onednn.BatchNorm, name)
+        monkeypatch.setattr(
+            onednn.BatchNorm,
+            name,
+            lambda self, *a, _real=real, _name=name: calls.append(_name) or _real(self, *a),
+        )
+    return calls
+
+
+def _torch_batch_norm(torch, x, gamma, beta, gy, eps):
+    """PyTorch's training-mode batch norm: (y, gx, ggamma, gbeta)."""
+    tx = torch.tensor(np.ascontiguousarray(x), requires_grad=True)
+    tg = None if gamma is None else torch.tensor(gamma, requires_grad=True)
+    tb = None if beta is None else torch.tensor(beta, requires_grad=True)
+    y = torch.nn.functional.batch_norm(tx, None, None, tg, tb, training=True, eps=eps)
+    y.backward(torch.tensor(np.ascontiguousarray(gy)))
+    grads = [None if t is None else t.grad.numpy() for t in (tx, tg, tb)]
+    return y.detach().numpy(), *grads
+
+
+@needs_onednn
+@pytest.mark.parametrize(
+    "shape, affine",
+    [((8, 24, 6, 6), (True, True)), ((4, 40, 3, 5), (False, True)), ((64, 33), (True, False))],
+)
+def test_channel_last_batch_norm_runs_on_onednn_and_matches_torch(shape, affine, monkeypatch):
+    """Training-mode forward, input and parameter gradients and running statistics of
+    channel-last (and `[N, C]`) float32 batch norm, on oneDNN, against PyTorch."""
+    torch = pytest.importorskip("torch")
+    import framework
+    import framework.nn.functional as F
+
+    calls = _batch_norm_calls(monkeypatch)
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(shape) * 2 + 3).astype(np.float32)
+    gy = rng.standard_normal(shape).astype(np.float32)
+    c = shape[1]
+    gamma = rng.standard_normal(c).astype(np.float32) if affine[0] else None
+    beta = rng.standard_normal(c).astype(np.float32) if affine[1] else None
+    data = _channel_last(x) if x.ndim == 4 else x
+
+    def run():
+        xt = framework.Tensor(data, stop_gradient=False)
+        params = [
+            None if p is None else framework.Tensor(p, stop_gradient=False) for p in (gamma, beta)
+        ]
+        mean = framework.to_tensor(np.zeros(c, np.float32))
+        var = framework.to_tensor(np.ones(c, np.float32))
+        y = F.batch_norm(xt, mean, var, *params, training=True, epsilon=1e-3)
+        inputs = [xt] + [p for p in params if p is not None]
+        grads = framework.grad(y, inputs, framework.to_tensor(gy))
+        return y.numpy(), [g.numpy() for g in grads], mean.numpy(), var.numpy()
+
+    y, grads, running_mean, running_var = run()
+    assert calls == ["forward", "backward"]
+    want = _torch_batch_norm(torch, x, gamma, beta, gy, 1e-3)
+    want_grads = [want[1]] + [g for g in want[2:4] if g is not None]
+    np.testing.assert_allclose(y, want[0], rtol=1e-4, atol=1e-4)
+    for got, expected in zip(grads, want_grads, strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-4)
+    # Running statistics follow Paddle's update, as on the NumPy route.
+    monkeypatch.setattr(onednn, "_batch_norm", lambda x, eps: None)
+    *_, numpy_mean, numpy_var = run()
+    assert calls == ["forward", "backward"]
+    np.testing.assert_allclose(running_mean, numpy_mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(running_var, numpy_var, rtol=1e-5, atol=1e-6)
+
+
+@needs_onednn
+@pytest.mark.parametrize("case", ["float64", "channel_first", "eval_mode"])
+def test_batch_norm_onednn_does_not_take_is_left_to_numpy(case, monkeypatch):
+    """float64, channel-first memory (oneDNN's kernel there is no faster than ours) and fixed
+    statistics stay on the NumPy passes, which give the same result as oneDNN's."""
+    import framework
+    import framework.nn.functional as F
+
+    calls = _batch_norm_calls(monkeypatch)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((4, 6, 5, 5)).astype(np.float32)
+    data = {"float64": _channel_last(x).astype(np.float64), "channel_first": x}.get(
+        case, _channel_last(x)
+    )
+    results = []
+    for array in (data, _channel_last(x)):
+        xt = framework.Tensor(array, stop_gradient=False)
+        mean = framework.to_tensor(np.zeros(6, array.dtype))
+        var = framework.to_tensor(np.ones(6, array.dtype))
+        y = F.batch_norm(xt, mean, var, training=case != "eval_mode")
+        (gx,) = framework.grad(y, [xt], framework.to_tensor(x * 0.5))
+        results.append((y.numpy(), gx.numpy()))
+    # the second run (channel-last float32) is oneDNN's unless statistics are fixed
+    assert calls == ([] if case == "eval_mode" else ["forward", "backward"])
+    for ours, theirs in zip(*results, strict=True):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+@needs_onednn
+@pytest.mark.parametrize("paddle_first", [True, False])
+def test_paddle_and_onednn_share_a_process_when_paddle_loads_first(paddle_first):
+    """PaddlePaddle ships a newer `libdnnl.so.3`. Imported first, it keeps its own and ours
+    loads beside it; imported after ours, it binds to ours and fails, as documented."""
+    pytest.importorskip("paddle")
+    import subprocess
+    import sys
+
+    ours = (
+        "from framework.ops.nn import onednn; assert onednn.available(); "
+        "import numpy as np; x = np.ones((4, 3), np.float32); "
+        "assert onednn.batch_norm_forward(x, x[0], x[0], 1e-5) is not None; "
+    )
+    theirs = "import paddle; print(float(paddle.to_tensor([1.0, 2.0]).sum())); "
+    script = theirs + ours if paddle_first else ours + theirs
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    if paddle_first:
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "3.0"
+    else:
+        assert done.returncode != 0 and "undefined symbol: dnnl_" in done.stderr
