@@ -4,6 +4,9 @@ All three take NCHW-shaped arrays of any memory order and work channel-last insi
 `im2col`); results are NCHW-shaped views of channel-last memory, so the next convolution,
 batch norm or activation reads them without a transpose. Paths:
 
+- float32 NumPy arrays go to oneDNN's kernels where it is installed (`onednn.conv_forward`,
+  `conv_input_grad`, `conv_weight_grad`), as PyTorch's CPU convolutions do; the rest (float64,
+  GPU arrays, shapes oneDNN has only reference loops for, no oneDNN) take the paths below;
 - 1x1 kernels without padding are a plain GEMM over pixels (strided for stride > 1);
 - depthwise kernels (groups == channels) are fused sums over window views (`depthwise`);
 - everything else is chunked im2col + GEMM. The input gradient of a stride-1 convolution is
@@ -15,7 +18,7 @@ Weights enter the GEMMs in the layout of `conv_weights`.
 from __future__ import annotations
 
 from framework.core.backend import get_array_module
-from framework.ops.nn import conv_channel_first, depthwise, gemm
+from framework.ops.nn import conv_channel_first, depthwise, gemm, onednn
 from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
 from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
@@ -33,6 +36,10 @@ def conv_forward(x, weight, bias, geom: ConvGeometry, out=None):
     n, c = x.shape[:2]
     o = weight.shape[0]
     ho, wo = geom.out_size
+    if out is None:
+        y = onednn.conv_forward(x, weight, bias, geom)  # oneDNN's kernels, where installed
+        if y is not None:
+            return y.transpose(0, 3, 1, 2)
     if (
         out is None
         and n
@@ -135,6 +142,9 @@ def conv_input_grad(gy, weight, geom: ConvGeometry):
 
     This is also the transposed convolution (`conv2d_transpose`) of `gy` with `weight`.
     """
+    found = onednn.conv_input_grad(gy, weight, geom)
+    if found is not None:
+        return found.transpose(0, 3, 1, 2)
     xp = get_array_module(gy)
     n, o = gy.shape[:2]
     c = weight.shape[1] * geom.groups
@@ -207,6 +217,9 @@ def _col2im_input_grad(xp, gyh, weight, geom: ConvGeometry, c: int):
 
 def conv_weight_grad(x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
     """The adjoint of `conv_forward` in the weight: `sum over windows of x (x) gy`."""
+    found = onednn.conv_weight_grad(x, gy, geom, weight_shape)
+    if found is not None:
+        return found
     xp = get_array_module(x)
     o, cg, kh, kw = weight_shape
     n, c = x.shape[:2]

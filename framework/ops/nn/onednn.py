@@ -42,10 +42,11 @@ _STREAM_IN_ORDER = 1
 _FORWARD_TRAINING, _FORWARD_INFERENCE, _BACKWARD = 64, 96, 128
 _CONVOLUTION_DIRECT = 1
 _QUERY_IMPL_INFO = 8
-_QUERY_WEIGHTS_MD = 131
+_QUERY_WEIGHTS_MD, _QUERY_DIFF_WEIGHTS_MD = 131, 132
 _ARG_SRC, _ARG_DST, _ARG_WEIGHTS, _ARG_BIAS = 1, 17, 33, 41
 _ARG_MEAN, _ARG_VARIANCE, _ARG_SCALE, _ARG_SHIFT = 49, 50, 51, 52
-_ARG_DIFF_SRC, _ARG_DIFF_DST, _ARG_DIFF_SCALE, _ARG_DIFF_SHIFT = 129, 145, 255, 256
+_ARG_DIFF_SRC, _ARG_DIFF_DST, _ARG_DIFF_WEIGHTS = 129, 145, 161
+_ARG_DIFF_SCALE, _ARG_DIFF_SHIFT = 255, 256
 _USE_SCALE, _USE_SHIFT = 0x2, 0x4  # dnnl_normalization_flags_t
 # Activations oneDNN applies to a convolution's output while it is still in registers
 # (post-ops): dnnl_eltwise_relu (alpha: negative slope) and dnnl_eltwise_clip (alpha, beta:
@@ -87,6 +88,14 @@ class _Library:
             + [ctypes.c_float, ctypes.c_uint, ptr],
             "dnnl_batch_normalization_backward_primitive_desc_create": [out, ptr, i, ptr, ptr]
             + [ptr, ctypes.c_float, ctypes.c_uint, ptr, ptr],
+            "dnnl_convolution_backward_data_primitive_desc_create": [out, ptr, i]
+            + [ptr] * 3
+            + [dims] * 4
+            + [ptr, ptr],
+            "dnnl_convolution_backward_weights_primitive_desc_create": [out, ptr, i]
+            + [ptr] * 4
+            + [dims] * 4
+            + [ptr, ptr],
             "dnnl_reorder_primitive_desc_create": [out, ptr, ptr, ptr, ptr, ptr],
             "dnnl_primitive_create": [out, ptr],
             "dnnl_memory_create": [out, ptr, ptr, ptr],
@@ -289,6 +298,15 @@ def _plain_strides(array) -> tuple[int, ...]:
     return tuple(s // array.itemsize for s in array.strides)
 
 
+def _plain_strides_of(shape) -> tuple[int, ...]:
+    """Element strides of a C-contiguous array of this shape."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
 def supports(x, weight, geom: ConvGeometry) -> bool:
     """Whether `Conv2d` takes this convolution now: inside `cores`, float32, 2-D, strides in
     whole elements."""
@@ -332,13 +350,7 @@ class Conv2d:
         o = weight.shape[0]
         ho, wo = geom.out_size
         (top, bottom), (left, right) = geom.padding
-        made: list[tuple[str, ctypes.c_void_p]] = []  # (destroy function, handle)
-
-        def keep(kind: str, handle):
-            made.append((kind, handle))
-            return handle
-
-        self._finalizer = weakref.finalize(self, _destroy, library, made)
+        keep = self._owned = _Owned(self, library)
         lib = library.lib
         weight = np.ascontiguousarray(weight, dtype=np.float32)
         g = geom.groups
@@ -417,6 +429,141 @@ class Conv2d:
         self._execution.run({_ARG_SRC: x, _ARG_DST: out})
 
 
+def _channel_last_strides(shape) -> tuple[int, ...]:
+    """Element strides of an NCHW-shaped array in C-contiguous `[N, H, W, C]` memory."""
+    n, c, h, w = shape
+    return (h * w * c, 1, w * c, c)
+
+
+class TrainingConv2d:
+    """One convolution's forward, input-gradient and weight-gradient primitives, for training:
+    channel-last float32 images of one shape, a weight (`[O, C/groups, kh, kw]`) and bias that
+    change every step (without a bias, the forward adds zeros). Each pass whose kernel is
+    oneDNN's reference loop is None.
+
+    oneDNN picks the weight layout of each pass; the weight is reordered into it on every call
+    (a copy, small beside the convolution) and the weight gradient reordered back out.
+    """
+
+    def __init__(self, x_shape, weight_shape, geom: ConvGeometry) -> None:
+        if not available():
+            raise OneDNNError("oneDNN is not available")
+        library = self._library = _library
+        keep = self._owned = _Owned(self, library)
+        lib = library.lib
+        n, c, h, w = x_shape
+        o = weight_shape[0]
+        ho, wo = geom.out_size
+        g = geom.groups
+        weight_shape = (g, o // g, *weight_shape[1:]) if g > 1 else tuple(weight_shape)
+        src = keep("desc", library.desc(x_shape, _channel_last_strides(x_shape)))
+        dst_shape = (n, o, ho, wo)
+        dst = keep("desc", library.desc(dst_shape, _channel_last_strides(dst_shape)))
+        bias = keep("desc", library.desc((o,), (1,)))
+        self._zeros = np.zeros(o, np.float32)
+        plain = keep("desc", library.desc(weight_shape, _plain_strides_of(weight_shape)))
+        chosen = keep("desc", library.desc(weight_shape))
+        (top, bottom), (left, right) = geom.padding
+        shape_args = (
+            library.dims(*geom.stride),
+            library.dims(*(d - 1 for d in geom.dilation)),
+            library.dims(top, left),
+            library.dims(bottom, right),
+        )
+        forward_pd = keep(
+            "pd",
+            library.make(
+                "dnnl_convolution_forward_primitive_desc_create",
+                library.engine, _FORWARD_TRAINING, _CONVOLUTION_DIRECT,
+                src, chosen, bias, dst, *shape_args, None,
+            ),
+        )  # fmt: skip
+        data_pd = keep(
+            "pd",
+            library.make(
+                "dnnl_convolution_backward_data_primitive_desc_create",
+                library.engine, _CONVOLUTION_DIRECT, src, chosen, dst, *shape_args,
+                forward_pd, None,
+            ),
+        )  # fmt: skip
+        weights_pd = keep(
+            "pd",
+            library.make(
+                "dnnl_convolution_backward_weights_primitive_desc_create",
+                library.engine, _CONVOLUTION_DIRECT, src, chosen, None, dst, *shape_args,
+                forward_pd, None,
+            ),
+        )  # fmt: skip
+
+        def layout(pd, query: int):
+            """(oneDNN's weight desc for this pass, a buffer in it)."""
+            desc = lib.dnnl_primitive_desc_query_md(pd, query, 0)  # owned by pd
+            return desc, _aligned(lib.dnnl_memory_desc_get_size(desc) // 4)
+
+        def reorder(source, target) -> _Execution:
+            pd = keep(
+                "pd",
+                library.make(
+                    "dnnl_reorder_primitive_desc_create",
+                    source, library.engine, target, library.engine, None,
+                ),
+            )  # fmt: skip
+            primitive = keep("primitive", library.make("dnnl_primitive_create", pd))
+            memories = {arg: keep("memory", _memory(library, d, None)) for arg, d in
+                        ((_ARG_SRC, source), (_ARG_DST, target))}  # fmt: skip
+            return _Execution(library, primitive, memories)
+
+        def execution(pd, args: dict[int, Any]) -> _Execution | None:
+            try:
+                _implementation(library, pd, "convolution")
+            except NoKernel:
+                return None
+            primitive = keep("primitive", library.make("dnnl_primitive_create", pd))
+            memories = {arg: keep("memory", _memory(library, d, None)) for arg, d in args.items()}
+            return _Execution(library, primitive, memories)
+
+        self.passes: dict[str, tuple | None] = {}
+        for name, pd, query, args in (
+            ("forward", forward_pd, _QUERY_WEIGHTS_MD,
+             {_ARG_SRC: src, _ARG_BIAS: bias, _ARG_DST: dst}),
+            ("input_grad", data_pd, _QUERY_WEIGHTS_MD, {_ARG_DIFF_SRC: src, _ARG_DIFF_DST: dst}),
+            ("weight_grad", weights_pd, _QUERY_DIFF_WEIGHTS_MD,
+             {_ARG_SRC: src, _ARG_DIFF_DST: dst}),
+        ):  # fmt: skip
+            desc, buffer = layout(pd, query)
+            weight_arg = _ARG_DIFF_WEIGHTS if name == "weight_grad" else _ARG_WEIGHTS
+            run = execution(pd, args | {weight_arg: desc})
+            if run is None:
+                self.passes[name] = None
+                continue
+            # the weight goes in (forward, input grad) or its gradient comes out (weight grad)
+            move = reorder(desc, plain) if name == "weight_grad" else reorder(plain, desc)
+            self.passes[name] = (run, move, buffer, weight_arg)
+        self._lock = threading.Lock()  # a pass's weight buffer is shared by its callers
+
+    def forward(self, x, weight, bias, out) -> None:
+        """`out` (`[N, Ho, Wo, O]`) = conv(x, weight) + bias."""
+        run, move, buffer, arg = self.passes["forward"]
+        with self._lock:
+            move.run({_ARG_SRC: weight, _ARG_DST: buffer})
+            bias = self._zeros if bias is None else bias
+            run.run({_ARG_SRC: x, arg: buffer, _ARG_BIAS: bias, _ARG_DST: out})
+
+    def input_grad(self, gy, weight, gx) -> None:
+        """`gx` (`[N, H, W, C]`) from `gy` (`[N, Ho, Wo, O]`)."""
+        run, move, buffer, arg = self.passes["input_grad"]
+        with self._lock:
+            move.run({_ARG_SRC: weight, _ARG_DST: buffer})
+            run.run({_ARG_DIFF_DST: gy, arg: buffer, _ARG_DIFF_SRC: gx})
+
+    def weight_grad(self, x, gy, gw) -> None:
+        """`gw` (C-contiguous `[O, C/groups, kh, kw]`) from x and gy."""
+        run, move, buffer, arg = self.passes["weight_grad"]
+        with self._lock:
+            run.run({_ARG_SRC: x, _ARG_DIFF_DST: gy, arg: buffer})
+            move.run({_ARG_SRC: buffer, _ARG_DST: gw})
+
+
 class BatchNorm:
     """Training-mode batch norm of C-contiguous float32 `[rows, channels]` arrays (channel-last
     memory, rows = N*H*W), with per-channel scale and shift: forward and backward primitives."""
@@ -425,13 +572,7 @@ class BatchNorm:
         if not available():
             raise OneDNNError("oneDNN is not available")
         library = _library
-        made: list[tuple[str, ctypes.c_void_p]] = []
-
-        def keep(kind: str, handle):
-            made.append((kind, handle))
-            return handle
-
-        self._finalizer = weakref.finalize(self, _destroy, library, made)
+        keep = self._owned = _Owned(self, library)
         data = keep("desc", library.desc((rows, channels), (channels, 1)))
         per_channel = keep("desc", library.desc((channels,), (1,)))
         flags, eps = _USE_SCALE | _USE_SHIFT, ctypes.c_float(eps)
@@ -482,6 +623,19 @@ class BatchNorm:
             | {_ARG_MEAN: mean, _ARG_VARIANCE: variance, _ARG_DIFF_SRC: grad_x}
             | {_ARG_DIFF_SCALE: grad_scale, _ARG_DIFF_SHIFT: grad_shift}
         )
+
+
+class _Owned:
+    """The oneDNN objects made for `owner`, destroyed with it, newest first. Called with
+    `(kind, handle)`, it keeps the handle and returns it."""
+
+    def __init__(self, owner, library: _Library) -> None:
+        self.made: list[tuple[str, Any]] = []
+        self.finalizer = weakref.finalize(owner, _destroy, library, self.made)
+
+    def __call__(self, kind: str, handle):
+        self.made.append((kind, handle))
+        return handle
 
 
 class _Execution:
@@ -537,7 +691,7 @@ def _aligned(count: int) -> np.ndarray:
 
 
 def _destroy(library: _Library, made: list) -> None:
-    """Free the oneDNN objects a `Conv2d` made, newest first."""
+    """Free oneDNN objects, newest first."""
     destroy = {
         "post_ops": library.lib.dnnl_post_ops_destroy,
         "attr": library.lib.dnnl_primitive_attr_destroy,
@@ -640,3 +794,100 @@ def batch_norm_backward(x, grad_out, scale, mean, variance, eps: float, grad_x):
     with cores(_training_cores()):
         primitive.backward(x, grad_out, scale, mean, variance, grad_x, grad_scale, grad_shift)
     return grad_scale, grad_shift
+
+
+# Training's convolutions, by input shape, weight shape and geometry; the least recently used
+# go (each holds its weight in three oneDNN layouts).
+_TRAINING_CONVS = 128
+_training_convs: OrderedDict[tuple, TrainingConv2d | None] = OrderedDict()
+_training_convs_lock = threading.Lock()
+
+
+def _float32_images(*arrays) -> bool:
+    """Whether oneDNN may take these arrays: loaded, NumPy float32, 4-D, not empty."""
+    return (
+        all(
+            isinstance(a, np.ndarray) and a.dtype == np.float32 and a.ndim == 4 and a.size > 0
+            for a in arrays
+        )
+        and available()
+    )
+
+
+def _training_conv(x_shape, weight_shape, geom: ConvGeometry, step: str):
+    """The `TrainingConv2d` for these shapes, or None where oneDNN has no optimized kernel for
+    this `step` of it."""
+    key = (
+        tuple(x_shape),
+        tuple(weight_shape),
+        geom.stride,
+        geom.padding,
+        geom.dilation,
+        geom.groups,
+    )
+    with _training_convs_lock:
+        found = _training_convs.get(key, False)
+        if found is not False:
+            _training_convs.move_to_end(key)
+    if found is False:
+        try:
+            found = TrainingConv2d(x_shape, weight_shape, geom)
+        except NoKernel:
+            found = None
+        with _training_convs_lock:
+            _training_convs[key] = found
+            while len(_training_convs) > _TRAINING_CONVS:
+                _training_convs.popitem(last=False)
+    return found if found is not None and found.passes[step] is not None else None
+
+
+def _channel_last(array):
+    """An NCHW-shaped array in C-contiguous channel-last memory (copied if it is not)."""
+    if array.transpose(0, 2, 3, 1).flags.c_contiguous:
+        return array
+    return np.ascontiguousarray(array.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+
+
+def conv_forward(x, weight, bias, geom: ConvGeometry):
+    """C-contiguous `[N, Ho, Wo, O]` conv(x, weight) + bias for training, where x is `[N, C, H,
+    W]` and the weight and bias are this step's; None where oneDNN does not take it."""
+    if not _float32_images(x, weight) or (bias is not None and bias.dtype != np.float32):
+        return None
+    conv = _training_conv(x.shape, weight.shape, geom, "forward")
+    if conv is None:
+        return None
+    n, o, (ho, wo) = x.shape[0], weight.shape[0], geom.out_size
+    out = np.empty((n, ho, wo, o), np.float32)
+    bias = None if bias is None else np.ascontiguousarray(bias)
+    with cores(_training_cores()):
+        conv.forward(_channel_last(x), np.ascontiguousarray(weight), bias, out)
+    return out
+
+
+def conv_input_grad(gy, weight, geom: ConvGeometry):
+    """C-contiguous `[N, H, W, C]` gradient of `conv_forward` in x from `gy` (`[N, O, Ho, Wo]`),
+    or None where oneDNN does not take it."""
+    if not _float32_images(gy, weight):
+        return None
+    n, c = gy.shape[0], weight.shape[1] * geom.groups
+    conv = _training_conv((n, c, *geom.in_size), weight.shape, geom, "input_grad")
+    if conv is None:
+        return None
+    gx = np.empty((n, *geom.in_size, c), np.float32)
+    with cores(_training_cores()):
+        conv.input_grad(_channel_last(gy), np.ascontiguousarray(weight), gx)
+    return gx
+
+
+def conv_weight_grad(x, gy, geom: ConvGeometry, weight_shape):
+    """The `[O, C/groups, kh, kw]` gradient of `conv_forward` in its weight, or None where
+    oneDNN does not take it."""
+    if not _float32_images(x, gy):
+        return None
+    conv = _training_conv(x.shape, weight_shape, geom, "weight_grad")
+    if conv is None:
+        return None
+    gw = np.empty(weight_shape, np.float32)
+    with cores(_training_cores()):
+        conv.weight_grad(_channel_last(x), _channel_last(gy), gw)
+    return gw

@@ -1,5 +1,8 @@
 """Convolutions shared out over the cores with single-threaded BLAS (`parallel_gemms`): the same
-numbers as one share doing everything and as PyTorch, and BLAS threads always restored."""
+numbers as one share doing everything and as PyTorch, and BLAS threads always restored.
+
+These are our NumPy kernels: oneDNN, which takes float32 convolutions where it is installed, is
+held off here (`test_onednn` covers it)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,14 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.ops.nn import blas_threads, conv_channel_first, conv_kernels, im2col, threads
+from framework.ops.nn import (
+    blas_threads,
+    conv_channel_first,
+    conv_kernels,
+    im2col,
+    onednn,
+    threads,
+)
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
 
@@ -20,6 +30,11 @@ def _blas_thread_counts() -> list[int]:
     tests in the same process, may bring BLAS libraries of their own that we leave alone)."""
     ours = {lib.filepath for lib in blas_threads._blas_libraries()}
     return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["filepath"] in ours]
+
+
+@pytest.fixture(autouse=True)
+def _numpy_kernels(monkeypatch):
+    monkeypatch.setattr(onednn, "_float32_images", lambda *arrays: False)
 
 
 @pytest.fixture

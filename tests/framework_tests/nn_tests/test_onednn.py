@@ -178,7 +178,7 @@ def test_oneDNN_objects_are_freed_with_their_convolution():  # noqa: N802
     with onednn.cores(1):
         for _ in range(20):
             conv = onednn.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
-            finalizers.append(conv._finalizer)
+            finalizers.append(conv._owned.finalizer)
             del conv
     gc.collect()
     assert not any(f.alive for f in finalizers)
@@ -364,3 +364,135 @@ def test_paddle_and_onednn_share_a_process_when_paddle_loads_first(paddle_first)
         assert done.stdout.strip() == "3.0"
     else:
         assert done.returncode != 0 and "undefined symbol: dnnl_" in done.stderr
+
+
+# --- training's convolutions: forward, input and weight gradients with this step's weight -------
+def _numpy_route(monkeypatch, function, *args):
+    with monkeypatch.context() as patch:
+        patch.setattr(onednn, "_float32_images", lambda *arrays: False)
+        return function(*args)
+
+
+TRAINING_CASES = {
+    "3x3": ((4, 16, 10, 10), (24, 16, 3, 3), {}),
+    "3x3_stride2_odd": ((3, 8, 11, 11), (16, 8, 3, 3), {"stride": 2}),
+    "1x1_stride2": ((2, 32, 8, 8), (16, 32, 1, 1), {"stride": 2, "padding": 0}),
+    "5x5_dilated_uneven_padding": (
+        (2, 6, 13, 9),
+        (4, 6, 5, 5),
+        {"padding": ((3, 1), (0, 4)), "dilation": 2},
+    ),
+    "stem_3_channels": ((2, 3, 16, 16), (8, 3, 3, 3), {}),
+}
+
+
+@needs_onednn
+@pytest.mark.parametrize("name", list(TRAINING_CASES) + ["grouped", "depthwise"])
+def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
+    """Forward, input gradient and weight gradient through oneDNN against our kernels, with the
+    weight and bias changing between calls (the primitives stay, the parameters do not)."""
+    from framework.ops.nn.conv_kernels import conv_input_grad, conv_weight_grad
+
+    if name in ("grouped", "depthwise"):
+        groups = 4 if name == "grouped" else 16
+        x_shape, weight_shape = (3, 16, 9, 9), (16, 16 // groups, 3, 3)
+        x, weight, bias, _ = _case(x_shape, weight_shape)
+        geom = ConvGeometry.for_input(
+            x_shape[2:], weight_shape[2:], (1, 1), ((1, 1), (1, 1)), (1, 1), groups
+        )
+    else:
+        x_shape, weight_shape, options = TRAINING_CASES[name]
+        x, weight, bias, geom = _case(x_shape, weight_shape, **options)
+    rng = np.random.default_rng(3)
+    gy = _channel_last(rng.standard_normal((x_shape[0], weight_shape[0], *geom.out_size)))
+    gy = gy.astype(np.float32)
+    calls = []
+    for method in ("forward", "input_grad", "weight_grad"):
+        real = getattr(onednn.TrainingConv2d, method)
+        monkeypatch.setattr(
+            onednn.TrainingConv2d,
+            method,
+            lambda self, *a, _real=real, _m=method: calls.append(_m) or _real(self, *a),
+        )
+    for step in range(2):
+        weight = weight * np.float32(0.9) + np.float32(0.01 * step)
+        bias = bias + np.float32(step)
+        results = [
+            (conv_forward, (x, weight, bias, geom)),
+            (conv_input_grad, (gy, weight, geom)),
+            (conv_weight_grad, (x, gy, geom, weight_shape)),
+        ]
+        for function, args in results:
+            got = function(*args)
+            expected = _numpy_route(monkeypatch, function, *args)
+            assert got.shape == expected.shape
+            np.testing.assert_allclose(got, expected, rtol=1e-4, atol=2e-5 * np.abs(expected).max())
+    assert calls == ["forward", "input_grad", "weight_grad"] * 2
+    # results are NCHW-shaped views of channel-last memory, as our kernels give
+    assert conv_forward(x, weight, bias, geom).transpose(0, 2, 3, 1).flags.c_contiguous
+
+
+@needs_onednn
+def test_training_layer_matches_torch_with_nchw_inputs_and_gradients():
+    """`F.conv2d` forward and gradients on oneDNN, fed plain NCHW memory (copied to channel-last
+    on the way in), against PyTorch."""
+    torch = pytest.importorskip("torch")
+    import framework
+    import framework.nn.functional as F
+
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 8, 12, 12)).astype(np.float32)
+    w = (rng.standard_normal((16, 4, 3, 3)) * 0.2).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    xs = [framework.Tensor(a.copy(), stop_gradient=False) for a in (x, w, b)]
+    y = F.conv2d(*xs, stride=2, padding=1, groups=2)
+    gy = rng.standard_normal(y.shape).astype(np.float32)
+    grads = framework.grad(y, xs, framework.to_tensor(gy))
+    ts = [torch.tensor(a, requires_grad=True) for a in (x, w, b)]
+    ty = torch.nn.functional.conv2d(*ts, stride=2, padding=1, groups=2)
+    ty.backward(torch.tensor(gy))
+    np.testing.assert_allclose(y.numpy(), ty.detach().numpy(), rtol=1e-4, atol=1e-5)
+    for got, t in zip(grads, ts, strict=True):
+        np.testing.assert_allclose(got.numpy(), t.grad.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@needs_onednn
+def test_training_convolutions_leave_float64_to_numpy_and_keep_few_primitives(monkeypatch):
+    x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
+    assert onednn.conv_forward(x.astype(np.float64), weight.astype(np.float64), None, geom) is None
+    assert onednn.conv_forward(x, weight, bias.astype(np.float64), geom) is None
+    monkeypatch.setattr(onednn, "_TRAINING_CONVS", 3)
+    monkeypatch.setattr(onednn, "_training_convs", type(onednn._training_convs)())
+    for size in range(4, 10):
+        xs, ws, bs, gs = _case((1, 8, size, size), (8, 8, 3, 3))
+        assert onednn.conv_forward(xs, ws, bs, gs) is not None
+    assert len(onednn._training_convs) == 3  # the least recently used went
+
+
+@needs_onednn
+def test_a_training_pass_without_a_fast_kernel_is_left_to_our_kernels(monkeypatch):
+    """Passes are checked in order forward, input gradient, weight gradient; here the last has
+    only oneDNN's reference loop, so our kernel computes it while the others stay on oneDNN."""
+    from framework.ops.nn.conv_kernels import conv_weight_grad
+
+    x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
+    monkeypatch.setattr(onednn, "_training_convs", type(onednn._training_convs)())
+    real, checked = onednn._implementation, []
+
+    def weight_grad_has_no_fast_kernel(library, pd, what):
+        checked.append(what)
+        if len(checked) == 3:
+            raise onednn.NoKernel("only the reference loop")
+        return real(library, pd, what)
+
+    monkeypatch.setattr(onednn, "_implementation", weight_grad_has_no_fast_kernel)
+    gy = _channel_last(np.random.default_rng(5).standard_normal((2, 8, 6, 6)).astype(np.float32))
+    assert onednn.conv_forward(x, weight, bias, geom) is not None
+    assert onednn.conv_input_grad(gy, weight, geom) is not None
+    assert onednn.conv_weight_grad(x, gy, geom, weight.shape) is None
+    np.testing.assert_allclose(
+        conv_weight_grad(x, gy, geom, weight.shape),
+        _numpy_route(monkeypatch, conv_weight_grad, x, gy, geom, weight.shape),
+        rtol=1e-6,
+    )
+    assert checked == ["convolution"] * 3  # made once, for all three passes
