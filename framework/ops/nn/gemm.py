@@ -1,16 +1,18 @@
-"""Single-threaded GEMMs through Intel MKL when the `mkl` wheel is installed; NumPy otherwise.
+"""GEMMs through Intel MKL when the `mkl` wheel is installed; NumPy otherwise.
 
 Convolutions (training kernels and the predictor) cut their work into cache-sized chunks and run
 each chunk's GEMM on one core (see `blas_threads`). NumPy's OpenBLAS runs its SkylakeX kernels
-on the Sapphire Rapids CPUs we deploy on; MKL's sequential sgemm is 1.2-1.3x faster on our conv
-shapes, one thread each (measured: 3136x576 @ 576x64 124 -> 156 GFLOP/s, 256x4608 @ 4608x512
-135 -> 167, 4096x1152 @ 1152x128 145 -> 173). Arrays stay NumPy arrays; only the product
+on the Sapphire Rapids CPUs we deploy on; MKL's sgemm is 1.2-1.3x faster on our conv shapes,
+one thread each (measured: 3136x576 @ 576x64 124 -> 156 GFLOP/s, 256x4608 @ 4608x512
+135 -> 167, 4096x1152 @ 1152x128 145 -> 173), and on two threads the MLP's products take
+1.60 ms against OpenBLAS's 1.90 (PyTorch 1.51). Arrays stay NumPy arrays; only the product
 goes through `cblas_?gemm`.
 
-MKL is loaded with its sequential threading layer, so it brings no OpenMP runtime into the
-process, and it is used only where BLAS is meant to run one thread anyway: inside
-`blas_threads.single_threaded_blas` (not while threads are lent to a single sample), where
-OpenBLAS keeps its own multi-threaded role everywhere else. `SAMPAN_MKL=0` turns it off.
+MKL runs on GNU OpenMP, the runtime oneDNN's teams use too (`openmp`), held to one thread
+by default: `matmul` uses it where BLAS is meant to run one thread anyway, inside
+`blas_threads.single_threaded_blas` (not while threads are lent to a single sample);
+`threaded_matmul` gives one call a team. Without GNU OpenMP, MKL is loaded sequential and
+`threaded_matmul` declines. `SAMPAN_MKL=0` turns MKL off.
 """
 
 from __future__ import annotations
@@ -23,20 +25,25 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import blas_threads
+from framework.ops.nn import blas_threads, openmp
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
-_SEQUENTIAL = 1  # MKL_THREADING_SEQUENTIAL
+_SEQUENTIAL, _GNU_OPENMP = 1, 3  # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU
 # Below this many multiply-adds the ~5 us of a ctypes call costs more than MKL saves.
 MIN_MACS = 1 << 21
 _INT_MAX = 2**31 - 1
 
 _library: Any = None
 _loaded = False
+# MKL_Set_Num_Threads_Local (the calling thread's team size for its next calls), or None
+# where MKL runs sequential.
+_set_local_threads: Any = None
+_vector_routines: dict[tuple[str, np.dtype], Any] = {}  # MKL's scal and axpy, when threaded
 
 
 def _load():
     """`{dtype: cblas_?gemm}` from MKL's runtime library, or None when it is not usable."""
+    global _set_local_threads
     if os.environ.get("SAMPAN_MKL", "1") == "0":
         return None
     folder = os.path.join(sys.prefix, "lib")  # where the mkl wheel puts its libraries
@@ -44,13 +51,15 @@ def _load():
     paths = [os.path.join(folder, n) for n in names if os.path.exists(os.path.join(folder, n))]
     found = ctypes.util.find_library("mkl_rt")
     paths += [found] if found else []
+    # MKL exits the process when its threading layer cannot load the runtime: check first.
+    layer = _GNU_OPENMP if openmp.runtime() is not None else _SEQUENTIAL
     for path in paths:
         try:
             lib = ctypes.CDLL(path)
         except OSError:
             continue
-        # Returns the layer in force: another one means MKL was set up with threads already.
-        if lib.MKL_Set_Threading_Layer(_SEQUENTIAL) != _SEQUENTIAL:
+        # Returns the layer in force: another one means MKL was set up by someone else.
+        if lib.MKL_Set_Threading_Layer(layer) != layer:
             return None
         functions = {}
         for dtype, name, scalar in (
@@ -62,12 +71,61 @@ def _load():
             i, p = ctypes.c_int, ctypes.c_void_p
             function.argtypes = [i, i, i, i, i, i, scalar, p, i, p, i, scalar, p, i]
             functions[dtype] = function
+        if layer == _GNU_OPENMP:
+            lib.MKL_Set_Num_Threads.argtypes = [ctypes.c_int]
+            lib.MKL_Set_Num_Threads(1)  # one thread unless a call asks for its team
+            _set_local_threads = lib.MKL_Set_Num_Threads_Local
+            _set_local_threads.argtypes, _set_local_threads.restype = [ctypes.c_int], ctypes.c_int
+            _vector_routines.update(_vector_functions(lib))
         return functions
     return None
 
 
+def _vector_functions(lib) -> dict[tuple[str, np.dtype], Any]:
+    """MKL's `cblas_?scal` (n, alpha, x, incx) and `cblas_?axpy` (n, alpha, x, incx, y, incy)."""
+    routines = {}
+    i, p = ctypes.c_int, ctypes.c_void_p
+    for dtype, letter, scalar in (
+        (np.dtype(np.float32), "s", ctypes.c_float),
+        (np.dtype(np.float64), "d", ctypes.c_double),
+    ):
+        scal, axpy = getattr(lib, f"cblas_{letter}scal"), getattr(lib, f"cblas_{letter}axpy")
+        scal.argtypes, scal.restype = [i, scalar, p, i], None
+        axpy.argtypes, axpy.restype = [i, scalar, p, i, p, i], None
+        routines[("scal", dtype)], routines[("axpy", dtype)] = scal, axpy
+    return routines
+
+
+def threaded() -> bool:
+    """Whether MKL runs teams on GNU OpenMP here (loading it on first ask); not in a child
+    forked after its parent ran a team (see `openmp`), where MKL keeps to one thread."""
+    return available() and _set_local_threads is not None and openmp.teams_usable()
+
+
+def vector_routines() -> dict[tuple[str, np.dtype], Any]:
+    """`{(routine, dtype): function}` for MKL's scal and axpy when `threaded()`, else empty."""
+    return _vector_routines if threaded() else {}
+
+
+class team:  # noqa: N801 - used as a context manager, like `no_grad`
+    """Context: this thread's MKL calls run a team of `threads` threads (as they were after)."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+
+    def __enter__(self) -> None:
+        self.previous = None
+        if threaded():
+            openmp.team_started()
+            self.previous = _set_local_threads(self.threads)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None and _set_local_threads is not None:
+            _set_local_threads(self.previous)
+
+
 def available() -> bool:
-    """Whether MKL's sequential GEMM is loaded (loading it on first ask)."""
+    """Whether MKL's GEMM is loaded (loading it on first ask)."""
     global _library, _loaded
     if not _loaded:
         _library, _loaded = _load(), True
@@ -97,6 +155,21 @@ def matmul(xp, a, b, out) -> None:
         return
     for gemm, arguments in calls:
         gemm(*arguments)
+
+
+def threaded_matmul(a, b, out, threads: int) -> bool:
+    """`out[...] = a @ b` for 2-D NumPy operands through MKL on a team of `threads` threads;
+    False (nothing written) where MKL cannot: not loaded, sequential, other arrays, or too
+    small a product."""
+    if not threaded():
+        return False
+    call = _gemm_call(a, b, out) if isinstance(a, np.ndarray) and out.ndim == 2 else None
+    if call is None:
+        return False
+    gemm, arguments = call
+    with team(threads):
+        gemm(*arguments)
+    return True
 
 
 def _gemm_call(a, b, out):

@@ -1,21 +1,25 @@
-"""Convolution forward and batch norm through Intel oneDNN's JIT kernels, when installed.
+"""Convolutions and batch norm through Intel oneDNN's JIT kernels, when it is installed.
 
-oneDNN is what PyTorch's CPU convolutions and batch norm run on. Called through ctypes:
-- its convolution forward is 1.4-1.6x our im2col + GEMM at batch 32 (even at 512 channels)
-  and 3-6x at batch 1 on CIFAR ResNet-18's 3x3 shapes (`benchmarks/onednn_conv.py`). The
-  predictor runs its convolutions on it (`framework.inference.executor` says when);
+oneDNN is what PyTorch's CPU convolutions and batch norm run on. Called through ctypes, on
+2 cores at batch 32:
+- its convolution forward is 1.4-1.6x our im2col + GEMM on CIFAR ResNet-18's 3x3 shapes, and
+  3-6x at batch 1 (`benchmarks/onednn_conv.py`); its input and weight gradients 1.5-5x ours;
 - its training-mode batch norm on channel-last memory is 2-4x our NumPy passes forward and
-  3-5x backward (`benchmarks/layer_ops.py`). Training's batch norm runs on it.
+  3-5x backward (`benchmarks/layer_ops.py`).
+The predictor runs its convolutions on it (`framework.inference.executor` says when); training
+runs its float32 convolutions (`conv_forward`, `conv_input_grad`, `conv_weight_grad`) and
+channel-last batch norms (`batch_norm_forward`, `batch_norm_backward`) on it.
 
 The library comes from the `onednn-cpu-gomp` wheel (oneDNN 3.2, GNU OpenMP runtime, CPU only;
 it needs the system's `libgomp.so.1`). Without it, or with `SAMPAN_ONEDNN=0`, `available()` is
 False and callers keep their NumPy kernels. It is used only inside `cores(n)`, which also sets
 the calling thread's OpenMP team size.
 
-`Conv2d` describes one convolution (input strides, weight, bias, geometry); oneDNN chooses its
-own weight layout, into which the weight is reordered once, into a NumPy buffer. `BatchNorm`
-describes one `[rows, channels]` shape. Arrays stay NumPy arrays: every call hands oneDNN their
-data pointers (`_Execution`). A stream per thread runs the calls.
+`Conv2d` is one inference convolution (input strides, fixed weight and bias, geometry): the
+weight is reordered once into the layout oneDNN chose, into a NumPy buffer. `TrainingConv2d`
+holds one training convolution's three passes, `BatchNorm` one `[rows, channels]` shape.
+Arrays stay NumPy arrays: every call hands oneDNN their data pointers (`_Execution`). A
+stream per thread runs the calls.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import threads
+from framework.ops.nn import openmp, threads
 from framework.ops.nn.conv_geometry import ConvGeometry
 
 # oneDNN C API constants (dnnl_types.h, v3)
@@ -70,7 +74,7 @@ class _Library:
     """The loaded library, its CPU engine and one stream per calling thread. `openmp` is the
     GNU OpenMP runtime oneDNN was linked against, from the same link-map namespace."""
 
-    def __init__(self, lib, openmp) -> None:
+    def __init__(self, lib, openmp_runtime) -> None:
         self.lib = lib
         ptr, out = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
         i, dims = ctypes.c_int, ctypes.c_int64 * 12
@@ -124,10 +128,9 @@ class _Library:
         lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
         self.engine = self.make("dnnl_engine_create", _ENGINE_CPU, 0)
         self._streams = threading.local()
-        self.team_started = False  # whether oneDNN may have started OpenMP threads
-        self.openmp = openmp
-        if openmp is not None:
-            openmp.omp_set_num_threads.argtypes = [ctypes.c_int]
+        self.openmp = openmp_runtime
+        if openmp_runtime is not None:
+            openmp_runtime.omp_set_num_threads.argtypes = [ctypes.c_int]
 
     def make(self, name: str, *args) -> ctypes.c_void_p:
         """Call a `dnnl_*_create` function; returns the handle it made."""
@@ -188,24 +191,12 @@ class cores:  # noqa: N801 - used as a context manager, like `no_grad`
         self.previous = getattr(_given, "cores", 0)
         _given.cores = self.count
         _set_openmp_threads(self.count)
-        if _library is not None:
-            _library.team_started = True
+        openmp.team_started()
 
     def __exit__(self, *exc: object) -> None:
         _given.cores = self.previous
         if self.previous:
             _set_openmp_threads(self.previous)
-
-
-def _after_fork_in_child() -> None:
-    """GNU OpenMP cannot run parallel regions in a child forked after the parent ran one (the
-    child waits for threads it does not have): such a child keeps to the NumPy kernels."""
-    global _library, _loaded
-    if _library is not None and _library.team_started:
-        _library, _loaded = None, True
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def given() -> int:
@@ -245,53 +236,28 @@ def _load() -> _Library | None:
     return None
 
 
-# Rounds an idle OpenMP thread spins before it sleeps. GNU OpenMP's default, 300,000 (about a
-# millisecond here), left oneDNN's team spinning into the NumPy and BLAS work that follows it in
-# training, fighting it for the cores (MobileNetV2 train step with oneDNN's batch norm: 660 ms
-# without oneDNN, 750 with, 560-600 at 20,000 rounds). Sleeping at once (OMP_WAIT_POLICY=PASSIVE)
-# made single-sample predictor runs, a team per convolution, up to 1.8x slower; 20,000 did not.
-_SPIN_ROUNDS = "20000"
-
-
-class _openmp_spin_limit:  # noqa: N801 - used as a context manager, like `no_grad`
-    """Context: `GOMP_SPINCOUNT` is `_SPIN_ROUNDS` for an OpenMP runtime loaded inside it (it
-    reads the environment once, as it loads), unless the user set a wait policy."""
-
-    def __enter__(self) -> None:
-        self.set = not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & set(os.environ)
-        if self.set:
-            os.environ["GOMP_SPINCOUNT"] = _SPIN_ROUNDS
-
-    def __exit__(self, *exc: object) -> None:
-        if self.set:
-            del os.environ["GOMP_SPINCOUNT"]
-
-
 def _open(path: str) -> tuple[Any, Any]:
     """(oneDNN, the GNU OpenMP runtime it was linked against, or None).
 
-    Loaded as usual, oneDNN is found by its name, `libdnnl.so.3`, by libraries loaded after
-    it: PaddlePaddle, which ships a newer oneDNN of that name, fails to import in a process
-    that loaded ours first (a missing symbol). Import it before. (Loading ours into a link-map
-    namespace of its own with glibc's `dlmopen` avoided that, but OpenSSL then crashed in
-    `hashlib` in the same process.)
+    oneDNN is found by its name, `libdnnl.so.3`, by libraries loaded after it: PaddlePaddle,
+    which ships a newer oneDNN of that name, fails to import in a process that loaded ours
+    first (a missing symbol). Import it before. (Loading ours into a link-map namespace of its
+    own with glibc's `dlmopen` avoided that, but OpenSSL then crashed in `hashlib`.)
     """
-    with _openmp_spin_limit():
+    with openmp.spin_limit():  # oneDNN loads the runtime, if nothing has yet
         lib = ctypes.CDLL(path)
-        try:
-            return lib, ctypes.CDLL("libgomp.so.1")  # loaded with oneDNN, or now with the limit
-        except OSError:
-            return lib, None
+    return lib, openmp.runtime()
 
 
 def available() -> bool:
-    """Whether oneDNN is loaded (loading it on first ask)."""
+    """Whether oneDNN is loaded (loading it on first ask) and may run here: a child forked
+    after its parent ran an OpenMP team keeps to the NumPy kernels (see `openmp`)."""
     global _library, _loaded
     if not _loaded:
         with _load_lock:
             if not _loaded:
                 _library, _loaded = _load(), True
-    return _library is not None
+    return _library is not None and openmp.teams_usable()
 
 
 def _plain_strides(array) -> tuple[int, ...]:

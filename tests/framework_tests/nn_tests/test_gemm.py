@@ -130,3 +130,59 @@ def test_without_mkl_everything_is_numpy(monkeypatch) -> None:
         assert not gemm.available()
         gemm.matmul(np, a, b, out)
     np.testing.assert_allclose(out, a @ b, rtol=1e-6, atol=1e-5)
+
+
+needs_threaded_mkl = pytest.mark.skipif(
+    not gemm.threaded(), reason="MKL on GNU OpenMP is not installed here"
+)
+
+
+@needs_threaded_mkl
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("a_transposed, b_transposed", itertools.product([False, True], repeat=2))
+def test_threaded_products_equal_numpys(dtype, a_transposed, b_transposed) -> None:
+    a = _operand(256, 300, a_transposed, 0, dtype)
+    b = _operand(300, 200, b_transposed, 0, dtype)
+    out = np.full((256, 200), np.nan, dtype)
+    assert gemm.threaded_matmul(a, b, out, 2)
+    np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-4)
+
+
+@needs_threaded_mkl
+def test_threaded_products_decline_what_blas_cannot_take() -> None:
+    small = RNG.standard_normal((8, 8)).astype(np.float32)
+    out = np.zeros((8, 8), np.float32)
+    assert not gemm.threaded_matmul(small, small, out, 2)  # below MIN_MACS
+    stack = RNG.standard_normal((2, 200, 200)).astype(np.float32)
+    assert not gemm.threaded_matmul(stack, stack, np.zeros_like(stack), 2)
+    assert not (out != 0).any()
+
+
+def _product_in_child(queue) -> None:
+    a = RNG.standard_normal((300, 300)).astype(np.float32)
+    out = np.empty_like(a)
+    threaded = gemm.threaded_matmul(a, a, out, 2)
+    with blas_threads.single_threaded_blas():
+        gemm.matmul(np, a, a, out)
+    from framework.ops.nn import onednn
+
+    correct = bool(np.allclose(out, a @ a, rtol=1e-4, atol=1e-3))
+    queue.put((threaded, correct, onednn.available()))
+
+
+@needs_threaded_mkl
+def test_a_child_forked_after_a_threaded_product_keeps_mkl_to_one_thread() -> None:
+    """GNU OpenMP cannot run a team in such a child (it would wait forever for the parent's
+    threads): the child's products run on one MKL thread instead, and oneDNN, whose teams
+    share that runtime, keeps out too."""
+    import multiprocessing
+
+    a = RNG.standard_normal((300, 300)).astype(np.float32)
+    assert gemm.threaded_matmul(a, a, np.empty_like(a), 2)  # the parent has run a team
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_product_in_child, args=(queue,))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    assert queue.get(timeout=5) == (False, True, False)

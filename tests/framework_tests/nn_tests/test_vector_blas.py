@@ -1,12 +1,12 @@
-"""`vector_blas`: in-place scal/axpy through NumPy's OpenBLAS, NumPy where BLAS cannot take the
-arrays, and the Momentum and SGD updates built on them."""
+"""`vector_blas`: in-place scal/axpy through MKL's threaded routines or NumPy's OpenBLAS, NumPy
+where BLAS cannot take the arrays, and the Momentum and SGD updates built on them."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from framework.ops.nn import vector_blas
+from framework.ops.nn import gemm, vector_blas
 from framework.optimizer import SGD, Momentum
 from tests.framework_tests.optimizer_tests.test_optimizer_parity import run_ours
 
@@ -17,16 +17,45 @@ def _numpy_uses_openblas() -> bool:
     return any(i["internal_api"] == "openblas" for i in threadpoolctl.threadpool_info())
 
 
-def test_the_routines_are_found_in_numpys_openblas():
+def _openblas_routines(monkeypatch) -> dict:
+    monkeypatch.setattr(gemm, "vector_routines", lambda: {})
+    return vector_blas._load()
+
+
+def test_the_routines_are_found_in_numpys_openblas(monkeypatch):
     if not _numpy_uses_openblas():
         pytest.skip("NumPy is not linked to OpenBLAS here")
-    assert vector_blas.available()
+    routines = _openblas_routines(monkeypatch)
+    assert len(routines) == 4
+    monkeypatch.setattr(vector_blas, "_routines", routines)
     for dtype in (np.float32, np.float64):
         assert vector_blas.usable(np.zeros(vector_blas.MIN_SIZE, dtype))
 
 
+def test_mkl_routines_come_first_where_mkl_runs_openmp_teams():
+    """The same runtime as the GEMMs and oneDNN: no OpenBLAS threads left spinning."""
+    if not gemm.threaded():
+        pytest.skip("MKL on GNU OpenMP is not installed here")
+    assert vector_blas._load() == gemm.vector_routines()
+    assert len(gemm.vector_routines()) == 4
+
+
+@pytest.fixture(params=["mkl", "openblas"])
+def route(request, monkeypatch):
+    """Each BLAS route in turn (skipped where it is not installed)."""
+    if request.param == "mkl":
+        routines = gemm.vector_routines()
+    else:
+        routines = _openblas_routines(monkeypatch)
+        monkeypatch.setattr(gemm, "vector_routines", lambda: {})
+    if not routines:
+        pytest.skip(f"no {request.param} routines here")
+    monkeypatch.setattr(vector_blas, "_routines", routines)
+    return request.param
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_scale_and_axpy_equal_numpy(dtype):
+def test_scale_and_axpy_equal_numpy(dtype, route):
     rng = np.random.default_rng(0)
     n = 3 * vector_blas.MIN_SIZE + 5
     x = rng.standard_normal(n).astype(dtype)
@@ -88,9 +117,7 @@ def test_switched_off_by_the_environment(monkeypatch):
     ],
     ids=["momentum", "nesterov", "sgd"],
 )
-def test_optimizer_updates_through_blas_match_numpy(build, monkeypatch):
-    if not vector_blas.available():
-        pytest.skip("no BLAS routines here")
+def test_optimizer_updates_through_blas_match_numpy(build, route, monkeypatch):
     rng = np.random.default_rng(2)
     weights = [rng.standard_normal(s).astype(np.float32) for s in [(400, 400), (64,)]]
     grads = [[rng.standard_normal(w.shape).astype(np.float32) for w in weights] for _ in range(4)]

@@ -1,0 +1,71 @@
+"""The GNU OpenMP runtime that oneDNN and MKL's threaded GEMM run their thread teams on.
+
+Both load the same `libgomp.so.1`, so their teams never fight each other; what matters is how
+long a team's idle threads spin before they sleep. GNU OpenMP's default, 300,000 rounds (about
+a millisecond here), left teams spinning into the NumPy and BLAS work that follows them in
+training and fighting it for the cores (MobileNetV2 train step with oneDNN's batch norm: 660 ms
+without oneDNN, 750 with, 560-600 at 20,000 rounds). Sleeping at once
+(`OMP_WAIT_POLICY=PASSIVE`) made single-sample predictor runs, a team per convolution, up to
+1.8x slower; 20,000 rounds did not. The runtime reads this once, when it loads, so whoever
+loads it does so inside `spin_limit`.
+
+GNU OpenMP cannot run a team in a child forked after the parent ran one (the child waits for
+threads it does not have). Whoever starts a team says so (`team_started`); in such a child
+`teams_usable()` is False, and oneDNN and MKL's threads keep out of it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+
+SPIN_ROUNDS = "20000"
+
+_lock = threading.Lock()
+_team_started = False  # a team may have run in this process
+_forked_after_team = False  # this process is a child forked after its parent ran a team
+
+
+class spin_limit:  # noqa: N801 - used as a context manager, like `no_grad`
+    """Context: `GOMP_SPINCOUNT` is `SPIN_ROUNDS` for a GNU OpenMP runtime loaded inside it,
+    unless the user chose a wait policy (`OMP_WAIT_POLICY` or `GOMP_SPINCOUNT`)."""
+
+    def __enter__(self) -> None:
+        _lock.acquire()
+        self.set = not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & set(os.environ)
+        if self.set:
+            os.environ["GOMP_SPINCOUNT"] = SPIN_ROUNDS
+
+    def __exit__(self, *exc: object) -> None:
+        if self.set:
+            del os.environ["GOMP_SPINCOUNT"]
+        _lock.release()
+
+
+def runtime():
+    """The GNU OpenMP runtime (loaded inside `spin_limit` if this loads it), or None."""
+    with spin_limit():
+        try:
+            return ctypes.CDLL("libgomp.so.1")
+        except OSError:
+            return None
+
+
+def team_started() -> None:
+    """Note that this process may have run (or is about to run) an OpenMP team."""
+    global _team_started
+    _team_started = True
+
+
+def teams_usable() -> bool:
+    """Whether OpenMP teams may run in this process (not a child forked after a team ran)."""
+    return not _forked_after_team
+
+
+def _after_fork_in_child() -> None:
+    global _forked_after_team
+    _forked_after_team = _forked_after_team or _team_started
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
