@@ -9,7 +9,8 @@ Prints JSON: per case the median milliseconds of ours and of PyTorch (same proce
   shapes (batch 64), NCHW memory and channel-last memory (as a convolution leaves it; PyTorch
   gets `channels_last` tensors there).
 - `batch_norm_train`: forward + backward of training-mode batch norm on channel-last
-  CIFAR ResNet-18 and MobileNetV2 activations (batch 32; PyTorch `channels_last`).
+  CIFAR ResNet-18 and MobileNetV2 activations (batch 32; PyTorch `channels_last`), ours on
+  oneDNN where it is installed and on our NumPy passes (`ours_numpy`).
 - `momentum_step`: one `Momentum(0.9)` step over each benchmark model's parameters (gradients
   set once), ours through BLAS scal/axpy (`framework/ops/nn/vector_blas.py`) and through NumPy
   ufuncs, against `torch.optim.SGD(momentum=0.9)`.
@@ -33,7 +34,7 @@ from models import build_model, torch_nn  # noqa: E402
 
 import framework  # noqa: E402
 import framework.nn.functional as F  # noqa: E402
-from framework.ops.nn import vector_blas  # noqa: E402
+from framework.ops.nn import onednn, vector_blas  # noqa: E402
 
 POOL_SHAPES = [(64, 6, 28, 28), (64, 16, 10, 10)]
 NORM_SHAPES = [(32, 64, 32, 32), (32, 256, 8, 8), (32, 96, 32, 32), (32, 144, 16, 16)]
@@ -115,7 +116,14 @@ def norm_cases(torch, repeat: int, clock) -> list[dict]:
             xt.clear_grad()
             layer.clear_gradients()
 
-        runners = {"ours": ours}
+        def through_numpy(ours=ours, batch_norm=onednn._batch_norm) -> None:
+            onednn._batch_norm = lambda x, eps: None  # oneDNN declines: our NumPy passes
+            try:
+                ours()
+            finally:
+                onednn._batch_norm = batch_norm
+
+        runners = {"ours": ours, "ours_numpy": through_numpy}
         if torch is not None:
             module = torch.nn.BatchNorm2d(c).train()
             last = torch.channels_last

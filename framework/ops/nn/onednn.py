@@ -721,7 +721,7 @@ def _batch_norm(x, eps: float) -> BatchNorm | None:
             return _batch_norms[key]
     try:
         primitive = BatchNorm(*x.shape, eps)
-    except NoKernel:
+    except OneDNNError:  # no optimized kernel, or a shape oneDNN refuses: ours take it
         primitive = None
     with _batch_norms_lock:
         _batch_norms[key] = primitive
@@ -798,7 +798,7 @@ def _training_conv(x_shape, weight_shape, geom: ConvGeometry, step: str):
     if found is False:
         try:
             found = TrainingConv2d(x_shape, weight_shape, geom)
-        except NoKernel:
+        except OneDNNError:  # no optimized kernel, or a geometry oneDNN refuses: ours take it
             found = None
         with _training_convs_lock:
             _training_convs[key] = found
