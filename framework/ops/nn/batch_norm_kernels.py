@@ -1,7 +1,8 @@
 """Batch-norm kernels for the training hot path, on a `[P, C, Q]` view with statistics per C.
 
 Channel-last float32 memory goes to oneDNN's batch norm where it is installed
-(`onednn.batch_norm_forward`): 2-4x these NumPy passes forward and 3-5x backward. Its kernel
+(`onednn.batch_norm_forward`): the kernels alone 2-4x these NumPy passes forward and 3-5x
+backward, the layer's forward + backward 1.7-2.3x (`benchmarks/layer_ops.py`). Its kernel
 for channel-first memory measured no faster than ours, so NCHW stays here, as do float64,
 GPU arrays and machines without oneDNN.
 

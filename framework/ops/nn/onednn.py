@@ -2,10 +2,11 @@
 
 oneDNN is what PyTorch's CPU convolutions and batch norm run on. Called through ctypes, on
 2 cores at batch 32:
-- its convolution forward is 1.4-1.6x our im2col + GEMM on CIFAR ResNet-18's 3x3 shapes, and
-  3-6x at batch 1 (`benchmarks/onednn_conv.py`); its input and weight gradients 1.5-5x ours;
+- its convolution forward is 1.4-1.7x our im2col + GEMM on CIFAR ResNet-18's 3x3 shapes up
+  to 256 channels, and 3-6x at batch 1; training's three passes together 1.3-1.6x ours
+  there, and 0.9x at 512 channels of 4x4 (`benchmarks/onednn_conv.py`);
 - its training-mode batch norm on channel-last memory is 2-4x our NumPy passes forward and
-  3-5x backward (`benchmarks/layer_ops.py`).
+  3-5x backward; through the layer, forward + backward, 1.7-2.3x (`benchmarks/layer_ops.py`).
 The predictor runs its convolutions on it (`framework.inference.executor` says when); training
 runs its float32 convolutions (`conv_forward`, `conv_input_grad`, `conv_weight_grad`) and
 channel-last batch norms (`batch_norm_forward`, `batch_norm_backward`) on it.
