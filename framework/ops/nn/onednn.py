@@ -697,10 +697,35 @@ def conv2d(
     return True
 
 
-# Training's batch norms, by shape and epsilon; the least recently used go.
-_BATCH_NORMS = 64
-_batch_norms: OrderedDict[tuple, BatchNorm | None] = OrderedDict()
-_batch_norms_lock = threading.Lock()
+class _Recent:
+    """Training's oneDNN objects by key, the `size` most recently used (each holds native
+    primitives and buffers); None where oneDNN refused to make one (ours run instead)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._objects: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, make) -> Any:
+        with self._lock:
+            if key in self._objects:
+                self._objects.move_to_end(key)
+                return self._objects[key]
+        try:
+            made = make()
+        except OneDNNError:  # no optimized kernel, or a shape oneDNN refuses
+            made = None
+        with self._lock:
+            self._objects[key] = made
+            while len(self._objects) > self.size:
+                self._objects.popitem(last=False)
+        return made
+
+    def __len__(self) -> int:
+        return len(self._objects)
+
+
+_batch_norms = _Recent(64)
 
 
 def _batch_norm(x, eps: float) -> BatchNorm | None:
@@ -715,20 +740,7 @@ def _batch_norm(x, eps: float) -> BatchNorm | None:
         and available()
     ):
         return None
-    key = (*x.shape, eps)
-    with _batch_norms_lock:
-        if key in _batch_norms:
-            _batch_norms.move_to_end(key)
-            return _batch_norms[key]
-    try:
-        primitive = BatchNorm(*x.shape, eps)
-    except OneDNNError:  # no optimized kernel, or a shape oneDNN refuses: ours take it
-        primitive = None
-    with _batch_norms_lock:
-        _batch_norms[key] = primitive
-        while len(_batch_norms) > _BATCH_NORMS:
-            _batch_norms.popitem(last=False)
-    return primitive
+    return _batch_norms.get((*x.shape, eps), lambda: BatchNorm(*x.shape, eps))
 
 
 def _training_cores() -> int:
@@ -763,11 +775,9 @@ def batch_norm_backward(x, grad_out, scale, mean, variance, eps: float, grad_x):
     return grad_scale, grad_shift
 
 
-# Training's convolutions, by input shape, weight shape and geometry; the least recently used
-# go (each holds its weight in three oneDNN layouts).
-_TRAINING_CONVS = 128
-_training_convs: OrderedDict[tuple, TrainingConv2d | None] = OrderedDict()
-_training_convs_lock = threading.Lock()
+# Training's convolutions, by input shape, weight shape and geometry (each holds its weight in
+# three oneDNN layouts).
+_training_convs = _Recent(128)
 
 
 def _float32_images(*arrays) -> bool:
@@ -784,27 +794,9 @@ def _float32_images(*arrays) -> bool:
 def _training_conv(x_shape, weight_shape, geom: ConvGeometry, step: str):
     """The `TrainingConv2d` for these shapes, or None where oneDNN has no optimized kernel for
     this `step` of it."""
-    key = (
-        tuple(x_shape),
-        tuple(weight_shape),
-        geom.stride,
-        geom.padding,
-        geom.dilation,
-        geom.groups,
-    )
-    with _training_convs_lock:
-        found = _training_convs.get(key, False)
-        if found is not False:
-            _training_convs.move_to_end(key)
-    if found is False:
-        try:
-            found = TrainingConv2d(x_shape, weight_shape, geom)
-        except OneDNNError:  # no optimized kernel, or a geometry oneDNN refuses: ours take it
-            found = None
-        with _training_convs_lock:
-            _training_convs[key] = found
-            while len(_training_convs) > _TRAINING_CONVS:
-                _training_convs.popitem(last=False)
+    key = (tuple(x_shape), tuple(weight_shape), geom.stride, geom.padding, geom.dilation)
+    key += (geom.groups,)
+    found = _training_convs.get(key, lambda: TrainingConv2d(x_shape, weight_shape, geom))
     return found if found is not None and found.passes[step] is not None else None
 
 

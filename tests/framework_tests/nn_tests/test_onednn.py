@@ -461,8 +461,7 @@ def test_training_convolutions_leave_float64_to_numpy_and_keep_few_primitives(mo
     x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
     assert onednn.conv_forward(x.astype(np.float64), weight.astype(np.float64), None, geom) is None
     assert onednn.conv_forward(x, weight, bias.astype(np.float64), geom) is None
-    monkeypatch.setattr(onednn, "_TRAINING_CONVS", 3)
-    monkeypatch.setattr(onednn, "_training_convs", type(onednn._training_convs)())
+    monkeypatch.setattr(onednn, "_training_convs", onednn._Recent(3))
     for size in range(4, 10):
         xs, ws, bs, gs = _case((1, 8, size, size), (8, 8, 3, 3))
         assert onednn.conv_forward(xs, ws, bs, gs) is not None
@@ -476,7 +475,7 @@ def test_a_training_pass_without_a_fast_kernel_is_left_to_our_kernels(monkeypatc
     from framework.ops.nn.conv_kernels import conv_weight_grad
 
     x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
-    monkeypatch.setattr(onednn, "_training_convs", type(onednn._training_convs)())
+    monkeypatch.setattr(onednn, "_training_convs", onednn._Recent(8))
     real, checked = onednn._implementation, []
 
     def weight_grad_has_no_fast_kernel(library, pd, what):
@@ -496,3 +495,22 @@ def test_a_training_pass_without_a_fast_kernel_is_left_to_our_kernels(monkeypatc
         rtol=1e-6,
     )
     assert checked == ["convolution"] * 3  # made once, for all three passes
+
+
+def test_refused_objects_are_remembered_and_old_ones_go():
+    """A shape oneDNN refuses is asked for once (None afterwards: our kernels run); beyond its
+    size the least recently used object goes."""
+    recent, made = onednn._Recent(2), []
+
+    def refuse():
+        made.append("refused")
+        raise onednn.OneDNNError("dnnl_convolution_forward_primitive_desc_create failed")
+
+    assert recent.get(("a",), refuse) is None
+    assert recent.get(("a",), refuse) is None
+    assert made == ["refused"]
+    assert recent.get(("b",), lambda: "b") == "b"
+    recent.get(("a",), refuse)  # "a" is now the most recently used
+    assert recent.get(("c",), lambda: "c") == "c"
+    assert len(recent) == 2
+    assert recent.get(("b",), lambda: "made again") == "made again"
