@@ -33,10 +33,11 @@ def _matmul(a, b):
     threads (when installed: 1.2x OpenBLAS's on the MLP's products)."""
     if not isinstance(a, np.ndarray):
         return a @ b
+    small = a.shape[0] * a.shape[1] * b.shape[1] < _SMALL_GEMM
+    if small and not blas_threads.available() or not small and not gemm.threaded():
+        return a @ b
     out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
-    if a.shape[0] * a.shape[1] * b.shape[1] < _SMALL_GEMM:
-        if not blas_threads.available():
-            return a @ b
+    if small:
         with blas_threads.single_threaded_blas():
             gemm.matmul(np, a, b, out)
         return out
