@@ -16,15 +16,14 @@ import argparse
 import importlib.util
 import json
 import os
-import statistics
 import sys
-import time
 
 for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[variable] = "1"  # before NumPy loads its BLAS
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 from framework.ops.nn import blas_threads, gemm  # noqa: E402
 
@@ -38,17 +37,6 @@ SHAPES = {  # (M, K, N) -> where it comes from
     (256, 2304, 256): "Winograd tile GEMM, 8x8x256 stage, 16 images",
     (128, 784, 512): "MLP first layer, batch 128",
 }
-
-
-def median_seconds(run, repeats: int) -> float:
-    for _ in range(5):
-        run()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def measure(m: int, k: int, n: int, repeats: int, torch) -> dict:

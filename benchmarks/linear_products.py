@@ -17,9 +17,7 @@ import argparse
 import importlib.util
 import json
 import os
-import statistics
 import sys
-import time
 
 THREADS = "2"
 if "--threads" in sys.argv:
@@ -29,6 +27,7 @@ for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 from framework.ops.nn import gemm  # noqa: E402
 
@@ -51,14 +50,7 @@ def _operand(rng, shape, transposed: bool):
 
 
 def median_us(run, repeats: int) -> float:
-    for _ in range(20):
-        run()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - start)
-    return round(statistics.median(samples) * 1e6, 1)
+    return round(median_seconds(run, repeats, warmup=20) * 1e6, 1)
 
 
 def main() -> None:

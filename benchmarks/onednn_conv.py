@@ -27,13 +27,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
 
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from timing import median_seconds  # noqa: E402
 
 from framework.ops.nn import onednn  # noqa: E402
 from framework.ops.nn.conv_geometry import ConvGeometry  # noqa: E402
@@ -58,16 +59,9 @@ CASES = [
 PAUSE_SECONDS = 0.3
 
 
-def _median_ms(run, repeat: int, warmup: int = 5) -> float:
+def _median_ms(run, repeat: int) -> float:
     time.sleep(PAUSE_SECONDS)
-    for _ in range(warmup):
-        run()
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - start)
-    return round(statistics.median(samples) * 1e3, 3)
+    return round(median_seconds(run, repeat) * 1e3, 3)
 
 
 def bench_case(case, torch, repeat: int, threads: int) -> dict:
