@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import ApiToken, Membership, User, Workspace
+from accounts.models import ApiToken, Invitation, Membership, User, Workspace
 
 
 @admin.register(User)
@@ -31,3 +31,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_filter = ("revoked_at",)
     readonly_fields = ("prefix", "created_at", "last_used_at", "revoked_at")
     exclude = ("digest",)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("addressed_to", "workspace", "role", "status", "invited_by", "expires_at")
+    list_filter = ("status", "role")
+    search_fields = ("addressed_to", "workspace__name")
+    readonly_fields = ("invitee", "invited_by", "created_at", "answered_at")

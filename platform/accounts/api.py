@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
@@ -11,18 +12,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import services
-from accounts.models import ApiToken, Membership, User
+from accounts.models import ApiToken, Invitation, Membership, User
 from accounts.serializers import (
     AddMemberSerializer,
     ApiTokenSerializer,
+    InvitationSerializer,
+    InviteSerializer,
     MembershipSerializer,
+    MyInvitationSerializer,
     NewApiTokenSerializer,
     UserSerializer,
     WorkspaceSerializer,
 )
 from core.api import WorkspaceNestedMixin
-from core.permissions import IsWorkspaceAdmin, IsWorkspaceOwner, IsWorkspaceViewer
-from core.scoping import Role, token_of, workspaces_for
+from core.permissions import (
+    IsWorkspaceAdmin,
+    IsWorkspaceOwner,
+    IsWorkspaceViewer,
+    WorkspaceAdminsOnly,
+)
+from core.scoping import Role, require_role, token_of, workspaces_for
 
 
 class MeView(generics.RetrieveAPIView):
@@ -67,7 +76,9 @@ class WorkspaceDetailView(generics.RetrieveUpdateDestroyAPIView):
 
 
 class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
-    """The workspace's members. Admins add people; only owners may add owners."""
+    """The workspace's members. People join by accepting an invitation
+    (``invitations/``); POST adds an account directly, for owners, only on a server that allows
+    it (ADD_MEMBERS_DIRECTLY)."""
 
     queryset = Membership.objects.select_related("user")
     serializer_class = MembershipSerializer
@@ -75,6 +86,12 @@ class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
 
     @extend_schema(request=AddMemberSerializer, responses={201: MembershipSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        require_role(request.user, self.get_workspace(), Role.OWNER)
+        if not settings.ADD_MEMBERS_DIRECTLY:
+            raise PermissionDenied(
+                "On this server people join a workspace by accepting an invitation: POST "
+                f"/api/workspaces/{self.get_workspace().slug}/invitations/ instead."
+            )
         incoming = AddMemberSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         user = services.find_user(incoming.validated_data["user"])
@@ -104,6 +121,86 @@ class MemberDetailView(WorkspaceNestedMixin, generics.RetrieveUpdateDestroyAPIVi
 
     def perform_destroy(self, instance: Membership) -> None:
         services.remove_member(instance, by=self.request.user)
+
+
+class WorkspaceInvitationListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
+    """The workspace's open invitations (admins only). POST invites someone by username or
+    email; the answer is the same whether or not such an account exists."""
+
+    queryset = Invitation.objects.open().select_related("invited_by")
+    serializer_class = InvitationSerializer
+    permission_classes = [WorkspaceAdminsOnly]
+
+    @extend_schema(request=InviteSerializer, responses={201: InvitationSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = InviteSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        invitation = services.invite(
+            self.get_workspace(),
+            by=request.user,
+            addressed_to=incoming.validated_data["addressed_to"],
+            role=Role(incoming.validated_data["role"]),
+        )
+        return Response(InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class WorkspaceInvitationDetailView(WorkspaceNestedMixin, generics.RetrieveDestroyAPIView):
+    """One open invitation; DELETE withdraws it (admins; owner invitations only owners)."""
+
+    queryset = Invitation.objects.open().select_related("invited_by", "workspace")
+    serializer_class = InvitationSerializer
+    permission_classes = [WorkspaceAdminsOnly]
+
+    def perform_destroy(self, instance: Invitation) -> None:
+        services.revoke_invitation(instance, by=self.request.user)
+
+
+class _SessionOnly:
+    """Invitations are answered by a person signed in, not by a workspace's token."""
+
+    request: Any
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        if token_of(request.user) is not None:
+            raise PermissionDenied("Answer invitations from a signed-in session, not a token.")
+
+
+class MyInvitationListView(_SessionOnly, generics.ListAPIView):
+    """Invitations waiting for your answer."""
+
+    serializer_class = MyInvitationSerializer
+
+    def get_queryset(self) -> Any:
+        invitations = Invitation.objects.open().filter(invitee=self.request.user)
+        return invitations.select_related("workspace", "invited_by")
+
+
+class _AnswerInvitationView(_SessionOnly, generics.GenericAPIView):
+    serializer_class = MyInvitationSerializer
+
+    def get_queryset(self) -> Any:
+        # Only the invitee can find an invitation by id; anyone else gets 404.
+        invitations = Invitation.objects.filter(invitee=self.request.user)
+        return invitations.select_related("workspace", "invited_by")
+
+
+class AcceptInvitationView(_AnswerInvitationView):
+    """Join the workspace with the invitation's role."""
+
+    @extend_schema(request=None, responses={200: MembershipSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        membership = services.accept_invitation(self.get_object(), user=request.user)
+        return Response(MembershipSerializer(membership).data)
+
+
+class DeclineInvitationView(_AnswerInvitationView):
+    """Say no; the workspace's admins see the invitation leave their list."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request, pk: int) -> Response:
+        services.decline_invitation(self.get_object(), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TokenListView(WorkspaceNestedMixin, generics.ListCreateAPIView):

@@ -28,7 +28,18 @@ class WorkspaceForm(forms.ModelForm):
         widgets = {"name": forms.TextInput(attrs={"placeholder": "e.g. Vision team"})}
 
 
+class InviteForm(forms.Form):
+    addressed_to = forms.CharField(label="Username or email", max_length=254)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+
+    def cleaned_role(self) -> Membership.Role:
+        return Membership.Role(self.cleaned_data["role"])
+
+
 class AddMemberForm(forms.Form):
+    """Adding without an invitation (owners, where ADD_MEMBERS_DIRECTLY allows it). It says
+    when no account matches: on such a stack the operator creates the accounts anyway."""
+
     user = forms.CharField(label="Username or email", max_length=254)
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 

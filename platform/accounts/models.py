@@ -114,6 +114,76 @@ class Membership(models.Model):
         self.delete()
 
 
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def open(self) -> InvitationQuerySet:
+        """Pending and not expired: the ones an invitee can still accept."""
+        return self.filter(status=Invitation.Status.PENDING, expires_at__gt=timezone.now())
+
+
+class Invitation(models.Model):
+    """An offer of a role in a workspace. It becomes a membership only when the invitee accepts.
+
+    Nobody joins a workspace without consent. The inviter types a username or an email;
+    ``addressed_to`` keeps that text (lower-cased), and ``invitee`` is the account it names, if
+    any. Pages and API answers show only ``addressed_to``, and inviting a name that matches no
+    account looks exactly like inviting one that does, so an invitation never tells whether an
+    account exists.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        REVOKED = "revoked", "Revoked"
+
+    LIFETIME = timedelta(days=14)
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="invitations")
+    addressed_to = models.CharField(max_length=254)
+    invitee = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    role = models.CharField(max_length=10, choices=Membership.Role.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    invited_by = models.ForeignKey(
+        User, null=True, on_delete=models.SET_NULL, related_name="invitations_sent"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["workspace", "addressed_to"],
+                condition=models.Q(status="pending"),
+                name="one_pending_invitation_per_address",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.addressed_to} invited to {self.workspace} as {self.role}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.PENDING and self.expires_at > timezone.now()
+
+    def close(self, status: Invitation.Status, *, invitee: User | None = None) -> bool:
+        """Moves an open invitation to ``status``; False when it was no longer open (already
+        answered, revoked or expired), so two answers cannot both win."""
+        now = timezone.now()
+        candidates = Invitation.objects.open().filter(pk=self.pk)
+        if invitee is not None:
+            candidates = candidates.filter(invitee=invitee)
+        won = candidates.update(status=status, answered_at=now) == 1
+        if won:
+            self.status, self.answered_at = status, now
+        return won
+
+
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
     def active(self) -> ApiTokenQuerySet:
         return self.filter(revoked_at__isnull=True)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from accounts.models import ApiToken, Membership, User, Workspace
+from accounts.models import ApiToken, Invitation, Membership, User, Workspace
 from core.scoping import role_in
 
 
@@ -38,6 +38,43 @@ class MembershipSerializer(serializers.ModelSerializer):
 class AddMemberSerializer(serializers.Serializer):
     user = serializers.CharField(help_text="Username or email of an existing account.")
     role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+
+
+class InviteSerializer(serializers.Serializer):
+    addressed_to = serializers.CharField(
+        max_length=254, help_text="Username or email of the person to invite."
+    )
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    """An invitation as the workspace's admins see it: to whom, as what, and until when."""
+
+    invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Invitation
+        fields = ("id", "addressed_to", "role", "status", "invited_by", "created_at", "expires_at")
+        read_only_fields = fields
+
+
+class InvitationWorkspaceSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Workspace
+        fields = ("slug", "name")
+        read_only_fields = fields
+
+
+class MyInvitationSerializer(serializers.ModelSerializer):
+    """An invitation as its invitee sees it, before joining."""
+
+    workspace = InvitationWorkspaceSerializer(read_only=True)
+    invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Invitation
+        fields = ("id", "workspace", "role", "invited_by", "created_at", "expires_at")
+        read_only_fields = fields
 
 
 class ApiTokenSerializer(serializers.ModelSerializer):

@@ -3,11 +3,14 @@ may do what. Views call these; they hold no logic of their own."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.text import slugify
 
-from accounts.models import ApiToken, Membership, User, Workspace
+from accounts.models import ApiToken, Invitation, Membership, User, Workspace
 from core.scoping import Role, require_role
 
 
@@ -39,12 +42,82 @@ def find_user(username_or_email: str) -> User | None:
     return User.objects.filter(username__iexact=value, is_active=True).first()
 
 
-def add_member(workspace: Workspace, *, by: User, user: User, role: Role) -> Membership:
-    """Adds ``user`` (or changes their role). Admins may add; only owners may grant owner."""
+def invite(workspace: Workspace, *, by: User, addressed_to: str, role: Role) -> Invitation:
+    """Invites the account with this username or email; it joins only when its owner accepts.
+
+    Admins invite; only owners invite owners. The answer is the same whether or not an account
+    matches ``addressed_to`` (see ``Invitation``). Inviting the same address again while the
+    first invitation is open renews it with the new role.
+    """
     _require_right_to_grant(workspace, by, role)
-    current = workspace.role_of(user)
-    if current == Role.OWNER:
-        require_role(by, workspace, Role.OWNER)
+    address = addressed_to.strip().lower()
+    invitee = find_user(address)
+    if invitee is not None and workspace.role_of(invitee) is not None:
+        raise ValidationError(f"{invitee.username} is already a member; change their role instead.")
+    expires_at = timezone.now() + Invitation.LIFETIME
+    with transaction.atomic():
+        invitation, created = Invitation.objects.select_for_update().get_or_create(
+            workspace=workspace,
+            addressed_to=address,
+            status=Invitation.Status.PENDING,
+            defaults={"invitee": invitee, "role": role, "invited_by": by, "expires_at": expires_at},
+        )
+        if not created:
+            invitation.invitee, invitation.role, invitation.invited_by = invitee, role, by
+            invitation.created_at, invitation.expires_at = timezone.now(), expires_at
+            invitation.save()
+    return invitation
+
+
+def accept_invitation(invitation: Invitation, *, user: User) -> Membership:
+    """Makes ``user`` a member with the invitation's role, if it is still open and its sender
+    may still grant that role. Accepting never lowers a role the user already has."""
+    with transaction.atomic():
+        if not invitation.close(Invitation.Status.ACCEPTED, invitee=user):
+            raise ValidationError("This invitation is no longer open.")
+        workspace, role = invitation.workspace, Role(invitation.role)
+        sender = invitation.invited_by
+        needed = Role.OWNER if role == Role.OWNER else Role.ADMIN
+        sender_role = workspace.role_of(sender) if sender is not None else None
+        if sender_role is None or not sender_role.covers(needed):
+            raise ValidationError(
+                "This invitation is no longer valid: the person who sent it can no longer "
+                "grant this role. Ask a workspace admin to invite you again."
+            )
+        current = workspace.role_of(user)
+        if current is not None and current.covers(role):
+            return workspace.memberships.get(user=user)
+        return workspace.add_member(user, role)
+
+
+def decline_invitation(invitation: Invitation, *, user: User) -> None:
+    if not invitation.close(Invitation.Status.DECLINED, invitee=user):
+        raise ValidationError("This invitation is no longer open.")
+
+
+def revoke_invitation(invitation: Invitation, *, by: User) -> None:
+    """Admins withdraw invitations; an owner invitation only an owner may withdraw."""
+    _require_right_to_grant(invitation.workspace, by, Role(invitation.role))
+    if not invitation.close(Invitation.Status.REVOKED):
+        raise ValidationError("This invitation was already answered or has expired.")
+
+
+def open_invitations_for(user: User) -> list[Invitation]:
+    if not user.is_authenticated:
+        return []
+    invitations = Invitation.objects.open().filter(invitee=user)
+    return list(invitations.select_related("workspace", "invited_by"))
+
+
+def add_member(workspace: Workspace, *, by: User, user: User, role: Role) -> Membership:
+    """Adds ``user`` without asking them (or changes their role): only where the server allows
+    it (ADD_MEMBERS_DIRECTLY, for stacks whose accounts an operator creates), and only by owners.
+    Everywhere else people join by accepting an invitation."""
+    require_role(by, workspace, Role.OWNER)
+    if not settings.ADD_MEMBERS_DIRECTLY:
+        raise PermissionDenied(
+            "On this server people join a workspace by accepting an invitation; invite them."
+        )
     return workspace.add_member(user, role)
 
 

@@ -28,6 +28,27 @@ api_urlpatterns = [
         name="member-detail",
     ),
     path(
+        "workspaces/<slug:workspace_slug>/invitations/",
+        api.WorkspaceInvitationListView.as_view(),
+        name="workspace-invitation-list",
+    ),
+    path(
+        "workspaces/<slug:workspace_slug>/invitations/<int:pk>/",
+        api.WorkspaceInvitationDetailView.as_view(),
+        name="workspace-invitation-detail",
+    ),
+    path("invitations/", api.MyInvitationListView.as_view(), name="invitation-list"),
+    path(
+        "invitations/<int:pk>/accept/",
+        api.AcceptInvitationView.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:pk>/decline/",
+        api.DeclineInvitationView.as_view(),
+        name="invitation-decline",
+    ),
+    path(
         "workspaces/<slug:workspace_slug>/tokens/",
         api.TokenListView.as_view(),
         name="token-list",
@@ -62,6 +83,26 @@ urlpatterns = [
     path("workspaces/", views.workspace_list, name="workspace_list"),
     path("workspaces/<slug:slug>/", views.workspace_detail, name="workspace_detail"),
     path("workspaces/<slug:slug>/members/add/", views.member_add, name="member_add"),
+    path(
+        "workspaces/<slug:slug>/invitations/",
+        views.invitation_create,
+        name="invitation_create",
+    ),
+    path(
+        "workspaces/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        views.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        views.invitation_accept,
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        views.invitation_decline,
+        name="invitation_decline",
+    ),
     path(
         "workspaces/<slug:slug>/members/<int:membership_id>/remove/",
         views.member_remove,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -12,8 +13,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import AddMemberForm, ApiTokenForm, SignUpForm, WorkspaceForm
-from accounts.models import ApiToken, Membership, Workspace
+from accounts.forms import AddMemberForm, ApiTokenForm, InviteForm, SignUpForm, WorkspaceForm
+from accounts.models import ApiToken, Invitation, Membership, Workspace
 from core.scoping import Role, get_object_for_user_or_404, require_role, workspaces_for
 
 
@@ -41,7 +42,11 @@ def _render_workspaces(
         .select_related("workspace")
         .order_by("workspace__name")
     )
-    ctx = {"memberships": memberships, "form": form}
+    ctx = {
+        "memberships": memberships,
+        "form": form,
+        "invitations": services.open_invitations_for(request.user),
+    }
     return render(request, "accounts/workspace_list.html", ctx, status=status)
 
 
@@ -63,21 +68,104 @@ def workspace_list(request: HttpRequest) -> HttpResponse:
 def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
     workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
     role = require_role(request.user, workspace, Role.VIEWER)
+    can_manage = role.covers(Role.ADMIN)
     ctx = {
         "workspace": workspace,
         "role": role,
-        "can_manage": role.covers(Role.ADMIN),
+        "can_manage": can_manage,
         "memberships": workspace.memberships.select_related("user"),
-        "form": AddMemberForm(),
+        "invite_form": InviteForm(),
+        "invitations": workspace.invitations.open().select_related("invited_by")
+        if can_manage
+        else [],
+        "add_form": AddMemberForm()
+        if settings.ADD_MEMBERS_DIRECTLY and role == Role.OWNER
+        else None,
     }
     return render(request, "accounts/workspace_detail.html", ctx)
 
 
 @login_required
 @require_POST
-def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
     require_role(request.user, workspace, Role.ADMIN)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        for error in form.errors.get("addressed_to", []) + form.errors.get("role", []):
+            messages.error(request, error)
+        return redirect("accounts:workspace_detail", slug=workspace.slug)
+    address, role = form.cleaned_data["addressed_to"], form.cleaned_role()
+    try:
+        services.invite(workspace, by=request.user, addressed_to=address, role=role)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, invited_message(address, role))
+    return redirect("accounts:workspace_detail", slug=workspace.slug)
+
+
+def invited_message(address: str, role: Role) -> str:
+    # The same words whether or not an account matches: the page must not tell.
+    return (
+        f"Invited “{address.strip()}” as {role.label.lower()}. If an account has this username "
+        "or email, its owner sees the invitation after signing in, and joins once they accept."
+    )
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    require_role(request.user, workspace, Role.ADMIN)
+    invitation = get_object_or_404(workspace.invitations, pk=invitation_id)
+    try:
+        services.revoke_invitation(invitation, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Withdrew the invitation for “{invitation.addressed_to}”.")
+    return redirect("accounts:workspace_detail", slug=workspace.slug)
+
+
+def _own_invitation(request: HttpRequest, invitation_id: int) -> Invitation:
+    # Only the invitee sees an invitation from outside the workspace; anyone else gets 404.
+    invitations = Invitation.objects.select_related("workspace", "invited_by")
+    return get_object_or_404(invitations, pk=invitation_id, invitee=request.user)
+
+
+@login_required
+@require_POST
+def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    invitation = _own_invitation(request, invitation_id)
+    try:
+        services.accept_invitation(invitation, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("accounts:workspace_list")
+    messages.success(request, f"You joined “{invitation.workspace.name}”.")
+    return redirect("accounts:workspace_detail", slug=invitation.workspace.slug)
+
+
+@login_required
+@require_POST
+def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    invitation = _own_invitation(request, invitation_id)
+    try:
+        services.decline_invitation(invitation, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Declined the invitation to “{invitation.workspace.name}”.")
+    return redirect("accounts:workspace_list")
+
+
+@login_required
+@require_POST
+def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Adding without an invitation, where ADD_MEMBERS_DIRECTLY allows it (owners only)."""
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    require_role(request.user, workspace, Role.OWNER)
     form = AddMemberForm(request.POST)
     if form.is_valid():
         user, role = form.cleaned_data["user"], form.cleaned_role()

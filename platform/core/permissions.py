@@ -74,3 +74,10 @@ class IsWorkspaceOwner(WorkspaceRolePermission):
     """Viewers read; only owners write (deleting the workspace)."""
 
     write_role = Role.OWNER
+
+
+class WorkspaceAdminsOnly(WorkspaceRolePermission):
+    """Only admins and owners read or write (pending invitations name people's addresses)."""
+
+    read_role = Role.ADMIN
+    write_role = Role.ADMIN

@@ -163,6 +163,9 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:workspace_list"
 LOGOUT_REDIRECT_URL = "core:home"
+# People join a workspace by accepting an invitation. A stack whose operator creates every
+# account may let owners add accounts directly instead.
+ADD_MEMBERS_DIRECTLY = envbool("ADD_MEMBERS_DIRECTLY", False)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -194,6 +197,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a `status` field with their own choices; name each set explicitly.
+    "ENUM_NAME_OVERRIDES": {
+        "InvitationStatusEnum": "accounts.models.Invitation.Status",
+        "StatusEnum": "datastore.models.jobs.Job.Status",
+    },
 }
 
 # --- Files ------------------------------------------------------------------------------------

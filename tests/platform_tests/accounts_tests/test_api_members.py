@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.test import override_settings
+
 from accounts.models import Membership
 from core.testing import BaseTestCase
 
@@ -26,17 +28,33 @@ class MemberApiTests(BaseTestCase):
         self.assertEqual(client.get(self.member_url(self.bob)).status_code, 404)
         self.assertEqual(client.delete(self.member_url(self.bob)).status_code, 404)
 
-    def test_admins_add_members(self) -> None:
-        response = self.api_client_for(self.adam).post(URL, {"user": "charlie", "role": "viewer"})
+    def test_it_refuses_direct_adds_where_people_join_by_invitation(self) -> None:
+        response = self.api_client_for(self.alice).post(URL, {"user": "charlie", "role": "viewer"})
+        self.assertEqual(response.status_code, 403)
+        self.assertIn("invitations/", response.json()["detail"])
+        self.assertIsNone(self.workspace.role_of(self.charlie))
+
+    @override_settings(ADD_MEMBERS_DIRECTLY=True)
+    def test_owners_add_accounts_directly_where_the_server_allows_it(self) -> None:
+        response = self.api_client_for(self.alice).post(URL, {"user": "charlie", "role": "viewer"})
         self.assertEqual(response.status_code, 201)
         self.assertEqual(response.json()["user"]["username"], "charlie")
         self.assertEqual(self.workspace.role_of(self.charlie), Role.VIEWER)
 
-    def test_members_cannot_add(self) -> None:
-        response = self.api_client_for(self.bob).post(URL, {"user": "charlie"})
+    @override_settings(ADD_MEMBERS_DIRECTLY=True)
+    def test_admins_cannot_add_directly(self) -> None:
+        response = self.api_client_for(self.adam).post(URL, {"user": "charlie", "role": "viewer"})
         self.assertEqual(response.status_code, 403)
+        self.assertIsNone(self.workspace.role_of(self.charlie))
 
-    def test_it_rejects_an_unknown_user(self) -> None:
+    @override_settings(ADD_MEMBERS_DIRECTLY=True)
+    def test_members_and_viewers_cannot_add(self) -> None:
+        for user in (self.bob, self.vera):
+            response = self.api_client_for(user).post(URL, {"user": "charlie"})
+            self.assertEqual(response.status_code, 403)
+
+    @override_settings(ADD_MEMBERS_DIRECTLY=True)
+    def test_a_direct_add_rejects_an_unknown_user(self) -> None:
         response = self.api_client_for(self.alice).post(URL, {"user": "ghost"})
         self.assertEqual(response.status_code, 400)
 

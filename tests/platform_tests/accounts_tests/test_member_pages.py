@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from django.test import override_settings
+
 from accounts.models import ApiToken, Membership
 from core.testing import BaseTestCase
 
 Role = Membership.Role
 
 
+@override_settings(ADD_MEMBERS_DIRECTLY=True)
 class AddMemberPageTests(BaseTestCase):
+    """Adding without an invitation: owners only, where ADD_MEMBERS_DIRECTLY allows it."""
+
     url = "/workspaces/alices-team/members/add/"
 
-    def test_it_lets_an_admin_add_a_member(self) -> None:
-        self.client.force_login(self.adam)
+    def test_it_lets_an_owner_add_a_member(self) -> None:
+        self.client.force_login(self.alice)
         response = self.client.post(self.url, {"user": "charlie", "role": "member"})
         self.assertRedirects(response, "/workspaces/alices-team/")
         self.assertEqual(self.workspace.role_of(self.charlie), Role.MEMBER)
@@ -27,22 +32,32 @@ class AddMemberPageTests(BaseTestCase):
         response = self.client.post(self.url, {"user": "nobody", "role": "member"}, follow=True)
         self.assertContains(response, "No active account has this username or email.")
 
-    def test_only_owners_may_grant_owner(self) -> None:
+    def test_it_shows_the_form_to_owners_only(self) -> None:
+        self.client.force_login(self.alice)
+        self.assertContains(self.client.get("/workspaces/alices-team/"), 'id="add-member"')
         self.client.force_login(self.adam)
-        response = self.client.post(self.url, {"user": "charlie", "role": "owner"})
-        self.assertEqual(response.status_code, 403)
-        self.assertIsNone(self.workspace.role_of(self.charlie))
+        self.assertNotContains(self.client.get("/workspaces/alices-team/"), 'id="add-member"')
 
-    def test_it_forbids_members(self) -> None:
-        self.client.force_login(self.bob)
-        response = self.client.post(self.url, {"user": "charlie", "role": "member"})
-        self.assertEqual(response.status_code, 403)
+    def test_it_forbids_admins_and_members(self) -> None:
+        for user in (self.adam, self.bob, self.vera):
+            self.client.force_login(user)
+            response = self.client.post(self.url, {"user": "charlie", "role": "member"})
+            self.assertEqual(response.status_code, 403)
+        self.assertIsNone(self.workspace.role_of(self.charlie))
 
     def test_it_answers_404_to_an_outsider(self) -> None:
         self.client.force_login(self.charlie)
         response = self.client.post(self.url, {"user": "charlie", "role": "owner"})
         self.assertEqual(response.status_code, 404)
         self.assertIsNone(self.workspace.role_of(self.charlie))
+
+    @override_settings(ADD_MEMBERS_DIRECTLY=False)
+    def test_it_is_closed_where_people_join_by_invitation(self) -> None:
+        self.client.force_login(self.alice)
+        response = self.client.post(self.url, {"user": "charlie", "role": "member"})
+        self.assertEqual(response.status_code, 403)
+        self.assertIsNone(self.workspace.role_of(self.charlie))
+        self.assertNotContains(self.client.get("/workspaces/alices-team/"), 'id="add-member"')
 
 
 class RemoveMemberPageTests(BaseTestCase):
