@@ -1,9 +1,9 @@
 """Zip extraction that refuses hostile archives before writing a byte.
 
-Refused: entries with absolute or `..` paths, symlink entries, more files than allowed, and zip
-bombs, by compression ratio (per entry and overall) and by total expanded size. Sizes declared in
-the archive are checked up front and the bytes actually expanded are counted again while copying,
-so an archive that lies about its sizes is caught too.
+Refused: encrypted archives, entries with absolute or `..` paths, symlink entries, more files
+than allowed, and zip bombs, by compression ratio (per entry and overall) and by total expanded
+size. Sizes declared in the archive are checked up front and the bytes actually expanded are
+counted again while copying, so an archive that lies about its sizes is caught too.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from datastore.importing.limits import MIB, ImportLimits
 from datastore.importing.problems import ImportRejected
 from datastore.importing.tree import SourceTree
 
+ENCRYPTED = 0x1  # bit 0 of an entry's general purpose flags
 REZIP = "Re-create the zip with a standard zip tool from the dataset folder itself."
 
 
@@ -32,6 +33,13 @@ def _check_entries(infos: list[zipfile.ZipInfo], archive: str, limits: ImportLim
         )
     total = compressed = 0
     for info in infos:
+        if info.flag_bits & ENCRYPTED:
+            raise ImportRejected(
+                f"The archive '{archive}' is encrypted (entry '{info.filename}' needs a "
+                "password); Sampan cannot read encrypted zips.",
+                "Re-create the zip without a password.",
+                file=archive,
+            )
         if _is_symlink(info):
             raise ImportRejected(
                 f"The archive entry '{info.filename}' is a symbolic link. Links could point "

@@ -110,3 +110,22 @@ def test_it_refuses_a_file_that_is_not_a_zip(tmp_path: Path, run_import) -> None
     fake.write_text("not a zip at all")
     error = refused(run_import, fake)
     assert "not a readable zip" in error.reason
+
+
+def test_it_refuses_an_encrypted_zip_by_name(tmp_path: Path, run_import) -> None:
+    archive = tmp_path / "secret.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("a.png", png_bytes(tmp_path))
+    data = bytearray(archive.read_bytes())
+    # Set the "encrypted" bit of the general purpose flags, as `zip -e` does, in both headers.
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.index(signature) + offset
+        struct.pack_into("<H", data, at, struct.unpack_from("<H", data, at)[0] | 0x1)
+    archive.write_bytes(bytes(data))
+    error = refused(run_import, archive)
+    assert error.reason == (
+        "The archive 'secret.zip' is encrypted (entry 'a.png' needs a password); "
+        "Sampan cannot read encrypted zips."
+    )
+    assert "without a password" in error.fix and error.file == "secret.zip"
+    assert files_under(tmp_path / "dataset") == set()
