@@ -13,6 +13,10 @@ class ImportLimits:
     max_extracted_bytes: int = 8192 * MIB  # everything a zip expands to, summed
     max_compression_ratio: float = 100.0  # uncompressed / compressed, per entry and overall
     ratio_floor_bytes: int = 1 * MIB  # entries smaller than this are too small to be a bomb
+    # Any one label file (JSON, CSV, XML, txt, YAML): readers hold one whole in memory at a
+    # time, and parsed JSON takes several times its size, so this bounds an import's memory.
+    max_label_file_bytes: int = 256 * MIB
+    max_label_json_depth: int = 100  # real label files nest under 10 levels
     max_files: int = 1_000_000
     max_image_pixels: int = 64_000_000  # width * height; Pillow's own guard stays on as well
     min_image_side: int = 16

@@ -15,7 +15,7 @@ def build_tree(
     uploads: Iterable[tuple[str, Path]], work_dir: Path, limits: ImportLimits
 ) -> SourceTree:
     """`uploads` are (name the uploader gave, local file) pairs; zips are unpacked safely."""
-    tree = SourceTree(work_dir)
+    tree = SourceTree(work_dir, limits)
     for name, local in uploads:
         size = local.stat().st_size
         if size > limits.max_upload_bytes:

@@ -10,12 +10,14 @@ import shutil
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, TextIO
 
+from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import ImportRejected, Report
 
 IGNORED_NAMES = {".DS_Store", "Thumbs.db", "desktop.ini"}
 IGNORED_DIRS = {"__MACOSX", ".git"}
+HEAD_BYTES = 64 * 1024  # what format detection reads of a text file to guess what it is
 
 
 def place_file(source: Path, target: Path) -> None:
@@ -69,8 +71,9 @@ def is_ignored(path: str) -> bool:
 class SourceTree:
     """Relative path -> local file. Built by `add_stream` / `add_file`, read by format readers."""
 
-    def __init__(self, work_dir: Path) -> None:
+    def __init__(self, work_dir: Path, limits: ImportLimits | None = None) -> None:
         self.work_dir = work_dir
+        self.limits = limits or ImportLimits()
         self.blob_dir = work_dir / "blobs"
         self.blob_dir.mkdir(parents=True, exist_ok=True)
         self.files: dict[str, Path] = {}
@@ -78,6 +81,10 @@ class SourceTree:
         self._counter = 0
         self._suffix_index: dict[str, str] = {}
         self._suffix_index_size = -1
+        # Label documents a format detector parsed, kept for that format's reader so that each
+        # file is parsed once; the reader pops them, freeing the memory. None marks a file the
+        # detector parsed and found not to be of its format.
+        self.parsed: dict[str, Any] = {}
 
     def __contains__(self, path: str) -> bool:
         return path in self.files
@@ -152,13 +159,38 @@ class SourceTree:
     def local(self, path: str) -> Path:
         return self.files[path]
 
-    def read_bytes(self, path: str) -> bytes:
+    def _check_label_size(self, path: str) -> None:
+        size = self.files[path].stat().st_size
+        limit = self.limits.max_label_file_bytes
+        if size > limit:
+            raise ImportRejected(
+                f"The label file is {size:,} bytes, over the {limit:,} bytes a label file may "
+                "have: label files are read into memory whole.",
+                "Split the labels into several smaller files (one per split, for example), or "
+                "ask an administrator to raise the label file limit.",
+                file=path,
+            )
+
+    def label_bytes(self, path: str) -> bytes:
+        """A whole label file, refused by name when it is over the label file size limit."""
+        self._check_label_size(path)
         return self.files[path].read_bytes()
 
     def read_text(self, path: str) -> str:
         """Label files as text; a BOM is dropped and undecodable bytes are replaced, not fatal."""
-        data = self.files[path].read_bytes()
-        return data.decode("utf-8-sig", errors="replace")
+        return self.label_bytes(path).decode("utf-8-sig", errors="replace")
+
+    def open_text(self, path: str) -> TextIO:
+        """A label file as a text stream (decoded as `read_text` does), for reading by rows."""
+        self._check_label_size(path)
+        return open(self.files[path], encoding="utf-8-sig", errors="replace", newline="")
+
+    def head_lines(self, path: str, count: int) -> list[str]:
+        """The first lines of a text file, from its first 64 KiB only: format detection looks
+        at every text file of the upload, which may be huge or one single line."""
+        with open(self.files[path], "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+        return head.decode("utf-8-sig", errors="replace").splitlines()[:count]
 
     def lookup(self, reference: str, relative_to: str = "") -> str | None:
         """Find the tree path a label file's reference names, trying the likely spellings."""

@@ -1,42 +1,54 @@
-"""COCO JSON: `images`, `annotations` (bbox as [x, y, width, height] in pixels), `categories`."""
+"""COCO JSON: `images`, `annotations` (bbox as [x, y, width, height] in pixels), `categories`.
+
+Each JSON file is parsed once: detection keeps the first COCO document it finds on the tree, and
+the reader then takes the files one by one, so one parsed document is held at a time.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from datastore.importing.formats.base import Box, ReadResult, parse_number, split_from_filename
-from datastore.importing.problems import ImportRejected
+from datastore.importing.jsonfile import InvalidJson, parse_label_json
 from datastore.importing.tree import SourceTree
 
 
-def _load(tree: SourceTree, path: str) -> Any:
-    try:
-        return json.loads(tree.read_text(path))
-    except json.JSONDecodeError as exc:
-        raise ImportRejected(
-            f"The COCO file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            "Fix the JSON (a missing comma or bracket is the usual cause) and upload again.",
-            file=path,
-        ) from exc
+def _is_json(path: str) -> bool:
+    return path.lower().endswith(".json")
+
+
+def _coco_or_none(data: Any) -> dict[str, Any] | None:
+    return data if isinstance(data, dict) and "images" in data and "annotations" in data else None
 
 
 def is_coco(tree: SourceTree, path: str) -> bool:
-    if not path.lower().endswith(".json"):
+    """Parses the file, and keeps the document on the tree for `read_coco`."""
+    if not _is_json(path):
         return False
-    try:
-        data = json.loads(tree.read_text(path))
-    except json.JSONDecodeError:
+    if path not in tree.parsed:
+        try:
+            tree.parsed[path] = _coco_or_none(parse_label_json(tree, path))
+        except InvalidJson:
+            tree.parsed[path] = None
+    return tree.parsed[path] is not None
+
+
+def first_coco_file(tree: SourceTree) -> str | None:
+    """Stops at the first: detection needs one, and each parsed document it keeps costs memory."""
+    return next((path for path in tree if is_coco(tree, path)), None)
+
+
+def _take_document(tree: SourceTree, path: str) -> dict[str, Any] | None:
+    if path in tree.parsed:
+        return tree.parsed.pop(path)
+    return _coco_or_none(parse_label_json(tree, path))
+
+
+def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
+    """Reads one file into `result`; False when it is not COCO. Its document is freed on return."""
+    data = _take_document(tree, path)
+    if data is None:
         return False
-    return isinstance(data, dict) and "images" in data and "annotations" in data
-
-
-def find_coco_files(tree: SourceTree) -> list[str]:
-    return [p for p in tree if is_coco(tree, p)]
-
-
-def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> None:
-    data = _load(tree, path)
     report = result.report
     categories: dict[Any, str] = {}
     for i, category in enumerate(data.get("categories") or []):
@@ -80,6 +92,7 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> None:
         record.split = split or record.split
     for i, annotation in enumerate(data.get("annotations") or []):
         _read_annotation(annotation, i, path, images, categories, result)
+    return True
 
 
 def _read_annotation(
@@ -133,12 +146,15 @@ def _read_annotation(
 
 def read_coco(tree: SourceTree) -> ReadResult:
     result = ReadResult()
-    files = find_coco_files(tree)
-    if not files:
-        for path in tree:
-            if path.lower().endswith(".json"):
-                _load(tree, path)  # says where the JSON breaks, when that is why none was found
-    for path in files:
-        read_coco_file(tree, path, result)
+    found = False
+    broken: InvalidJson | None = None
+    for path in tree:
+        if _is_json(path):
+            try:
+                found = read_coco_file(tree, path, result) or found
+            except InvalidJson as exc:
+                broken = broken or exc
+    if broken is not None and not found:
+        raise broken  # says where the JSON breaks, when that is why no COCO file was found
     result.add_unlabeled_images(tree, note_missing=True)
     return result

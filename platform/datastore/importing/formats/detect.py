@@ -10,7 +10,7 @@ from datastore.importing.formats.base import (
     Format,
     ReadResult,
 )
-from datastore.importing.formats.coco import find_coco_files, read_coco
+from datastore.importing.formats.coco import first_coco_file, read_coco
 from datastore.importing.formats.csvfile import find_csv_files, read_csv
 from datastore.importing.formats.folders import (
     looks_like_class_folders,
@@ -37,9 +37,9 @@ READERS: dict[Format, Callable[[SourceTree], ReadResult]] = {
 
 def detect_format(tree: SourceTree, detection: bool) -> tuple[Format, str]:
     """The most specific format the files match, and a sentence saying why."""
-    coco = find_coco_files(tree)
+    coco = first_coco_file(tree)
     if coco:
-        return Format.COCO, f"Found COCO annotations in {coco[0]}."
+        return Format.COCO, f"Found COCO annotations in {coco}."
     voc = [p for p in tree if is_voc(tree, p)]
     if voc:
         return Format.VOC, f"Found {len(voc)} Pascal VOC XML files, such as {voc[0]}."
