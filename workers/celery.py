@@ -35,6 +35,7 @@ DEFAULT_QUEUE = "default"
 TASK_ROUTES = {
     # Exact names win over patterns: the reconciler must not wait behind hours-long jobs.
     "training.reconcile": {"queue": DEFAULT_QUEUE},
+    "deploy.requeue_stalled_exports": {"queue": DEFAULT_QUEUE},
     "training.*": {"queue": GPU_QUEUE},
     "deploy.*": {"queue": GPU_QUEUE},
     "datastore.*": {"queue": DEFAULT_QUEUE},

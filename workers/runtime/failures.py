@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.errors import describe_unexpected
+
 
 class JobCancelled(Exception):
     """Someone cancelled the job; raised at the next step boundary."""
@@ -89,7 +91,7 @@ def describe(error: BaseException, *, learning_rate: float, dataset_id: int | No
         )
     return Outcome(
         "internal",
-        f"Training stopped on an unexpected error: {type(error).__name__}: {error}",
+        f"Training stopped on an unexpected error: {describe_unexpected(error)}",
         "The job log has the details. Re-run the job; if it fails the same way, report it "
         "with the log.",
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import DatabaseError
 
+from core.errors import without_paths
 from modelzoo.models import Weights
 from modelzoo.services.weights import save_weights
 from training.models import TrainingJob
@@ -48,8 +49,11 @@ def run_claimed(job: TrainingJob, device: str) -> None:
                 learning_rate=float(job.config.get("learning_rate", 0.0)),
                 dataset_id=job.dataset_version.dataset_id if job.dataset_version else None,
             )
+            logger.exception("Job %s failed", job.pk)
             recorder.log(f"Failed: {outcome.reason}", "ERROR")
-            recorder.log("".join(traceback.format_exception(error)).rstrip(), "ERROR")
+            # Members read the job log: the traceback names code files, not server folders.
+            trace = without_paths("".join(traceback.format_exception(error)).rstrip())
+            recorder.log(trace, "ERROR")
             recorder.flush()
             ended = job.mark_failed(
                 outcome.kind, outcome.reason, outcome.suggestion, **outcome.detail

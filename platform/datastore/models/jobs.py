@@ -1,4 +1,11 @@
-"""Background jobs: imports and exports. The database row is the job's state, not Celery."""
+"""Background jobs: imports and exports. The database row is the job's state, not Celery.
+
+A worker changes a job only through the verbs below. `claim` wins for exactly one worker and
+counts the attempt; every later write names that attempt, so a worker that lost its job (it
+stalled, and another took over) can no longer change it. A job whose worker died
+`MAX_ATTEMPTS` times fails with a plain reason instead of being tried again: an import that
+kills its worker for memory would otherwise come back forever.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +14,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from datastore.models.dataset import Dataset
+from datastore.models.upload import UploadSession
 
 # A running job whose heartbeat is older than this was on a worker that died: take it over.
 STALE_AFTER = timedelta(minutes=5)
+MAX_ATTEMPTS = 3
 
 
 class Job(models.Model):
@@ -23,9 +32,15 @@ class Job(models.Model):
         SUCCEEDED = "succeeded", "Succeeded"
         FAILED = "failed", "Failed"
 
+    # What the worker was doing, for the reason given when it stopped too often.
+    activity = "running this job"
+    MAX_ATTEMPTS = MAX_ATTEMPTS
+    STALE_AFTER = STALE_AFTER
+
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="%(class)ss")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=100, blank=True)
+    attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
@@ -58,22 +73,66 @@ class Job(models.Model):
             return 100
         return int(100 * self.progress_done / self.progress_total) if self.progress_total else 0
 
+    @classmethod
+    def abandoned(cls) -> Q:
+        """Running, but its worker stopped sending heartbeats."""
+        return Q(status=cls.Status.RUNNING, heartbeat_at__lt=timezone.now() - cls.STALE_AFTER)
+
+    def _mine(self) -> models.QuerySet[Any]:
+        return type(self).objects.filter(
+            pk=self.pk, status=self.Status.RUNNING, attempt=self.attempt
+        )
+
     def claim(self) -> bool:
-        """True for exactly one worker: the first to take a queued (or abandoned) job."""
+        """True for exactly one worker: the first to take a queued (or abandoned) job. A job
+        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
+        if self.give_up_if_exhausted():
+            return False
         now = timezone.now()
-        claimable = Q(status=self.Status.QUEUED) | Q(
-            status=self.Status.RUNNING, heartbeat_at__lt=now - STALE_AFTER
+        claimable = Q(status=self.Status.QUEUED) | (
+            self.abandoned() & Q(attempt__lt=self.MAX_ATTEMPTS)
         )
         won = (
             type(self)
             .objects.filter(claimable, pk=self.pk)
-            .update(status=self.Status.RUNNING, started_at=now, heartbeat_at=now, stage="Starting")
+            .update(
+                status=self.Status.RUNNING,
+                attempt=F("attempt") + 1,
+                started_at=now,
+                heartbeat_at=now,
+                stage="Starting",
+            )
         )
         if won:
             self.refresh_from_db()
         return won == 1
 
-    def report_progress(self, done: int, total: int, stage: str | None = None) -> None:
+    def give_up_if_exhausted(self) -> bool:
+        """Fails the job if its worker stopped MAX_ATTEMPTS times; True when it did."""
+        reason = (
+            f"The worker stopped {self.MAX_ATTEMPTS} times while {self.activity}, so Sampan "
+            "stopped trying. The data may be too large for the worker's memory."
+        )
+        fix = (
+            "Check the worker's log and memory. Split the data into smaller uploads, or give "
+            "the worker more memory, then try again."
+        )
+        exhausted = type(self).objects.filter(
+            self.abandoned(), pk=self.pk, attempt__gte=self.MAX_ATTEMPTS
+        )
+        now = timezone.now()
+        gave_up = (
+            exhausted.update(
+                status=self.Status.FAILED, error=reason, error_fix=fix, finished_at=now
+            )
+            == 1
+        )
+        if gave_up:
+            self.refresh_from_db()
+        return gave_up
+
+    def report_progress(self, done: int, total: int, stage: str | None = None) -> bool:
+        """Records progress (the heartbeat); False when this worker no longer owns the job."""
         fields: dict[str, Any] = {
             "progress_done": done,
             "progress_total": total,
@@ -81,18 +140,30 @@ class Job(models.Model):
         }
         if stage is not None:
             fields["stage"] = stage
-        type(self).objects.filter(pk=self.pk, status=self.Status.RUNNING).update(**fields)
+        owned = self._mine().update(**fields) == 1
         for name, value in fields.items():
             setattr(self, name, value)
+        return owned
 
-    def mark_failed(self, reason: str, fix: str = "") -> None:
-        self.status = self.Status.FAILED
-        self.error, self.error_fix = reason, fix
-        self.finished_at = timezone.now()
-        self.save(update_fields=["status", "error", "error_fix", "finished_at"])
+    def mark_succeeded(self, **results: Any) -> bool:
+        return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
+
+    def mark_failed(self, reason: str, fix: str = "") -> bool:
+        return self._finish(self.Status.FAILED, error=reason, error_fix=fix)
+
+    def _finish(self, status: str, **fields: Any) -> bool:
+        """The final write, only while this attempt still owns the job."""
+        fields.update(status=status, finished_at=timezone.now())
+        owned = self._mine().update(**fields) == 1
+        if owned:
+            for name, value in fields.items():
+                setattr(self, name, value)
+        return owned
 
 
 class ImportJob(Job):
+    activity = "importing"
+
     upload = models.ForeignKey(
         "datastore.UploadSession", on_delete=models.CASCADE, related_name="import_jobs"
     )
@@ -109,12 +180,24 @@ class ImportJob(Job):
     def __str__(self) -> str:
         return f"import {self.pk} into {self.dataset}"
 
-    def working_folders(self) -> list[str]:
-        """Folders (under the dataset folder) that this import alone writes."""
-        return [f"samples/{self.pk}", f"thumbs/{self.pk}", f"work/{self.pk}"]
+    def give_up_if_exhausted(self) -> bool:
+        gave_up = super().give_up_if_exhausted()
+        if gave_up:  # the upload may be imported again, with another format, say
+            failed = UploadSession.Status.FAILED
+            UploadSession.objects.filter(pk=self.upload_id).update(status=failed)
+        return gave_up
+
+    def working_folders(self, attempt: int | None = None) -> list[str]:
+        """The folders (under the dataset folder) that one attempt alone writes: samples,
+        thumbnails and scratch. Per attempt, so a stalled worker that wakes up after another
+        took over never writes into the new attempt's files."""
+        tag = f"{self.pk}-{self.attempt if attempt is None else attempt}"
+        return [f"samples/{tag}", f"thumbs/{tag}", f"work/{tag}"]
 
 
 class ExportJob(Job):
+    activity = "exporting the labels"
+
     class Format(models.TextChoices):
         COCO = "coco", "COCO JSON"
         VOC = "voc", "Pascal VOC XML"

@@ -16,8 +16,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.utils import timezone
 
+from core.errors import describe_unexpected
 from core.queueing import enqueue
 from datastore.models import Annotation, Dataset, DatasetVersion, ExportJob, Sample
 from datastore.services.export_writers import WRITERS
@@ -125,7 +125,8 @@ def _items_of_dataset(dataset: Dataset) -> Iterator[ExportItem]:
 
 def run_export(job: ExportJob) -> None:
     dataset = job.dataset
-    name = f"{dataset.storage_prefix}/exports/{job.pk}-{job.format}.zip"
+    # One file per attempt: a stalled worker that wakes up never writes into the new one.
+    name = f"{dataset.storage_prefix}/exports/{job.pk}-{job.attempt}-{job.format}.zip"
     target = Path(default_storage.path(name))
     partial = target.with_suffix(".partial")
     try:
@@ -144,13 +145,9 @@ def run_export(job: ExportJob) -> None:
         logger.exception("Export %s failed", job.pk)
         partial.unlink(missing_ok=True)
         job.mark_failed(
-            f"The export failed ({type(error).__name__}: {error}).",
+            f"The export failed ({describe_unexpected(error)}).",
             "Try again; if it fails again, send this message to your administrator.",
         )
         return
-    job.file.name = name
-    job.size_bytes = target.stat().st_size
-    job.status = ExportJob.Status.SUCCEEDED
-    job.stage = "Done"
-    job.finished_at = timezone.now()
-    job.save(update_fields=["file", "size_bytes", "status", "stage", "finished_at"])
+    if not job.mark_succeeded(file=name, size_bytes=target.stat().st_size):
+        logger.warning("Export %s was taken over by another worker; dropping this attempt", job.pk)

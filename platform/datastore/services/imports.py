@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import describe_unexpected
 from core.queueing import enqueue
 from datastore.importing.formats.base import Format
 from datastore.importing.limits import ImportLimits
@@ -114,9 +115,11 @@ def _known_samples(dataset: Dataset) -> KnownSamples:
     return known
 
 
-def _remove_folders(job: ImportJob) -> None:
-    for folder in job.working_folders():
-        shutil.rmtree(job.dataset.local_folder(folder), ignore_errors=True)
+def _remove_folders(job: ImportJob, attempts: range | None = None) -> None:
+    """Deletes the folders of this attempt (default), or of the given attempts."""
+    for attempt in attempts if attempts is not None else [job.attempt]:
+        for folder in job.working_folders(attempt):
+            shutil.rmtree(job.dataset.local_folder(folder), ignore_errors=True)
 
 
 def run_import(job: ImportJob, threads: int = 2) -> None:
@@ -125,15 +128,17 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
     `threads` decode images in parallel: Pillow and zlib release the GIL while they work.
     """
     dataset = job.dataset
-    _remove_folders(job)  # a previous attempt on a worker that died may have left files
+    # Earlier attempts on workers that died may have left files; they never finish now.
+    _remove_folders(job, range(job.attempt + 1))
+    samples_dir, thumbs_dir, work_dir = (dataset.local_folder(f) for f in job.working_folders())
     try:
         job.report_progress(0, 0, "Unpacking the upload")
         limits = import_limits()
         uploads = [(f.name, f.local_path()) for f in job.upload.files.all()]
-        tree = build_tree(uploads, dataset.local_folder("work", str(job.pk)), limits)
+        tree = build_tree(uploads, work_dir, limits)
         target = ImportTarget(
-            samples_dir=dataset.local_folder("samples", str(job.pk)),
-            thumbs_dir=dataset.local_folder("thumbs", str(job.pk)),
+            samples_dir=samples_dir,
+            thumbs_dir=thumbs_dir,
             detection=dataset.is_detection,
             multi_label=dataset.is_multi_label,
             limits=limits,
@@ -152,20 +157,27 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
             _save(job, prepared)
     except ImportRejected as rejected:
         _fail(job, rejected.reason, rejected.fix, rejected.file)
+    except JobTakenOver:
+        logger.warning("Import %s was taken over by another worker; dropping this attempt", job.pk)
     except Exception as error:
         logger.exception("Import %s failed", job.pk)
         _fail(
             job,
-            f"The import failed unexpectedly ({type(error).__name__}: {error}).",
+            f"The import failed unexpectedly ({describe_unexpected(error)}).",
             "Try again; if it fails again, send this message to your administrator.",
         )
     finally:
-        shutil.rmtree(dataset.local_folder("work", str(job.pk)), ignore_errors=True)
+        shutil.rmtree(work_dir, ignore_errors=True)
+
+
+class JobTakenOver(Exception):
+    """This attempt lost the job to another worker; its writes must roll back."""
 
 
 def _fail(job: ImportJob, reason: str, fix: str, file: str = "") -> None:
+    if not job.mark_failed(f"{file}: {reason}" if file else reason, fix):
+        return  # another attempt owns the job, and its folders
     _remove_folders(job)
-    job.mark_failed(f"{file}: {reason}" if file else reason, fix)
     UploadSession.objects.filter(pk=job.upload_id).update(status=UploadSession.Status.FAILED)
 
 
@@ -173,12 +185,13 @@ def _save(job: ImportJob, prepared: PreparedImport) -> None:
     dataset = job.dataset
     classes = dataset.ensure_classes(prepared.classes)
     prefix = dataset.storage_prefix
+    samples_folder, thumbs_folder, _ = job.working_folders()
     samples = [
         Sample(
             dataset=dataset,
             import_job=job,
-            file=f"{prefix}/samples/{job.pk}/{p.stored}",
-            thumbnail=f"{prefix}/thumbs/{job.pk}/{p.thumbnail}",
+            file=f"{prefix}/{samples_folder}/{p.stored}",
+            thumbnail=f"{prefix}/{thumbs_folder}/{p.thumbnail}",
             original_name=p.source,
             content_hash=p.info.content_hash,
             perceptual_hash=p.info.perceptual_hash,
@@ -210,14 +223,14 @@ def _save(job: ImportJob, prepared: PreparedImport) -> None:
                 )
             )
     Annotation.objects.bulk_create(annotations, batch_size=BATCH)
-    job.status = ImportJob.Status.SUCCEEDED
-    job.detected_format = prepared.format.value
-    job.format_note = prepared.format_note
-    job.report = prepared.report.to_json()
-    job.samples_added = len(samples)
-    job.files_skipped = prepared.skipped
-    job.stage = "Done"
-    job.finished_at = timezone.now()
-    job.save()
+    finished = job.mark_succeeded(
+        detected_format=prepared.format.value,
+        format_note=prepared.format_note,
+        report=prepared.report.to_json(),
+        samples_added=len(samples),
+        files_skipped=prepared.skipped,
+    )
+    if not finished:  # another worker took the job over: its attempt writes the samples
+        raise JobTakenOver(job.pk)
     UploadSession.objects.filter(pk=job.upload_id).update(status=UploadSession.Status.IMPORTED)
     transaction.on_commit(job.upload.discard_files)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
-import traceback
 from pathlib import Path
 
 from django.core.files.storage import default_storage
 
+from core.errors import describe_unexpected
 from deploy.exporting import checks
 from deploy.exporting.data import (
     ACCURACY_IMAGES,
@@ -55,8 +55,8 @@ def run_export(export: ModelExport, device: str) -> None:
     except Exception as error:  # anything else: record it rather than crash-loop the task
         logger.exception("Export %s failed", export.pk)
         export.mark_failed(
-            f"Unexpected error: {type(error).__name__}: {error}\n\n"
-            + "".join(traceback.format_exception(error))[-4000:]
+            f"Unexpected error: {describe_unexpected(error)}. The worker's log has the "
+            "details; try again, and if it fails the same way, report it with that log."
         )
 
 

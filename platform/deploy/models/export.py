@@ -34,6 +34,8 @@ class ModelExport(models.Model):
     INT8 = (Format.INT8_PACKAGE, Format.INT8_ONNX)
     # A running export with no heartbeat for this long was on a worker that died.
     STALE_AFTER = timedelta(minutes=10)
+    # An export whose worker died this many times fails instead of being tried again.
+    MAX_ATTEMPTS = 3
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="model_exports"
@@ -136,12 +138,20 @@ class ModelExport(models.Model):
             pk=self.pk, status=self.Status.RUNNING, attempt=self.attempt
         )
 
+    @classmethod
+    def abandoned(cls) -> Q:
+        """Running, but its worker stopped sending heartbeats."""
+        return Q(status=cls.Status.RUNNING, heartbeat_at__lt=timezone.now() - cls.STALE_AFTER)
+
     # --- the worker's verbs ----------------------------------------------------------------------
     def claim(self, *, worker: str, device: str) -> bool:
-        """True for exactly one worker: the first to take it queued (or abandoned)."""
+        """True for exactly one worker: the first to take it queued (or abandoned). An export
+        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
+        if self.give_up_if_exhausted():
+            return False
         now = timezone.now()
-        claimable = Q(status=self.Status.QUEUED) | Q(
-            status=self.Status.RUNNING, heartbeat_at__lt=now - self.STALE_AFTER
+        claimable = Q(status=self.Status.QUEUED) | (
+            self.abandoned() & Q(attempt__lt=self.MAX_ATTEMPTS)
         )
         won = ModelExport.objects.filter(claimable, pk=self.pk).update(
             status=self.Status.RUNNING,
@@ -157,6 +167,24 @@ class ModelExport(models.Model):
         if won:
             self.refresh_from_db()
         return won == 1
+
+    def give_up_if_exhausted(self) -> bool:
+        """Fails the export if its worker stopped MAX_ATTEMPTS times; True when it did."""
+        reason = (
+            f"The worker stopped {self.MAX_ATTEMPTS} times while exporting, so Sampan stopped "
+            "trying. The model may be too large for the worker's memory: check the worker's "
+            "log and memory, then export again."
+        )
+        exhausted = ModelExport.objects.filter(
+            self.abandoned(), pk=self.pk, attempt__gte=self.MAX_ATTEMPTS
+        )
+        gave_up = (
+            exhausted.update(status=self.Status.FAILED, error=reason, finished_at=timezone.now())
+            == 1
+        )
+        if gave_up:
+            self.refresh_from_db()
+        return gave_up
 
     def report_progress(self, percent: int, stage: str) -> bool:
         """Records how far it got; False when this worker no longer owns the export."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.files.storage import default_storage
 
+from core.errors import without_paths
 from deploy.conf import knob
 from deploy.models import Deployment, ModelExport
 from framework.inference.package import PackageError, read_meta, unpack_package
@@ -70,7 +71,8 @@ def _load(export: ModelExport) -> Served:
     try:
         model = PackagedModel(folder, read_meta(folder), threads=knob("DEPLOY_PREDICTOR_THREADS"))
     except (PackageError, OSError, ValueError) as error:
-        raise ModelUnavailable(f"Export #{export.pk} cannot be loaded: {error}") from error
+        reason = without_paths(str(error))
+        raise ModelUnavailable(f"Export #{export.pk} cannot be loaded: {reason}") from error
     logger.info("Loaded export %s for serving", export.pk)
     return Served(model, model_info(export))
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from core.errors import describe_unexpected
+
 _built: Path | None = None
 _lock = threading.Lock()
 
@@ -40,7 +42,7 @@ def framework_wheel() -> Path:
                 _built = build(folder)
             except Exception as error:  # pip or setuptools missing, a full disk, ...
                 raise WheelUnavailable(
-                    f"The framework wheel could not be built: {error}"
+                    f"The framework wheel could not be built: {describe_unexpected(error)}"
                 ) from error
             finally:
                 sys.path.remove(str(packaging))

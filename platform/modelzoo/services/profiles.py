@@ -8,6 +8,7 @@ import logging
 
 from django.db import transaction
 
+from core.errors import describe_unexpected
 from core.queueing import enqueue
 from modelzoo.catalog import ARCHITECTURES, get_architecture
 from modelzoo.models import ArchitectureProfile
@@ -58,7 +59,7 @@ def measure_pending() -> int:
             params, flops = measure(profile.architecture)
         except Exception as error:  # a network that cannot run is reported, not retried
             logger.exception("Could not measure %s", profile.architecture)
-            profile.record_failure(f"{type(error).__name__}: {error}")
+            profile.record_failure(describe_unexpected(error))
             continue
         profile.record(
             params=params,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+from pathlib import Path
 from unittest import mock
 
 from datastore.models import Annotation, ImportJob, LabelClass, Sample
@@ -75,14 +76,21 @@ class ImportRollbackTests(DatastoreTestCase):
     def test_a_worker_that_died_mid_import_is_taken_over_cleanly(self) -> None:
         session = self.upload(self.dataset, self.more_digits())
         job = ImportJob.objects.create(
-            dataset=self.dataset, upload=session, status="running", heartbeat_at="2000-01-01T00:00Z"
+            dataset=self.dataset,
+            upload=session,
+            status="running",
+            attempt=1,
+            heartbeat_at="2000-01-01T00:00Z",
         )
-        stale = self.dataset.local_folder("samples", str(job.pk))
+        stale = self.dataset.local_folder(job.working_folders()[0])
         stale.mkdir(parents=True)
         (stale / "000000.png").write_bytes(b"half-written by the dead worker")
         from workers.tasks.datastore import import_upload
 
         import_upload(job.pk)
         job.refresh_from_db()
-        self.assertEqual((job.status, job.samples_added), ("succeeded", 6))
-        self.assertNotEqual((stale / "000000.png").read_bytes()[:4], b"half")
+        self.assertEqual((job.status, job.samples_added, job.attempt), ("succeeded", 6, 2))
+        self.assertFalse(stale.exists())
+        for sample in self.dataset.samples.all():
+            self.assertTrue(Path(sample.file.path).is_file())
+            self.assertNotEqual(Path(sample.file.path).read_bytes()[:4], b"half")

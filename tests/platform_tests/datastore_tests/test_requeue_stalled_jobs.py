@@ -28,7 +28,7 @@ class RequeueTests(DatastoreTestCase):
         ExportJob.objects.create(
             dataset=dataset, format="csv", status="failed", created_at=long_ago
         )
-        with mock.patch("datastore.services.requeue.enqueue") as enqueue:
+        with mock.patch("core.stalled.enqueue") as enqueue:
             self.assertEqual(requeue_stalled(), 2)
             self.assertEqual(requeue_stalled(), 1)  # the queued one waits before its next try
         sent = [c.args for c in enqueue.call_args_list]
