@@ -103,13 +103,14 @@ def _report_ignored(tree: SourceTree, report: Report) -> None:
 def _sample(
     record: Record, stored: str, info: ImageInfo, target: ImportTarget, report: Report
 ) -> PreparedSample:
-    before = len(report.problems)
+    found = Report()  # this image's own, apart: the import's report may leave some of them out
     labels = list(record.labels)
     if len(labels) > 1 and not target.multi_label:
-        report.error(
+        found.error(
             "too_many_labels",
             record.path,
-            f"The image has {len(labels)} labels ({', '.join(labels)}) but the dataset "
+            f"The image has {len(labels)} labels ({', '.join(labels[:10])}"
+            f"{', ...' if len(labels) > 10 else ''}) but the dataset "
             "is single-label, so it was imported without a label.",
             "Keep one label per image, or use a multi-label dataset.",
         )
@@ -117,7 +118,7 @@ def _sample(
     boxes = [
         box
         for raw in record.boxes
-        if (box := to_pixels(raw, info.width, info.height, report)) is not None
+        if (box := to_pixels(raw, info.width, info.height, found)) is not None
     ]
     sample = PreparedSample(
         source=record.path,
@@ -131,7 +132,8 @@ def _sample(
         # all refused leaves it to be labeled again.
         labeled=bool(labels or boxes) or (target.detection and record.labeled and not record.boxes),
     )
-    sample.problems = [p.code for p in report.problems[before:]]
+    sample.problems = [p.code for p in found.problems]
+    report.extend(found)
     return sample
 
 

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
+SAME_PROBLEM_LIMIT = 100  # problems of one code kept per file; the rest are counted
+
 
 class Severity(StrEnum):
     ERROR = "error"  # the file or label was left out of the import
@@ -40,7 +42,21 @@ class ImportRejected(Exception):
 
 @dataclass
 class Report:
+    """Problems in the order found. At most SAME_PROBLEM_LIMIT of one code are kept per file and
+    the rest only counted, so a label file with a million bad lines cannot fill the memory (or
+    the job's report) with a million messages."""
+
     problems: list[Problem] = field(default_factory=list)
+    left_out: Counter[tuple[str, str, Severity]] = field(default_factory=Counter)
+    kept: Counter[tuple[str, str]] = field(default_factory=Counter)  # by (file, code)
+
+    def _keep(self, problem: Problem) -> None:
+        key = (problem.file, problem.code)
+        if self.kept[key] < SAME_PROBLEM_LIMIT:
+            self.kept[key] += 1
+            self.problems.append(problem)
+        else:
+            self.left_out[(problem.file, problem.code, problem.severity)] += 1
 
     def add(
         self,
@@ -52,7 +68,7 @@ class Report:
         where: str = "",
     ) -> Problem:
         problem = Problem(code, severity, file, where, reason, fix)
-        self.problems.append(problem)
+        self._keep(problem)
         return problem
 
     def error(self, code: str, file: str, reason: str, fix: str, where: str = "") -> Problem:
@@ -62,7 +78,9 @@ class Report:
         return self.add(code, Severity.WARNING, file, reason, fix, where)
 
     def extend(self, other: Report) -> None:
-        self.problems.extend(other.problems)
+        for problem in other.problems:
+            self._keep(problem)
+        self.left_out.update(other.left_out)
 
     def by_file(self) -> dict[str, list[Problem]]:
         grouped: dict[str, list[Problem]] = {}
@@ -71,11 +89,30 @@ class Report:
         return grouped
 
     def counts(self) -> dict[str, int]:
-        return dict(Counter(str(p.severity) for p in self.problems))
+        counts = Counter(str(p.severity) for p in self.problems)
+        for (_, _, severity), count in self.left_out.items():
+            counts[str(severity)] += count
+        return dict(counts)
+
+    def _summaries(self) -> list[Problem]:
+        return [
+            Problem(
+                code,
+                severity,
+                file,
+                "",
+                f"{count:,} more problems like the ones above were left out of this report.",
+                "Fix the ones shown first: the others are most likely the same mistake.",
+            )
+            for (file, code, severity), count in self.left_out.items()
+        ]
 
     def to_json(self) -> dict[str, object]:
+        by_code = Counter(p.code for p in self.problems)
+        for (_, code, _), count in self.left_out.items():
+            by_code[code] += count
         return {
             "counts": self.counts(),
-            "by_code": dict(Counter(p.code for p in self.problems)),
-            "problems": [p.to_json() for p in self.problems],
+            "by_code": dict(by_code),
+            "problems": [p.to_json() for p in self.problems + self._summaries()],
         }

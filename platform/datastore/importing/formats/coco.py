@@ -10,6 +10,7 @@ from typing import Any
 
 from datastore.importing.formats.base import Box, ReadResult, parse_number, split_from_filename
 from datastore.importing.jsonfile import InvalidJson, parse_label_json
+from datastore.importing.problems import Report
 from datastore.importing.tree import SourceTree
 
 
@@ -44,6 +45,31 @@ def _take_document(tree: SourceTree, path: str) -> dict[str, Any] | None:
     return _coco_or_none(parse_label_json(tree, path))
 
 
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int | float | str)  # lists and objects cannot be keys
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}..."
+
+
+def _entries(data: dict[str, Any], key: str, path: str, report: Report) -> list[Any]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        report.error(
+            "malformed_field",
+            path,
+            f"`{key}` is a {type(value).__name__}, not a list.",
+            f"Write `{key}` as a list of objects, as COCO does.",
+            key,
+        )
+        return []
+    return value
+
+
 def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
     """Reads one file into `result`; False when it is not COCO. Its document is freed on return."""
     data = _take_document(tree, path)
@@ -51,12 +77,16 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
         return False
     report = result.report
     categories: dict[Any, str] = {}
-    for i, category in enumerate(data.get("categories") or []):
-        if not isinstance(category, dict) or "id" not in category or "name" not in category:
+    for i, category in enumerate(_entries(data, "categories", path, report)):
+        if (
+            not isinstance(category, dict)
+            or not _is_id(category.get("id"))
+            or "name" not in category
+        ):
             report.error(
                 "malformed_field",
                 path,
-                "A category lacks its `id` or `name`.",
+                "A category lacks its `id` (a number) or its `name`.",
                 "Give every category an `id` and a `name`.",
                 f"categories[{i}]",
             )
@@ -65,13 +95,13 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
         result.add_class(str(category["name"]))
     split = split_from_filename(path)
     images: dict[Any, str] = {}
-    for i, image in enumerate(data.get("images") or []):
+    for i, image in enumerate(_entries(data, "images", path, report)):
         name = image.get("file_name") if isinstance(image, dict) else None
-        if not isinstance(name, str) or "id" not in image:
+        if not isinstance(name, str) or not _is_id(image.get("id")):
             report.error(
                 "malformed_field",
                 path,
-                "An image entry lacks its `id` or `file_name`.",
+                "An image entry lacks its `id` (a number) or its `file_name`.",
                 "Give every image an `id` and a `file_name`.",
                 f"images[{i}]",
             )
@@ -90,7 +120,7 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
         record = result.record(found)
         record.labeled = True
         record.split = split or record.split
-    for i, annotation in enumerate(data.get("annotations") or []):
+    for i, annotation in enumerate(_entries(data, "annotations", path, report)):
         _read_annotation(annotation, i, path, images, categories, result)
     return True
 
@@ -114,15 +144,16 @@ def _read_annotation(
             where,
         )
         return
-    image = images.get(annotation.get("image_id"))
+    image_id, category_id = annotation.get("image_id"), annotation.get("category_id")
+    image = images.get(image_id) if _is_id(image_id) else None
     if image is None:
         return  # the image entry itself was reported (missing or malformed)
-    label = categories.get(annotation.get("category_id"))
+    label = categories.get(category_id) if _is_id(category_id) else None
     if label is None:
         report.error(
             "unknown_class",
             path,
-            f"The category_id {annotation.get('category_id')!r} is not among the categories.",
+            f"The category_id {_shown(category_id)} is not among the categories.",
             "Add the category, or fix the annotation's category_id.",
             f"{where}.category_id",
         )
@@ -136,7 +167,7 @@ def _read_annotation(
         report.error(
             "malformed_field",
             path,
-            f"The bbox {bbox!r} cannot be read: {exc}.",
+            f"The bbox {_shown(bbox)} cannot be read: {exc}.",
             "Write bbox as [x, y, width, height] in pixels.",
             f"{where}.bbox",
         )

@@ -8,7 +8,7 @@ and for boxes `xmin,ymin,xmax,ymax` or `x,y,width,height` in pixels.
 from __future__ import annotations
 
 import csv
-import io
+from dataclasses import dataclass
 
 from datastore.importing.formats.base import (
     SPLIT_NAMES,
@@ -54,60 +54,100 @@ def _split_labels(value: str) -> list[str]:
     return [value.strip()] if value.strip() else []
 
 
-def read_csv_file(tree: SourceTree, csv_path: str, result: ReadResult) -> None:
-    rows = csv.reader(io.StringIO(tree.read_text(csv_path)))
-    header = next(rows, [])
+@dataclass(frozen=True)
+class Columns:
+    header: list[str]
+    path: int
+    label: int
+    split: int | None
+    boxes: tuple[list[int], bool] | None
+
+
+def _listed(header: list[str]) -> str:
+    """The header's names for a message: a hostile header may have millions."""
+    names = [name if len(name) <= 40 else f"{name[:37]}..." for name in header[:12]]
+    return ", ".join(names) + (f" and {len(header) - 12:,} more" if len(header) > 12 else "")
+
+
+def _columns(header: list[str], csv_path: str) -> Columns:
     path_col = _column(header, PATH_COLUMNS)
     label_col = _column(header, LABEL_COLUMNS)
     if path_col is None or label_col is None:
         missing = "image file name" if path_col is None else "label"
         raise ImportRejected(
             f"The CSV has no column for the {missing}; its columns are: "
-            f"{', '.join(header) or '(none)'}.",
+            f"{_listed(header) or '(none)'}.",
             "Name the columns `filename` and `label` (and optionally `split`, and "
             "`xmin,ymin,xmax,ymax` for boxes).",
             file=csv_path,
         )
-    split_col = _column(header, SPLIT_COLUMNS)
-    boxes = _box_columns(header)
-    file_split = split_from_filename(csv_path)
-    for row in rows:
-        where = f"line {rows.line_num}"
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != len(header):
-            result.report.error(
-                "malformed_line",
-                csv_path,
-                f"This row has {len(row)} fields but the header has {len(header)}.",
-                "Quote fields that contain commas, and give every row the header's columns.",
-                where,
-            )
-            continue
-        image = tree.lookup(row[path_col].strip(), csv_path)
-        if image is None:
-            result.report.error(
-                "missing_file",
-                csv_path,
-                f"The row names '{row[path_col].strip()}', which is not in the upload.",
-                "Upload the image too, or remove the row.",
-                f"{where}, column '{header[path_col]}'",
-            )
-            continue
-        record = result.record(image)
-        record.labeled = True
-        record.split = _split_of(row, split_col) or file_split or record.split
-        labels = _split_labels(row[label_col])
-        if boxes is None:
-            for label in labels:
-                result.tag(image, label)
-            continue
-        if not labels and not any(row[c].strip() for c in boxes[0]):
-            continue  # an image with no objects
-        box = _read_box(row, boxes, labels, csv_path, where, result)
-        if box is not None:
-            result.add_class(box.label)
-            record.boxes.append(box)
+    return Columns(
+        header, path_col, label_col, _column(header, SPLIT_COLUMNS), _box_columns(header)
+    )
+
+
+def read_csv_file(tree: SourceTree, csv_path: str, result: ReadResult) -> None:
+    """Reads the rows as they come: a CSV is never held whole in memory."""
+    with tree.open_text(csv_path) as handle:
+        rows = csv.reader(handle)
+        try:
+            columns = _columns(next(rows, []), csv_path)
+            for row in rows:
+                _read_row(row, f"line {rows.line_num}", columns, tree, csv_path, result)
+        except csv.Error as exc:
+            raise ImportRejected(
+                f"The CSV cannot be read at line {rows.line_num}: {exc}.",
+                "Check the quotes around that line: a quote that is opened and never closed "
+                "makes the rest of the file one cell.",
+                file=csv_path,
+            ) from None
+
+
+def _read_row(
+    row: list[str],
+    where: str,
+    columns: Columns,
+    tree: SourceTree,
+    csv_path: str,
+    result: ReadResult,
+) -> None:
+    if not any(cell.strip() for cell in row):
+        return
+    header = columns.header
+    if len(row) != len(header):
+        result.report.error(
+            "malformed_line",
+            csv_path,
+            f"This row has {len(row)} fields but the header has {len(header)}.",
+            "Quote fields that contain commas, and give every row the header's columns.",
+            where,
+        )
+        return
+    reference = row[columns.path].strip()
+    image = tree.lookup(reference, csv_path)
+    if image is None:
+        result.report.error(
+            "missing_file",
+            csv_path,
+            f"The row names '{reference[:200]}', which is not in the upload.",
+            "Upload the image too, or remove the row.",
+            f"{where}, column '{header[columns.path][:40]}'",
+        )
+        return
+    record = result.record(image)
+    record.labeled = True
+    record.split = _split_of(row, columns.split) or split_from_filename(csv_path) or record.split
+    labels = _split_labels(row[columns.label])
+    if columns.boxes is None:
+        for label in labels:
+            result.tag(image, label)
+        return
+    if not labels and not any(row[c].strip() for c in columns.boxes[0]):
+        return  # an image with no objects
+    box = _read_box(row, columns.boxes, labels, csv_path, where, result)
+    if box is not None:
+        result.add_class(box.label)
+        record.boxes.append(box)
 
 
 def _split_of(row: list[str], split_col: int | None) -> str:

@@ -40,7 +40,7 @@ def find_list_files(tree: SourceTree) -> list[str]:
         name = path.rsplit("/", 1)[-1].lower()
         if not name.endswith(".txt") or name in LABEL_FILES:
             continue
-        lines = [line for line in tree.read_text(path).splitlines()[:20] if line.strip()]
+        lines = [line for line in tree.head_lines(path, 20) if line.strip()]
         hits = sum(
             1
             for line in lines

@@ -22,21 +22,44 @@ def _class_names(tree: SourceTree, result: ReadResult) -> list[str]:
         if name in NAME_FILES:
             return [line.strip() for line in tree.read_text(path).splitlines() if line.strip()]
         if name in YAML_FILES:
-            try:
-                names = (yaml.safe_load(tree.read_text(path)) or {}).get("names")
-            except (yaml.YAMLError, AttributeError) as exc:
-                result.report.error(
-                    "malformed_file",
-                    path,
-                    f"The YAML cannot be read: {exc}.",
-                    "Fix the YAML, or list class names in classes.txt.",
-                )
-                continue
-            if isinstance(names, dict):
-                return [str(names[k]) for k in sorted(names)]
-            if isinstance(names, list):
-                return [str(n) for n in names]
+            names = _yaml_names(tree, path, result)
+            if names is not None:
+                return names
     return []
+
+
+def _yaml_names(tree: SourceTree, path: str, result: ReadResult) -> list[str] | None:
+    """`names:` as a list, or as a mapping from class number; None when there is none."""
+    try:
+        names = yaml.safe_load(tree.read_text(path))
+    except (yaml.YAMLError, RecursionError) as exc:  # the parser recurses once per level
+        problem = "it is nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        result.report.error(
+            "malformed_file",
+            path,
+            f"The YAML cannot be read: {problem}.",
+            "Fix the YAML, or list class names in classes.txt.",
+        )
+        return None
+    names = names.get("names") if isinstance(names, dict) else None
+    if isinstance(names, dict):
+        try:
+            names = [names[k] for k in sorted(names)]
+        except TypeError:  # numbers and text mixed as keys: there is no order to take
+            names = None
+    if not isinstance(names, list):
+        return None
+    # Only plain values: YAML aliases can make one nested list stand for billions of items.
+    if not all(isinstance(n, str | int | float) for n in names):
+        result.report.error(
+            "malformed_field",
+            path,
+            "The class names under `names:` must be plain text.",
+            "Write `names:` as a list of class names, or list them in classes.txt.",
+            "names",
+        )
+        return None
+    return [str(n) for n in names]
 
 
 def image_for_label(tree: SourceTree, label_path: str) -> str | None:
@@ -72,7 +95,7 @@ def find_label_files(tree: SourceTree) -> list[tuple[str, str | None]]:
         if not path.lower().endswith(".txt") or path.rsplit("/", 1)[-1].lower() in NAME_FILES:
             continue
         image = image_for_label(tree, path)
-        lines = [line for line in tree.read_text(path).splitlines()[:1] if line.strip()]
+        lines = [line for line in tree.head_lines(path, 1) if line.strip()]
         if image is not None or (lines and _is_label_line(lines[0])):
             found.append((path, image))
     return found

@@ -75,3 +75,18 @@ def test_it_refuses_coco_labels_for_a_classification_dataset(tmp_path: Path, run
     with pytest.raises(ImportRejected) as caught:
         run_import(tmp_path / "src")
     assert "classification" in caught.value.reason
+
+
+def test_it_reports_coco_sections_that_are_not_lists(tmp_path: Path, run_import) -> None:
+    root = tmp_path / "src"
+    write_coco(root)
+    path = root / "annotations" / "instances_train.json"
+    data = json.loads(path.read_text())
+    data["annotations"] = "x" * 100_000  # iterated, each letter would be a problem of its own
+    data["images"].append({"id": [1], "file_name": "coffee.jpg"})
+    path.write_text(json.dumps(data))
+    prepared = run_import(root, detection=True)
+    problems = [(p.code, p.where) for p in prepared.report.problems if p.file.endswith(".json")]
+    assert ("malformed_field", "annotations") in problems
+    assert ("malformed_field", "images[2]") in problems
+    assert len(problems) < 10

@@ -59,3 +59,16 @@ def test_it_rejects_a_csv_without_a_file_column(tmp_path: Path, run_import) -> N
         run_import(root)
     assert "picture, label" in caught.value.reason
     assert "filename" in caught.value.fix
+
+
+def test_it_rejects_a_csv_with_a_quote_left_open(tmp_path: Path, run_import) -> None:
+    root = tmp_path / "src"
+    save(digit(0)[0], root / "a.png")
+    rows = ["filename,label", "a.png,0", 'a.png,"0'] + ["more text, no closing quote"] * 10_000
+    (root / "labels.csv").write_text("\n".join(rows))
+    with pytest.raises(ImportRejected) as caught:
+        run_import(root)
+    assert caught.value.file == "labels.csv"
+    assert "cannot be read at line" in caught.value.reason
+    assert "field larger than field limit" in caught.value.reason
+    assert "quote" in caught.value.fix

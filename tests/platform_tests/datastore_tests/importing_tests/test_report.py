@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from datastore.importing.problems import SAME_PROBLEM_LIMIT
 from tests.platform_tests.datastore_tests.sample_images import class_folders
 
 
@@ -29,3 +30,24 @@ def test_every_problem_has_a_reason_and_a_fix(tmp_path: Path, run_import) -> Non
         "reason": "The file holds plain text, not an image.",
         "fix": "Remove the file or replace it with the real image.",
     }
+
+
+def test_it_keeps_a_hundred_problems_of_a_kind_per_file_and_counts_the_rest(
+    tmp_path: Path, run_import
+) -> None:
+    root = tmp_path / "src"
+    class_folders(root, labels=(0,), per_class=1)
+    rows = ["filename,label"] + [f"missing/{i}.png,0" for i in range(250)] + ["0/0_0.png,0"]
+    (root / "labels.csv").write_text("\n".join(rows))
+    prepared = run_import(root)
+    missing = [p for p in prepared.report.problems if p.code == "missing_file"]
+    assert len(missing) == SAME_PROBLEM_LIMIT == 100
+    assert missing[-1].where == "line 101, column 'filename'"
+    data = prepared.report.to_json()
+    assert data["counts"] == {"error": 250}
+    assert data["by_code"] == {"missing_file": 250}
+    summary = data["problems"][-1]
+    assert (summary["code"], summary["file"]) == ("missing_file", "labels.csv")
+    assert summary["reason"] == (
+        "150 more problems like the ones above were left out of this report."
+    )

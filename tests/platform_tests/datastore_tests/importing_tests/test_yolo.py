@@ -53,3 +53,24 @@ def test_it_reports_bad_yolo_lines(tmp_path: Path, run_import) -> None:
     assert ("box_outside_image", label_file, "line 3") in found
     assert ("box_zero_area", label_file, "line 4") in found
     assert ("missing_file", "labels/train/ghost.txt", "") in found
+
+
+def test_it_refuses_yaml_class_names_that_are_not_plain_text(tmp_path: Path, run_import) -> None:
+    write_yolo(tmp_path / "src")
+    # Each level holds the one below nine times: str() of the last would be 9**9 items long.
+    levels = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"] + [
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)
+    ]
+    (tmp_path / "src" / "data.yaml").write_text("\n".join(levels) + "\nnames: [*a8, patch]\n")
+    prepared = run_import(tmp_path / "src", detection=True)
+    refused = next(p for p in prepared.report.problems if p.file == "data.yaml")
+    assert (refused.code, refused.where) == ("malformed_field", "names")
+    assert prepared.classes == ["0", "1"]  # classes are named by their numbers instead
+
+
+def test_it_reports_yaml_nested_too_deeply(tmp_path: Path, run_import) -> None:
+    write_yolo(tmp_path / "src")
+    (tmp_path / "src" / "data.yaml").write_text("names: " + "[" * 5000 + "]" * 5000)
+    prepared = run_import(tmp_path / "src", detection=True)
+    refused = next(p for p in prepared.report.problems if p.file == "data.yaml")
+    assert refused.reason == "The YAML cannot be read: it is nested too deeply."
