@@ -16,6 +16,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from accounts.models import ApiToken
+from core import throttling
 from core.recent import Recent
 
 # token digest -> (user, token), both as they were verified
@@ -44,8 +45,15 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         if remembered is not None:
             remembered[1].touch()
             return remembered
+        # Tokens are 256 random bits, so this is about load, not guessing: a client sending
+        # token after wrong token is told to wait, before the next one is even looked up.
+        address = throttling.client_address(request)
+        wait = throttling.TOKEN_FAILURES_PER_ADDRESS.retry_after(address)
+        if wait is not None:
+            raise exceptions.Throttled(wait, "Too many invalid tokens from this address.")
         token = ApiToken.find_active(header[1])
         if token is None:
+            throttling.TOKEN_FAILURES_PER_ADDRESS.record(address)
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         user = token.user
         if not user.is_active or token.member_role is None:

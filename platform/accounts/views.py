@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -15,12 +18,48 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services
 from accounts.forms import AddMemberForm, ApiTokenForm, InviteForm, SignUpForm, WorkspaceForm
 from accounts.models import ApiToken, Invitation, Membership, Workspace
+from core import throttling
 from core.scoping import Role, get_object_for_user_or_404, require_role, workspaces_for
+
+
+def too_many_attempts(request: HttpRequest, wait: int) -> HttpResponse:
+    response = render(request, "429.html", {"wait": throttling.wait_text(wait)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, throttled: after too many wrong passwords for one account, or from one
+    address, the form answers 429 until the window ends. Right passwords are never counted."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        account = request.POST.get("username", "").strip()
+        address = throttling.client_address(request)
+        limits = [
+            (throttling.LOGIN_FAILURES_PER_ACCOUNT, account),
+            (throttling.LOGIN_FAILURES_PER_ADDRESS, address),
+        ]
+        waits = [wait for limit, key in limits if (wait := limit.retry_after(key)) is not None]
+        if waits:
+            return too_many_attempts(request, max(waits))
+        response = super().post(request, *args, **kwargs)
+        if not request.user.is_authenticated:
+            for limit, key in limits:
+                limit.record(key)
+        return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:workspace_list")
+    if request.method == "POST":
+        address = throttling.client_address(request)
+        wait = throttling.SIGNUPS_PER_ADDRESS.retry_after(address)
+        if wait is not None:
+            return too_many_attempts(request, wait)
+        throttling.SIGNUPS_PER_ADDRESS.record(address)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = services.sign_up(

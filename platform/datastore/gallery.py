@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from core.parsers import parse_json
 from datastore.models import Annotation, Dataset, Sample
 
 # sort name -> (field, descending); ties are broken by id in the same direction.
@@ -91,7 +92,7 @@ def encode_cursor(values: list[Any]) -> str:
 
 def decode_cursor(cursor: str) -> list[Any]:
     try:
-        values = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        values = parse_json(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except (ValueError, UnicodeDecodeError):
         raise BadQuery("The page cursor is damaged; start from the first page.") from None
     if not (isinstance(values, list) and len(values) == 2 and isinstance(values[1], int)):

