@@ -10,6 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONPATH=/app/platform:/app \
     DJANGO_SETTINGS_MODULE=studio.settings \
     DEBUG=0 \
+    COLLECTED_STATIC=1 \
     VAR_DIR=/data \
     STATIC_ROOT=/app/staticfiles
 

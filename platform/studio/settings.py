@@ -26,15 +26,13 @@ from studio.env import (
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = envpath("VAR_DIR", BASE_DIR / "var")
 
-# A fresh checkout must run with no configuration, so DEBUG defaults on; deployments
-# (the Dockerfile, compose) turn it off, and then a real SECRET_KEY becomes mandatory.
-DEBUG = envbool("DEBUG", True)
+# Django's debug pages show settings, paths and every URL to whoever meets an error, so they
+# are for developers who ask for them (DEBUG=1); everyone else gets the friendly 404 and 500.
+DEBUG = envbool("DEBUG", False)
 
-SECRET_KEY = envsecret("SECRET_KEY") or ""
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is off")
-    SECRET_KEY = generated_secret(VAR_DIR / "secret_key")
+# A stack started with no configuration (`make run`) generates its key once and keeps it in
+# VAR_DIR; compose requires one to be given.
+SECRET_KEY = envsecret("SECRET_KEY") or generated_secret(VAR_DIR / "secret_key")
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
@@ -76,10 +74,13 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-if not DEBUG:
-    # WhiteNoise serves the collected static files in deployments; in development
-    # `runserver` serves them from static/ and the apps, with no collectstatic step.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# WhiteNoise serves the static files: in an image whose build ran `collectstatic`
+# (COLLECTED_STATIC=1), hashed and compressed from STATIC_ROOT; in a checkout, straight from
+# static/ and the apps, so a fresh checkout needs no build step, and edits show at once.
+COLLECTED_STATIC = envbool("COLLECTED_STATIC", False)
+MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
+WHITENOISE_AUTOREFRESH = not COLLECTED_STATIC
 
 ROOT_URLCONF = "studio.urls"
 WSGI_APPLICATION = "studio.wsgi.application"
@@ -237,12 +238,10 @@ API_TOKEN_CACHE_SECONDS = envint("API_TOKEN_CACHE_SECONDS", 1, minimum=0)
 DEPLOY_PREDICTOR_THREADS = envint("DEPLOY_PREDICTOR_THREADS", 1, minimum=0)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Hashed, compressed files need `collectstatic`; development serves them straight from
-    # static/ so a fresh checkout needs no build step.
     "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if COLLECTED_STATIC
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
 

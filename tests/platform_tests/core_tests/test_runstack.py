@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -72,7 +73,8 @@ def test_it_runs_the_stack_stops_on_ctrl_c_and_runs_again(tmp_path: Path) -> Non
         "DATABASE_URL": f"sqlite:///{tmp_path / 'var' / 'db.sqlite3'}",
         "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
     }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
+    for name in ("DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY"):
+        env.pop(name, None)  # `make run`'s own defaults
     for attempt in (1, 2):
         log = tmp_path / f"runstack-{attempt}.log"
         process = run_until_banner(env, port, log)
@@ -89,6 +91,7 @@ def check_serves_and_stops_on_ctrl_c(
         assert response.status == 200
         assert json.load(response)["status"] == "ok"
     assert "Demo login: demo / sampan-demo" in log.read_text()
+    check_friendly_pages_and_static_files(port)
     descendants = children_of(process.pid)
     assert len(descendants) >= 3  # redis-server, the worker, the web server
 
@@ -99,3 +102,16 @@ def check_serves_and_stops_on_ctrl_c(
         time.sleep(0.1)
     assert not [pid for pid in descendants if is_alive(pid)], "children left running"
     assert not localstack.redis_answers(redis_url)
+
+
+def check_friendly_pages_and_static_files(port: int) -> None:
+    """The default is no debug pages, and static files still load (WhiteNoise, from static/)."""
+    base = f"http://127.0.0.1:{port}"
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{base}/no-such-page/", timeout=10)
+    page = missing.value.read().decode()
+    assert missing.value.code == 404
+    assert "Not found" in page and "Back to your workspaces" in page
+    assert "URLconf" not in page and "DEBUG" not in page  # Django's debug 404 says both
+    with urllib.request.urlopen(f"{base}/static/css/sampan.css", timeout=10) as response:
+        assert response.status == 200 and b".topbar" in response.read()

@@ -14,34 +14,51 @@ from django.db import connection
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
-def import_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """Imports the settings module in a fresh interpreter with exactly these variables."""
+def import_settings(
+    tmp_path: Path, code: str = "import studio.settings", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Runs ``code`` (by default, imports the settings module) in a fresh interpreter with
+    exactly these variables."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "SECRET_KEY"))}
     clean.update({"VAR_DIR": str(tmp_path / "var"), "PYTHONPATH": str(REPO_ROOT / "platform")})
     clean.update(env)
     return subprocess.run(
-        [sys.executable, "-c", "import studio.settings"],
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [sys.executable, "-c", code], env=clean, capture_output=True, text=True, timeout=60
     )
 
 
-def test_it_requires_a_secret_key_when_debug_is_off(tmp_path: Path) -> None:
-    result = import_settings(tmp_path, DEBUG="0")
-    assert result.returncode != 0
-    assert "SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is off" in result.stderr
+def read_setting(tmp_path: Path, name: str, **env: str) -> str:
+    result = import_settings(tmp_path, f"import studio.settings as s; print(s.{name})", **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_debug_pages_are_off_unless_asked_for(tmp_path: Path) -> None:
+    assert read_setting(tmp_path, "DEBUG") == "False"
+    assert read_setting(tmp_path, "DEBUG", DEBUG="1") == "True"
 
 
 def test_it_starts_in_production_mode_with_a_secret_key(tmp_path: Path) -> None:
-    result = import_settings(tmp_path, DEBUG="0", SECRET_KEY="x" * 50)
-    assert result.returncode == 0, result.stderr
+    assert read_setting(tmp_path, "SECRET_KEY", DEBUG="0", SECRET_KEY="x" * 50) == "x" * 50
+    assert not (tmp_path / "var" / "secret_key").exists()
 
 
-def test_it_generates_and_keeps_a_development_secret_key(tmp_path: Path) -> None:
-    assert import_settings(tmp_path, DEBUG="1").returncode == 0
-    assert (tmp_path / "var" / "secret_key").stat().st_size > 50
+def test_without_a_key_it_generates_one_and_keeps_it(tmp_path: Path) -> None:
+    first = read_setting(tmp_path, "SECRET_KEY")
+    key_file = tmp_path / "var" / "secret_key"
+    assert len(first) > 50 and key_file.stat().st_mode & 0o777 == 0o600
+    assert read_setting(tmp_path, "SECRET_KEY", DEBUG="1") == first
+
+
+def test_a_checkout_serves_static_files_from_the_source_folders(tmp_path: Path) -> None:
+    assert read_setting(tmp_path, "WHITENOISE_USE_FINDERS") == "True"
+    storage = "STORAGES['staticfiles']['BACKEND']"
+    assert (
+        read_setting(tmp_path, storage) == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    )
+    assert read_setting(tmp_path, storage, COLLECTED_STATIC="1") == (
+        "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    )
 
 
 @pytest.mark.parametrize(
