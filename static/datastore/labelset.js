@@ -1,4 +1,5 @@
 // The label-set editor: rename, recolor, reorder, add; merge and delete after a preview.
+import { el, replace } from "../js/dom.js";
 import { api, datasetId } from "./api.js";
 
 const dataset = datasetId();
@@ -18,26 +19,31 @@ async function load() {
 }
 
 function row(c, index) {
-  const tr = document.createElement("tr");
-  tr.dataset.classId = c.id;
-  tr.innerHTML = `<td class="mono">${index < 9 ? index + 1 : index === 9 ? 0 : ""}</td>
-    <td><input type="color" value="${c.color}" ${canEdit ? "" : "disabled"} aria-label="Color"></td>
-    <td><input class="class-name" value="" ${canEdit ? "" : "disabled"} aria-label="Name"></td>
-    <td class="actions-cell">${canEdit ? '<button class="link up" title="Move up">↑</button> <button class="link down" title="Move down">↓</button>' : ""}</td>`;
-  tr.querySelector(".class-name").value = c.name;
+  const tr = el("tr", { "data-class-id": c.id });
+  const disabled = !canEdit;
+  const name = el("input", { class: "class-name", value: c.name, disabled, "aria-label": "Name" });
+  const color = el("input", { type: "color", value: c.color, disabled, "aria-label": "Color" });
+  const moves = canEdit && [
+    el("button", { class: "link up", title: "Move up" }, "↑"), " ",
+    el("button", { class: "link down", title: "Move down" }, "↓"),
+  ];
+  tr.append(
+    el("td", { class: "mono" }, index < 9 ? index + 1 : index === 9 ? 0 : ""),
+    el("td", {}, color),
+    el("td", {}, name),
+    el("td", { class: "actions-cell" }, moves),
+  );
   const save = async () => {
-    const name = tr.querySelector(".class-name").value;
-    const color = tr.querySelector("input[type=color]").value;
     try {
-      await api(`/api/classes/${c.id}/`, { method: "PATCH", json: { name, color } });
+      await api(`/api/classes/${c.id}/`, { method: "PATCH", json: { name: name.value, color: color.value } });
       $("class-error").hidden = true;
       await load();
     } catch (error) {
       fail(error);
     }
   };
-  tr.querySelector(".class-name").addEventListener("change", save);
-  tr.querySelector("input[type=color]").addEventListener("change", save);
+  name.addEventListener("change", save);
+  color.addEventListener("change", save);
   tr.querySelector(".up")?.addEventListener("click", () => move(index, -1));
   tr.querySelector(".down")?.addEventListener("click", () => move(index, 1));
   return tr;
@@ -47,10 +53,8 @@ function render() {
   const body = $("classes").querySelector("tbody");
   body.replaceChildren(...classes.map(row));
   if (!canEdit) return;
-  const options = classes.map((c) => `<option value="${c.id}"></option>`).join("");
   for (const select of document.querySelectorAll("#change-class select[name=source], #change-class select[name=target]")) {
-    select.innerHTML = options;
-    [...select.options].forEach((option, i) => (option.textContent = classes[i].name));
+    replace(select, classes.map((c) => el("option", { value: c.id }, c.name)));
   }
   if (classes.length > 1) document.querySelector("#change-class select[name=target]").selectedIndex = 1;
 }

@@ -1,4 +1,5 @@
 // The report's charts, drawn from the statistics endpoint with the locally served Plotly.
+import { el, plotlyText, replace } from "../js/dom.js";
 import { api, datasetId } from "./api.js";
 
 const layout = (title, x, y) => ({
@@ -13,24 +14,28 @@ const config = { displaylogo: false, responsive: true };
 function totals(stats) {
   const t = stats.totals;
   const splits = Object.entries(stats.splits).map(([k, v]) => `${k} ${v}`).join(", ");
-  document.getElementById("totals").innerHTML = `
-    <div><strong>${t.samples}</strong><span>images</span></div>
-    <div><strong>${t.labeled}</strong><span>labeled</span></div>
-    <div><strong>${t.with_problems}</strong><span>with problems</span></div>
-    <div><strong>${stats.classes.length}</strong><span>classes</span></div>
-    <div><span class="muted small">${splits || "no splits"}</span></div>`;
+  const figure = (value, what) => el("div", {}, el("strong", {}, value), el("span", {}, what));
+  replace(document.getElementById("totals"),
+    figure(t.samples, "images"), figure(t.labeled, "labeled"), figure(t.with_problems, "with problems"),
+    figure(stats.classes.length, "classes"),
+    el("div", {}, el("span", { class: "muted small" }, splits || "no splits")));
 }
 
 async function draw() {
   const { data: stats } = await api(`/api/datasets/${datasetId()}/statistics/`);
   totals(stats);
   const detection = document.getElementById("chart-boxes") !== null;
+  const names = stats.classes.map((c) => c.name);
+  const histogram = layout("Class histogram", "class", detection ? "boxes" : "images");
+  histogram.xaxis = { ...histogram.xaxis, type: "category", tickvals: names, ticktext: names.map(plotlyText) };
   window.Plotly.newPlot("chart-classes", [{
     type: "bar",
-    x: stats.classes.map((c) => c.name),
+    x: names,
     y: stats.classes.map((c) => (detection ? c.annotation_count : c.image_count)),
+    customdata: names.map(plotlyText),
+    hovertemplate: "(%{customdata}, %{y})<extra></extra>",
     marker: { color: stats.classes.map((c) => c.color) },
-  }], layout("Class histogram", "class", detection ? "boxes" : "images"), config);
+  }], histogram, config);
   const biggest = Math.max(1, ...stats.sizes.map((s) => s.count));
   window.Plotly.newPlot("chart-sizes", [{
     type: "scatter",

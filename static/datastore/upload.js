@@ -1,5 +1,6 @@
 // Drag-and-drop upload of files, folders and zips: chunked, resumable, with live progress,
 // then the import, whose progress is polled until it ends.
+import { el, replace } from "../js/dom.js";
 import { ApiError, api, csrfToken, datasetId } from "./api.js";
 
 const CHUNK = 8 * 1024 * 1024;
@@ -159,16 +160,20 @@ function report(job) {
   const counts = (job.report && job.report.counts) || {};
   if (job.status === "succeeded") {
     box.className = "outcome ok";
-    box.innerHTML = `<p><strong>Imported ${job.samples_added} image${job.samples_added === 1 ? "" : "s"}</strong>
-      (${job.format_note}) ${job.files_skipped ? `· ${job.files_skipped} skipped` : ""}
-      ${counts.error || counts.warning ? `· ${counts.error || 0} errors, ${counts.warning || 0} warnings` : ""}</p>
-      <p><a class="button small" href="/datasets/${dataset}/">Open the gallery</a>
-      <a class="button small secondary" href="/datasets/${dataset}/report/?import=${job.id}">Read the report</a></p>`;
+    const added = `Imported ${job.samples_added} image${job.samples_added === 1 ? "" : "s"}`;
+    const skipped = job.files_skipped ? ` · ${job.files_skipped} skipped` : "";
+    const problems = counts.error || counts.warning ? ` · ${counts.error || 0} errors, ${counts.warning || 0} warnings` : "";
+    replace(box,
+      el("p", {}, el("strong", {}, added), ` (${job.format_note})${skipped}${problems}`),
+      el("p", {},
+        el("a", { class: "button small", href: `/datasets/${dataset}/` }, "Open the gallery"), " ",
+        el("a", { class: "button small secondary", href: `/datasets/${dataset}/report/?import=${job.id}` }, "Read the report")));
   } else {
     box.className = "outcome failed";
-    box.innerHTML = "<p><strong>The import failed; the dataset is unchanged.</strong></p><p class='reason'></p><p class='fix muted'></p>";
-    box.querySelector(".reason").textContent = job.error;
-    box.querySelector(".fix").textContent = job.error_fix;
+    replace(box,
+      el("p", {}, el("strong", {}, "The import failed; the dataset is unchanged.")),
+      el("p", { class: "reason" }, job.error),
+      el("p", { class: "fix muted" }, job.error_fix));
   }
 }
 

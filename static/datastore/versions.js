@@ -1,16 +1,15 @@
 // Polls running exports and swaps in their download link when they finish.
+import { el, replace } from "../js/dom.js";
 import { api } from "./api.js";
 
 async function poll(row) {
   for (;;) {
     const { data } = await api(`/api/exports/${row.dataset.export}/`);
     const label = data.status === "running" ? `Running ${data.percent}%` : data.status[0].toUpperCase() + data.status.slice(1);
-    row.querySelector(".export-status").innerHTML = `<span class="badge status-${data.status}">${label}</span>`;
+    replace(row.querySelector(".export-status"), el("span", { class: `badge status-${data.status}` }, label));
     if (data.status === "succeeded") {
-      const link = document.createElement("a");
-      link.href = data.download_url;
-      link.textContent = `Download (${(data.size_bytes / 1e6).toFixed(1)} MB)`;
-      row.querySelector(".export-link").replaceChildren(link);
+      const link = el("a", { href: data.download_url }, `Download (${(data.size_bytes / 1e6).toFixed(1)} MB)`);
+      replace(row.querySelector(".export-link"), link);
       return;
     }
     if (data.status === "failed") {

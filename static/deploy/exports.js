@@ -1,6 +1,7 @@
 // The export panel: one click starts an export through the API, and the table follows every
 // export until it finishes (progress, then size, parity, latency, accuracy and the download).
 import { api as request } from "../datastore/api.js";
+import { el, replace } from "../js/dom.js";
 
 const panel = document.getElementById("export-panel");
 const api = panel.dataset.api;
@@ -18,13 +19,6 @@ const fmtBytes = (n) => {
 };
 const pct = (x) => (x == null ? "—" : `${(100 * x).toFixed(1)}%`);
 
-function cell(row, text, className) {
-  const td = row.insertCell();
-  td.textContent = text;
-  if (className) td.className = className;
-  return td;
-}
-
 function parityText(e) {
   const p = e.parity;
   if (!p) return "—";
@@ -41,63 +35,40 @@ function accuracyText(e) {
   return `${pct(a.trained_model)} → ${pct(a.export)} (${change >= 0 ? "+" : ""}${change} pts)`;
 }
 
-function statusCell(row, e) {
-  const td = row.insertCell();
-  td.className = "export-status";
-  const badge = document.createElement("span");
-  badge.className = `badge status-${e.status}`;
-  badge.textContent = e.status;
-  td.append(badge);
+function statusCell(e) {
+  const badge = el("span", { class: `badge status-${e.status}` }, e.status);
+  let detail = null;
   if (e.status === "running" || e.status === "queued") {
-    const bar = document.createElement("progress");
-    bar.max = 100;
-    bar.value = e.progress;
-    const stage = document.createElement("span");
-    stage.className = "small muted";
-    stage.textContent = ` ${e.stage || "Waiting for a worker"}`;
-    td.append(" ", bar, stage);
+    detail = [" ", el("progress", { max: 100, value: e.progress ?? 0 }),
+      el("span", { class: "small muted" }, ` ${e.stage || "Waiting for a worker"}`)];
   } else if (e.status === "failed") {
-    const reason = document.createElement("div");
-    reason.className = "small error";
-    reason.textContent = e.error.split("\n")[0];
-    td.append(reason);
+    detail = el("div", { class: "small error" }, e.error.split("\n")[0]);
   }
+  return el("td", { class: "export-status" }, badge, detail);
+}
+
+function exportRow(e) {
+  const lat = e.latency_ms;
+  const latency = lat ? `${lat.batch_1.toFixed(2)} / ${lat.batch_32.toFixed(1)} ms on ${e.device}` : "—";
+  const download = e.download_url
+    && el("a", { href: e.download_url, class: "button secondary small export-download", download: true }, "Download");
+  return el("tr", { "data-export": e.id, "data-status": e.status, "data-format": e.format },
+    el("td", {}, `v${e.version}`),
+    el("td", {}, e.format_display),
+    statusCell(e),
+    el("td", { class: "export-size" }, fmtBytes(e.size_bytes)),
+    el("td", { class: `export-parity ${e.parity && !e.parity.passed ? "error" : ""}` }, parityText(e)),
+    el("td", { class: "export-latency" }, latency),
+    el("td", { class: "export-accuracy" }, accuracyText(e)),
+    el("td", { class: "actions-cell" }, download));
 }
 
 function render(exports) {
-  body.replaceChildren();
   if (!exports.length) {
-    const row = body.insertRow();
-    row.className = "empty";
-    const td = cell(row, "No exports yet.", "muted");
-    td.colSpan = 8;
+    replace(body, el("tr", { class: "empty" }, el("td", { class: "muted", colspan: 8 }, "No exports yet.")));
     return;
   }
-  for (const e of exports) {
-    const row = body.insertRow();
-    row.dataset.export = e.id;
-    row.dataset.status = e.status;
-    row.dataset.format = e.format;
-    cell(row, `v${e.version}`);
-    cell(row, e.format_display);
-    statusCell(row, e);
-    cell(row, fmtBytes(e.size_bytes), "export-size");
-    cell(row, parityText(e), `export-parity ${e.parity && !e.parity.passed ? "error" : ""}`);
-    const lat = e.latency_ms;
-    cell(row, lat ? `${lat.batch_1.toFixed(2)} / ${lat.batch_32.toFixed(1)} ms on ${e.device}` : "—",
-      "export-latency");
-    cell(row, accuracyText(e), "export-accuracy");
-    const actions = row.insertCell();
-    actions.className = "actions-cell";
-    if (e.download_url) {
-      const link = document.createElement("a");
-      link.href = e.download_url;
-      link.className = "button secondary small export-download";
-      link.textContent = "Download";
-      link.setAttribute("download", "");
-      actions.append(link);
-    }
-  }
+  replace(body, exports.map(exportRow));
 }
 
 let timer = null;

@@ -2,6 +2,7 @@
 // or the boxes on the image, pick a confidence threshold, overall and per class (with what it
 // means on the evaluation images), and save it, switch the served export, and watch the traffic.
 import { api } from "../datastore/api.js";
+import { el, plotlyText, replace } from "../js/dom.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -108,22 +109,25 @@ function drawBoxes(ctx, boxes, scale) {
 
 function drawClasses(classes, title = "Top classes") {
   const top = classes.slice(0, page.top_k > 10 ? page.top_k : 10).reverse();
+  const names = top.map((c) => c.name);
   const trace = {
     type: "bar",
     orientation: "h",
     x: top.map((c) => c.score),
-    y: top.map((c) => c.name),
+    y: names,
     text: top.map((c) => `${(100 * c.score).toFixed(1)}%`),
     textposition: "outside",
     marker: { color: top.map((c) => (c.score >= thresholdOf(c.name) ? ACCEPTED : BELOW)) },
-    hovertemplate: "%{y}: %{x:.4f}<extra></extra>",
+    customdata: names.map(plotlyText),
+    hovertemplate: "%{customdata}: %{x:.4f}<extra></extra>",
   };
   const layout = {
     title: { text: title, font: { size: 14 } },
     margin: { l: 90, r: 40, t: 36, b: 36 },
     height: 60 + 26 * Math.max(top.length, 3),
     xaxis: { range: [0, 1.08], title: "probability" },
-    yaxis: { type: "category", automargin: true },
+    // The names are the categories; what is drawn is their text, not Plotly's markup.
+    yaxis: { type: "category", automargin: true, tickvals: names, ticktext: names.map(plotlyText) },
     shapes: [{ type: "line", x0: threshold(), x1: threshold(), yref: "paper", y0: 0, y1: 1,
       line: { dash: "dash", color: "#b91c1c", width: 1.5 } }],
   };
@@ -169,24 +173,13 @@ function buildClassRows() {
   const rows = $("class-threshold-rows");
   const editable = page.can_edit;
   rows.replaceChildren(...page.class_names.map((name) => {
-    const row = document.createElement("tr");
-    const label = document.createElement("td");
-    label.textContent = name;
-    const cell = document.createElement("td");
-    const input = document.createElement("input");
-    Object.assign(input, { type: "number", min: "0", max: "1", step: "0.01", placeholder: "—" });
-    input.dataset.className = name;
-    input.setAttribute("aria-label", `Threshold for ${name}`);
-    input.disabled = !editable;
-    const saved = page.class_thresholds[name];
-    if (saved != null) input.value = String(saved);
+    const input = el("input", {
+      type: "number", min: "0", max: "1", step: "0.01", placeholder: "—", "data-class-name": name,
+      "aria-label": `Threshold for ${name}`, disabled: !editable, value: page.class_thresholds[name],
+    });
     input.addEventListener("input", () => { explainClasses(); draw(); });
-    cell.append(input);
-    const share = document.createElement("td");
-    share.className = "small";
-    row.append(label, cell, share);
     classInputs.set(name, input);
-    return row;
+    return el("tr", {}, el("td", {}, name), el("td", {}, input), el("td", { class: "small" }));
   }));
 }
 
@@ -253,15 +246,7 @@ async function traffic() {
     const ms = (v) => (v == null ? "—" : `${v.toFixed(1)} ms`);
     const facts = [["Requests (1 h)", t.requests], ["Images", t.images], ["Errors", t.errors],
       ["p50", ms(t.p50_ms)], ["p95", ms(t.p95_ms)], ["p99", ms(t.p99_ms)]];
-    $("traffic-totals").replaceChildren(...facts.map(([k, v]) => {
-      const pair = document.createElement("div");
-      const dt = document.createElement("dt");
-      dt.textContent = k;
-      const dd = document.createElement("dd");
-      dd.textContent = v;
-      pair.append(dt, dd);
-      return pair;
-    }));
+    replace($("traffic-totals"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
     const x = data.series.map((s) => s.minute);
     const traces = [
       { type: "bar", name: "requests", x, y: data.series.map((s) => s.requests), marker: { color: "#99f6e4" } },

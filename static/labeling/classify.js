@@ -1,5 +1,6 @@
 // Classification labeling: number keys or clicks assign classes, arrows move, several
 // images can be selected in the strip and labeled at once. Changes autosave and undo.
+import { el } from "../js/dom.js";
 import { LabelingSession, isTyping, progressText } from "./session.js";
 
 const config = JSON.parse(document.getElementById("labeling-config").textContent);
@@ -37,15 +38,13 @@ function show(sample) {
 
 function drawStrip() {
   const items = session.samples.map((sample, index) => {
-    const li = document.createElement("li");
-    li.className = [
+    const classes = [
       index === session.index ? "current" : "",
       sample.labeled ? "labeled" : "",
       picked.has(sample.id) ? "picked" : "",
     ].join(" ");
-    li.dataset.sample = sample.id;
-    li.title = sample.original_name;
-    li.innerHTML = `<img src="${sample.thumbnail_url}" alt="">`;
+    const li = el("li", { class: classes, "data-sample": sample.id, title: sample.original_name },
+      el("img", { src: sample.thumbnail_url, alt: "" }));
     li.addEventListener("click", (event) => pick(event, index));
     return li;
   });
@@ -111,12 +110,11 @@ function clearLabels() {
 
 function buildClassButtons() {
   $("classes").replaceChildren(...config.classes.map((c, i) => {
-    const li = document.createElement("li");
     const key = i < 9 ? String(i + 1) : i === 9 ? "0" : "";
-    li.innerHTML = `<button type="button" class="class-button" data-class-id="${c.id}" style="--chip: ${c.color}"><kbd>${key}</kbd><span></span></button>`;
-    li.querySelector("span").textContent = c.name;
-    li.querySelector("button").addEventListener("click", () => assign(c.id));
-    return li;
+    const button = el("button", { type: "button", class: "class-button", "data-class-id": c.id, style: { "--chip": c.color } },
+      el("kbd", {}, key), el("span", {}, c.name));
+    button.addEventListener("click", () => assign(c.id));
+    return el("li", {}, button);
   }));
 }
 

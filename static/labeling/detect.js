@@ -1,5 +1,6 @@
 // Detection labeling on a canvas: drag to draw a box, drag a box to move it, drag a handle to
 // resize it; zoom with the wheel, pan with space or the right button. Changes autosave and undo.
+import { el } from "../js/dom.js";
 import { LabelingSession, isTyping, progressText } from "./session.js";
 
 const config = JSON.parse(document.getElementById("labeling-config").textContent);
@@ -260,13 +261,14 @@ canvas.addEventListener("wheel", (event) => {
 
 function listBoxes() {
   const items = (state.sample?.boxes ?? []).map((box, index) => {
-    const li = document.createElement("li");
-    li.className = index === state.selected ? "selected" : "";
-    const options = config.classes.map((c) => `<option value="${c.id}" ${c.id === box.class_id ? "selected" : ""}></option>`).join("");
-    li.innerHTML = `<span class="chip" style="--chip: ${colors.get(box.class_id)}"></span><select aria-label="Class of box ${index + 1}" ${config.canEdit ? "" : "disabled"}>${options}</select><span class="muted small">${Math.round(box.w)}×${Math.round(box.h)}</span><button type="button" class="link" title="Delete box">✕</button>`;
-    [...li.querySelectorAll("option")].forEach((option, i) => (option.textContent = config.classes[i].name));
-    li.querySelector("select").addEventListener("change", (event) => setClass(index, Number(event.target.value)));
-    li.querySelector("button").addEventListener("click", () => deleteBox(index));
+    const options = config.classes.map((c) => el("option", { value: c.id, selected: c.id === box.class_id }, c.name));
+    const select = el("select", { "aria-label": `Class of box ${index + 1}`, disabled: !config.canEdit }, options);
+    const remove = el("button", { type: "button", class: "link", title: "Delete box" }, "✕");
+    const li = el("li", { class: index === state.selected ? "selected" : "" },
+      el("span", { class: "chip", style: { "--chip": colors.get(box.class_id) } }), select,
+      el("span", { class: "muted small" }, `${Math.round(box.w)}×${Math.round(box.h)}`), remove);
+    select.addEventListener("change", (event) => setClass(index, Number(event.target.value)));
+    remove.addEventListener("click", () => deleteBox(index));
     li.addEventListener("mouseenter", () => {
       state.selected = index;
       render();
@@ -357,12 +359,11 @@ document.addEventListener("keyup", (event) => {
 
 function buildClassButtons() {
   $("classes").replaceChildren(...config.classes.map((c, i) => {
-    const li = document.createElement("li");
     const key = i < 9 ? String(i + 1) : i === 9 ? "0" : "";
-    li.innerHTML = `<button type="button" class="class-button" data-class-id="${c.id}" style="--chip: ${c.color}"><kbd>${key}</kbd><span></span></button>`;
-    li.querySelector("span").textContent = c.name;
-    li.querySelector("button").addEventListener("click", () => chooseClass(c.id));
-    return li;
+    const button = el("button", { type: "button", class: "class-button", "data-class-id": c.id, style: { "--chip": c.color } },
+      el("kbd", {}, key), el("span", {}, c.name));
+    button.addEventListener("click", () => chooseClass(c.id));
+    return el("li", {}, button);
   }));
 }
 

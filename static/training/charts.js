@@ -2,9 +2,8 @@
 // the log, polled every second from the JSON API (incrementally, with ?after=). Workers write
 // metrics at most a second apart, so a chart is at most two seconds behind the worker.
 import { api } from "../datastore/api.js";
-import {
-  COLORS, PLOT_CONFIG, appendSeries, chartLayout, chartOf, escapeHtml, thumbnail, traces,
-} from "./scalars.js";
+import { el, plotlyText, replace } from "../js/dom.js";
+import { COLORS, PLOT_CONFIG, appendSeries, chartLayout, chartOf, thumbnail, traces } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const base = `/api/jobs/${page.job}`;
@@ -37,7 +36,8 @@ function showJob(job) {
     ["Attempt", job.attempt], ["Checkpoint", job.checkpoint_epoch ? `after epoch ${job.checkpoint_epoch}` : "—"],
     ["Val. accuracy", job.val_accuracy != null ? job.val_accuracy.toFixed(4) : "—"],
   ];
-  $("facts").innerHTML = facts.map(([k, v]) => `<div><dt>${k}</dt><dd>${escapeHtml(v && String(v).includes("T") ? new Date(v).toLocaleString() : v ?? "—")}</dd></div>`).join("");
+  const shown = (v) => (v && String(v).includes("T") ? new Date(v).toLocaleString() : v ?? "—");
+  replace($("facts"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, shown(v)))));
   const failed = Boolean(job.failure_reason);
   $("failure").hidden = !failed;
   if (failed) {
@@ -60,25 +60,22 @@ function options() {
 
 function ensureToggle(tag) {
   if (document.querySelector(`[data-toggle="${CSS.escape(tag)}"]`)) return;
-  const label = document.createElement("label");
-  label.innerHTML = `<input type="checkbox" checked data-toggle="${escapeHtml(tag)}"> ${escapeHtml(tag)}`;
-  label.querySelector("input").addEventListener("change", (event) => {
+  const toggle = el("input", { type: "checkbox", checked: true, "data-toggle": tag });
+  toggle.addEventListener("change", (event) => {
     if (event.target.checked) state.hidden.delete(tag); else state.hidden.add(tag);
     drawScalars();
   });
-  $("toggles").appendChild(label);
+  $("toggles").appendChild(el("label", {}, toggle, ` ${tag}`));
 }
 
 function chartElement(name) {
   const id = `chart-${name.replace(/[^a-z0-9]+/gi, "-")}`;
   let box = document.getElementById(id);
   if (!box) {
-    box = document.createElement("div");
-    box.innerHTML = `<div class="chart-box" id="${id}" data-chart="${escapeHtml(name)}"></div>
-      <button type="button" class="button secondary small png">PNG</button>`;
-    box.querySelector(".png").addEventListener("click", () => window.Plotly.downloadImage(id, { format: "png", filename: `job-${page.job}-${id}` }));
-    $("scalar-charts").appendChild(box);
-    box = document.getElementById(id);
+    box = el("div", { class: "chart-box", id, "data-chart": name });
+    const png = el("button", { type: "button", class: "button secondary small png" }, "PNG");
+    png.addEventListener("click", () => window.Plotly.downloadImage(id, { format: "png", filename: `job-${page.job}-${id}` }));
+    $("scalar-charts").appendChild(el("div", {}, box, " ", png));
   }
   return box;
 }
@@ -123,7 +120,7 @@ async function pollHistograms(force = false) {
   const { data: listing } = await api(`${base}/records/?kind=histogram&tags_only=1`);
   if (select.options.length !== listing.tags.length) {
     const current = select.value;
-    select.innerHTML = listing.tags.map((t) => `<option>${escapeHtml(t)}</option>`).join("");
+    replace(select, listing.tags.map((t) => el("option", {}, t)));
     if (listing.tags.includes(current)) select.value = current;
   }
   const tag = select.value;
@@ -154,7 +151,7 @@ function drawHistograms(records) {
   window.Plotly.react("histogram-chart", data, {
     margin: { t: 20, r: 10, b: 40, l: 50 }, height: 320, showlegend: records.length < 12,
     yaxis: { title: { text: offset ? "epoch (offset)" : "count" }, showticklabels: !offset },
-    xaxis: { title: { text: state.histogramTag } },
+    xaxis: { title: { text: plotlyText(state.histogramTag) } },
   }, PLOT_CONFIG);
 }
 
@@ -176,7 +173,7 @@ function drawPredictions() {
   const record = state.predictions[index];
   if (!record) return;
   $("epoch-value").textContent = `${record.epoch + 1}`;
-  $("predictions").innerHTML = record.data.samples.map((s) => thumbnail(s, page.classes)).join("");
+  replace($("predictions"), record.data.samples.map((s) => thumbnail(s, page.classes)));
 }
 
 // --- log ----------------------------------------------------------------------------------
@@ -185,7 +182,7 @@ async function pollLog() {
   if (!data.lines.length) return;
   const log = $("log");
   const nearBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
-  log.insertAdjacentHTML("beforeend", data.lines.map((l) => `<div class="${l.level}">${escapeHtml(new Date(l.created_at).toLocaleTimeString())} ${escapeHtml(l.message)}</div>`).join(""));
+  log.append(...data.lines.map((l) => el("div", { class: l.level }, `${new Date(l.created_at).toLocaleTimeString()} ${l.message}`)));
   state.logAfter = data.last_id;
   if (nearBottom) log.scrollTop = log.scrollHeight;
 }

@@ -1,7 +1,8 @@
 // Comparing jobs: their curves overlaid, a sortable hyperparameter table, and a
 // parallel-coordinates plot of hyperparameters against the outcome.
 import { api } from "../datastore/api.js";
-import { COLORS, PLOT_CONFIG, chartLayout, escapeHtml, makeSortable, traces } from "./scalars.js";
+import { el, plotlyText, replace } from "../js/dom.js";
+import { COLORS, PLOT_CONFIG, chartLayout, makeSortable, traces } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -19,8 +20,9 @@ const curves = {};
 
 function drawTable() {
   const table = $("hyperparameters");
-  table.tHead.innerHTML = `<tr>${COLUMNS.map(([h]) => `<th>${h}</th>`).join("")}</tr>`;
-  table.tBodies[0].innerHTML = rows.map((r) => `<tr>${COLUMNS.map(([, cell, value]) => `<td data-value="${escapeHtml(value ? value(r) : cell(r))}">${escapeHtml(cell(r))}</td>`).join("")}</tr>`).join("");
+  replace(table.tHead, el("tr", {}, COLUMNS.map(([h]) => el("th", {}, h))));
+  replace(table.tBodies[0], rows.map((r) => el("tr", {},
+    COLUMNS.map(([, cell, value]) => el("td", { "data-value": value ? value(r) : cell(r) }, cell(r))))));
   makeSortable(table);
 }
 
@@ -36,7 +38,7 @@ function drawParallel() {
       { label: "batch size", values: use.map((r) => r.config.batch_size) },
       { label: "epochs", values: use.map((r) => r.config.epochs) },
       { label: "weight decay", values: use.map((r) => r.config.weight_decay) },
-      { label: "optimizer", values: use.map((r) => optimizers.indexOf(r.config.optimizer)), tickvals: optimizers.map((_, i) => i), ticktext: optimizers },
+      { label: "optimizer", values: use.map((r) => optimizers.indexOf(r.config.optimizer)), tickvals: optimizers.map((_, i) => i), ticktext: optimizers.map(plotlyText) },
       { label: "val. accuracy", values: use.map((r) => r.val_accuracy ?? 0), range: [0, 1] },
     ],
   }], { height: 360, margin: { t: 50, r: 40, b: 20, l: 60 } }, PLOT_CONFIG);
@@ -57,7 +59,7 @@ function drawCurves() {
     });
     if (!data.length) continue;
     const id = `compare-${tag.replace("/", "-")}`;
-    if (!document.getElementById(id)) holder.insertAdjacentHTML("beforeend", `<div class="chart-box" id="${id}"></div>`);
+    if (!document.getElementById(id)) holder.append(el("div", { class: "chart-box", id }));
     window.Plotly.react(id, data, chartLayout(tag, opts), PLOT_CONFIG);
   }
 }

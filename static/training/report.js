@@ -1,7 +1,8 @@
 // The evaluation report: confusion-matrix heatmap (click a cell to see its images), the most
 // confident mistakes, and a threshold explorer over the saved predictions and PR curves.
 import { api } from "../datastore/api.js";
-import { PLOT_CONFIG, escapeHtml, makeSortable, thumbnail } from "./scalars.js";
+import { el, plotlyText, replace } from "../js/dom.js";
+import { PLOT_CONFIG, makeSortable, thumbnail } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const base = `/api/jobs/${page.job}`;
@@ -12,14 +13,16 @@ let report = null;
 function drawConfusion() {
   const z = report.confusion;
   const totals = z.map((row) => row.reduce((a, b) => a + b, 0));
-  const text = z.map((row, i) => row.map((v, j) => `true ${names[i]}, predicted ${names[j]}: ${v} (${totals[i] ? ((100 * v) / totals[i]).toFixed(1) : 0}% of the class)`));
+  const text = z.map((row, i) => row.map((v, j) => plotlyText(`true ${names[i]}, predicted ${names[j]}: ${v} (${totals[i] ? ((100 * v) / totals[i]).toFixed(1) : 0}% of the class)`)));
+  // The class names are the axes' categories (a click reads them back); what is drawn is text.
+  const ticks = { tickvals: names, ticktext: names.map(plotlyText) };
   window.Plotly.newPlot("confusion", [{
     type: "heatmap", z, x: names, y: names, text, hoverinfo: "text", colorscale: [[0, "#f1f5f9"], [1, "#0f766e"]],
     xgap: 1, ygap: 1,
   }], {
     margin: { t: 10, r: 10, b: 60, l: 70 }, height: 460,
-    xaxis: { title: { text: "predicted" }, type: "category" },
-    yaxis: { title: { text: "true" }, type: "category", autorange: "reversed" },
+    xaxis: { title: { text: "predicted" }, type: "category", ...ticks },
+    yaxis: { title: { text: "true" }, type: "category", autorange: "reversed", ...ticks },
     annotations: z.flatMap((row, i) => row.map((v, j) => ({ x: names[j], y: names[i], text: String(v), showarrow: false, font: { size: 11, color: v > Math.max(...totals) / 3 ? "#fff" : "#1f2937" } }))),
   }, PLOT_CONFIG);
   $("confusion").on("plotly_click", (event) => {
@@ -32,13 +35,18 @@ async function showCell(trueClass, predClass) {
   const { data } = await api(`${base}/report/cell/?true=${trueClass}&pred=${predClass}&limit=120`);
   $("cell-panel").hidden = false;
   $("cell-title").textContent = `True ${names[trueClass]}, predicted ${names[predClass]}: ${data.count} image${data.count === 1 ? "" : "s"}`;
-  $("cell-samples").innerHTML = data.samples.map((s) => thumbnail(s, names, { relabel: true })).join("") || '<p class="muted">No images in this cell.</p>';
+  replace($("cell-samples"), thumbnails(data.samples, "No images in this cell."));
   document.body.dataset.cell = `${trueClass},${predClass}`;
 }
 
 async function drawMistakes() {
   const { data } = await api(`${base}/report/cell/?limit=24`);
-  $("mistakes").innerHTML = data.samples.map((s) => thumbnail(s, names, { relabel: true })).join("") || '<p class="muted">No mistakes.</p>';
+  replace($("mistakes"), thumbnails(data.samples, "No mistakes."));
+}
+
+function thumbnails(samples, empty) {
+  if (!samples.length) return el("p", { class: "muted" }, empty);
+  return samples.map((s) => thumbnail(s, names, { relabel: true }));
 }
 
 // --- threshold explorer -------------------------------------------------------------------
@@ -69,10 +77,10 @@ function drawPr() {
   let nearest = 0;
   curve.thresholds.forEach((v, i) => { if (Math.abs(v - t) < Math.abs(curve.thresholds[nearest] - t)) nearest = i; });
   window.Plotly.react("pr-chart", [
-    { x: curve.recall, y: curve.precision, type: "scatter", mode: "lines", line: { shape: "hv" }, name: `${names[c]} (AP ${curve.ap.toFixed(3)})` },
+    { x: curve.recall, y: curve.precision, type: "scatter", mode: "lines", line: { shape: "hv" }, name: plotlyText(`${names[c]} (AP ${curve.ap.toFixed(3)})`) },
     { x: [curve.recall[nearest]], y: [curve.precision[nearest]], type: "scatter", mode: "markers", marker: { size: 11 }, name: `threshold ${curve.thresholds[nearest].toFixed(2)}` },
   ], {
-    title: { text: `Precision-recall, ${escapeHtml(names[c])} vs. the rest`, font: { size: 14 } }, height: 320,
+    title: { text: plotlyText(`Precision-recall, ${names[c]} vs. the rest`), font: { size: 14 } }, height: 320,
     margin: { t: 40, r: 10, b: 45, l: 50 }, xaxis: { title: { text: "recall" }, range: [0, 1.02] },
     yaxis: { title: { text: "precision" }, range: [0, 1.02] }, legend: { orientation: "h", y: -0.25 },
   }, PLOT_CONFIG);
@@ -91,13 +99,13 @@ function drawThreshold() {
     [`Precision, ${names[Number($("pr-class").value)]}`, pr.precision.toFixed(3)],
     [`Recall, ${names[Number($("pr-class").value)]}`, pr.recall.toFixed(3)],
   ];
-  $("threshold-facts").innerHTML = facts.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join("");
+  replace($("threshold-facts"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
 }
 
 async function main() {
   ({ data: report } = await api(`${base}/report/`));
   drawConfusion();
-  $("pr-class").innerHTML = names.map((n, i) => `<option value="${i}">${escapeHtml(n)}</option>`).join("");
+  replace($("pr-class"), names.map((n, i) => el("option", { value: i }, n)));
   drawThreshold();
   ["threshold", "pr-class"].forEach((id) => $(id).addEventListener("input", drawThreshold));
   makeSortable($("per-class"));

@@ -1,4 +1,5 @@
 // Shared by the job and comparison pages: smoothing, x axes and Plotly traces for scalar series.
+import { el, plotlyText } from "../js/dom.js";
 
 export const COLORS = ["#0f766e", "#e6194b", "#4363d8", "#f58231", "#911eb4", "#3cb44b", "#f032e6", "#9a6324"];
 export const PLOT_CONFIG = { displaylogo: false, responsive: true };
@@ -38,11 +39,11 @@ export function traces(series, { name, color, smoothing, xmode, start, group }) 
   const x = xValues(series, xmode, start);
   if (UNSMOOTHED.has(name.split("/").pop())) smoothing = 0;
   const raw = {
-    x, y: series.value, name: `${name} (raw)`, type: "scatter", mode: "lines",
+    x, y: series.value, name: plotlyText(`${name} (raw)`), type: "scatter", mode: "lines",
     line: { color, width: 1 }, opacity: 0.25, showlegend: false, legendgroup: group ?? name, hoverinfo: "skip",
   };
   const smoothed = {
-    x, y: smooth(series.value, smoothing), name, type: "scatter", mode: series.value.length < 3 ? "lines+markers" : "lines",
+    x, y: smooth(series.value, smoothing), name: plotlyText(name), type: "scatter", mode: series.value.length < 3 ? "lines+markers" : "lines",
     line: { color, width: 2 }, legendgroup: group ?? name,
   };
   return [raw, smoothed];
@@ -50,7 +51,7 @@ export function traces(series, { name, color, smoothing, xmode, start, group }) 
 
 export function chartLayout(title, { xmode, logY }) {
   return {
-    title: { text: title, font: { size: 14 } },
+    title: { text: plotlyText(title), font: { size: 14 } },
     margin: { t: 40, r: 10, b: 45, l: 55 },
     height: 300,
     xaxis: { title: { text: xTitle(xmode) }, type: xmode === "wall" ? "date" : "linear" },
@@ -95,15 +96,12 @@ export function makeSortable(table) {
   });
 }
 
-export function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
+// One sample's tile: the image, the predicted and the true class, and a relabel link.
 export function thumbnail(sample, names, { relabel = false } = {}) {
   const right = sample.pred === sample.true;
-  const link = relabel && sample.relabel ? `<a href="${sample.relabel}" class="relabel">Relabel</a>` : "";
-  return `<figure class="thumb ${right ? "right" : "wrong"}" data-sample="${sample.sample}">
-    <img src="/api/samples/${sample.sample}/thumbnail/" alt="sample ${sample.sample}">
-    <figcaption>${escapeHtml(names[sample.pred])} (${(sample.conf * 100).toFixed(0)}%)<br>
-    <span class="muted">true: ${escapeHtml(names[sample.true])}</span>${link ? `<br>${link}` : ""}</figcaption></figure>`;
+  const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, "Relabel")];
+  return el("figure", { class: `thumb ${right ? "right" : "wrong"}`, "data-sample": sample.sample },
+    el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: `sample ${sample.sample}` }),
+    el("figcaption", {}, `${names[sample.pred]} (${(sample.conf * 100).toFixed(0)}%)`, el("br"),
+      el("span", { class: "muted" }, `true: ${names[sample.true]}`), link));
 }
