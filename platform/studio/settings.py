@@ -66,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -220,6 +221,27 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "InvitationStatusEnum": "accounts.models.Invitation.Status",
         "StatusEnum": "datastore.models.jobs.Job.Status",
+    },
+}
+
+# --- Content-Security-Policy ------------------------------------------------------------------
+# Browsers run only script files from this origin: no inline script, no event-handler
+# attributes, no eval. A name that reached a page as markup could not run even then (and page
+# scripts never build markup: static/js/dom.js). Styles may be inline because Plotly writes
+# style attributes and <style> rules, the class chips take their colour from a
+# style="--chip: …" attribute, and Swagger UI's page has a <style> block. Images may be data:
+# and blob: URLs: Plotly's PNG download and mode-bar icons, and the try-it page's preview of a
+# chosen file. django-csp sends the header on every response (but not on DEBUG's error pages).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
     },
 }
 

@@ -26,20 +26,32 @@ function drawTable() {
   makeSortable(table);
 }
 
+// Hyperparameters against the outcome: one band per job across an axis per hyperparameter,
+// coloured by validation accuracy. Parallel categories, not Plotly's parcoords: parcoords draws
+// with WebGL through regl, which compiles its shaders with Function(), and the
+// Content-Security-Policy runs no eval (parcoords then shows only "WebGL is not supported").
 function drawParallel() {
-  const optimizers = [...new Set(rows.map((r) => r.config.optimizer))];
   const finished = rows.filter((r) => r.val_accuracy != null);
   const use = finished.length ? finished : rows;
+  const accuracy = (r) => (r.val_accuracy == null ? 0 : Number(r.val_accuracy.toFixed(4)));
+  const axis = (label, value) => {
+    const values = use.map(value);
+    const categories = [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return { label, values, categoryarray: categories, ticktext: categories.map((c) => plotlyText(c)) };
+  };
   window.Plotly.react("parallel", [{
-    type: "parcoords",
-    line: { color: use.map((r) => r.val_accuracy ?? 0), colorscale: "Viridis", showscale: true },
+    type: "parcats",
+    line: { color: use.map(accuracy), colorscale: "Viridis", showscale: true, shape: "hspline" },
+    hoveron: "color",
+    hoverinfo: "count",
+    arrangement: "freeform",
     dimensions: [
-      { label: "log10 learning rate", values: use.map((r) => Math.log10(r.config.learning_rate)) },
-      { label: "batch size", values: use.map((r) => r.config.batch_size) },
-      { label: "epochs", values: use.map((r) => r.config.epochs) },
-      { label: "weight decay", values: use.map((r) => r.config.weight_decay) },
-      { label: "optimizer", values: use.map((r) => optimizers.indexOf(r.config.optimizer)), tickvals: optimizers.map((_, i) => i), ticktext: optimizers.map(plotlyText) },
-      { label: "val. accuracy", values: use.map((r) => r.val_accuracy ?? 0), range: [0, 1] },
+      axis("learning rate", (r) => r.config.learning_rate),
+      axis("batch size", (r) => r.config.batch_size),
+      axis("epochs", (r) => r.config.epochs),
+      axis("weight decay", (r) => r.config.weight_decay),
+      axis("optimizer", (r) => r.config.optimizer),
+      axis("val. accuracy", accuracy),
     ],
   }], { height: 360, margin: { t: 50, r: 40, b: 20, l: 60 } }, PLOT_CONFIG);
 }

@@ -1,71 +1,33 @@
-"""Background jobs: imports and exports. The database row is the job's state, not Celery.
-
-A worker changes a job only through the verbs below. `claim` wins for exactly one worker and
-counts the attempt; every later write names that attempt, so a worker that lost its job (it
-stalled, and another took over) can no longer change it. A job whose worker died
-`MAX_ATTEMPTS` times fails with a plain reason instead of being tried again: an import that
-kills its worker for memory would otherwise come back forever.
-"""
+"""Background jobs of a dataset: imports and label exports (the lifecycle: core.jobs)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
-from django.utils import timezone
 
+from core.jobs import ClaimableJob
 from datastore.models.dataset import Dataset
 from datastore.models.upload import UploadSession
 
-# A running job whose heartbeat is older than this was on a worker that died: take it over.
-STALE_AFTER = timedelta(minutes=5)
-MAX_ATTEMPTS = 3
+# Kept as module names: the tests and the reconciler refer to them.
+STALE_AFTER = ClaimableJob.STALE_AFTER
+MAX_ATTEMPTS = ClaimableJob.MAX_ATTEMPTS
 
 
-class Job(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-
-    # What the worker was doing, for the reason given when it stopped too often.
-    activity = "running this job"
-    MAX_ATTEMPTS = MAX_ATTEMPTS
-    STALE_AFTER = STALE_AFTER
-
+class Job(ClaimableJob):
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="%(class)ss")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    stage = models.CharField(max_length=100, blank=True)
-    attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    error_fix = models.TextField(blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     workspace_lookup = "dataset__workspace"
 
-    class Meta:
+    class Meta(ClaimableJob.Meta):
         abstract = True
-        ordering = ["-id"]
 
     @property
     def workspace(self) -> models.Model:
         return self.dataset.workspace
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
 
     @property
     def percent(self) -> int:
@@ -73,92 +35,12 @@ class Job(models.Model):
             return 100
         return int(100 * self.progress_done / self.progress_total) if self.progress_total else 0
 
-    @classmethod
-    def abandoned(cls) -> Q:
-        """Running, but its worker stopped sending heartbeats."""
-        return Q(status=cls.Status.RUNNING, heartbeat_at__lt=timezone.now() - cls.STALE_AFTER)
-
-    def _mine(self) -> models.QuerySet[Any]:
-        return type(self).objects.filter(
-            pk=self.pk, status=self.Status.RUNNING, attempt=self.attempt
-        )
-
-    def claim(self) -> bool:
-        """True for exactly one worker: the first to take a queued (or abandoned) job. A job
-        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
-        if self.give_up_if_exhausted():
-            return False
-        now = timezone.now()
-        claimable = Q(status=self.Status.QUEUED) | (
-            self.abandoned() & Q(attempt__lt=self.MAX_ATTEMPTS)
-        )
-        won = (
-            type(self)
-            .objects.filter(claimable, pk=self.pk)
-            .update(
-                status=self.Status.RUNNING,
-                attempt=F("attempt") + 1,
-                started_at=now,
-                heartbeat_at=now,
-                stage="Starting",
-            )
-        )
-        if won:
-            self.refresh_from_db()
-        return won == 1
-
-    def give_up_if_exhausted(self) -> bool:
-        """Fails the job if its worker stopped MAX_ATTEMPTS times; True when it did."""
-        reason = (
-            f"The worker stopped {self.MAX_ATTEMPTS} times while {self.activity}, so Sampan "
-            "stopped trying. The data may be too large for the worker's memory."
-        )
-        fix = (
-            "Check the worker's log and memory. Split the data into smaller uploads, or give "
-            "the worker more memory, then try again."
-        )
-        exhausted = type(self).objects.filter(
-            self.abandoned(), pk=self.pk, attempt__gte=self.MAX_ATTEMPTS
-        )
-        now = timezone.now()
-        gave_up = (
-            exhausted.update(
-                status=self.Status.FAILED, error=reason, error_fix=fix, finished_at=now
-            )
-            == 1
-        )
-        if gave_up:
-            self.refresh_from_db()
-        return gave_up
-
     def report_progress(self, done: int, total: int, stage: str | None = None) -> bool:
         """Records progress (the heartbeat); False when this worker no longer owns the job."""
-        fields: dict[str, Any] = {
-            "progress_done": done,
-            "progress_total": total,
-            "heartbeat_at": timezone.now(),
-        }
+        fields: dict[str, Any] = {"progress_done": done, "progress_total": total}
         if stage is not None:
             fields["stage"] = stage
-        owned = self._mine().update(**fields) == 1
-        for name, value in fields.items():
-            setattr(self, name, value)
-        return owned
-
-    def mark_succeeded(self, **results: Any) -> bool:
-        return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
-
-    def mark_failed(self, reason: str, fix: str = "") -> bool:
-        return self._finish(self.Status.FAILED, error=reason, error_fix=fix)
-
-    def _finish(self, status: str, **fields: Any) -> bool:
-        """The final write, only while this attempt still owns the job."""
-        fields.update(status=status, finished_at=timezone.now())
-        owned = self._mine().update(**fields) == 1
-        if owned:
-            for name, value in fields.items():
-                setattr(self, name, value)
-        return owned
+        return self.beat(**fields)
 
 
 class ImportJob(Job):

@@ -1,0 +1,138 @@
+"""The claimable job: a row that is the job's state, and the verbs a worker changes it with.
+
+A worker changes a job only through these verbs. `claim` wins for exactly one worker and counts
+the attempt; every later write names that attempt, so a worker that lost its job (it stalled,
+and another took over) can no longer change it. A job whose worker died `MAX_ATTEMPTS` times
+fails with a plain reason instead of being tried again: an import that kills its worker for
+memory would otherwise come back forever. `core.stalled` re-sends the lost ones.
+
+Dataset imports and label exports (datastore) and weights imports (modelzoo) build on it;
+each kind adds its own fields and says what it does (`activity`) for that reason.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+
+class ClaimableJob(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    # A running job whose heartbeat is older than this was on a worker that died.
+    STALE_AFTER = timedelta(minutes=5)
+    MAX_ATTEMPTS = 3
+    # What the worker was doing, for the reason given when it stopped too often.
+    activity = "running this job"
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=100, blank=True)
+    attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
+    error = models.TextField(blank=True)
+    error_fix = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-id"]
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+
+    @classmethod
+    def abandoned(cls) -> Q:
+        """Running, but its worker stopped sending heartbeats."""
+        return Q(status=cls.Status.RUNNING, heartbeat_at__lt=timezone.now() - cls.STALE_AFTER)
+
+    def _mine(self) -> models.QuerySet[Any]:
+        return type(self).objects.filter(
+            pk=self.pk, status=self.Status.RUNNING, attempt=self.attempt
+        )
+
+    def claim(self) -> bool:
+        """True for exactly one worker: the first to take a queued (or abandoned) job. A job
+        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
+        if self.give_up_if_exhausted():
+            return False
+        now = timezone.now()
+        claimable = Q(status=self.Status.QUEUED) | (
+            self.abandoned() & Q(attempt__lt=self.MAX_ATTEMPTS)
+        )
+        won = (
+            type(self)
+            .objects.filter(claimable, pk=self.pk)
+            .update(
+                status=self.Status.RUNNING,
+                attempt=F("attempt") + 1,
+                started_at=now,
+                heartbeat_at=now,
+                stage="Starting",
+            )
+        )
+        if won:
+            self.refresh_from_db()
+        return won == 1
+
+    def give_up_if_exhausted(self) -> bool:
+        """Fails the job if its worker stopped MAX_ATTEMPTS times; True when it did."""
+        reason = (
+            f"The worker stopped {self.MAX_ATTEMPTS} times while {self.activity}, so Sampan "
+            "stopped trying. The data may be too large for the worker's memory."
+        )
+        fix = (
+            "Check the worker's log and memory. Split the data into smaller uploads, or give "
+            "the worker more memory, then try again."
+        )
+        exhausted = type(self).objects.filter(
+            self.abandoned(), pk=self.pk, attempt__gte=self.MAX_ATTEMPTS
+        )
+        now = timezone.now()
+        gave_up = (
+            exhausted.update(
+                status=self.Status.FAILED, error=reason, error_fix=fix, finished_at=now
+            )
+            == 1
+        )
+        if gave_up:
+            self.refresh_from_db()
+        return gave_up
+
+    def beat(self, **fields: Any) -> bool:
+        """Records the heartbeat (and any progress fields); False when this worker no longer
+        owns the job."""
+        fields["heartbeat_at"] = timezone.now()
+        owned = self._mine().update(**fields) == 1
+        for name, value in fields.items():
+            setattr(self, name, value)
+        return owned
+
+    def mark_succeeded(self, **results: Any) -> bool:
+        return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
+
+    def mark_failed(self, reason: str, fix: str = "") -> bool:
+        return self._finish(self.Status.FAILED, error=reason, error_fix=fix)
+
+    def _finish(self, status: str, **fields: Any) -> bool:
+        """The final write, only while this attempt still owns the job."""
+        fields.update(status=status, finished_at=timezone.now())
+        owned = self._mine().update(**fields) == 1
+        if owned:
+            for name, value in fields.items():
+                setattr(self, name, value)
+        return owned
