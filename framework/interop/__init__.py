@@ -8,10 +8,16 @@
     framework.interop.paddle.save_state_dict(model.state_dict(), "out.pdparams")
 
 Both readers go through a restricted unpickler that admits tensors and plain containers only
-(`UnsafePickleError` for anything else); nothing in a file is ever executed.
+(`UnsafePickleError` for anything else); nothing in a file is ever executed. A load allocates
+at most `max_bytes` and what a file of its size can hold (`CheckpointTooLargeError` before
+allocating more), and messages name the file by `name` or its base name, never its folder.
 """
 
 from framework.interop import paddle, torch
-from framework.interop.safe_unpickle import CheckpointError, UnsafePickleError
+from framework.interop.safe_unpickle import (
+    CheckpointError,
+    CheckpointTooLargeError,
+    UnsafePickleError,
+)
 
-__all__ = ["CheckpointError", "UnsafePickleError", "paddle", "torch"]
+__all__ = ["CheckpointError", "CheckpointTooLargeError", "UnsafePickleError", "paddle", "torch"]

@@ -24,16 +24,26 @@ from typing import IO, Any
 
 import numpy as np
 
+from framework.interop.pickle_globals import BUILTIN_GLOBALS, NUMPY_GLOBALS
 from framework.interop.safe_unpickle import (
-    BUILTIN_GLOBALS,
-    NUMPY_GLOBALS,
+    DEFAULT_MAX_BYTES,
+    MAX_NESTING,
     CheckpointError,
+    CheckpointTooLargeError,
+    MemoryBudget,
     UnsafePickleError,
-    check_readable,
+    brief_repr,
     load_pickle,
+    open_weight_file,
 )
 
-__all__ = ["CheckpointError", "UnsafePickleError", "load_state_dict", "save_state_dict"]
+__all__ = [
+    "CheckpointError",
+    "CheckpointTooLargeError",
+    "UnsafePickleError",
+    "load_state_dict",
+    "save_state_dict",
+]
 
 NAME_TABLE_KEY = "StructuredToParameterName@@"
 BIG_PARAM_KEY = "UnpackBigParamInfor@@"  # Paddle's spelling
@@ -41,34 +51,46 @@ PADDLE_GLOBALS = {**NUMPY_GLOBALS, **BUILTIN_GLOBALS}
 _MAX_SLICE_BYTES = 2**30 - 1
 
 
-def load_state_dict(path: str | os.PathLike, keep_name_table: bool = False) -> dict[str, Any]:
+def load_state_dict(
+    path: str | os.PathLike,
+    keep_name_table: bool = False,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    name: str | None = None,
+) -> dict[str, Any]:
     """The dict a `paddle.save` file (`.pdparams`, `.pdopt`) holds, arrays as NumPy arrays.
 
         weights = load_state_dict("model.pdparams")   # {'conv1.weight': array(...), ...}
+        weights = load_state_dict("upload-3f2a.pdparams", max_bytes=2**30, name="model.pdparams")
 
     Split big parameters are joined back, pickled tensors `(name, array)` become arrays, and
     the parameter-name table is dropped unless `keep_name_table`. A file that names anything
     but arrays and plain containers raises UnsafePickleError without running it. Files written
     by `framework.save` (safetensors) are read too.
-    """
-    path = check_readable(path)
-    where = repr(path)
-    with open(path, "rb") as stream:
-        head = stream.read(16)
-        if _is_safetensors(head, os.path.getsize(path)):
-            from framework.core.serialization import load
 
-            return load(path, return_numpy=True)
+    The load allocates at most `max_bytes`, and at most what a file of its size can hold
+    (`safe_unpickle.MemoryBudget`); a file asking for more raises `CheckpointTooLargeError`
+    before allocating it. Messages call the file `name` (default: its base name, never its
+    folder).
+    """
+    stream, where = open_weight_file(path, name)
+    with stream:
+        size = os.fstat(stream.fileno()).st_size
+        budget = MemoryBudget(where, size, max_bytes)
+        head = stream.read(16)
+        if _is_safetensors(head, size):
+            budget.charge(size, "the tensors of a safetensors file")  # they are its bytes
+            return _load_safetensors(os.fspath(path), where)
         if head[:1] != b"\x80":
             raise CheckpointError(_not_paddle(where, head))
         stream.seek(0)
-        obj = load_pickle(stream, PADDLE_GLOBALS, where, encoding="latin1")
+        obj = load_pickle(stream, PADDLE_GLOBALS, where, encoding="latin1", budget=budget)
     if not isinstance(obj, dict):
         raise CheckpointError(f"{where} holds a {type(obj).__name__}, not a state dict")
-    obj = _join_big_params(obj, where)
+    obj = _join_big_params(obj, where, budget)
     if not keep_name_table:
         obj.pop(NAME_TABLE_KEY, None)
-    return _plain(obj)
+    return _Plain(where).convert(obj, 0)
 
 
 def save_state_dict(state_dict: dict[str, Any], path: str | os.PathLike, protocol: int = 4) -> None:
@@ -95,6 +117,15 @@ def save_state_dict(state_dict: dict[str, Any], path: str | os.PathLike, protoco
 
 
 # --- reading -----------------------------------------------------------------------------------
+def _load_safetensors(path: str, where: str) -> dict[str, Any]:
+    from framework.core.serialization import load
+
+    try:
+        return load(path, return_numpy=True)
+    except ValueError as exc:  # its messages name the path; ours name the file
+        raise CheckpointError(str(exc).replace(repr(path), where)) from None
+
+
 def _is_safetensors(head: bytes, size: int) -> bool:
     if len(head) < 9:
         return False
@@ -114,7 +145,7 @@ def _not_paddle(where: str, head: bytes) -> str:
     )
 
 
-def _join_big_params(obj: dict, where: str) -> dict:
+def _join_big_params(obj: dict, where: str, budget: MemoryBudget) -> dict:
     info = obj.pop(BIG_PARAM_KEY, None)
     if info is None:
         return obj
@@ -123,23 +154,51 @@ def _join_big_params(obj: dict, where: str) -> dict:
     for key, entry in info.items():
         try:
             parts = [obj.pop(part) for part in entry["slices"]]
+            if not all(isinstance(part, np.ndarray) for part in parts):
+                raise TypeError("a slice is not an array")
+            budget.charge(sum(part.nbytes for part in parts), f"joining {brief_repr(key)}")
             obj[key] = np.concatenate(parts).reshape(tuple(entry["OriginShape"]))
+        except CheckpointError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise CheckpointError(f"{where}: cannot join the slices of {key!r}: {exc}") from exc
+            raise CheckpointError(
+                f"{where}: cannot join the slices of {brief_repr(key)}: {exc}"
+            ) from exc
     return obj
 
 
-def _plain(obj: Any) -> Any:
-    """OrderedDicts to dicts, pickled tensors `(name, ndarray)` to their arrays."""
-    if isinstance(obj, dict):
-        return {key: _plain(value) for key, value in obj.items()}
-    if isinstance(obj, list):
-        return [_plain(value) for value in obj]
-    if isinstance(obj, tuple):
-        if len(obj) == 2 and isinstance(obj[0], str) and isinstance(obj[1], np.ndarray):
-            return obj[1]
-        return tuple(_plain(value) for value in obj)
-    return obj
+class _Plain:
+    """OrderedDicts to dicts, pickled tensors `(name, ndarray)` to their arrays; an object
+    the pickle shares is converted once (a pickle of 30 nested pairs of one list would be a
+    billion lists otherwise), and nesting deeper than MAX_NESTING is refused."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.memo: dict[int, Any] = {}  # id of a pickled container -> its conversion
+
+    def convert(self, obj: Any, depth: int) -> Any:
+        if not isinstance(obj, dict | list | tuple):
+            return obj
+        if id(obj) in self.memo:
+            return self.memo[id(obj)]
+        if depth > MAX_NESTING:
+            raise CheckpointError(
+                f"{self.where} is nested too deeply to load (over {MAX_NESTING} levels)"
+            )
+        if isinstance(obj, dict):
+            result: Any = {}
+            self.memo[id(obj)] = result  # before the items: a dict may hold itself
+            result.update((key, self.convert(value, depth + 1)) for key, value in obj.items())
+        elif isinstance(obj, list):
+            result = []
+            self.memo[id(obj)] = result
+            result.extend(self.convert(value, depth + 1) for value in obj)
+        elif len(obj) == 2 and isinstance(obj[0], str) and isinstance(obj[1], np.ndarray):
+            result = obj[1]
+        else:
+            result = tuple(self.convert(value, depth + 1) for value in obj)
+        self.memo[id(obj)] = result
+        return result
 
 
 # --- writing -----------------------------------------------------------------------------------

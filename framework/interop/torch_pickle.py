@@ -15,17 +15,20 @@ from typing import Any
 
 import numpy as np
 
+from framework.interop.pickle_globals import BUILTIN_GLOBALS, MAX_DIMS, NUMPY_GLOBALS, ints
 from framework.interop.safe_unpickle import (
-    BUILTIN_GLOBALS,
-    NUMPY_GLOBALS,
+    MAX_NESTING,
     CheckpointError,
+    MemoryBudget,
     UnsafePickleError,
+    brief_repr,
+    charge,
     marker_class,
 )
 
 __all__ = ["TORCH_GLOBALS", "PendingTensor", "Storage", "StorageType", "explain", "materialize"]
 
-_MAX_BYTES = 2**48  # a size/stride claim beyond this (256 TiB) can only be a corrupt file
+_PENDING_TENSOR_BYTES = 512  # the PendingTensor and its size and stride tuples, roughly
 
 
 @dataclass(frozen=True)
@@ -111,13 +114,15 @@ class Storage:
         """The storage's elements as a 1-D array (of `dtype` for untyped storages)."""
         root = self.root or self
         if root.buffer is None:
-            raise CheckpointError(f"the checkpoint holds no data for storage {root.key!r}")
+            raise CheckpointError(
+                f"the checkpoint holds no data for storage {brief_repr(root.key)}"
+            )
         order = ">" if root.big_endian else "<"
         typed_dtype = self.dtype.numpy_dtype.newbyteorder(order)
         item = typed_dtype.itemsize
         if root.buffer.size < (self.offset + self.count) * item:
             raise CheckpointError(
-                f"storage {root.key!r} is truncated: {root.buffer.size} bytes for "
+                f"storage {brief_repr(root.key)} is truncated: {root.buffer.size} bytes for "
                 f"{self.offset + self.count} elements of {self.dtype.dtype}"
             )
         whole = root.buffer[: root.buffer.size // item * item].view(typed_dtype)
@@ -126,7 +131,9 @@ class Storage:
             return typed
         raw = typed.view(np.uint8)
         if raw.size % dtype.itemsize:
-            raise CheckpointError(f"storage {self.key!r} does not hold whole {dtype} elements")
+            raise CheckpointError(
+                f"storage {brief_repr(self.key)} does not hold whole {dtype} elements"
+            )
         return raw.view(dtype.newbyteorder(order))
 
 
@@ -140,47 +147,54 @@ class PendingTensor:
     stride: tuple[int, ...]
     dtype: str | None = None  # set by _rebuild_tensor_v3 (an untyped storage)
 
-    def materialize(self) -> np.ndarray:
+    def materialize(self, budget: MemoryBudget) -> np.ndarray:
+        """The tensor as a C-contiguous array of native byte order: a view of the storage
+        when it is one already, else exactly one copy, charged to `budget` first."""
         name = self.dtype or self.storage.dtype.dtype
         wide = np.dtype(np.uint16 if name == "bfloat16" else name)
         elements = self.storage.elements(wide if self.dtype else None)
-        array = _strided(elements, self.offset, self.size, self.stride, self.storage.key)
+        view = _strided(elements, self.offset, self.size, self.stride, self.storage.key)
+        key = brief_repr(self.storage.key)
+        what = f"a tensor of size {brief_repr(list(self.size))} in storage {key}"
         if name == "bfloat16":  # numpy has no bfloat16: its bits are a float32's top half
-            widened = array.astype(np.uint32)
+            budget.charge(view.size * 4, f"{what}, widened from bfloat16 to float32")
+            widened = view.astype(np.uint32, order="C")
             widened <<= 16
             return widened.view(np.float32)
-        return array.astype(array.dtype.newbyteorder("="), copy=False)
+        if view.dtype.isnative and view.flags.c_contiguous:
+            return view
+        budget.charge(view.nbytes, f"a contiguous copy of {what}")
+        return view.astype(view.dtype.newbyteorder("="), order="C")
 
 
 def _strided(elements: np.ndarray, offset: int, size: tuple, stride: tuple, key: str) -> np.ndarray:
     """`elements[offset]` viewed with torch's size/stride (in elements), bounds-checked so a
-    crafted file cannot read past its storage; a contiguous result is a view, others a copy."""
-    if not _ints(size) or not _ints(stride) or len(size) != len(stride) or not _ints((offset,)):
-        raise CheckpointError(f"corrupt tensor in storage {key!r}: size {size}, stride {stride}")
+    crafted file cannot read past its storage: a contiguous view, or a read-only strided one
+    (a stride-0 `expand` included), which the caller copies."""
+    if not ints(size) or not ints(stride) or len(size) != len(stride) or not ints((offset,)):
+        raise CheckpointError(
+            f"corrupt tensor in storage {brief_repr(key)}: size {brief_repr(size)}, "
+            f"stride {brief_repr(stride)}"
+        )
+    if len(size) > MAX_DIMS:
+        raise CheckpointError(
+            f"corrupt tensor in storage {brief_repr(key)}: {len(size)} dimensions"
+        )
     if 0 in size:
         return np.empty(size, elements.dtype)
     last = offset + sum((n - 1) * s for n, s in zip(size, stride, strict=True))
     if last >= elements.size:
         raise CheckpointError(
             f"corrupt tensor: size {list(size)} stride {list(stride)} offset {offset} reaches "
-            f"element {last}, but storage {key!r} holds {elements.size}"
+            f"element {last}, but storage {brief_repr(key)} holds {elements.size}"
         )
     count = math.prod(size)
-    if count * elements.itemsize > _MAX_BYTES:
-        raise CheckpointError(f"corrupt tensor in storage {key!r}: size {list(size)} is too big")
     contiguous = tuple(math.prod(size[i + 1 :]) for i in range(len(size)))
     if all(s == c or n == 1 for n, s, c in zip(size, stride, contiguous, strict=True)):
         return elements[offset : offset + count].reshape(size)
     item = elements.itemsize
-    view = np.lib.stride_tricks.as_strided(
+    return np.lib.stride_tricks.as_strided(
         elements[offset:], size, [s * item for s in stride], writeable=False
-    )
-    return np.ascontiguousarray(view)
-
-
-def _ints(values: object) -> bool:
-    return isinstance(values, tuple | list) and all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values
     )
 
 
@@ -194,9 +208,14 @@ def _storage_arg(storage: object, where: str) -> Storage:
 
 
 def _rebuild_tensor(storage: object, offset: int, size: tuple, stride: tuple) -> PendingTensor:
-    return PendingTensor(
-        _storage_arg(storage, "_rebuild_tensor"), offset, tuple(size), tuple(stride)
-    )
+    storage = _storage_arg(storage, "_rebuild_tensor")
+    if not ints(size) or not ints(stride) or len(size) != len(stride) or len(size) > MAX_DIMS:
+        raise CheckpointError(
+            f"corrupt tensor in storage {brief_repr(storage.key)}: size {brief_repr(size)}, "
+            f"stride {brief_repr(stride)}"
+        )
+    charge(_PENDING_TENSOR_BYTES + 16 * len(size), "a tensor")
+    return PendingTensor(storage, offset, tuple(size), tuple(stride))
 
 
 def _rebuild_tensor_v2(
@@ -222,7 +241,9 @@ def _rebuild_tensor_v3(
     metadata: object = None,
 ) -> PendingTensor:
     if not isinstance(dtype, TorchDtype):
-        raise CheckpointError(f"corrupt checkpoint: _rebuild_tensor_v3 got dtype {dtype!r}")
+        raise CheckpointError(
+            f"corrupt checkpoint: _rebuild_tensor_v3 got dtype {brief_repr(dtype)}"
+        )
     tensor = _rebuild_tensor(storage, offset, size, stride)
     tensor.dtype = dtype.dtype
     return tensor
@@ -255,8 +276,9 @@ def _rebuild_from_type_v2(func: object, new_type: object, args: object, state: o
 
 
 def _size(dims: object = ()) -> tuple:
-    if not _ints(dims):
-        raise CheckpointError(f"corrupt torch.Size {dims!r}")
+    if not ints(dims) or len(dims) > MAX_DIMS:
+        raise CheckpointError(f"corrupt torch.Size {brief_repr(dims)}")
+    charge(8 * len(dims), "a torch.Size")
     return tuple(dims)
 
 
@@ -297,37 +319,53 @@ def explain(module: str, name: str) -> None:
 
 
 # --- from pickled objects to plain Python and NumPy --------------------------------------------
-def materialize(obj: Any, where: str) -> Any:
+def materialize(obj: Any, where: str, budget: MemoryBudget) -> Any:
     """Replace every PendingTensor and Storage by a NumPy array, OrderedDicts by dicts and
-    torch dtypes by their names; shared objects stay shared."""
+    torch dtypes by their names; shared objects stay shared. Copies are charged to `budget`;
+    nesting deeper than MAX_NESTING is refused."""
     try:
-        return _materialize(obj, {})
+        return _Materializer(where, budget).convert(obj, 0)
+    except CheckpointError:
+        raise
     except RecursionError as exc:
         raise CheckpointError(f"{where} is nested too deeply to load") from exc
+    except (AttributeError, TypeError, ValueError) as exc:
+        # a pickle may BUILD (set attributes of) the objects the rebuild functions return
+        raise CheckpointError(f"{where} holds a corrupt tensor: {exc}") from exc
 
 
-def _materialize(obj: Any, memo: dict[int, Any]) -> Any:
-    found = memo.get(id(obj))
-    if found is not None:
-        return found
-    if isinstance(obj, PendingTensor):
-        result: Any = obj.materialize()
-    elif isinstance(obj, Storage):
-        result = PendingTensor(obj, 0, (obj.count,), (1,)).materialize()
-    elif isinstance(obj, TorchDtype):
-        result = str(obj)
-    elif isinstance(obj, dict):
-        result = {}
-        memo[id(obj)] = result
-        for key, value in obj.items():
-            result[key] = _materialize(value, memo)
-    elif isinstance(obj, list):
-        result = []
-        memo[id(obj)] = result
-        result.extend(_materialize(value, memo) for value in obj)
-    elif isinstance(obj, tuple):
-        result = tuple(_materialize(value, memo) for value in obj)
-    else:
-        return obj
-    memo[id(obj)] = result
-    return result
+class _Materializer:
+    def __init__(self, where: str, budget: MemoryBudget) -> None:
+        self.where = where
+        self.budget = budget
+        self.memo: dict[int, Any] = {}  # id of a pickled object -> its result
+
+    def convert(self, obj: Any, depth: int) -> Any:
+        found = self.memo.get(id(obj))
+        if found is not None:
+            return found
+        if depth > MAX_NESTING:
+            raise CheckpointError(
+                f"{self.where} is nested too deeply to load (over {MAX_NESTING} levels)"
+            )
+        if isinstance(obj, PendingTensor):
+            result: Any = obj.materialize(self.budget)
+        elif isinstance(obj, Storage):
+            result = PendingTensor(obj, 0, (obj.count,), (1,)).materialize(self.budget)
+        elif isinstance(obj, TorchDtype):
+            result = str(obj)
+        elif isinstance(obj, dict):
+            result = {}
+            self.memo[id(obj)] = result
+            for key, value in obj.items():
+                result[key] = self.convert(value, depth + 1)
+        elif isinstance(obj, list):
+            result = []
+            self.memo[id(obj)] = result
+            result.extend(self.convert(value, depth + 1) for value in obj)
+        elif isinstance(obj, tuple):
+            result = tuple(self.convert(value, depth + 1) for value in obj)
+        else:
+            return obj
+        self.memo[id(obj)] = result
+        return result

@@ -12,13 +12,8 @@ import pytest
 
 from framework.interop import paddle as paddle_bridge
 from framework.interop import torch as torch_bridge
-from framework.interop.safe_unpickle import (
-    BUILTIN_GLOBALS,
-    NUMPY_GLOBALS,
-    CheckpointError,
-    UnsafePickleError,
-    load_pickle,
-)
+from framework.interop.pickle_globals import BUILTIN_GLOBALS, NUMPY_GLOBALS
+from framework.interop.safe_unpickle import CheckpointError, UnsafePickleError, load_pickle
 from tests.framework_tests.interop_tests.malicious import (
     Reduce,
     expected_names,
@@ -137,7 +132,7 @@ def test_it_reports_corrupt_pickles_as_checkpoint_errors(data: bytes):
 
 
 def test_a_shape_that_is_not_a_tuple_is_corrupt():
-    from framework.interop.safe_unpickle import NDARRAY_MARKER, _reconstruct
+    from framework.interop.pickle_globals import NDARRAY_MARKER, _reconstruct
 
     with pytest.raises(CheckpointError, match="bad shape"):
         _reconstruct(NDARRAY_MARKER, "boom", "f4")
