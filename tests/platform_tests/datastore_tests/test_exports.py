@@ -3,47 +3,21 @@
 from __future__ import annotations
 
 import zipfile
-from pathlib import Path
 
 from datastore.models import Annotation, Dataset, ExportJob
 from datastore.services.versions import freeze_version
 from tests.platform_tests.datastore_tests import sample_images
 from tests.platform_tests.datastore_tests.base import DatastoreTestCase
-from workers.tasks.datastore import export_labels
+from tests.platform_tests.datastore_tests.exporting import export_archive, round_trip
 
 
 class ExportTests(DatastoreTestCase):
-    def export(self, dataset: Dataset, fmt: str, version: int | None = None) -> Path:
-        client = self.api_client_for(self.bob)
-        response = client.post(
-            f"/api/datasets/{dataset.pk}/exports/",
-            {"format": fmt, "version": version},
-            format="json",
-        )
-        self.assertEqual(response.status_code, 201, response.content)
-        export_labels(response.json()["id"])
-        job = client.get(f"/api/exports/{response.json()['id']}/").json()
-        self.assertEqual(job["status"], "succeeded", job["error"])
-        download = client.get(job["download_url"])
-        self.assertEqual(download.status_code, 200)
-        self.assertIn("attachment", download["Content-Disposition"])
-        target = self.folder("exports") / f"{fmt}-{job['id']}.zip"
-        target.write_bytes(b"".join(download.streaming_content))
-        return target
-
     def labels_of(self, dataset: Dataset) -> list[tuple]:
         rows = Annotation.objects.filter(sample__dataset=dataset)
         return sorted(
             (a.sample.content_hash, a.label_class.name, a.x, a.y, a.w, a.h)
             for a in rows.select_related("sample", "label_class")
         )
-
-    def round_trip(self, dataset: Dataset, fmt: str) -> Dataset:
-        archive = self.export(dataset, fmt)
-        copy = self.make_dataset(dataset.task_type, name=f"{dataset.name} via {fmt}")
-        job = self.import_files(copy, [(archive.name, archive)])
-        self.assertEqual(job.status, "succeeded", job.error)
-        return copy
 
     def detection_dataset(self) -> Dataset:
         dataset = self.make_dataset(Dataset.TaskType.DETECTION, name="Boxes")
@@ -62,14 +36,14 @@ class ExportTests(DatastoreTestCase):
         self.import_digits(dataset, labels=(4, 7), per_class=3)
         for fmt in ("imagenet", "csv"):
             with self.subTest(fmt=fmt):
-                copy = self.round_trip(dataset, fmt)
+                copy = round_trip(self, dataset, fmt)
                 self.assertEqual(self.labels_of(copy), self.labels_of(dataset))
 
     def test_detection_round_trips_through_coco_voc_and_csv(self) -> None:
         dataset = self.detection_dataset()
         for fmt in ("coco", "voc", "csv"):
             with self.subTest(fmt=fmt):
-                copy = self.round_trip(dataset, fmt)
+                copy = round_trip(self, dataset, fmt)
                 self.assertEqual(self.labels_of(copy), self.labels_of(dataset))
                 splits = dict(copy.samples.values_list("original_name", "split"))
                 self.assertEqual(sorted(splits.values()), ["train", "train", "val"])
@@ -86,7 +60,7 @@ class ExportTests(DatastoreTestCase):
             ratios={"train": 0.5, "val": 0.5, "test": 0},
         )
         Annotation.objects.filter(sample__dataset=dataset).delete()
-        archive = self.export(dataset, "imagenet", version.pk)
+        archive = export_archive(self, dataset, "imagenet", version)
         names = zipfile.ZipFile(archive).namelist()
         # Three per class at 50/50: each class deals two to train, one to val.
         self.assertEqual(sum(n.startswith("train/") for n in names), 4)
