@@ -10,6 +10,14 @@ import zipfile
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from datastore.importing.formats.class_folder_names import (
+    LABELS_FILE,
+    class_folder_names,
+    labels_file,
+)
+from datastore.importing.formats.csvcells import escape_cell
+from datastore.importing.formats.voc import XML_SPACE
+
 if TYPE_CHECKING:
     from datastore.services.exports import ExportItem
 
@@ -82,7 +90,10 @@ def _voc_xml(item: ExportItem) -> str:
         ET.SubElement(size, tag).text = str(value)
     for name, x, y, w, h in item.boxes:
         obj = ET.SubElement(root, "object")
-        ET.SubElement(obj, "name").text = name
+        element = ET.SubElement(obj, "name")
+        element.text = name
+        if name != name.strip():  # readers trim names unless told the whitespace counts
+            element.set(XML_SPACE, "preserve")
         ET.SubElement(obj, "difficult").text = "0"
         box = ET.SubElement(obj, "bndbox")
         for tag, value in (("xmin", x), ("ymin", y), ("xmax", x + w), ("ymax", y + h)):
@@ -108,13 +119,16 @@ def write_voc(
 def write_imagenet(
     archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str], progress: Progress
 ) -> None:
+    """Folders are named after the classes, made safe (class_folder_names); `labels.txt` maps
+    them back to the real names."""
+    folders = class_folder_names(classes)
     labeled = [item for item in items if item.tags]
-    archive.writestr("labels.txt", "".join(f"{name}\n" for name in classes))
+    archive.writestr(LABELS_FILE, labels_file(folders))
     done = 0
     for item in labeled:
         for tag in item.tags:  # a multi-label image sits in each of its classes' folders
             prefix = f"{item.split}/" if item.split else ""
-            _add_image(archive, item, f"{prefix}{tag}/{item.name}")
+            _add_image(archive, item, f"{prefix}{folders[tag]}/{item.name}")
         done += 1
         if done % 200 == 0 or done == len(labeled):
             progress(done, len(labeled))
@@ -123,22 +137,23 @@ def write_imagenet(
 def write_csv(
     archive: zipfile.ZipFile, items: Sequence[ExportItem], classes: list[str], progress: Progress
 ) -> None:
+    """Text cells are escaped against formulas (csvcells) and quoted; numbers are left bare."""
     text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
+    writer = csv.writer(text, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     detection = any(item.boxes for item in items)
     if detection:
         writer.writerow(["filename", "label", "xmin", "ymin", "xmax", "ymax", "split"])
     else:
         writer.writerow(["filename", "label", "split"])
     for item in items:
-        path = f"images/{item.name}"
+        path = escape_cell(f"images/{item.name}")
         if detection and not item.boxes:
             writer.writerow([path, "", "", "", "", "", item.split])  # an image with no objects
         elif detection:
             for name, x, y, w, h in item.boxes:
-                writer.writerow([path, name, x, y, x + w, y + h, item.split])
+                writer.writerow([path, escape_cell(name), x, y, x + w, y + h, item.split])
         else:
-            writer.writerow([path, ";".join(item.tags), item.split])
+            writer.writerow([path, ";".join(escape_cell(tag) for tag in item.tags), item.split])
     archive.writestr("labels.csv", text.getvalue())
     _images(archive, items, lambda item: "images", progress)
 

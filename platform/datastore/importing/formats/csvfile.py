@@ -2,7 +2,8 @@
 
 Columns are found by name, case-insensitively: the image (`filename`, `path`, `image`...), the
 label (`label`, `class`, `labels`...; several labels split by `;` or `|`), an optional `split`,
-and for boxes `xmin,ymin,xmax,ymax` or `x,y,width,height` in pixels.
+and for boxes `xmin,ymin,xmax,ymax` or `x,y,width,height` in pixels. A leading apostrophe marks
+a cell as text (see csvcells).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datastore.importing.formats.base import (
     parse_number,
     split_from_filename,
 )
+from datastore.importing.formats.csvcells import read_cell
 from datastore.importing.problems import ImportRejected
 from datastore.importing.tree import SourceTree
 
@@ -50,8 +52,8 @@ def _box_columns(header: list[str]) -> tuple[list[int], bool] | None:
 def _split_labels(value: str) -> list[str]:
     for separator in (";", "|"):
         if separator in value:
-            return [v.strip() for v in value.split(separator) if v.strip()]
-    return [value.strip()] if value.strip() else []
+            return [name for v in value.split(separator) if (name := read_cell(v))]
+    return [name] if (name := read_cell(value)) else []
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def _read_row(
             where,
         )
         return
-    reference = row[columns.path].strip()
+    reference = read_cell(row[columns.path])
     image = tree.lookup(reference, csv_path)
     if image is None:
         result.report.error(
@@ -153,7 +155,7 @@ def _read_row(
 def _split_of(row: list[str], split_col: int | None) -> str:
     if split_col is None:
         return ""
-    return SPLIT_NAMES.get(row[split_col].strip().lower(), "")
+    return SPLIT_NAMES.get(read_cell(row[split_col]).lower(), "")
 
 
 def _read_box(
@@ -166,7 +168,7 @@ def _read_box(
 ) -> Box | None:
     indices, corners = columns
     try:
-        a, b, c, d = (parse_number(row[i]) for i in indices)
+        a, b, c, d = (parse_number(read_cell(row[i])) for i in indices)
     except ValueError as exc:
         result.report.error(
             "malformed_line",

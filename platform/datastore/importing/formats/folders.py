@@ -1,8 +1,13 @@
-"""ImageNet-style class folders (`[split/]class/image.png`) and flat, unlabeled images."""
+"""ImageNet-style class folders (`[split/]class/image.png`) and flat, unlabeled images.
+
+A `labels.txt` beside the folders may map folder names to the real class names (Sampan's own
+export writes one: class_folder_names).
+"""
 
 from __future__ import annotations
 
 from datastore.importing.formats.base import SPLIT_NAMES, ReadResult
+from datastore.importing.formats.class_folder_names import LABELS_FILE, read_labels_file
 from datastore.importing.images import is_image_name
 from datastore.importing.tree import SourceTree
 
@@ -27,13 +32,41 @@ def looks_like_class_folders(tree: SourceTree) -> bool:
     return len(classes) >= 2 or (len(classes) == 1 and under_split)
 
 
+def _folder_names(tree: SourceTree) -> dict[str, dict[str, str]]:
+    """Folder -> (class folder name -> real class name), from each `labels.txt` with a map."""
+    found: dict[str, dict[str, str]] = {}
+    for path in tree:
+        folder, _, name = path.rpartition("/")
+        if name.lower() == LABELS_FILE:
+            mapping = read_labels_file(tree.read_text(path))
+            if mapping:
+                found[folder] = mapping
+    return found
+
+
+def _class_of(path: str, folder: str, names: dict[str, dict[str, str]]) -> str:
+    """The real name of an image's class folder, from the nearest `labels.txt` above it."""
+    parts = path.split("/")[:-2]
+    for depth in range(len(parts), -1, -1):
+        mapping = names.get("/".join(parts[:depth]), {})
+        if folder in mapping:
+            return mapping[folder]
+    return folder
+
+
 def read_class_folders(tree: SourceTree) -> ReadResult:
+    """Classes named in `labels.txt` come first, in its order; other folders after, sorted."""
     result = ReadResult()
+    names = _folder_names(tree)
+    for mapping in names.values():
+        for name in mapping.values():
+            result.add_class(name)
+    declared = len(result.classes)
     for path in tree:
         if not is_image_name(path):
             continue
-        label = class_folder_of(path)
-        if label is None:
+        folder = class_folder_of(path)
+        if folder is None:
             result.record(path)
             result.report.warning(
                 "unlabeled_image",
@@ -42,8 +75,8 @@ def read_class_folders(tree: SourceTree) -> ReadResult:
                 "Move it into the folder named after its class, or label it in the browser.",
             )
         else:
-            result.tag(path, label)
-    result.classes.sort()
+            result.tag(path, _class_of(path, folder, names))
+    result.classes[declared:] = sorted(result.classes[declared:])
     return result
 
 

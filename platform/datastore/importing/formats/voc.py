@@ -13,6 +13,8 @@ from datastore.importing.images import IMAGE_EXTENSIONS
 from datastore.importing.problems import Report
 from datastore.importing.tree import SourceTree
 
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"  # written xml:space
+
 
 def is_voc(tree: SourceTree, path: str) -> bool:
     if not path.lower().endswith(".xml"):
@@ -65,9 +67,19 @@ def _find_image(tree: SourceTree, xml_path: str, root: ET.Element) -> str | None
     return None
 
 
+def _name_of(obj: ET.Element) -> str:
+    """Trimmed, unless the element says its whitespace counts, as Sampan's export does for a
+    name with spaces or tabs at either end."""
+    element = obj.find("name")
+    if element is None:
+        return ""
+    text = element.text or ""
+    return text if element.get(XML_SPACE) == "preserve" else text.strip()
+
+
 def _read_object(obj: ET.Element, index: int, xml_path: str, report: Report) -> Box | None:
     where = f"object[{index}]"
-    name = (obj.findtext("name") or "").strip()
+    name = _name_of(obj)
     if not name:
         report.error(
             "malformed_field",

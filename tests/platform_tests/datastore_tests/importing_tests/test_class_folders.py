@@ -48,3 +48,19 @@ def test_it_warns_about_images_outside_class_folders(tmp_path: Path, run_import)
     loose = [p for p in prepared.report.problems if p.file == "loose.png"]
     assert [p.code for p in loose] == ["unlabeled_image"]
     assert "class folder" in loose[0].reason
+
+
+def test_it_takes_class_names_from_labels_txt(tmp_path: Path, run_import) -> None:
+    root = tmp_path / "src"
+    for folder, index in (("a_b", 0), ("CON_", 1), ("plain", 2)):
+        save(digit(index)[0], root / "train" / folder / f"{index}.png")
+    (root / "labels.txt").write_text("a_b\ta/b\nCON_\tCON\nunused\tno images\n")
+    prepared = run_import(root)
+    assert prepared.format == Format.CLASS_FOLDERS
+    labels = {s.source: s.labels for s in prepared.samples}
+    assert labels == {
+        "train/a_b/0.png": ["a/b"],
+        "train/CON_/1.png": ["CON"],
+        "train/plain/2.png": ["plain"],
+    }
+    assert prepared.classes == ["a/b", "CON", "no images", "plain"]
