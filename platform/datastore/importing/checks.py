@@ -15,7 +15,7 @@ from datastore.importing.problems import Report
 HASH_BITS = 128
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: an import may hold millions
 class PixelBox:
     label: str
     x: float

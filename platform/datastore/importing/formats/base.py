@@ -47,7 +47,7 @@ DETECTION_ONLY = {Format.COCO, Format.VOC, Format.YOLO}
 CLASSIFICATION_ONLY = {Format.CLASS_FOLDERS, Format.LIST_FILE}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: an import may hold millions
 class Box:
     """A box as the label file gave it; normalized boxes are fractions of the image size."""
 

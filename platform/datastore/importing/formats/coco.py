@@ -120,7 +120,11 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
         record = result.record(found)
         record.labeled = True
         record.split = split or record.split
-    for i, annotation in enumerate(_entries(data, "annotations", path, report)):
+    annotations = _entries(data, "annotations", path, report)
+    del data  # the annotations are all that is still needed
+    for i in range(len(annotations)):
+        # Each is freed once read, so the boxes grow as the document shrinks.
+        annotation, annotations[i] = annotations[i], None
         _read_annotation(annotation, i, path, images, categories, result)
     return True
 
