@@ -12,6 +12,8 @@ bytes). Every load therefore carries a `MemoryBudget`: what the file's opcodes b
 admitted globals allocate and what the readers copy or decompress is charged to it first, and a
 charge beyond it raises `CheckpointTooLargeError` before anything is allocated.
 
+    from framework.interop.pickle_globals import BUILTIN_GLOBALS, NUMPY_GLOBALS
+
     budget = MemoryBudget("'model.pdparams'", file_size=os.path.getsize(path))
     with open(path, "rb") as stream:
         obj = load_pickle(stream, NUMPY_GLOBALS | BUILTIN_GLOBALS, budget.where, budget=budget)
@@ -124,19 +126,21 @@ class MemoryBudget:
         self.limit = min(max_bytes, FILE_SIZE_FACTOR * file_size + SLACK_BYTES)
         self.used = 0
 
-    def charge(self, nbytes: int, what: str) -> None:
+    def charge(self, nbytes: int, what: str, at_least: bool = False) -> None:
         """Account for `nbytes` about to be allocated for `what` ('a bytearray'), or raise
-        CheckpointTooLargeError when the load would pass its limit."""
+        CheckpointTooLargeError when the load would pass its limit. `at_least` says that
+        `nbytes` is where counting stopped, not the whole request."""
         if nbytes < 0:
             raise CheckpointError(f"corrupt checkpoint {self.where}: {what} has a negative size")
         if self.used + nbytes > self.limit:
             raise CheckpointTooLargeError(
-                self._refusal(nbytes, what), requested=nbytes, limit=self.limit
+                self._refusal(nbytes, what, at_least), requested=nbytes, limit=self.limit
             )
         self.used += nbytes
 
-    def _refusal(self, nbytes: int, what: str) -> str:
-        asked = f"refusing to load {self.where}: it asks for {human_size(nbytes)} for {what}"
+    def _refusal(self, nbytes: int, what: str, at_least: bool) -> str:
+        amount = f"at least {human_size(nbytes)}" if at_least else human_size(nbytes)
+        asked = f"refusing to load {self.where}: it asks for {amount} for {what}"
         if self.used:
             asked += f" on top of {human_size(self.used)} already allocated"
         if self.limit == self.max_bytes:
@@ -317,11 +321,7 @@ _BUILD_BYTES = 1024 + _OPCODE_BYTES
 # The C unpickler grows its memo array to twice an index it is asked to store at, zero-filled:
 # an 8-byte pickle storing at index 2**32 - 1 would take 64 GiB.
 _MEMO_SLOT_BYTES = 16
-_OPCODE_COST = {
-    **{code: _OPCODE_BYTES for code in _OPCODES},
-    **{code: _SET_BYTES for code in b"\x8f\x91"},  # EMPTY_SET, FROZENSET
-    ord("b"): _BUILD_BYTES,
-}
+_OPCODE_COST = {"EMPTY_SET": _SET_BYTES, "FROZENSET": _SET_BYTES, "BUILD": _BUILD_BYTES}
 _LENGTH_PREFIX = {  # how the length of a counted argument is stored: bytes, signed
     pickletools.TAKEN_FROM_ARGUMENT1: (1, False),
     pickletools.TAKEN_FROM_ARGUMENT4: (4, True),
@@ -329,6 +329,7 @@ _LENGTH_PREFIX = {  # how the length of a counted argument is stored: bytes, sig
     pickletools.TAKEN_FROM_ARGUMENT8U: (8, False),
 }
 _MEMO_PUTS = {"PUT", "BINPUT", "LONG_BINPUT"}
+_Truncated = Callable[[str], CheckpointError]
 
 
 def _charge_opcodes(stream: IO[bytes], budget: MemoryBudget, where: str) -> None:
@@ -339,43 +340,14 @@ def _charge_opcodes(stream: IO[bytes], budget: MemoryBudget, where: str) -> None
     start = stream.tell()
     end = stream.seek(0, io.SEEK_END)
     stream.seek(start)
-    cost, memo_size = 0, 0
-    remaining = budget.limit - budget.used
 
     def truncated(detail: str) -> CheckpointError:
         return CheckpointError(f"{where} is not a valid pickle (truncated or corrupt): {detail}")
 
-    while True:
-        code = stream.read(1)
-        if not code:
-            raise truncated("it ends before its STOP opcode")
-        op = _OPCODES.get(code[0])
-        if op is None:
-            raise truncated(f"unknown opcode {code!r}")
-        cost += _OPCODE_COST[code[0]]
-        arg = op.arg
-        if arg is None:
-            value = None
-        elif arg.n >= 0:  # a fixed-size argument: an index, a length, a float
-            data = stream.read(arg.n)
-            if len(data) != arg.n:
-                raise truncated(f"{op.name} is cut short")
-            value = int.from_bytes(data, "little", signed=arg.name == "int4")
-        elif arg.n == pickletools.UP_TO_NEWLINE:  # text; GLOBAL and INST have two lines
-            lines = [stream.readline() for _ in range(2 if "pair" in arg.name else 1)]
-            if not all(line.endswith(b"\n") for line in lines):
-                raise truncated(f"{op.name} is cut short")
-            cost += sum(map(len, lines))
-            value = lines[0]
-        else:  # counted: the pickle's strings, bytes and big integers
-            width, signed = _LENGTH_PREFIX[arg.n]
-            data = stream.read(width)
-            length = int.from_bytes(data, "little", signed=signed)
-            if len(data) != width or length < 0 or length > end - stream.tell():
-                raise truncated(f"{op.name} claims more bytes than the pickle holds")
-            stream.seek(length, io.SEEK_CUR)
-            cost += length
-            value = None
+    cost, memo_size, stopped = 0, 0, False
+    while not stopped:
+        op, value, argument_bytes = _read_opcode(stream, end, truncated)
+        cost += _OPCODE_COST.get(op.name, _OPCODE_BYTES) + argument_bytes
         if op.name == "FRAME":  # the unpickler reads a whole frame into memory first
             if value > end - stream.tell():
                 raise truncated("FRAME claims more bytes than the pickle holds")
@@ -389,13 +361,45 @@ def _charge_opcodes(stream: IO[bytes], budget: MemoryBudget, where: str) -> None
             _refuse_extension_code(value, where)
         elif op.name == "STOP":
             break
-        if cost > remaining:
-            break
+        stopped = cost > budget.limit - budget.used  # then charge() refuses the file
     stream.seek(start)
-    budget.charge(cost, "the objects its pickle builds")
+    budget.charge(cost, "the objects its pickle builds", at_least=stopped)
 
 
-def _memo_index(value: int | bytes, truncated: Callable[[str], CheckpointError]) -> int:
+def _read_opcode(
+    stream: IO[bytes], end: int, truncated: _Truncated
+) -> tuple[pickletools.OpcodeInfo, int | bytes | None, int]:
+    """The next opcode, its argument's value where it is an index or a length (text for
+    newline-ended ones), and how many argument bytes the unpickler will hold in memory."""
+    code = stream.read(1)
+    if not code:
+        raise truncated("it ends before its STOP opcode")
+    op = _OPCODES.get(code[0])
+    if op is None:
+        raise truncated(f"unknown opcode {code!r}")
+    arg = op.arg
+    if arg is None:
+        return op, None, 0
+    if arg.n >= 0:  # a fixed-size argument: an index, a length, a float
+        data = stream.read(arg.n)
+        if len(data) != arg.n:
+            raise truncated(f"{op.name} is cut short")
+        return op, int.from_bytes(data, "little", signed=arg.name == "int4"), 0
+    if arg.n == pickletools.UP_TO_NEWLINE:  # text; GLOBAL and INST have two lines
+        lines = [stream.readline() for _ in range(2 if "pair" in arg.name else 1)]
+        if not all(line.endswith(b"\n") for line in lines):
+            raise truncated(f"{op.name} is cut short")
+        return op, lines[0], sum(map(len, lines))
+    width, signed = _LENGTH_PREFIX[arg.n]  # counted: strings, bytes, big integers
+    data = stream.read(width)
+    length = int.from_bytes(data, "little", signed=signed)
+    if len(data) != width or length < 0 or length > end - stream.tell():
+        raise truncated(f"{op.name} claims more bytes than the pickle holds")
+    stream.seek(length, io.SEEK_CUR)
+    return op, None, length
+
+
+def _memo_index(value: int | bytes, truncated: _Truncated) -> int:
     if isinstance(value, int):
         return value
     try:

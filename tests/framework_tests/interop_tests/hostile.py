@@ -50,6 +50,14 @@ def memo_pdparams(folder: Path) -> Path:
     return path
 
 
+def empty_sets_pdparams(folder: Path) -> Path:
+    """Two million empty sets in a list: 2 MB of opcodes, 450 MB of objects."""
+    path = folder / "weights.pdparams"
+    sets = b"](" + b"\x8f" * 2_000_000 + b"e"  # EMPTY_LIST, MARK, EMPTY_SET..., APPENDS
+    path.write_bytes(b"\x80\x04}X\x01\x00\x00\x00w" + sets + b"s.")
+    return path
+
+
 def list_copies_pdparams(folder: Path, copies: int = 20_000) -> Path:
     """One list of 100,000 items, then `list(it)` called 20,000 times: 16 GB of copies."""
     global_list = b"c__builtin__\nlist\nq\x000"  # memo 0, then POP
@@ -61,7 +69,7 @@ def list_copies_pdparams(folder: Path, copies: int = 20_000) -> Path:
     return path
 
 
-def deflated_zeros_pth(folder: Path) -> Path:
+def deflated_zeros_pth(folder: Path, mib: int = 256) -> Path:
     """A torch.save zip whose storage record is 256 MiB of zeros, deflated to ~260 KB."""
     torch = _torch()
     path = folder / "weights.pth"
@@ -74,8 +82,8 @@ def deflated_zeros_pth(folder: Path) -> Path:
                 continue
             member = zipfile.ZipInfo(info.filename)
             member.compress_type = zipfile.ZIP_DEFLATED
-            with target.open(member, "w", force_zip64=True) as stream:
-                for _ in range(256):
+            with target.open(member, "w") as stream:
+                for _ in range(mib):
                     stream.write(bytes(2**20))
     bomb.replace(path)
     return path

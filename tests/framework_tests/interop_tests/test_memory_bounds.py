@@ -32,6 +32,9 @@ HOSTILE: dict[str, tuple[Callable[[Path], Path], str, str]] = {
     ),
     "memo index 2**28": (hostile.memo_pdparams, "paddle", "4.0 GiB for the objects its pickle"),
     "list(x) 20,000 times": (hostile.list_copies_pdparams, "paddle", "for a list"),
+    "two million empty sets": (
+        hostile.empty_sets_pdparams, "paddle", "for the objects its pickle builds"
+    ),
     "deflated zeros": (
         hostile.deflated_zeros_pth, "torch", "256.0 MiB for the record 'weights/data/0'"
     ),
@@ -59,6 +62,21 @@ def test_it_refuses_a_file_asking_for_more_than_it_holds(tmp_path: Path, kind: s
     assert "can hold at most" in message, message
     grew = outcome["peak_kib"] - outcome["baseline_kib"]
     assert grew < HEADROOM_KIB, f"{kind}: the child's peak RSS grew by {grew // 1024} MiB"
+
+
+def test_a_deflated_record_is_never_inflated_past_its_claimed_size(tmp_path: Path):
+    """The archive claims 1,000 bytes for a record that inflates to 16 MiB: reading stops at
+    1,000, and the checksum of what was read does not match."""
+    pytest.importorskip("torch")
+    path = hostile.deflated_zeros_pth(tmp_path, mib=16)
+    data = bytearray(path.read_bytes())
+    entry = data.index(b"PK\x01\x02")  # the central directory entry of weights/data/0
+    while data[entry + 46 : entry + 60] != b"weights/data/0":
+        entry = data.index(b"PK\x01\x02", entry + 4)
+    data[entry + 24 : entry + 28] = (1000).to_bytes(4, "little")  # its uncompressed size
+    path.write_bytes(bytes(data))
+    with pytest.raises(CheckpointError, match="cannot read 'weights/data/0' .*CRC"):
+        torch_bridge.load_state_dict(path)
 
 
 def test_shared_objects_are_converted_once(tmp_path: Path):

@@ -176,6 +176,19 @@ def test_it_reads_big_endian_archives(tmp_path: Path):
     assert loaded["w"].dtype.isnative
 
 
+def test_it_reads_archives_rezipped_with_compression(tmp_path: Path):
+    state = {"w": torch.randn(64, 64), "zeros": torch.zeros(4096)}
+    path = save(state, tmp_path / "s.pth", "zip")
+    deflated = tmp_path / "deflated.pth"
+    with (
+        zipfile.ZipFile(path) as source,
+        zipfile.ZipFile(deflated, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            target.writestr(info.filename, source.read(info))
+    assert_same(bridge.load(deflated), state)
+
+
 def test_it_reads_without_torch_installed(tmp_path: Path):
     """The reader never imports torch: a child process with torch blocked reads both formats."""
     state = {"w": torch.randn(3, 4), "b": torch.randn(4).bfloat16(), "v": torch.randn(4, 4).t()}
