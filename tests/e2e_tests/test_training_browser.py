@@ -44,12 +44,12 @@ def test_a_job_from_the_form_to_a_confusion_matrix_cell(
     page.locator("#start").click()
 
     expect(page.locator("#status")).to_have_text("Running", timeout=60_000)
-    page.wait_for_function(f"({POINTS})() > 0", timeout=60_000)
+    page.wait_for_function(f"() => ({POINTS})() > 0", timeout=60_000)
     first = page.evaluate(POINTS)
     # `first` was drawn while the job ran; more points later, with no reload, is the chart
     # growing live. (Requiring the status to still say "running" at that later poll raced a
     # short job's last flush on a loaded machine.)
-    page.wait_for_function(f"({POINTS})() > {first}", timeout=60_000)
+    page.wait_for_function(f"() => ({POINTS})() > {first}", timeout=60_000)
     screenshot("running")
 
     expect(page.locator("#status")).to_have_text("Succeeded", timeout=180_000)
