@@ -9,6 +9,7 @@ depends on the worker's own stack, where this limit is the same everywhere.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,13 @@ def parse_label_json(tree: SourceTree, path: str) -> Any:
         raise InvalidJson(
             f"The file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
             "Fix the JSON (a missing comma or bracket is the usual cause) and upload again.",
+            file=path,
+        ) from None
+    except ValueError:  # the one other ValueError: an integer too long to convert
+        raise InvalidJson(
+            f"The file holds a number of more than {sys.get_int_max_str_digits():,} digits.",
+            "Check that this is the label file you meant to upload, or re-export it from the "
+            "labeling tool.",
             file=path,
         ) from None
     except RecursionError:  # only when the depth limit is set past what the parser can follow

@@ -32,8 +32,13 @@ def _yaml_names(tree: SourceTree, path: str, result: ReadResult) -> list[str] | 
     """`names:` as a list, or as a mapping from class number; None when there is none."""
     try:
         names = yaml.safe_load(tree.read_text(path))
-    except (yaml.YAMLError, RecursionError) as exc:  # the parser recurses once per level
-        problem = "it is nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        if isinstance(exc, RecursionError):  # the parser recurses once per level
+            problem = "it is nested too deeply"
+        elif isinstance(exc, ValueError):  # an integer of thousands of digits, a 31st of June
+            problem = f"a value in it cannot be converted ({str(exc).split(':')[0]})"
+        else:
+            problem = str(exc)
         result.report.error(
             "malformed_file",
             path,

@@ -90,3 +90,13 @@ def test_it_reports_coco_sections_that_are_not_lists(tmp_path: Path, run_import)
     assert ("malformed_field", "annotations") in problems
     assert ("malformed_field", "images[2]") in problems
     assert len(problems) < 10
+
+
+def test_it_rejects_json_with_a_number_too_long_to_read(tmp_path: Path, run_import) -> None:
+    root = tmp_path / "src"
+    save(photo("coffee"), root / "coffee.jpg")
+    (root / "coco.json").write_text('{"images": [], "annotations": [], "x": ' + "9" * 5000 + "}")
+    with pytest.raises(ImportRejected) as caught:
+        run_import(root, detection=True, fmt=Format.COCO)
+    assert caught.value.reason == "The file holds a number of more than 4,300 digits."
+    assert caught.value.file == "coco.json"

@@ -74,3 +74,14 @@ def test_it_reports_yaml_nested_too_deeply(tmp_path: Path, run_import) -> None:
     prepared = run_import(tmp_path / "src", detection=True)
     refused = next(p for p in prepared.report.problems if p.file == "data.yaml")
     assert refused.reason == "The YAML cannot be read: it is nested too deeply."
+
+
+def test_it_reports_yaml_with_a_number_too_long_to_read(tmp_path: Path, run_import) -> None:
+    write_yolo(tmp_path / "src")
+    (tmp_path / "src" / "data.yaml").write_text("names: [" + "9" * 5000 + "]")
+    prepared = run_import(tmp_path / "src", detection=True)
+    refused = next(p for p in prepared.report.problems if p.file == "data.yaml")
+    assert refused.reason == (
+        "The YAML cannot be read: a value in it cannot be converted "
+        "(Exceeds the limit (4300 digits) for integer string conversion)."
+    )
