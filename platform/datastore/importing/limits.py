@@ -17,6 +17,7 @@ class ImportLimits:
     # time, and parsed JSON takes several times its size, so this bounds an import's memory.
     max_label_file_bytes: int = 256 * MIB
     max_label_json_depth: int = 100  # real label files nest under 10 levels
+    max_class_name_chars: int = 100  # what a dataset's LabelClass.name holds
     max_files: int = 1_000_000
     max_image_pixels: int = 64_000_000  # width * height; Pillow's own guard stays on as well
     min_image_side: int = 16

@@ -24,7 +24,7 @@ from datastore.importing.formats.base import Format, Record
 from datastore.importing.formats.detect import detect_format, read_tree
 from datastore.importing.images import ImageInfo, ImageRejected, inspect_image, is_image_name
 from datastore.importing.limits import ImportLimits
-from datastore.importing.problems import Report, Severity
+from datastore.importing.problems import ImportRejected, Report, Severity
 from datastore.importing.tree import SourceTree
 
 LABEL_EXTENSIONS = (".txt", ".csv", ".json", ".xml", ".yaml", ".yml", ".names")
@@ -171,6 +171,20 @@ def _check_duplicates(
         by_source[path].problems.append("near_duplicate")
 
 
+def _check_class_names(classes: list[str], limits: ImportLimits) -> None:
+    """A name the dataset cannot hold would fail the import only when it is saved."""
+    limit = limits.max_class_name_chars
+    for name in classes:
+        if len(name) > limit:
+            shown = name if len(name) <= 60 else f"{name[:57]}..."
+            raise ImportRejected(
+                f"The class name '{shown}' has {len(name):,} characters; a class name may have "
+                f"at most {limit}.",
+                "Shorten the class names in the labels (or the class folder names) and upload "
+                "again.",
+            )
+
+
 def prepare_import(
     tree: SourceTree,
     target: ImportTarget,
@@ -184,6 +198,7 @@ def prepare_import(
     if fmt is None:
         fmt, note = detect_format(tree, target.detection)
     result = read_tree(tree, fmt, target.detection)
+    _check_class_names(result.classes, target.limits)
     report = Report()
     report.extend(tree.report)
     report.extend(result.report)

@@ -72,3 +72,12 @@ def test_it_rejects_a_csv_with_a_quote_left_open(tmp_path: Path, run_import) -> 
     assert "cannot be read at line" in caught.value.reason
     assert "field larger than field limit" in caught.value.reason
     assert "quote" in caught.value.fix
+
+
+def test_it_rejects_a_class_name_too_long_for_the_dataset(tmp_path: Path, run_import) -> None:
+    root = tmp_path / "src"
+    save(digit(0)[0], root / "a.png")
+    (root / "labels.csv").write_text(f"filename,label\na.png,{'x' * 101}\n")
+    with pytest.raises(ImportRejected) as caught:
+        run_import(root)
+    assert "has 101 characters; a class name may have at most 100" in caught.value.reason
