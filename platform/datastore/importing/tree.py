@@ -165,7 +165,7 @@ class SourceTree:
         if size > limit:
             raise ImportRejected(
                 f"The label file is {size:,} bytes, over the {limit:,} bytes a label file may "
-                "have: label files are read into memory whole.",
+                "have.",
                 "Split the labels into several smaller files (one per split, for example), or "
                 "ask an administrator to raise the label file limit.",
                 file=path,
