@@ -49,6 +49,7 @@ TASK_MODULES = [
     "workers.tasks.datastore",
     "workers.tasks.training",
     "workers.tasks.deploy",
+    "workers.tasks.modelzoo",
 ]
 
 app = Celery("sampan", include=TASK_MODULES)

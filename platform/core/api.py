@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from rest_framework import exceptions
@@ -12,6 +13,30 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from accounts.models import Workspace
 from core.scoping import get_object_for_user_or_404, workspace_lookup
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = 413
+    default_code = "request_too_large"
+
+
+# Room for a multipart body's boundaries and small fields around the file itself.
+MULTIPART_OVERHEAD = 1024 * 1024
+
+
+def refuse_oversized_body(request: Any) -> None:
+    """413 before the body is read, when Content-Length already says the upload is over
+    MAX_UPLOAD_BYTES: the bytes are never written anywhere. (Django reads no body at all
+    without a Content-Length, and the upload's own size is checked again as it streams.)"""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > settings.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD:
+        raise RequestTooLarge(
+            f"The upload is {length:,} bytes, over this server's {settings.MAX_UPLOAD_BYTES:,}"
+            "-byte limit for one upload (MAX_UPLOAD_BYTES)."
+        )
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -1,4 +1,4 @@
-"""The model-zoo API: the architecture catalog, and importing and listing weights."""
+"""The model-zoo API: the architecture catalog, weights, and the imports that bring them in."""
 
 from __future__ import annotations
 
@@ -14,15 +14,20 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.api import WorkspaceNestedMixin
+from core.api import WorkspaceNestedMixin, refuse_oversized_body
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from modelzoo.catalog import UnknownArchitecture, get_architecture
-from modelzoo.models import Weights
-from modelzoo.serializers import ImportWeightsSerializer, WeightsSerializer, api_error
+from modelzoo.models import Weights, WeightsImport
+from modelzoo.serializers import (
+    ImportWeightsSerializer,
+    WeightsImportSerializer,
+    WeightsSerializer,
+    api_error,
+)
 from modelzoo.services.listing import catalog, describe
 from modelzoo.services.profiles import profiles_by_key
-from modelzoo.services.weights import import_weights
+from modelzoo.services.weights import start_import
 
 
 class ArchitectureListView(generics.GenericAPIView):
@@ -54,26 +59,37 @@ class ArchitectureDetailView(generics.GenericAPIView):
         return Response(describe(arch, profiles_by_key().get(key)))
 
 
-class WeightsListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
-    """The workspace's weights (imported, or trained by its jobs). POST imports a file."""
+class WeightsListView(WorkspaceNestedMixin, generics.ListAPIView):
+    """The workspace's weights (imported, or trained by its jobs). Import files through
+    ``weight-imports/``."""
 
     queryset = Weights.objects.select_related("produced_by")
     serializer_class = WeightsSerializer
     permission_classes = [IsWorkspaceMember]
-    parser_classes = [MultiPartParser, FormParser]
 
     def get_queryset(self) -> Any:
         weights = super().get_queryset()
         arch = self.request.query_params.get("architecture")
         return weights.filter(architecture=arch) if arch else weights
 
-    @extend_schema(request=ImportWeightsSerializer, responses={201: WeightsSerializer})
+
+class WeightsImportListView(WorkspaceNestedMixin, generics.ListAPIView):
+    """The workspace's weights imports, newest first. POST uploads a file (multipart: the
+    architecture, the file, a name) and queues its import: 202, then follow its ``url``."""
+
+    queryset = WeightsImport.objects.select_related("weights__produced_by")
+    serializer_class = WeightsImportSerializer
+    permission_classes = [IsWorkspaceMember]
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(request=ImportWeightsSerializer, responses={202: WeightsImportSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        refuse_oversized_body(request)
         incoming = ImportWeightsSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         try:
-            weights = import_weights(
+            job = start_import(
                 workspace=self.get_workspace(),
                 user=request.user,
                 architecture=data["architecture"],
@@ -82,7 +98,18 @@ class WeightsListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
             )
         except DjangoValidationError as error:
             raise api_error(error) from None
-        return Response(WeightsSerializer(weights).data, status=status.HTTP_201_CREATED)
+        return Response(WeightsImportSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class WeightsImportDetailView(generics.RetrieveAPIView):
+    """One weights import: its stage while it runs, then its weights or why it failed."""
+
+    serializer_class = WeightsImportSerializer
+    permission_classes = [IsWorkspaceMember]
+
+    def get_queryset(self) -> Any:
+        imports = WeightsImport.objects.select_related("workspace", "weights__produced_by")
+        return scoped(imports, self.request.user)
 
 
 class WeightsDetailView(generics.RetrieveDestroyAPIView):

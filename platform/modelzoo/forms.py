@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 
 from modelzoo.catalog import ARCHITECTURES
-from modelzoo.services.weights import supported_formats
+from modelzoo.services.conversion import supported_formats
 
 
 class ImportWeightsForm(forms.Form):

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from core.jobs import ClaimableJob
 from modelzoo.catalog import Architecture, get_architecture
 
 
@@ -108,3 +109,30 @@ class Weights(models.Model):
         from django.core.files.storage import default_storage
 
         return default_storage.path(self.file.name)
+
+
+class WeightsImport(ClaimableJob):
+    """One uploaded weights file on its way into the zoo: a worker converts it in a child
+    process under a memory ceiling (modelzoo.services.weights), never the web request."""
+
+    activity = "importing weights"
+
+    workspace = models.ForeignKey(
+        "accounts.Workspace", on_delete=models.CASCADE, related_name="weight_imports"
+    )
+    architecture = models.CharField(max_length=50)
+    name = models.CharField(max_length=200)
+    original_name = models.CharField(max_length=300)
+    original_format = models.CharField(max_length=12, choices=Weights.Format.choices)
+    size_bytes = models.PositiveBigIntegerField()
+    # The uploaded file in storage, alone in its own folder; deleted once the import ends.
+    incoming = models.CharField(max_length=300, blank=True)
+    weights = models.OneToOneField(
+        Weights, null=True, blank=True, on_delete=models.SET_NULL, related_name="imported_by"
+    )
+
+    class Meta(ClaimableJob.Meta):
+        pass
+
+    def __str__(self) -> str:
+        return f"import of {self.original_name} as {self.architecture}"

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from modelzoo.catalog import ARCHITECTURES
-from modelzoo.models import Weights
+from modelzoo.models import Weights, WeightsImport
 
 
 def api_error(error: DjangoValidationError) -> serializers.ValidationError:
@@ -57,3 +57,34 @@ class ImportWeightsSerializer(serializers.Serializer):
         help_text=".safetensors, .pth / .pt (PyTorch), .pdparams (PaddlePaddle) or .onnx"
     )
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class WeightsImportSerializer(serializers.ModelSerializer):
+    """An import of a weights file: its progress, then the weights or the reason it failed."""
+
+    weights = WeightsSerializer(read_only=True, allow_null=True)
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = WeightsImport
+        fields = [
+            "id",
+            "url",
+            "architecture",
+            "name",
+            "original_name",
+            "original_format",
+            "size_bytes",
+            "status",
+            "stage",
+            "error",
+            "error_fix",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "weights",
+        ]
+        read_only_fields = fields
+
+    def get_url(self, job: WeightsImport) -> str:
+        return f"/api/weight-imports/{job.pk}/"

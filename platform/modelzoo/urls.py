@@ -20,6 +20,16 @@ api_urlpatterns = [
         api.WeightsListView.as_view(),
         name="weights-list",
     ),
+    path(
+        "workspaces/<slug:workspace_slug>/weight-imports/",
+        api.WeightsImportListView.as_view(),
+        name="weights-import-list",
+    ),
+    path(
+        "weight-imports/<int:pk>/",
+        api.WeightsImportDetailView.as_view(),
+        name="weights-import-detail",
+    ),
     path("weights/<int:pk>/", api.WeightsDetailView.as_view(), name="weights-detail"),
     path("weights/<int:pk>/download/", api.WeightsDownloadView.as_view(), name="weights-download"),
 ]

@@ -1,9 +1,11 @@
-"""The model-zoo page: architectures per task, and the workspace's weights with their source."""
+"""The model-zoo page: architectures per task, the workspace's weights with their source, and
+the imports on their way in."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -12,10 +14,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import Workspace
+from core.api import MULTIPART_OVERHEAD
 from core.scoping import Role, get_object_for_user_or_404, require_role
 from modelzoo.forms import ImportWeightsForm
+from modelzoo.services.conversion import onnx_import_available, supported_formats
 from modelzoo.services.listing import catalog_by_task
-from modelzoo.services.weights import import_weights, onnx_import_available, supported_formats
+from modelzoo.services.weights import start_import, too_large_message
+
+RECENT_IMPORTS = 10
 
 
 @login_required
@@ -23,25 +29,12 @@ from modelzoo.services.weights import import_weights, onnx_import_available, sup
 def zoo(request: HttpRequest, slug: str) -> HttpResponse:
     workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
     role = require_role(request.user, workspace, Role.VIEWER)
-    form = ImportWeightsForm(request.POST or None, request.FILES or None)
+    form = ImportWeightsForm()
     if request.method == "POST":
         require_role(request.user, workspace, Role.MEMBER)
-        if form.is_valid():
-            try:
-                weights = import_weights(
-                    workspace=workspace,
-                    user=request.user,
-                    architecture=form.cleaned_data["architecture"],
-                    upload=form.cleaned_data["file"],
-                    name=form.cleaned_data["name"],
-                )
-            except ValidationError as error:
-                form.add_error("file", error.messages)
-            else:
-                messages.success(
-                    request, f"Imported “{weights.name}”: {weights.report.get('check', '')}"
-                )
-                return redirect("modelzoo:zoo", slug=workspace.slug)
+        form = _import(request, workspace)
+        if form is None:
+            return redirect("modelzoo:zoo", slug=workspace.slug)
     saved = defaultdict(list)
     for weights in workspace.weights.select_related("produced_by"):
         saved[weights.architecture].append(weights)
@@ -49,6 +42,7 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
     for task in tasks:
         for entry in task["architectures"]:
             entry["saved"] = saved.get(entry["key"], [])
+    imports = workspace.weight_imports.select_related("weights")[:RECENT_IMPORTS]
     return render(
         request,
         "modelzoo/zoo.html",
@@ -56,9 +50,37 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             "workspace": workspace,
             "tasks": tasks,
             "form": form,
+            "imports": imports,
             "can_edit": role.covers(Role.MEMBER),
             "formats": supported_formats(),
             "onnx_available": onnx_import_available(),
         },
         status=400 if form.errors else 200,
     )
+
+
+def _import(request: HttpRequest, workspace: Workspace) -> ImportWeightsForm | None:
+    """Queues the uploaded file's import; None when queued, else the form with its errors."""
+    length = int(request.META.get("CONTENT_LENGTH") or 0)
+    if length > settings.MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD:  # refused before it is read
+        form = ImportWeightsForm()
+        form.add_error(None, too_large_message("The upload", length))
+        return form
+    form = ImportWeightsForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return form
+    try:
+        job = start_import(
+            workspace=workspace,
+            user=request.user,
+            architecture=form.cleaned_data["architecture"],
+            upload=form.cleaned_data["file"],
+            name=form.cleaned_data["name"],
+        )
+    except ValidationError as error:
+        form.add_error("file", error.messages)
+        return form
+    messages.success(
+        request, f"Importing “{job.original_name}”: it is checked and converted in the background."
+    )
+    return None

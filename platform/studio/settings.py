@@ -253,6 +253,11 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = envpath("MEDIA_ROOT", VAR_DIR / "media")
 # Upper bound for one uploaded file; uploads are streamed to disk, never held in memory.
 MAX_UPLOAD_BYTES = envint("MAX_UPLOAD_BYTES", 2 * 1024**3, minimum=1)
+# The most memory converting one imported weights file may take, in the worker's child
+# process (modelzoo.services.weights); a file needing more is refused with that reason.
+WEIGHTS_IMPORT_MEMORY_BYTES = envint(
+    "WEIGHTS_IMPORT_MEMORY_BYTES", 4 * 1024**3, minimum=256 * 1024**2
+)
 # Seconds a web process remembers a verified API token (0: check every request); see
 # accounts.authentication. A token revoked in another process works for at most this long.
 API_TOKEN_CACHE_SECONDS = envint("API_TOKEN_CACHE_SECONDS", 1, minimum=0)

@@ -1,4 +1,4 @@
-"""Training jobs, their reconciler and architecture profiling.
+"""Training jobs and their reconciler.
 
 `training.run_job` (queue gpu) takes a job id, finds a free device slot on this host, claims
 the job with a conditional update, trains it and writes the outcome to the job row. The
@@ -7,8 +7,7 @@ claim makes a redelivery harmless. It retries only on transient errors: a busy d
 claim time, or every device of this host taken by other jobs.
 
 `training.reconcile` (queue gpu, run by beat) re-queues jobs whose worker died and re-sends
-queued jobs whose message was lost. `modelzoo.profile_architectures` (queue default) measures
-the zoo's architectures.
+queued jobs whose message was lost.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from typing import Any
 from celery.signals import worker_ready, worker_shutdown
 from django.db import InterfaceError, OperationalError
 
-from modelzoo.services.profiles import measure_pending
 from training.models import TrainingJob
 from workers.celery import app
 from workers.runtime import registry
@@ -73,11 +71,6 @@ def run_job(self: Any, job_id: int) -> None:
 @app.task(name="training.reconcile")
 def reconcile() -> dict[str, int]:
     return reconcile_jobs()
-
-
-@app.task(name="modelzoo.profile_architectures")
-def profile_architectures() -> int:
-    return measure_pending()
 
 
 @worker_ready.connect

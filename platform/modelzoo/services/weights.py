@@ -1,297 +1,176 @@
-"""Importing weights: read the file without executing anything, fit it to a zoo architecture,
-check the network runs, and keep the result as safetensors with framework names.
+"""Weights in the zoo: importing a file as a background job, and storing and loading weights.
 
-Formats: `.safetensors` (read directly), `.pth` / `.pt` (framework.interop.torch: a restricted
-unpickler, then torch names and layouts mapped onto the architecture), `.pdparams`
-(framework.interop.paddle), `.onnx` (framework.onnx: the graph's initializers, by framework
-name or as a torch export; the imported network must then reproduce the graph's outputs).
+An upload is checked for size (MAX_UPLOAD_BYTES) as it arrives, kept alone in its own folder,
+and imported by a worker (`modelzoo.import_weights`). The worker converts it in a child process
+under a memory ceiling (WEIGHTS_IMPORT_MEMORY_BYTES; workers.runtime.isolated), with the
+unpicklers' allocation budget set below that ceiling, so a file built to exhaust memory costs
+neither the web process nor the worker anything but a refusal with its reason. The result is
+kept as safetensors with framework names.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import logging
 import shutil
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 
-from modelzoo.catalog import Architecture, get_architecture, head_keys
-from modelzoo.models import Weights
+from core.queueing import enqueue
+from modelzoo.catalog import Architecture, UnknownArchitecture, get_architecture
+from modelzoo.models import Weights, WeightsImport
+from modelzoo.services.conversion import format_of
 
-EXTENSIONS = {
-    ".safetensors": Weights.Format.SAFETENSORS,
-    ".pth": Weights.Format.TORCH,
-    ".pt": Weights.Format.TORCH,
-    ".pdparams": Weights.Format.PADDLE,
-    ".onnx": Weights.Format.ONNX,
-}
+logger = logging.getLogger(__name__)
+IMPORT_TASK = "modelzoo.import_weights"
 CHUNK = 1024 * 1024
+# A conversion holds the file's tensors about four times over at its peak (read, converted,
+# loaded into the network, serialized), so the unpicklers may claim a quarter of the ceiling.
+BUDGET_SHARE = 4
+CONVERSION_TIMEOUT_SECONDS = 30 * 60
 
 
-def onnx_import_available() -> bool:
-    return importlib.util.find_spec("framework.onnx") is not None
-
-
-def supported_formats() -> list[str]:
-    formats = [".safetensors", ".pth", ".pt", ".pdparams"]
-    return formats + [".onnx"] if onnx_import_available() else formats
-
-
-def supported_text() -> str:
-    text = ".safetensors, .pth / .pt (PyTorch), .pdparams (PaddlePaddle)"
-    return text + " or .onnx" if onnx_import_available() else text
-
-
-@dataclass
-class FittedWeights:
-    network: Any
-    num_classes: int
-    report: dict[str, Any]
-
-
-def format_of(filename: str) -> str:
-    suffix = Path(filename).suffix.lower()
-    if suffix not in EXTENSIONS:
-        raise ValidationError(
-            f"“{filename}” is not a weights file Sampan can read. Upload {supported_text()}."
-        )
-    if suffix == ".onnx" and not onnx_import_available():
-        raise ValidationError(
-            "ONNX import is not available yet in this version of Sampan. "
-            f"Upload {supported_text()} instead."
-        )
-    return EXTENSIONS[suffix]
-
-
-def import_weights(
+def start_import(
     *, workspace: Any, user: Any, architecture: str, upload: UploadedFile, name: str = ""
-) -> Weights:
-    """Converts and validates an uploaded file; ValidationError says what is wrong with it."""
-    arch = get_architecture(architecture)
-    fmt = format_of(upload.name)
-    incoming = _receive(upload)
+) -> WeightsImport:
+    """Keeps the upload and queues its import; ValidationError says what is wrong with it."""
     try:
-        fitted = fit_file(arch, incoming, fmt)
-    finally:
-        incoming.unlink(missing_ok=True)
-    return save_weights(
-        workspace=workspace,
-        user=user,
-        arch=arch,
-        network=fitted.network,
-        num_classes=fitted.num_classes,
-        name=name or Path(upload.name).stem,
-        source=Weights.Source.IMPORTED,
-        original_format=fmt,
-        original_name=upload.name,
-        report=fitted.report,
+        get_architecture(architecture)
+    except UnknownArchitecture:
+        raise ValidationError(f"There is no architecture “{architecture}” in the zoo.") from None
+    fmt = format_of(upload.name)
+    if upload.size is not None and upload.size > settings.MAX_UPLOAD_BYTES:
+        raise ValidationError(too_large_message(upload.name, upload.size))
+    incoming = _receive(upload)
+    with transaction.atomic():
+        job = WeightsImport.objects.create(
+            workspace=workspace,
+            architecture=architecture,
+            name=(name or Path(upload.name).stem)[:200],
+            original_name=upload.name[:300],
+            original_format=fmt,
+            size_bytes=default_storage.size(incoming),
+            incoming=incoming,
+            created_by=user,
+        )
+        enqueue(IMPORT_TASK, job.pk)
+    return job
+
+
+def too_large_message(name: str, size: int) -> str:
+    return (
+        f"“{name}” is {size:,} bytes, over this server's {settings.MAX_UPLOAD_BYTES:,}-byte "
+        "limit for one upload (MAX_UPLOAD_BYTES)."
     )
 
 
-def _receive(upload: UploadedFile) -> Path:
-    """Streams the upload to a private file (never read whole into memory)."""
-    folder = Path(default_storage.path("modelzoo/incoming"))
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{uuid.uuid4().hex}{Path(upload.name).suffix.lower()}"
+def _receive(upload: UploadedFile) -> str:
+    """Streams the upload into a folder of its own (never read whole into memory). Alone, so
+    that nothing the file names (an ONNX external-data path, say) can reach another upload."""
+    folder = f"modelzoo/incoming/{uuid.uuid4().hex}"
+    name = f"{folder}/upload{Path(upload.name).suffix.lower()}"
+    path = Path(default_storage.path(name))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    received = 0
     with open(path, "wb") as out:
         for chunk in upload.chunks(CHUNK):
+            received += len(chunk)
+            if received > settings.MAX_UPLOAD_BYTES:
+                out.close()
+                shutil.rmtree(path.parent, ignore_errors=True)
+                raise ValidationError(too_large_message(upload.name, received))
             out.write(chunk)
-    return path
+    return name
 
 
-def read_arrays(path: Path, fmt: str) -> dict[str, Any]:
-    """The file's tensors as NumPy arrays; ValidationError for a refused or damaged file."""
-    from safetensors import SafetensorError
+def run_import(job: WeightsImport) -> None:
+    """Runs a claimed import to its end: a Weights row, or a failure with its reason."""
+    from workers.runtime.isolated import Abandoned, IsolatedFailure, run_isolated
 
-    from framework.interop import CheckpointError, UnsafePickleError
-
+    arch = get_architecture(job.architecture)
+    storage_name = f"modelzoo/weights/{uuid.uuid4().hex}.safetensors"
+    output = Path(default_storage.path(storage_name))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_suffix(".partial")
+    memory = settings.WEIGHTS_IMPORT_MEMORY_BYTES
     try:
-        if fmt == Weights.Format.SAFETENSORS:
-            from safetensors.numpy import load_file
-
-            return dict(load_file(str(path)))
-        if fmt == Weights.Format.TORCH:
-            from framework.interop import torch as torch_interop
-
-            return torch_interop.load_state_dict(path)
-        if fmt == Weights.Format.PADDLE:
-            from framework.interop import paddle as paddle_interop
-
-            return paddle_interop.load_state_dict(path)
-        if fmt == Weights.Format.ONNX:
-            from framework.onnx import read_model
-
-            return dict(read_model(path).graph.initializers)
-    except UnsafePickleError as error:
-        raise ValidationError(
-            "Refused: the file holds Python objects other than tensors, which Sampan never "
-            f"loads (it could run code). Save only the state dict. Details: {error}"
-        ) from None
-    except (CheckpointError, SafetensorError, ValueError, OSError, _onnx_error()) as error:
-        raise ValidationError(f"The file could not be read as {fmt}: {error}") from None
-    raise ValidationError(f"Import from {fmt} is not available.")
-
-
-def _onnx_error() -> type[Exception]:
-    if not onnx_import_available():
-        return ValueError
-    from framework.onnx import OnnxFormatError
-
-    return OnnxFormatError
-
-
-def fit_file(arch: Architecture, path: Path, fmt: str) -> FittedWeights:
-    arrays = read_arrays(path, fmt)
-    if fmt == Weights.Format.TORCH:
-        return _fit_torch(arch, arrays)
-    if fmt == Weights.Format.ONNX:
-        return _fit_onnx(arch, arrays, path)
-    return _fit_by_name(arch, _flat(arrays), fmt)
-
-
-def _fit_onnx(arch: Architecture, arrays: dict[str, Any], path: Path) -> FittedWeights:
-    """Initializers named as the framework names them, else as a torch export names them; then
-    the network must give the ONNX graph's own outputs."""
-    try:
-        fitted = _fit_by_name(arch, _flat(arrays), Weights.Format.ONNX)
-    except ValidationError:
-        fitted = _fit_torch(arch, arrays)
-    _compare_with_graph(arch, fitted, path)
-    return fitted
-
-
-def _compare_with_graph(arch: Architecture, fitted: FittedWeights, path: Path) -> None:
-    import framework
-
-    sample = np.random.default_rng(0).standard_normal((1, *arch.input_shape()), dtype=np.float32)
-    try:
-        graph = framework.onnx.load(str(path))
-        with framework.no_grad():
-            theirs = np.asarray(graph(sample).numpy())
-    except Exception as error:  # an op the importer lacks: the shapes still fitted
-        fitted.report["check"] += f" The ONNX graph itself could not run here ({error})."
+        job.beat(stage="Converting")
+        result = run_isolated(
+            "modelzoo.services.conversion:convert_to_file",
+            {
+                "architecture": arch.key,
+                "path": default_storage.path(job.incoming),
+                "fmt": job.original_format,
+                "name": job.original_name,
+                "output": str(partial),
+                "max_bytes": memory // BUDGET_SHARE,
+            },
+            memory_bytes=memory,
+            timeout=CONVERSION_TIMEOUT_SECONDS,
+            heartbeat=job.beat,
+        )
+        partial.rename(output)
+        with transaction.atomic():
+            weights = _record(job, arch, storage_name, result)
+            if not job.mark_succeeded(weights=weights):
+                transaction.set_rollback(True)  # another worker took over; its attempt decides
+                output.unlink(missing_ok=True)
+                return
+    except Abandoned:
+        logger.warning("Weights import %s was taken over by another worker", job.pk)
         return
-    fitted.network.eval()
-    with framework.no_grad():
-        ours = np.asarray(fitted.network(framework.to_tensor(sample)).numpy())
-    if ours.shape != theirs.shape:
-        raise ValidationError(
-            f"The weights fit {arch.name}'s shapes, but its outputs are {list(ours.shape)} where "
-            f"the ONNX graph gives {list(theirs.shape)}: the ONNX model is not a {arch.name}."
-        )
-    difference = float(np.abs(ours - theirs).max())
-    if difference > 1e-3 * max(1.0, float(np.abs(theirs).max())):
-        raise ValidationError(
-            f"The weights fit {arch.name}'s shapes, but the network does not reproduce the ONNX "
-            f"graph's outputs (largest difference {difference:.3g}): the ONNX model is not a "
-            f"{arch.name}."
-        )
-    fitted.report["check"] += (
-        f" It reproduces the ONNX graph's outputs on a random input (largest difference "
-        f"{difference:.2g})."
+    except IsolatedFailure as failure:
+        job.mark_failed(f"“{job.original_name}” was not imported. {failure.reason}", failure.fix)
+    finally:
+        partial.unlink(missing_ok=True)
+    if job.is_finished:
+        _discard_incoming(job)
+
+
+def _record(job: WeightsImport, arch: Architecture, storage_name: str, result: dict) -> Weights:
+    path = Path(default_storage.path(storage_name))
+    return Weights.objects.create(
+        workspace=job.workspace,
+        name=job.name,
+        architecture=arch.key,
+        source=Weights.Source.IMPORTED,
+        original_format=job.original_format,
+        original_name=job.original_name,
+        file=storage_name,
+        size_bytes=path.stat().st_size,
+        sha256=_sha256(path),
+        num_classes=int(result["num_classes"]),
+        report=result["report"],
+        created_by=job.created_by,
     )
 
 
-def _flat(arrays: dict[str, Any]) -> dict[str, np.ndarray]:
-    flat = {k: np.asarray(v) for k, v in arrays.items() if hasattr(v, "shape")}
-    if not flat:
-        raise ValidationError("The file holds no tensors.")
-    return flat
+def _discard_incoming(job: WeightsImport) -> None:
+    if job.incoming:
+        shutil.rmtree(Path(default_storage.path(job.incoming)).parent, ignore_errors=True)
+        WeightsImport.objects.filter(pk=job.pk).update(incoming="")
 
 
-def _head_size(arch: Architecture, shapes: dict[str, tuple]) -> int:
-    for key in sorted(head_keys(arch.key)):
-        shape = shapes.get(key)
-        if shape is not None and len(shape) == 1:
-            return int(shape[0])
-    raise ValidationError(
-        f"These weights have no classifier head for {arch.name} (looked for "
-        f"{', '.join(sorted(head_keys(arch.key)))}). Are they for another architecture?"
+def import_now(
+    *, workspace: Any, user: Any, architecture: str, upload: UploadedFile, name: str = ""
+) -> WeightsImport:
+    """Starts an import and runs it here and now, as the worker would (for scripts, seeding
+    and tests; people and API clients queue). Returns the finished job."""
+    job = start_import(
+        workspace=workspace, user=user, architecture=architecture, upload=upload, name=name
     )
-
-
-def _fit_by_name(arch: Architecture, arrays: dict[str, np.ndarray], fmt: str) -> FittedWeights:
-    num_classes = _head_size(arch, {k: v.shape for k, v in arrays.items()})
-    network = arch.build(num_classes)
-    expected = network.state_dict()
-    missing = [k for k in expected if k not in arrays]
-    unexpected = [k for k in arrays if k not in expected]
-    wrong = [
-        f"{k} is {list(arrays[k].shape)}, expected {list(expected[k].shape)}"
-        for k in expected
-        if k in arrays and tuple(arrays[k].shape) != tuple(expected[k].shape)
-    ]
-    problems = _describe(missing, unexpected, wrong)
-    if problems:
-        raise ValidationError(f"These weights do not fit {arch.name}: {problems}")
-    network.set_state_dict({k: arrays[k].astype(expected[k].numpy().dtype) for k in expected})
-    report = {"tensors": len(expected), "renamed": 0, "transposed": 0, "dropped": 0}
-    return FittedWeights(network, num_classes, _checked(arch, network, num_classes, report))
-
-
-def _fit_torch(arch: Architecture, state: dict[str, Any]) -> FittedWeights:
-    from framework.interop.torch import ConversionError, convert_state_dict
-
-    probe = arch.build(arch.profile_classes)
-    _, report = convert_state_dict(state, probe, strict=False)
-    head = {target: got for target, _, got, _ in report.mismatched if target in head_keys(arch.key)}
-    shapes = {k: tuple(v.shape) for k, v in probe.state_dict().items() if k in report.matched}
-    num_classes = _head_size(arch, {**shapes, **head})
-    network = arch.build(num_classes)
-    try:
-        converted, report = convert_state_dict(state, network, strict=True)
-    except ConversionError as error:
-        raise ValidationError(f"These PyTorch weights do not fit {arch.name}: {error}") from None
-    network.set_state_dict(converted)
-    summary = {
-        "tensors": len(report.matched),
-        "renamed": len(report.renamed),
-        "transposed": len(report.transposed),
-        "dropped": len(report.dropped),
-    }
-    if report.source_key:
-        summary["source_key"] = report.source_key
-    return FittedWeights(network, num_classes, _checked(arch, network, num_classes, summary))
-
-
-def _describe(missing: list[str], unexpected: list[str], wrong: list[str]) -> str:
-    parts = []
-    for label, keys in (("missing", missing), ("unexpected", unexpected), ("wrong shape", wrong)):
-        if keys:
-            more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
-            parts.append(f"{label}: {', '.join(keys[:5])}{more}")
-    return "; ".join(parts)
-
-
-def _checked(
-    arch: Architecture, network: Any, num_classes: int, report: dict[str, Any]
-) -> dict[str, Any]:
-    """Runs one forward pass: the weights must give finite outputs of the right shape."""
-    import framework
-
-    shape = (1, *arch.input_shape())
-    network.eval()
-    with framework.no_grad():
-        output = network(framework.zeros(list(shape))).numpy()
-    if output.shape != (1, num_classes) or not np.isfinite(output).all():
-        raise ValidationError(
-            f"A test forward pass gave outputs of shape {list(output.shape)}"
-            f"{'' if np.isfinite(output).all() else ' with NaN or inf values'}; "
-            "the weights are damaged or belong to another network."
-        )
-    report["num_classes"] = num_classes
-    report["check"] = (
-        f"A forward pass on a {'×'.join(map(str, shape))} input gave finite outputs for "
-        f"{num_classes} classes."
-    )
-    return report
+    if job.claim():
+        run_import(job)
+    job.refresh_from_db()
+    return job
 
 
 def save_weights(
@@ -309,6 +188,7 @@ def save_weights(
     class_names: list[str] | None = None,
     input_size: int | None = None,
 ) -> Weights:
+    """Stores a network's weights (a finished job's, say) as a new Weights row."""
     from safetensors.numpy import save_file
 
     storage_name = f"modelzoo/weights/{uuid.uuid4().hex}.safetensors"

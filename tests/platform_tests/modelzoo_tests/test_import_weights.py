@@ -1,19 +1,21 @@
 """Imported weights of every supported format load into a zoo architecture and give the same
-outputs as the network they came from; files that do not fit are refused with a reason."""
+outputs as the network they came from; files that do not fit are refused with a reason. Each
+import runs as the worker runs it: converted in a child process under the memory ceiling."""
 
 from __future__ import annotations
 
 import os
 import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 
 import framework
-from modelzoo.models import Weights
-from modelzoo.services.weights import import_weights, load_network
+from modelzoo.models import Weights, WeightsImport
+from modelzoo.services.weights import import_now, load_network
 from tests.platform_tests.modelzoo_tests.base import (
     ZooTestCase,
     digits_input,
@@ -29,13 +31,27 @@ def outputs(network, x: np.ndarray) -> np.ndarray:  # noqa: ANN001
 
 
 class ImportWeightsTests(ZooTestCase):
-    def imported(self, path, architecture: str = "lenet") -> Weights:  # noqa: ANN001
-        return import_weights(
+    def import_job(self, path: Path, architecture: str = "lenet") -> WeightsImport:
+        return import_now(
             workspace=self.workspace,
             user=self.alice,
             architecture=architecture,
             upload=self.upload(path),
         )
+
+    def imported(self, path: Path, architecture: str = "lenet") -> Weights:
+        job = self.import_job(path, architecture)
+        self.assertEqual(job.status, WeightsImport.Status.SUCCEEDED, job.error)
+        self.assertEqual(job.incoming, "")  # the upload is deleted once imported
+        return job.weights
+
+    def refused(self, path: Path, architecture: str = "lenet") -> str:
+        """The reason the import failed; nothing was stored."""
+        job = self.import_job(path, architecture)
+        self.assertEqual(job.status, WeightsImport.Status.FAILED)
+        self.assertFalse(Weights.objects.exists())
+        self.assertNotIn(str(self.media_root), job.error)
+        return job.error
 
     def test_it_imports_safetensors_with_the_same_outputs(self) -> None:
         from safetensors.numpy import save_file
@@ -102,9 +118,7 @@ class ImportWeightsTests(ZooTestCase):
 
         path = self.files / "evil.pt"
         path.write_bytes(pickle.dumps({"fc.weight": Exploit()}))
-        with self.assertRaisesMessage(ValidationError, "never loads"):
-            self.imported(path)
-        self.assertFalse(Weights.objects.exists())
+        self.assertIn("never loads", self.refused(path))
 
     def test_it_rejects_weights_of_another_architecture(self) -> None:
         from safetensors.numpy import save_file
@@ -113,17 +127,16 @@ class ImportWeightsTests(ZooTestCase):
 
         path = self.files / "lenet.safetensors"
         save_file({k: v.numpy() for k, v in LeNet().state_dict().items()}, str(path))
-        with self.assertRaisesMessage(ValidationError, "another architecture"):
-            self.imported(path, architecture="mlp")
+        self.assertIn("another architecture", self.refused(path, architecture="mlp"))
 
     def test_it_rejects_unknown_file_types_naming_the_supported_ones(self) -> None:
         path = self.files / "model.h5"
         path.write_bytes(b"\x89HDF")
         with self.assertRaisesMessage(ValidationError, ".safetensors, .pth / .pt"):
-            self.imported(path)
+            self.import_job(path)
+        self.assertFalse(WeightsImport.objects.exists())
 
     def test_it_rejects_a_damaged_file(self) -> None:
         path = self.files / "broken.safetensors"
         path.write_bytes(b"not really")
-        with self.assertRaisesMessage(ValidationError, "could not be read"):
-            self.imported(path)
+        self.assertIn("could not be read", self.refused(path))

@@ -6,7 +6,8 @@ from __future__ import annotations
 from safetensors.numpy import save_file
 
 from framework.vision.models import LeNet
-from modelzoo.models import ArchitectureProfile, Weights
+from modelzoo.models import ArchitectureProfile, Weights, WeightsImport
+from modelzoo.services.weights import run_import
 from tests.platform_tests.modelzoo_tests.base import ZooTestCase
 
 
@@ -35,9 +36,28 @@ class ZooPageTests(ZooTestCase):
             response = self.client.post(
                 self.url, {"architecture": "lenet", "file": stream, "name": "Start"}, follow=True
             )
-        self.assertContains(response, "Imported “Start”")
+        self.assertContains(response, "Importing “start.safetensors”")
+        self.assertContains(response, "Waiting for a worker")
+        job = WeightsImport.objects.get()
+        self.assertTrue(job.claim())
+        run_import(job)
+        response = self.client.get(self.url)
         self.assertContains(response, "Imported from safetensors (start.safetensors)")
+        self.assertContains(response, "finite outputs for 10 classes")
         self.assertEqual(Weights.objects.get().name, "Start")
+
+    def test_a_failed_import_shows_its_reason_on_the_page(self) -> None:
+        path = self.files / "broken.pth"
+        path.write_bytes(b"\x80\x04not a pickle at all")
+        self.client.force_login(self.bob)
+        with open(path, "rb") as stream:
+            self.client.post(self.url, {"architecture": "lenet", "file": stream})
+        job = WeightsImport.objects.get()
+        self.assertTrue(job.claim())
+        run_import(job)
+        response = self.client.get(self.url)
+        self.assertContains(response, "“broken.pth” was not imported")
+        self.assertNotContains(response, str(self.media_root))
 
     def test_a_refused_file_shows_its_reason(self) -> None:
         path = self.files / "notes.txt"

@@ -1,0 +1,174 @@
+"""Running one function in a child process under a memory ceiling.
+
+For work whose size a user's file decides, such as converting uploaded weights: if the file
+asks for more memory than the ceiling, the child fails with MemoryError (or the kernel stops
+it), and the worker itself, with its other tasks, carries on and records a plain reason. The
+child is a fresh interpreter (not a fork of a worker that may hold threads and connections);
+it receives its arguments as JSON and sends back a JSON result, so arguments are ids and paths.
+
+    result = run_isolated(
+        "modelzoo.services.conversion:convert_to_file",
+        {"architecture": "lenet", "path": "/…/incoming.pth", ...},
+        memory_bytes=4 * 1024**3,
+        timeout=1800,
+        heartbeat=job.beat,   # called every few seconds; False stops the child
+    )
+
+The ceiling is RLIMIT_DATA: the heap and private anonymous mappings (NumPy's arrays), not the
+shared libraries mapped in, so it measures what the work allocates.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+HEARTBEAT_SECONDS = 5.0
+
+
+class IsolatedFailure(Exception):
+    """The child did not return a result; ``reason`` says why in plain words."""
+
+    def __init__(self, reason: str, fix: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.fix = reason, fix
+
+
+class Refused(IsolatedFailure):
+    """The function refused its input (it raised Django's ValidationError)."""
+
+
+class OutOfMemory(IsolatedFailure):
+    """The work needed more memory than the ceiling."""
+
+
+class Abandoned(Exception):
+    """The heartbeat said this worker no longer owns the job; the child was stopped."""
+
+
+def human_bytes(count: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count:,.0f} {unit}" if unit == "bytes" else f"{count:,.1f} {unit}"
+        count /= 1024
+    raise AssertionError("unreachable")
+
+
+def run_isolated(
+    target: str,
+    kwargs: dict[str, Any],
+    *,
+    memory_bytes: int,
+    timeout: float,
+    heartbeat: Callable[[], bool] | None = None,
+) -> Any:
+    """Calls ``module:function(**kwargs)`` in a child process and returns what it returned."""
+    with tempfile.TemporaryDirectory(prefix="sampan-isolated-") as folder:
+        result_path, log_path = Path(folder) / "result.json", Path(folder) / "log.txt"
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "workers.runtime.isolated", str(result_path)],
+                cwd=REPO_ROOT,
+                stdin=subprocess.PIPE,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            assert process.stdin is not None
+            request = {"target": target, "kwargs": kwargs, "memory_bytes": memory_bytes}
+            process.stdin.write(json.dumps(request).encode())
+            process.stdin.close()
+            _wait(process, timeout, heartbeat)
+        outcome = json.loads(result_path.read_text()) if result_path.exists() else None
+        if outcome is None or process.returncode != 0:
+            tail = log_path.read_text(errors="replace")[-3000:]
+            logger.warning("Isolated %s ended with %s:\n%s", target, process.returncode, tail)
+    return _result(outcome, process.returncode, memory_bytes)
+
+
+def _wait(process: subprocess.Popen[bytes], timeout: float, heartbeat: Any) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            process.wait(timeout=HEARTBEAT_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        if heartbeat is not None and not heartbeat():
+            process.kill()
+            process.wait()
+            raise Abandoned()
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait()
+            raise IsolatedFailure(
+                f"The work took longer than {timeout / 60:.0f} minutes and was stopped.",
+                "Try a smaller file, or ask your administrator to look at the worker.",
+            )
+
+
+def _result(outcome: dict[str, Any] | None, returncode: int, memory_bytes: int) -> Any:
+    memory = (
+        f"It needs more than {human_bytes(memory_bytes)} of memory, the most this server gives "
+        "one import (WEIGHTS_IMPORT_MEMORY_BYTES)."
+    )
+    if outcome is not None and "ok" in outcome:
+        return outcome["ok"]
+    if outcome is not None and "refused" in outcome:
+        raise Refused(" ".join(outcome["refused"]))
+    if outcome is not None and outcome.get("memory"):
+        raise OutOfMemory(memory, "Use a smaller file, or raise that limit.")
+    if outcome is not None and "error" in outcome:
+        raise IsolatedFailure(
+            f"It failed unexpectedly ({outcome['error']}).",
+            "Try again; if it fails again, send this message to your administrator.",
+        )
+    if returncode < 0:
+        name = signal.Signals(-returncode).name
+        raise OutOfMemory(f"The process doing the work was stopped by {name}. {memory}")
+    raise IsolatedFailure(f"The process doing the work exited with code {returncode}.")
+
+
+# --- the child -----------------------------------------------------------------------------------
+def _child(result_path: Path) -> int:
+    request = json.load(sys.stdin)
+    # Set here rather than in a preexec_fn, which is unsafe in a parent that runs threads.
+    limit = int(request["memory_bytes"])
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    sys.path.insert(0, str(REPO_ROOT / "platform"))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "studio.settings")
+    import django
+    from django.core.exceptions import ValidationError
+
+    from core.errors import describe_unexpected
+
+    try:
+        django.setup()
+        module, name = request["target"].split(":")
+        outcome: dict[str, Any] = {"ok": getattr(import_module(module), name)(**request["kwargs"])}
+    except ValidationError as error:
+        outcome = {"refused": error.messages}
+    except MemoryError:
+        outcome = {"memory": True}
+    except Exception as error:
+        traceback.print_exc()
+        outcome = {"error": describe_unexpected(error)}
+    result_path.write_text(json.dumps(outcome))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(Path(sys.argv[1])))
