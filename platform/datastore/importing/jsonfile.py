@@ -20,9 +20,7 @@ from datastore.importing.tree import SourceTree
 
 QUOTE, BACKSLASH = ord('"'), ord("\\")
 CHUNK_BYTES = 4 * MIB  # the depth scan's temporary arrays are a few times one chunk
-STEPS = np.zeros(256, np.int8)  # what each byte does to the nesting depth outside strings
-STEPS[[ord("["), ord("{")]] = 1
-STEPS[[ord("]"), ord("}")]] = -1
+OPEN, CLOSE = (ord("["), ord("{")), (ord("]"), ord("}"))
 
 
 class InvalidJson(ImportRejected):
@@ -37,7 +35,8 @@ def _quotes_and_trailing_run(chunk: np.ndarray, carried: int) -> tuple[np.ndarra
     """
     quotes = np.flatnonzero(chunk == QUOTE)
     escaped = np.zeros(len(quotes), bool)
-    escaped[:1] = carried % 2 == 1 and quotes[:1] == 0
+    if carried % 2 and len(quotes) and quotes[0] == 0:
+        escaped[0] = True  # by the backslashes that ended the previous chunk
     slashes = np.flatnonzero(chunk == BACKSLASH)
     if not len(slashes):
         return quotes[~escaped], 0
@@ -71,10 +70,10 @@ def nesting_depth(data: bytes) -> int:
     for start in range(0, len(data), CHUNK_BYTES):
         chunk = np.frombuffer(view[start : start + CHUNK_BYTES], np.uint8)
         quotes, carried = _quotes_and_trailing_run(chunk, carried)
-        steps = STEPS[chunk]
-        at = np.flatnonzero(steps)
-        outside = (np.searchsorted(quotes, at) + in_string) % 2 == 0
-        levels = depth + np.cumsum(steps[at[outside]], dtype=np.int64)
+        opens = (chunk == OPEN[0]) | (chunk == OPEN[1])
+        at = np.flatnonzero(opens | (chunk == CLOSE[0]) | (chunk == CLOSE[1]))
+        at = at[(np.searchsorted(quotes, at) + in_string) % 2 == 0]  # outside strings
+        levels = depth + np.cumsum(np.where(opens[at], 1, -1), dtype=np.int64)
         if len(levels):
             deepest = max(deepest, int(levels.max()))
             depth = int(levels[-1])
