@@ -20,6 +20,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from core.errors import without_paths
+
 
 class ClaimableJob(models.Model):
     class Status(models.TextChoices):
@@ -126,7 +128,10 @@ class ClaimableJob(models.Model):
         return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
 
     def mark_failed(self, reason: str, fix: str = "") -> bool:
-        return self._finish(self.Status.FAILED, error=reason, error_fix=fix)
+        """Ends the job with a reason people read; server paths in it are cut to their names."""
+        return self._finish(
+            self.Status.FAILED, error=without_paths(reason), error_fix=without_paths(fix)
+        )
 
     def _finish(self, status: str, **fields: Any) -> bool:
         """The final write, only while this attempt still owns the job."""

@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from core.errors import without_paths
+
 
 class ModelExport(models.Model):
     class Format(models.TextChoices):
@@ -198,7 +200,8 @@ class ModelExport(models.Model):
         return self._finish(self.Status.SUCCEEDED, progress=100, stage="Done", **results)
 
     def mark_failed(self, error: str) -> bool:
-        return self._finish(self.Status.FAILED, error=error)
+        """Ends the export with a reason people read; server paths in it are cut to their names."""
+        return self._finish(self.Status.FAILED, error=without_paths(error))
 
     def _finish(self, status: str, **fields: Any) -> bool:
         fields.update(status=status, finished_at=timezone.now())

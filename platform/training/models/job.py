@@ -16,6 +16,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core.errors import without_paths
 from modelzoo.catalog import Architecture, get_architecture
 
 
@@ -227,11 +228,12 @@ class TrainingJob(models.Model):
         return self._finish(self.Status.CANCELLED)
 
     def mark_failed(self, kind: str, reason: str, suggestion: str = "", **detail: Any) -> bool:
+        """Ends the job with a reason people read; server paths in it are cut to their names."""
         return self._finish(
             self.Status.FAILED,
             failure_kind=kind,
-            failure_reason=reason,
-            failure_suggestion=suggestion,
+            failure_reason=without_paths(reason),
+            failure_suggestion=without_paths(suggestion),
             failure_detail=detail,
         )
 
