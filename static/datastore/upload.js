@@ -108,8 +108,13 @@ async function sendFile(session, remote, file, onBytes) {
     } catch (error) {
       onBytes(-sent);
       if (error instanceof ApiError && error.status === 409 && error.body && "received" in error.body) {
+        const moved = error.body.received !== offset;
         onBytes(error.body.received - offset);
         offset = error.body.received; // resume where the server says the file ends
+        if (moved) continue;
+        // Not moved: another tab is writing this file right now. Wait for it, not in a loop.
+        if (++failures > 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
         continue;
       }
       if (++failures > 5) throw error;
