@@ -253,6 +253,9 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = envpath("MEDIA_ROOT", VAR_DIR / "media")
 # Upper bound for one uploaded file; uploads are streamed to disk, never held in memory.
 MAX_UPLOAD_BYTES = envint("MAX_UPLOAD_BYTES", 2 * 1024**3, minimum=1)
+# Upper bound for one label file (COCO JSON, CSV, XML, ...): a parsed document takes several
+# times its size in memory, so this bounds what one import's labels cost the worker.
+MAX_LABEL_FILE_BYTES = envint("MAX_LABEL_FILE_BYTES", 256 * 1024**2, minimum=1)
 # The most memory converting one imported weights file may take, in the worker's child
 # process (modelzoo.services.weights); a file needing more is refused with that reason.
 WEIGHTS_IMPORT_MEMORY_BYTES = envint(

@@ -167,7 +167,7 @@ class SourceTree:
                 f"The label file is {size:,} bytes, over the {limit:,} bytes a label file may "
                 "have.",
                 "Split the labels into several smaller files (one per split, for example), or "
-                "ask an administrator to raise the label file limit.",
+                "ask an administrator to raise the label file limit (MAX_LABEL_FILE_BYTES).",
                 file=path,
             )
 

@@ -40,6 +40,7 @@ def import_limits() -> ImportLimits:
     return ImportLimits(
         max_upload_bytes=settings.MAX_UPLOAD_BYTES,
         max_extracted_bytes=4 * settings.MAX_UPLOAD_BYTES,
+        max_label_file_bytes=settings.MAX_LABEL_FILE_BYTES,
     )
 
 

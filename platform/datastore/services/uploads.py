@@ -23,7 +23,7 @@ def last_activity(upload: UploadSession) -> datetime:
     latest = upload.created_at
     folder = upload.folder()
     if folder.is_dir():
-        for part in folder.iterdir():
+        for part in folder.glob("*.part"):  # not the chunk locks beside them
             changed = datetime.fromtimestamp(part.stat().st_mtime, tz=UTC)
             latest = max(latest, changed)
     return latest
