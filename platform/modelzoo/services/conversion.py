@@ -109,7 +109,8 @@ def read_arrays(path: Path, fmt: str, *, name: str, max_bytes: int) -> dict[str,
             f"loads (it could run code). Save only the state dict. Details: {error}"
         ) from None
     except CheckpointTooLargeError as error:
-        raise ValidationError(f"Refused before reading it whole: {error}") from None
+        message = str(error)  # "refusing to load 'x': it asks for ... memory"
+        raise ValidationError(f"{message[:1].upper()}{message[1:]}.") from None
     except (CheckpointError, SafetensorError, ValueError, OSError) as error:
         reason = without_paths(str(error))
         raise ValidationError(f"“{name}” could not be read as {fmt}: {reason}") from None
