@@ -2,12 +2,14 @@
 `cifar-100-python.tar.gz`), read from local files only.
 
 The batches inside are pickles; they are read with `restricted_pickle`, which admits only
-dicts, lists, bytes, str, numbers and NumPy arrays, so a crafted archive cannot run code.
+dicts, lists, bytes, str, numbers and NumPy arrays, so a crafted archive cannot run code, and
+charges what a batch allocates to a budget sized by the batch. The archive itself is read
+through `bounded_tar`, so a member claiming, or unpacking to, far more than a CIFAR batch
+holds is refused before it is read.
 """
 
 from __future__ import annotations
 
-import tarfile
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +17,9 @@ import numpy as np
 from PIL import Image
 
 from framework.core.dtype import get_default_dtype
+from framework.interop.safe_unpickle import brief_repr, display_name
 from framework.io.dataset import Dataset
+from framework.vision.datasets.bounded_tar import TarLimits, read_members
 from framework.vision.datasets.image_backend import check_backend
 from framework.vision.datasets.local_files import resolve_data_file
 from framework.vision.datasets.mnist import _as_dtype
@@ -43,6 +47,11 @@ class Cifar10(Dataset):
     FILENAME = "cifar-10-python.tar.gz"
     MEMBER_FLAGS = {"train": "data_batch", "test": "test_batch"}
     LABEL_KEYS = ("labels",)
+    # The largest real batch, CIFAR-100's 'train', is 155 MB; either archive unpacks to under
+    # 200 MB, in under ten members.
+    ARCHIVE_LIMITS = TarLimits(
+        member_bytes=256 * 2**20, total_bytes=2**30, members=1000, member_kind="a CIFAR batch"
+    )
 
     def __init__(
         self,
@@ -65,29 +74,49 @@ class Cifar10(Dataset):
         self.dtype = get_default_dtype()
 
     def _load_data(self) -> tuple[np.ndarray, np.ndarray]:
-        images, labels = [], []
-        with tarfile.open(self.data_file, mode="r") as archive:
-            members = sorted(
-                (m for m in archive.getmembers() if m.isfile() and self.flag in m.name),
-                key=lambda m: m.name,
+        archive = repr(display_name(self.data_file))
+        batches = []
+        members = read_members(self.data_file, lambda name: self.flag in name, self.ARCHIVE_LIMITS)
+        for name, contents in members:
+            where = f"{name!r} in {archive}"
+            batches.append(
+                (name, self._read_batch(restricted_load(contents, "bytes", where), where))
             )
-            for member in members:
-                source = f"{self.data_file}:{member.name}"
-                batch = _str_keys(restricted_load(archive.extractfile(member), "bytes", source))
-                label_key = next((k for k in self.LABEL_KEYS if k in batch), None)
-                if "data" not in batch or label_key is None:
-                    raise ValueError(
-                        f"{source} is not a CIFAR batch: it has keys {sorted(batch)}, expected "
-                        f"'data' and one of {list(self.LABEL_KEYS)}"
-                    )
-                data = np.asarray(batch["data"], dtype=np.uint8).reshape(-1, 3, 32, 32)
-                images.append(data)
-                labels.append(np.asarray(batch[label_key], dtype=np.int64))
-        if not images:
-            raise ValueError(f"{self.data_file} holds no '{self.flag}' batches")
+            contents.close()  # free the member's copy now: the batch's arrays hold their own
+        if not batches:
+            raise ValueError(f"{archive} holds no '{self.flag}' batches")
+        batches.sort(key=lambda batch: batch[0])  # stable: members of one name keep their order
+        images = np.concatenate([images for _, (images, _) in batches])
+        labels = np.concatenate([labels for _, (_, labels) in batches])
         # stored NCHW; kept HWC, the layout images are handed to transforms in
-        data = np.ascontiguousarray(np.concatenate(images).transpose(0, 2, 3, 1))
-        return data, np.concatenate(labels)
+        return np.ascontiguousarray(images.transpose(0, 2, 3, 1)), labels
+
+    def _read_batch(self, batch: Any, where: str) -> tuple[np.ndarray, np.ndarray]:
+        """The images (N, 3, 32, 32) uint8 and labels (N,) int64 of one unpickled batch."""
+        batch = _str_keys(batch, where)
+        label_key = next((k for k in self.LABEL_KEYS if k in batch), None)
+        if "data" not in batch or label_key is None:
+            keys = brief_repr(sorted(map(str, batch)))
+            raise ValueError(
+                f"{where} is not a CIFAR batch: it has keys {keys}, expected 'data' and one of "
+                f"{list(self.LABEL_KEYS)}"
+            )
+        try:
+            data = np.asarray(batch["data"], dtype=np.uint8)
+            labels = np.asarray(batch[label_key], dtype=np.int64)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(
+                f"{where}: its 'data' or '{label_key}' is not an array: {exc}"
+            ) from None
+        if data.ndim == 0 or data.size % 3072:
+            raise ValueError(
+                f"{where}: its 'data' holds {data.size} values, not rows of 3072 (3 x 32 x 32)"
+            )
+        if labels.shape != (data.size // 3072,):
+            raise ValueError(
+                f"{where} has {data.size // 3072} images but {labels.size} labels ('{label_key}')"
+            )
+        return data.reshape(-1, 3, 32, 32), labels
 
     def __getitem__(self, idx: int) -> tuple[Any, np.ndarray]:
         image = self.data[idx]
@@ -112,7 +141,7 @@ class Cifar100(Cifar10):
     LABEL_KEYS = ("fine_labels",)
 
 
-def _str_keys(batch: Any) -> dict:
+def _str_keys(batch: Any, where: str) -> dict:
     if not isinstance(batch, dict):
-        raise ValueError(f"a CIFAR batch should be a dict, got {type(batch).__name__}")
+        raise ValueError(f"{where} should be a dict (a CIFAR batch), got {type(batch).__name__}")
     return {k.decode("latin1") if isinstance(k, bytes) else k: v for k, v in batch.items()}

@@ -8,13 +8,22 @@ import io
 import os
 import pickle
 import tarfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from framework.interop.safe_unpickle import UnsafePickleError
 from framework.vision.datasets import MNIST, Cifar10, Cifar100, FashionMNIST, dataset_dir
 from framework.vision.datasets.restricted_pickle import restricted_loads
+from tests.framework_tests.interop_tests.malicious import Reduce, expected_names, payloads
+from tests.framework_tests.vision_tests.cifar_archives import (
+    add_member,
+    cifar_batch,
+    python2_dumps,
+    write_archive,
+)
 
 
 def write_idx(path, array: np.ndarray, magic: int, compress: bool) -> str:
@@ -102,21 +111,6 @@ def test_corrupt_idx_files_are_rejected(mnist_files, tmp_path):
         MNIST(image_path=image_path, label_path=few_labels)
 
 
-def cifar_batch(rng, n: int, label_key: bytes) -> dict:
-    return {
-        b"batch_label": b"training batch",
-        label_key: rng.integers(0, 100, n).tolist(),
-        b"data": rng.integers(0, 256, (n, 3072), dtype=np.uint8),
-        b"filenames": [f"img{i}.png".encode() for i in range(n)],
-    }
-
-
-def add_member(archive: tarfile.TarFile, name: str, payload: bytes) -> None:
-    info = tarfile.TarInfo(name)
-    info.size = len(payload)
-    archive.addfile(info, io.BytesIO(payload))
-
-
 @pytest.fixture(params=[2, 5], ids=["protocol2", "protocol5"])
 def cifar10_file(request, tmp_path):
     rng = np.random.default_rng(1)
@@ -155,6 +149,24 @@ def test_cifar10_matches_paddle(cifar10_file):
         np.testing.assert_array_equal(ours[i][1], theirs[i][1])
 
 
+def test_cifar10_reads_python2_batches_exactly(tmp_path):
+    """The published batches were written by Python 2: bytes and str are both its `str`."""
+    rng = np.random.default_rng(3)
+    batches = {name: cifar_batch(rng, 3, b"labels") for name in ("data_batch_1", "data_batch_2")}
+    pickled = {f"cifar-10-batches-py/{name}": python2_dumps(b) for name, b in batches.items()}
+    assert all(
+        b"U\x04data" in data and b"numpy.core.multiarray" in data for data in pickled.values()
+    )
+    path = write_archive(tmp_path / "cifar-10-python.tar.gz", pickled)
+    train = Cifar10(data_file=str(path), backend="cv2")
+    data = np.concatenate([batches[name][b"data"] for name in sorted(batches)])
+    expected = data.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+    np.testing.assert_array_equal(train.data, expected)
+    assert train.data.dtype == np.uint8
+    labels = batches["data_batch_1"][b"labels"] + batches["data_batch_2"][b"labels"]
+    assert train.labels.tolist() == labels and train.labels.dtype == np.int64
+
+
 def test_cifar100_uses_fine_labels(tmp_path):
     rng = np.random.default_rng(2)
     train = cifar_batch(rng, 5, b"fine_labels")
@@ -191,14 +203,43 @@ def test_a_cifar_archive_that_tries_to_run_code_is_refused(tmp_path):
     path = tmp_path / "cifar-10-python.tar.gz"
     with tarfile.open(path, "w:gz") as archive:
         add_member(archive, "cifar-10-batches-py/data_batch_1", pickle.dumps(batch, 2))
-    with pytest.raises(
-        pickle.UnpicklingError, match=r"refusing to load global '(posix|os)\.mkdir'"
-    ):
+    refusal = (
+        r"refusing to load 'cifar-10-batches-py/data_batch_1' in 'cifar-10-python.tar.gz': it "
+        r"asks for '(posix|os)\.mkdir'.*nothing from the file was executed"
+    )
+    with pytest.raises(pickle.UnpicklingError, match=refusal):
         Cifar10(data_file=str(path))
     assert not marker.exists()
     assert (
         pickle.loads(pickle.dumps(RunsCode(str(marker)))) is None and marker.exists()
     )  # it was armed
+
+
+@pytest.mark.parametrize("payload", sorted(payloads(Path("unused"))))
+def test_a_cifar_batch_holding_any_code_running_payload_is_refused(tmp_path, payload):
+    marker = tmp_path / "marker"
+    batch = {b"data": np.zeros((1, 3072), np.uint8), b"labels": [payloads(marker)[payload]]}
+    path = write_archive(
+        tmp_path / "cifar-10-python.tar.gz",
+        {"cifar-10-batches-py/data_batch_1": pickle.dumps(batch, 2)},
+    )
+    with pytest.raises(UnsafePickleError) as caught:
+        Cifar10(data_file=str(path))
+    assert caught.value.qualified_name in expected_names(payload)
+    assert str(caught.value).startswith(
+        "refusing to load 'cifar-10-batches-py/data_batch_1' in 'cifar-10-python.tar.gz'"
+    )
+    assert not marker.exists()
+
+
+def test_a_cifar_batch_of_an_object_array_is_refused_before_its_items_are_built(tmp_path):
+    batch = {b"data": np.array([[1, "a"]], dtype=object), b"labels": [0]}
+    path = write_archive(
+        tmp_path / "cifar-10-python.tar.gz",
+        {"cifar-10-batches-py/data_batch_1": pickle.dumps(batch, 2)},
+    )
+    with pytest.raises(UnsafePickleError, match=r"'numpy.dtype', and its dtype object holds"):
+        Cifar10(data_file=str(path))
 
 
 @pytest.mark.parametrize("protocol", range(0, 6))
@@ -226,9 +267,13 @@ def test_restricted_unpickler_admits_plain_data_and_arrays(protocol):
         pickle.dumps(np.array([1, "a"], dtype=object)),
         pickle.dumps(io.BytesIO(b"x")),
         b"cos\nsystem\n(S'echo hi'\ntR.",
+        pickle.dumps(Reduce(np.ndarray, (2**30,), "f4"), 2),
     ],
-    ids=["eval", "nested-eval", "object-array", "other-class", "handwritten-os-system"],
-)
+    ids=[
+        "eval", "nested-eval", "object-array", "other-class", "handwritten-os-system",
+        "ndarray-called",
+    ],
+)  # fmt: skip
 def test_restricted_unpickler_refuses_everything_else(payload):
     with pytest.raises(pickle.UnpicklingError, match="refusing"):
         restricted_loads(payload)
