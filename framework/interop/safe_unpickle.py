@@ -287,7 +287,8 @@ def load_pickle(
         raise CheckpointError(
             f"{where} is not a valid pickle (truncated or corrupt): {exc}"
         ) from exc
-    except (AttributeError, UnicodeDecodeError, OverflowError, MemoryError) as exc:
+    # SystemError: NumPy's ndarray.__setstate__ on a crafted void dtype that claims objects.
+    except (AttributeError, UnicodeDecodeError, OverflowError, MemoryError, SystemError) as exc:
         raise CheckpointError(
             f"{where} is not a valid pickle (truncated or corrupt): {exc}"
         ) from exc

@@ -3,7 +3,8 @@ labels, gzipped or not), read from local files only."""
 
 from __future__ import annotations
 
-import gzip
+import os
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -20,12 +21,20 @@ _IMAGES_MAGIC = 2051
 _LABELS_MAGIC = 2049
 
 
-def read_idx(path: str, expected_magic: int) -> np.ndarray:
+# The largest real IDX file, MNIST's training images, is 47 MB; a gzip member that unpacks to
+# more than this is not MNIST (a gzip bomb would otherwise take all the memory).
+MAX_IDX_BYTES = 256 * 2**20
+_GUNZIP_CHUNK = 16 * 2**20
+
+
+def read_idx(path: str, expected_magic: int, max_bytes: int = MAX_IDX_BYTES) -> np.ndarray:
     """An IDX file of unsigned bytes as an array shaped by its header."""
     with open(path, "rb") as f:
-        raw = f.read()
+        raw = f.read(max_bytes + 1)
     if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
+        raw = _gunzip(raw, max_bytes, path)
+    if len(raw) > max_bytes:
+        raise ValueError(f"{os.path.basename(path)} is over {max_bytes:,} bytes: not an MNIST file")
     if len(raw) < 8:
         raise ValueError(f"{path} is too short to be an IDX file")
     magic = int.from_bytes(raw[:4], "big")
@@ -43,6 +52,24 @@ def read_idx(path: str, expected_magic: int) -> np.ndarray:
             f"{len(raw) - header} bytes of data"
         )
     return np.frombuffer(raw, np.uint8, offset=header).reshape(shape)
+
+
+def _gunzip(data: bytes, max_bytes: int, path: str) -> bytearray:
+    """``data`` decompressed a chunk at a time, refused as soon as it passes ``max_bytes``."""
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # gzip framing
+    out = bytearray()
+    try:
+        while data and len(out) <= max_bytes:
+            out += inflater.decompress(data, _GUNZIP_CHUNK)
+            data = inflater.unconsumed_tail
+    except zlib.error as error:
+        raise ValueError(f"{os.path.basename(path)} is not a readable gzip file: {error}") from None
+    if len(out) > max_bytes:
+        raise ValueError(
+            f"{os.path.basename(path)} unpacks to more than {max_bytes:,} bytes: not an MNIST "
+            "file (a gzip bomb?)"
+        )
+    return out
 
 
 def _as_dtype(image: Any, dtype: str) -> Any:
