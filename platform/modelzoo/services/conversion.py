@@ -149,13 +149,17 @@ def fit_file(
 
 
 def _fit_onnx(arch: Architecture, model: Any) -> FittedWeights:
-    """Initializers named as the framework names them, else as a torch export names them; then
-    the network must give the ONNX graph's own outputs."""
-    arrays = dict(model.graph.initializers)
+    """Initializers named as the framework names them (Sampan's own exports), else as a torch
+    export names them; then the network must give the ONNX graph's own outputs. A graph also
+    keeps constants among its initializers (a Reshape's shape, say): those are not weights."""
+    arrays = _flat(dict(model.graph.initializers))
     try:
-        fitted = _fit_by_name(arch, _flat(arrays), Weights.Format.ONNX)
-    except ValidationError:
-        fitted = _fit_torch(arch, arrays)
+        fitted = _fit_by_name(arch, arrays, Weights.Format.ONNX, constants_allowed=True)
+    except ValidationError as by_name:
+        try:
+            fitted = _fit_torch(arch, arrays, Weights.Format.ONNX)
+        except ValidationError:
+            raise by_name from None  # the framework's own names came closer: say why they failed
     _compare_with_graph(arch, fitted, model)
     return fitted
 
@@ -211,27 +215,54 @@ def _head_size(arch: Architecture, shapes: dict[str, tuple]) -> int:
     )
 
 
-def _fit_by_name(arch: Architecture, arrays: dict[str, np.ndarray], fmt: str) -> FittedWeights:
+# What the file was, in the words of the import form.
+FORMAT_NAMES = {
+    Weights.Format.SAFETENSORS: "safetensors file",
+    Weights.Format.TORCH: "PyTorch checkpoint",
+    Weights.Format.PADDLE: "PaddlePaddle .pdparams file",
+    Weights.Format.ONNX: "ONNX model",
+}
+
+
+def _fit_by_name(
+    arch: Architecture,
+    arrays: dict[str, np.ndarray],
+    fmt: str,
+    *,
+    constants_allowed: bool = False,
+) -> FittedWeights:
+    """Weights named as the framework names its parameters; ``constants_allowed`` ignores
+    extra arrays (an ONNX graph's constants) once every parameter is there."""
     num_classes = _head_size(arch, {k: v.shape for k, v in arrays.items()})
     network = arch.build(num_classes)
     expected = network.state_dict()
     missing = [k for k in expected if k not in arrays]
-    unexpected = [k for k in arrays if k not in expected]
+    unexpected = [] if constants_allowed else [k for k in arrays if k not in expected]
     wrong = [
-        f"{k} is {list(arrays[k].shape)}, expected {list(expected[k].shape)}"
+        (k, tuple(arrays[k].shape), tuple(expected[k].shape))
         for k in expected
         if k in arrays and tuple(arrays[k].shape) != tuple(expected[k].shape)
     ]
-    problems = _describe(missing, unexpected, wrong)
-    if problems:
-        raise ValidationError(f"These weights do not fit {arch.name}: {problems}")
+    if missing or unexpected or wrong:
+        raise ValidationError(_misfit(arch, fmt, len(expected), missing, unexpected, wrong))
     network.set_state_dict({k: arrays[k].astype(expected[k].numpy().dtype) for k in expected})
-    report = {"tensors": len(expected), "renamed": 0, "transposed": 0, "dropped": 0}
+    report = {
+        "tensors": len(expected),
+        "renamed": 0,
+        "transposed": 0,
+        "dropped": 0,
+        "layers": _layers(expected),
+    }
+    if constants_allowed:
+        report["constants_ignored"] = len([k for k in arrays if k not in expected])
     return FittedWeights(network, num_classes, _checked(arch, network, num_classes, report))
 
 
-def _fit_torch(arch: Architecture, state: dict[str, Any]) -> FittedWeights:
-    from framework.interop.torch import ConversionError, convert_state_dict
+def _fit_torch(
+    arch: Architecture, state: dict[str, Any], fmt: str = Weights.Format.TORCH
+) -> FittedWeights:
+    """Weights named and laid out as torch names and lays out its parameters."""
+    from framework.interop.torch import convert_state_dict
 
     probe = arch.build(arch.profile_classes)
     _, report = convert_state_dict(state, probe, strict=False)
@@ -239,29 +270,81 @@ def _fit_torch(arch: Architecture, state: dict[str, Any]) -> FittedWeights:
     shapes = {k: tuple(v.shape) for k, v in probe.state_dict().items() if k in report.matched}
     num_classes = _head_size(arch, {**shapes, **head})
     network = arch.build(num_classes)
-    try:
-        converted, report = convert_state_dict(state, network, strict=True)
-    except ConversionError as error:
-        raise ValidationError(f"These PyTorch weights do not fit {arch.name}: {error}") from None
+    converted, report = convert_state_dict(state, network, strict=False)
+    if not report.ok:
+        linear = _linear_weights(network)  # torch keeps these [out, in], we keep [in, out]
+        wrong = [
+            (source, tuple(got), tuple(want)[::-1] if target in linear else tuple(want))
+            for target, source, got, want in report.mismatched
+        ]
+        total = len(network.state_dict())
+        unexpected = [] if fmt == Weights.Format.ONNX else report.unexpected
+        if report.missing or unexpected or wrong:
+            raise ValidationError(_misfit(arch, fmt, total, report.missing, unexpected, wrong))
     network.set_state_dict(converted)
     summary = {
         "tensors": len(report.matched),
         "renamed": len(report.renamed),
         "transposed": len(report.transposed),
         "dropped": len(report.dropped),
+        "layers": _layers(report.matched),
     }
     if report.source_key:
         summary["source_key"] = report.source_key
     return FittedWeights(network, num_classes, _checked(arch, network, num_classes, summary))
 
 
-def _describe(missing: list[str], unexpected: list[str], wrong: list[str]) -> str:
-    parts = []
-    for label, keys in (("missing", missing), ("unexpected", unexpected), ("wrong shape", wrong)):
-        if keys:
-            more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
-            parts.append(f"{label}: {', '.join(keys[:5])}{more}")
-    return "; ".join(parts)
+def _linear_weights(network: Any) -> set[str]:
+    from framework import nn
+
+    return {
+        f"{name}.weight"
+        for name, layer in network.named_sublayers()
+        if isinstance(layer, nn.Linear)
+    }
+
+
+def _layers(parameters: Any) -> list[str]:
+    """The layers the weights were fitted to: parameter names without their last part."""
+    return sorted({name.rsplit(".", 1)[0] for name in parameters})
+
+
+def _misfit(
+    arch: Architecture,
+    fmt: str,
+    total: int,
+    missing: list[str],
+    unexpected: list[str],
+    wrong: list[tuple[str, tuple, tuple]],
+) -> str:
+    """Why a file does not fit ``arch``, in the terms of what was uploaded, and what to do."""
+    fitting = total - len(missing) - len(wrong)
+    parts = [
+        f"This {FORMAT_NAMES.get(fmt, fmt)} does not fit {arch.name}: "
+        f"{fitting} of its {total} tensors match."
+    ]
+    if wrong:
+        shown = "; ".join(
+            f"{name} is {list(got)} in the file, {arch.name} needs {list(need)}"
+            for name, got, need in wrong[:3]
+        )
+        parts.append(f"Other shapes: {shown}{_more(wrong)}.")
+    if missing:
+        parts.append(f"Missing: {', '.join(missing[:5])}{_more(missing, 5)}.")
+    if unexpected:
+        parts.append(f"Not in {arch.name}: {', '.join(unexpected[:5])}{_more(unexpected, 5)}.")
+    parts.append(
+        "Choose the architecture the file was saved from in the import form; the zoo page "
+        "lists each architecture's input size and parameters."
+        if fitting < total / 2
+        else "Choose the architecture with the same layers (a different size or width of the "
+        "same family, perhaps), or re-save the file from that network."
+    )
+    return " ".join(parts)
+
+
+def _more(items: list[Any], shown: int = 3) -> str:
+    return f" and {len(items) - shown} more" if len(items) > shown else ""
 
 
 def _checked(
