@@ -194,6 +194,13 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
 
 class DatasetVersionSerializer(serializers.ModelSerializer):
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        source="split_warnings",
+        read_only=True,
+        help_text="What the split cannot measure (too few validation images), if anything.",
+    )
+
     class Meta:
         model = DatasetVersion
         fields = [
@@ -207,6 +214,7 @@ class DatasetVersionSerializer(serializers.ModelSerializer):
             "classes",
             "stats",
             "sample_count",
+            "warnings",
             "created_at",
         ]
         read_only_fields = fields

@@ -195,6 +195,8 @@ def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
     messages.success(
         request, f"Froze version {version.number} with {version.sample_count} samples."
     )
+    for warning in version.split_warnings():
+        messages.warning(request, warning)
     return True
 
 

@@ -50,6 +50,33 @@ class DatasetVersion(models.Model):
     def class_names(self) -> list[str]:
         return [c["name"] for c in self.classes]
 
+    # Below this many validation examples of a class, one image moves that class's validation
+    # accuracy by 20 points or more: the number measures the split, not the model.
+    MIN_VALIDATION_PER_CLASS = 5
+
+    def split_warnings(self) -> list[str]:
+        """What the split cannot measure, in words people act on (empty when it is sound)."""
+        per_split = self.stats.get("per_split", {})
+        if not per_split.get("val"):
+            return [
+                "This version has no validation images, so a job trained on it cannot tell how "
+                "well it does on images it did not learn from. Give the val split a share (10 % "
+                "is common), or import a val folder."
+            ]
+        counts = self.stats.get("per_class", {}).get("val", {})
+        thin = [(name, counts.get(name, 0)) for name in self.class_names]
+        thin = [(name, count) for name, count in thin if count < self.MIN_VALIDATION_PER_CLASS]
+        if not thin:
+            return []
+        shown = ", ".join(f"{name} ({count})" for name, count in thin[:8])
+        more = f" and {len(thin) - 8} more" if len(thin) > 8 else ""
+        return [
+            f"Too few validation images to measure {len(thin)} of {len(self.class_names)} "
+            f"classes: {shown}{more}. With fewer than {self.MIN_VALIDATION_PER_CLASS} per "
+            "class, one image moves a class's validation accuracy by 20 points or more. Label "
+            "more images of these classes, or give the val split a larger share."
+        ]
+
 
 class VersionItem(models.Model):
     """One sample in a version, with its labels as they were at freezing time.
