@@ -21,18 +21,20 @@ from modelzoo.catalog import UnknownArchitecture, get_architecture
 from modelzoo.models import Weights, WeightsImport
 from modelzoo.serializers import (
     ImportWeightsSerializer,
+    TryPhotoSerializer,
     WeightsImportSerializer,
     WeightsSerializer,
     api_error,
 )
 from modelzoo.services.listing import catalog, describe
-from modelzoo.services.profiles import profiles_by_key
+from modelzoo.services.trying import TryRefusal, try_photo
 from modelzoo.services.weights import start_import
 
 
 class ArchitectureListView(generics.GenericAPIView):
-    """Every architecture, per task: input size, measured parameters and FLOPs, the default
-    hyperparameters of each preset, and the shipped weights present on this server."""
+    """Every architecture, per task: input size, parameters, FLOPs and size, the default
+    hyperparameters of each preset, and the shipped weights present on this server with
+    their provenance (source package and version, license, sha256, published top-1)."""
 
     @extend_schema(
         operation_id="modelzoo_architectures_list",
@@ -47,16 +49,40 @@ class ArchitectureListView(generics.GenericAPIView):
         return Response({"architectures": entries})
 
 
+def _architecture(key: str) -> Any:
+    try:
+        return get_architecture(key)
+    except UnknownArchitecture:
+        raise Http404("No architecture with this key.") from None
+
+
 class ArchitectureDetailView(generics.GenericAPIView):
     """One architecture of the catalog."""
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, key: str) -> Response:
+        return Response(describe(_architecture(key)))
+
+
+class ArchitectureTryView(generics.GenericAPIView):
+    """Classify one photo (multipart field ``image``) with the architecture's shipped ImageNet
+    weights: the top-5 classes with names and probabilities, preprocessed as the weights'
+    manifest says. 409 when the architecture has no such weights here."""
+
+    parser_classes = [MultiPartParser]
+    serializer_class = TryPhotoSerializer
+
+    @extend_schema(request=TryPhotoSerializer, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request, key: str) -> Response:
+        arch = _architecture(key)
+        refuse_oversized_body(request)
+        incoming = TryPhotoSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
         try:
-            arch = get_architecture(key)
-        except UnknownArchitecture:
-            raise Http404("No architecture with this key.") from None
-        return Response(describe(arch, profiles_by_key().get(key)))
+            answer = try_photo(arch, incoming.validated_data["image"])
+        except TryRefusal as refusal:
+            return Response({"detail": str(refusal)}, status=refusal.status)
+        return Response(answer)
 
 
 class WeightsListView(WorkspaceNestedMixin, generics.ListAPIView):

@@ -2,7 +2,7 @@
 
 An entry says what the network expects (channels, input size and the sizes it accepts), how to
 build it for a number of classes, and the hyperparameters that suit it. Parameters and FLOPs
-are measured, not written down here: see `modelzoo.models.ArchitectureProfile`.
+are measured by the framework, not typed in: see `modelzoo.services.profiles`.
 """
 
 from __future__ import annotations
@@ -195,6 +195,17 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNetV3 at full width.",
         _vision("mobilenet_v3_large"),
         store_name="mobilenet_v3_large_x1.0",
+        defaults=MOBILE,
+    ),
+    Architecture(
+        "efficientnet_lite0",
+        "EfficientNet-Lite0",
+        "EfficientNet",
+        CLASSIFICATION,
+        "The mobile EfficientNet: ReLU6 and no squeeze-excite, so it quantizes and runs well "
+        "on CPUs.",
+        _vision("efficientnet_lite0"),
+        store_name="efficientnet_lite0",
         defaults=MOBILE,
     ),
     Architecture(

@@ -1,4 +1,4 @@
-"""Measured architecture profiles, and sets of weights with where they came from."""
+"""Sets of weights with where they came from, and the imports that bring them in."""
 
 from __future__ import annotations
 
@@ -8,45 +8,6 @@ from django.utils import timezone
 
 from core.jobs import ClaimableJob
 from modelzoo.catalog import Architecture, get_architecture
-
-
-class ArchitectureProfile(models.Model):
-    """Parameters and FLOPs of one catalog entry, measured with framework.summary / flops.
-
-    Measuring the big networks takes seconds, so it runs once, in the background, and the
-    result is kept here for every page and API call after.
-    """
-
-    class Status(models.TextChoices):
-        PENDING = "pending", "Being measured"
-        READY = "ready", "Measured"
-        FAILED = "failed", "Could not be measured"
-
-    architecture = models.CharField(max_length=50, unique=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    input_shape = models.JSONField(default=list)  # [C, H, W]
-    num_classes = models.PositiveIntegerField(default=0)
-    params = models.PositiveBigIntegerField(null=True, blank=True)
-    flops = models.PositiveBigIntegerField(null=True, blank=True)
-    error = models.TextField(blank=True)
-    requested_at = models.DateTimeField(default=timezone.now)
-    measured_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["architecture"]
-
-    def __str__(self) -> str:
-        return f"profile of {self.architecture}"
-
-    def record(self, *, params: int, flops: int, shape: list[int], num_classes: int) -> None:
-        self.status, self.params, self.flops = self.Status.READY, params, flops
-        self.input_shape, self.num_classes = shape, num_classes
-        self.error, self.measured_at = "", timezone.now()
-        self.save()
-
-    def record_failure(self, error: str) -> None:
-        self.status, self.error, self.measured_at = self.Status.FAILED, error, timezone.now()
-        self.save(update_fields=["status", "error", "measured_at"])
 
 
 class Weights(models.Model):

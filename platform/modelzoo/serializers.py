@@ -59,6 +59,10 @@ class ImportWeightsSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
+class TryPhotoSerializer(serializers.Serializer):
+    image = serializers.FileField(help_text="A photo (PNG, JPEG, ...) to classify")
+
+
 class WeightsImportSerializer(serializers.ModelSerializer):
     """An import of a weights file: its progress, then the weights or the reason it failed."""
 

@@ -16,6 +16,11 @@ api_urlpatterns = [
         name="architecture-detail",
     ),
     path(
+        "modelzoo/architectures/<str:key>/try/",
+        api.ArchitectureTryView.as_view(),
+        name="architecture-try",
+    ),
+    path(
         "workspaces/<slug:workspace_slug>/weights/",
         api.WeightsListView.as_view(),
         name="weights-list",

@@ -1,5 +1,5 @@
-"""The model-zoo page: architectures per task, the workspace's weights with their source, and
-the imports on their way in."""
+"""The model-zoo page: architectures per task, the workspace's weights with their source, the
+imports on their way in, and a panel to try shipped ImageNet weights on a photo."""
 
 from __future__ import annotations
 
@@ -43,6 +43,12 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
         for entry in task["architectures"]:
             entry["saved"] = saved.get(entry["key"], [])
     imports = workspace.weight_imports.select_related("weights")[:RECENT_IMPORTS]
+    tryable = [
+        entry
+        for task in tasks
+        for entry in task["architectures"]
+        if entry["shipped_weights"] and entry["shipped_weights"]["try_url"]
+    ]
     return render(
         request,
         "modelzoo/zoo.html",
@@ -51,6 +57,7 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             "tasks": tasks,
             "form": form,
             "imports": imports,
+            "try_architectures": tryable,
             "can_edit": role.covers(Role.MEMBER),
             "formats": supported_formats(),
             "onnx_available": onnx_import_available(),

@@ -3,7 +3,8 @@
 `modelzoo.import_weights` takes an import id, claims the import (exactly one worker wins; an
 abandoned one can be taken over, up to its attempt cap) and converts the file in a child
 process under a memory ceiling. `modelzoo.requeue_stalled_imports` (run by beat) re-sends lost
-ones. `modelzoo.profile_architectures` measures the zoo's architectures.
+ones. Architectures' parameters and FLOPs are not measured here: they are committed facts
+(`modelzoo.services.profiles`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from datetime import timedelta
 
 from core.stalled import requeue_stalled
 from modelzoo.models import WeightsImport
-from modelzoo.services.profiles import measure_pending
 from modelzoo.services.weights import IMPORT_TASK, run_import
 from workers.celery import app
 
@@ -41,11 +41,6 @@ def requeue_stalled_imports() -> int:
     if sent:
         logger.info("Sent %d stalled weights imports again", sent)
     return sent
-
-
-@app.task(name="modelzoo.profile_architectures")
-def profile_architectures() -> int:
-    return measure_pending()
 
 
 @app.on_after_finalize.connect

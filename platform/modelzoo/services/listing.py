@@ -1,20 +1,19 @@
-"""The catalog as pages and the API show it: each architecture with its measured profile,
-default hyperparameters per preset, and the shipped weights actually present."""
+"""The catalog as pages and the API show it: each architecture with its profile (parameters,
+FLOPs, size), default hyperparameters per preset, and the shipped weights actually present,
+with where they come from."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from modelzoo.catalog import ARCHITECTURES, MISSING, TASKS, Architecture
-from modelzoo.models import ArchitectureProfile
 from modelzoo.presets import all_presets
-from modelzoo.services.profiles import profiles_by_key
-from modelzoo.services.shipped import shipped_weights
+from modelzoo.services.profiles import MEASURE_COMMAND, profile_of
+from modelzoo.services.shipped import ShippedWeights, shipped_weights
 
 
-def describe(arch: Architecture, profile: ArchitectureProfile | None) -> dict[str, Any]:
+def describe(arch: Architecture) -> dict[str, Any]:
     shipped = shipped_weights(arch)
-    ready = profile is not None and profile.status == ArchitectureProfile.Status.READY
     return {
         "key": arch.key,
         "name": arch.name,
@@ -25,28 +24,49 @@ def describe(arch: Architecture, profile: ArchitectureProfile | None) -> dict[st
         "input_size": arch.input_size,
         "min_input_size": arch.min_input_size,
         "max_input_size": arch.max_input_size,
-        "profile": {
-            "status": profile.status if profile else ArchitectureProfile.Status.PENDING,
-            "params": profile.params if ready else None,
-            "flops": profile.flops if ready else None,
-            "num_classes": arch.profile_classes,
-            "input_shape": list(arch.input_shape()),
-            "error": profile.error if profile else "",
-        },
+        "profile": _profile(arch),
         "presets": all_presets(arch),
-        "shipped_weights": None
-        if shipped is None
-        else {
-            "name": shipped.name,
-            "size_bytes": shipped.size_bytes,
-            "num_classes": shipped.num_classes,
-        },
+        "shipped_weights": None if shipped is None else _shipped(arch, shipped),
+    }
+
+
+def _profile(arch: Architecture) -> dict[str, Any]:
+    profile = profile_of(arch.key)
+    base = {"num_classes": arch.profile_classes, "input_shape": list(arch.input_shape())}
+    if profile is None:
+        return {
+            **base,
+            "status": "unmeasured",
+            "params": None,
+            "flops": None,
+            "state_bytes": None,
+            "error": f"Not measured yet: run `{MEASURE_COMMAND}`.",
+        }
+    return {
+        **base,
+        "status": "ready",
+        "params": profile.params,
+        "flops": profile.flops,
+        "state_bytes": profile.state_bytes,
+        "error": "",
+    }
+
+
+def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
+    provenance = shipped.provenance
+    real = provenance is not None and shipped.num_classes == len(shipped.class_names)
+    return {
+        "name": shipped.name,
+        "size_bytes": shipped.size_bytes,
+        "num_classes": shipped.num_classes,
+        "provenance": provenance,
+        # Real, named classes: a photo can be tried on them.
+        "try_url": f"/api/modelzoo/architectures/{arch.key}/try/" if real else None,
     }
 
 
 def catalog() -> list[dict[str, Any]]:
-    profiles = profiles_by_key()
-    return [describe(arch, profiles.get(arch.key)) for arch in ARCHITECTURES]
+    return [describe(arch) for arch in ARCHITECTURES]
 
 
 def catalog_by_task() -> list[dict[str, Any]]:

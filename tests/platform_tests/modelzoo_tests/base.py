@@ -1,5 +1,7 @@
 """A base test case for model-zoo tests: the owner/member/viewer/outsider set-up with a private
-MEDIA_ROOT, and source networks (framework, torch, paddle) with the LeNet layout.
+MEDIA_ROOT and an empty weight store (FRAMEWORK_HOME), and source networks (framework, torch,
+paddle) with the LeNet layout. `use_shipped_store()` points the store at the real shipped
+weights, installed once per test process.
 
 Not a test module.
 """
@@ -7,15 +9,18 @@ Not a test module.
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
 from core.testing import BaseTestCase
+from tests.framework_tests.vision_tests.shipped_store import process_store
 
 
 class ZooTestCase(BaseTestCase):
@@ -26,6 +31,14 @@ class ZooTestCase(BaseTestCase):
         self.enterContext(override_settings(MEDIA_ROOT=self.media_root))
         self.addCleanup(shutil.rmtree, self.media_root, ignore_errors=True)
         self.addCleanup(shutil.rmtree, self.files, ignore_errors=True)
+        self.store = self.files / "framework-home"
+        self.enterContext(mock.patch.dict(os.environ, {"FRAMEWORK_HOME": str(self.store)}))
+
+    def use_shipped_store(self) -> Path:
+        """FRAMEWORK_HOME with the shipped ImageNet weights (skips without their packages)."""
+        home = process_store()
+        self.enterContext(mock.patch.dict(os.environ, {"FRAMEWORK_HOME": home}))
+        return Path(home) / "weights"
 
     def upload(self, path: Path) -> SimpleUploadedFile:
         return SimpleUploadedFile(path.name, path.read_bytes())

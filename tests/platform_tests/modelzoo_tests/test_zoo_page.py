@@ -6,7 +6,7 @@ from __future__ import annotations
 from safetensors.numpy import save_file
 
 from framework.vision.models import LeNet
-from modelzoo.models import ArchitectureProfile, Weights, WeightsImport
+from modelzoo.models import Weights, WeightsImport
 from modelzoo.services.weights import run_import
 from tests.platform_tests.modelzoo_tests.base import ZooTestCase
 
@@ -15,9 +15,6 @@ class ZooPageTests(ZooTestCase):
     def setUp(self) -> None:
         super().setUp()
         self.url = f"/workspaces/{self.workspace.slug}/models/"
-        ArchitectureProfile.objects.create(
-            architecture="lenet", status="ready", params=61610, flops=416_920, num_classes=10
-        )
 
     def test_it_shows_architectures_per_task_and_says_what_is_missing(self) -> None:
         self.client.force_login(self.vera)
