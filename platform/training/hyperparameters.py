@@ -3,6 +3,9 @@
 `build_config` takes a preset and the fields a person changed in the advanced panel (or sent
 to the API) and returns the complete config, or raises ValidationError with one clear message
 per field. The page form and the API serializer both call it.
+
+A task may add fields of its own (`TASK_FIELDS`, with their defaults in `TASK_DEFAULTS`): a
+multi-label job has a decision threshold; a single-label job refuses one.
 """
 
 from __future__ import annotations
@@ -74,6 +77,26 @@ FIELDS: dict[str, Field] = {
 }
 
 
+# Fields only some tasks have, on top of FIELDS (keys are TrainingJob.Task values).
+TASK_FIELDS: dict[str, dict[str, Field]] = {
+    "multi_label": {
+        "threshold": Field(
+            "Decision threshold",
+            float,
+            0.01,
+            0.99,
+            hint=" A class is predicted when its sigmoid score reaches it; 0.5 is the usual.",
+        ),
+    },
+}
+TASK_DEFAULTS: dict[str, dict[str, Any]] = {"multi_label": {"threshold": 0.5}}
+
+
+def fields_for(task: str) -> dict[str, Field]:
+    """Every hyperparameter a job of `task` has."""
+    return {**FIELDS, **TASK_FIELDS.get(task, {})}
+
+
 def _number(value: Any, kind: type, label: str) -> int | float:
     if isinstance(value, bool) or value is None or value == "":
         raise ValueError(f"{label} needs a number.")
@@ -100,6 +123,14 @@ def _boolean(value: Any, label: str) -> bool:
     raise ValueError(f"{label} must be true or false.")
 
 
+def _unknown(name: str, known: dict[str, Field]) -> str:
+    tasks = [task for task, fields in TASK_FIELDS.items() if name in fields]
+    if tasks:
+        names = " or ".join(task.replace("_", "-") for task in tasks)
+        return f"“{name}” applies to {names} datasets only."
+    return f"“{name}” is not a hyperparameter. Known: {', '.join(known)}."
+
+
 def build_config(
     arch: Architecture,
     preset: str,
@@ -107,18 +138,21 @@ def build_config(
     *,
     train_samples: int | None = None,
     gpu_available: bool = True,
+    task: str = "classification",
 ) -> dict[str, Any]:
-    """The complete, checked config: the preset's values with `overrides` on top."""
+    """The complete, checked config: the preset's values (and the task's defaults) with
+    `overrides` on top."""
     if preset not in PRESETS:
         raise ValidationError({"preset": f"Choose one of: {', '.join(PRESETS)}."})
-    config = preset_config(arch, preset)
+    config = preset_config(arch, preset) | TASK_DEFAULTS.get(task, {})
     if train_samples:  # a preset fits itself to a small dataset; an explicit batch is checked
         config["batch_size"] = min(config["batch_size"], train_samples)
+    known = fields_for(task)
     errors: dict[str, str] = {}
     for name, value in (overrides or {}).items():
-        field = FIELDS.get(name)
+        field = known.get(name)
         if field is None:
-            errors[name] = f"“{name}” is not a hyperparameter. Known: {', '.join(FIELDS)}."
+            errors[name] = _unknown(name, known)
             continue
         try:
             config[name] = field.clean(value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from modelzoo.presets import PRESETS
-from training.hyperparameters import FIELDS
+from training.hyperparameters import FIELDS, TASK_FIELDS
 from training.models import EvaluationReport, JobLogLine, TrainingJob
 
 
@@ -13,6 +13,10 @@ class TrainingJobSerializer(serializers.ModelSerializer):
     # Plain text in the schema: an enum named "status" would collide with the datastore's.
     status = serializers.CharField(
         read_only=True, help_text="queued, running, succeeded, failed or cancelled"
+    )
+    # Plain text too: the datastore's task types already make an enum of these values.
+    task = serializers.CharField(
+        read_only=True, help_text="classification or multi_label (the dataset's task)"
     )
     percent = serializers.IntegerField(read_only=True)
     report_url = serializers.SerializerMethodField()
@@ -30,6 +34,7 @@ class TrainingJobSerializer(serializers.ModelSerializer):
             "dataset_version",
             "dataset_label",
             "class_names",
+            "task",
             "architecture",
             "init",
             "init_weights",
@@ -58,6 +63,7 @@ class TrainingJobSerializer(serializers.ModelSerializer):
             "failure_suggestion",
             "failure_detail",
             "val_accuracy",
+            "val_map",
             "val_loss",
             "train_loss",
             "output_weights",
@@ -87,7 +93,12 @@ class CreateJobSerializer(serializers.Serializer):
     hyperparameters = serializers.DictField(
         required=False,
         default=dict,
-        help_text="Overrides of the preset: " + ", ".join(FIELDS),
+        help_text="Overrides of the preset: "
+        + ", ".join(FIELDS)
+        + "".join(
+            f"; for {task.replace('_', '-')} datasets also " + ", ".join(fields)
+            for task, fields in TASK_FIELDS.items()
+        ),
     )
 
 
@@ -98,16 +109,33 @@ class JobLogLineSerializer(serializers.ModelSerializer):
 
 
 class EvaluationReportSerializer(serializers.ModelSerializer):
+    """Single-label reports have accuracy, top-5 and a confusion matrix; multi-label ones
+    (`task` multi_label) have null there and the mAP, F1 scores and thresholds instead."""
+
     class_names = serializers.SerializerMethodField()
+    task = serializers.CharField(read_only=True, help_text="classification or multi_label")
+    class_thresholds = serializers.ListField(
+        child=serializers.FloatField(),
+        read_only=True,
+        help_text="Multi-label: each class's threshold (best F1 on the evaluated split)",
+    )
 
     class Meta:
         model = EvaluationReport
         fields = [
             "job",
+            "task",
             "split",
             "sample_count",
             "accuracy",
             "top5_accuracy",
+            "mean_average_precision",
+            "micro_f1",
+            "macro_f1",
+            "tuned_micro_f1",
+            "tuned_macro_f1",
+            "default_threshold",
+            "class_thresholds",
             "class_names",
             "per_class",
             "confusion",
@@ -118,3 +146,27 @@ class EvaluationReportSerializer(serializers.ModelSerializer):
 
     def get_class_names(self, report: EvaluationReport) -> list[str]:
         return list(report.job.class_names)
+
+
+class LabelSetExampleSerializer(serializers.Serializer):
+    """One evaluated image of a multi-label report."""
+
+    sample = serializers.IntegerField()
+    true = serializers.ListField(child=serializers.IntegerField(), help_text="Its classes")
+    pred = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The classes over their thresholds"
+    )
+    errors = serializers.IntegerField(help_text="Classes missed plus classes wrongly predicted")
+    scores = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+        help_text="[class, score] of the true, predicted and five best classes, best first",
+    )
+    true_names = serializers.ListField(child=serializers.CharField())
+    pred_names = serializers.ListField(child=serializers.CharField())
+    thumbnail = serializers.CharField()
+    relabel = serializers.CharField(allow_null=True)
+
+
+class ReportExamplesSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    samples = LabelSetExampleSerializer(many=True)

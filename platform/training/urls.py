@@ -26,6 +26,11 @@ api_urlpatterns = [
     path("jobs/<int:pk>/records/", metrics.RecordsView.as_view(), name="job-records"),
     path("jobs/<int:pk>/report/", reports.ReportView.as_view(), name="job-report"),
     path("jobs/<int:pk>/report/cell/", reports.ReportCellView.as_view(), name="job-report-cell"),
+    path(
+        "jobs/<int:pk>/report/examples/",
+        reports.ReportExamplesView.as_view(),
+        name="job-report-examples",
+    ),
     path("cluster/", cluster.ClusterView.as_view(), name="cluster"),
 ]
 

@@ -1,5 +1,9 @@
 """From a job's config to framework objects: the network (with its starting weights), the
-optimizer and the learning-rate schedule."""
+loss and validation metrics of its task, the optimizer and the learning-rate schedule.
+
+A multi-label job trains the same networks: their head's logits go through a sigmoid per
+class (inside BCEWithLogitsLoss) against multi-hot targets, and it is judged by the validation
+mAP instead of the accuracy."""
 
 from __future__ import annotations
 
@@ -50,10 +54,29 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
     return network
 
 
-def build_loss() -> Any:
+def build_loss(task: str = TrainingJob.Task.CLASSIFICATION) -> Any:
     import framework
 
+    if task == TrainingJob.Task.MULTI_LABEL:
+        return framework.nn.BCEWithLogitsLoss()
     return framework.nn.CrossEntropyLoss()
+
+
+def build_metrics(job: TrainingJob, network: Any) -> Any:
+    """The validation metrics Model.fit logs each epoch (and records as val/<name>)."""
+    import framework
+    from workers.runtime.multi_label import MultiLabelScores
+
+    if job.is_multi_label:
+        return MultiLabelScores(network, float(job.config.get("threshold", 0.5)))
+    return framework.metric.Accuracy()
+
+
+def monitored(job: TrainingJob) -> tuple[str, str]:
+    """(metric name, what people call it) that early stopping and the best epoch follow."""
+    if job.is_multi_label:
+        return "mAP", "validation mAP"
+    return "acc", "validation accuracy"
 
 
 def build_schedule(config: dict[str, Any], steps_per_epoch: int) -> Any:

@@ -3,7 +3,8 @@
 - `JobControl` flushes the recorder when due and stops the run at a step boundary: on a
   cancel, on a NaN or infinite loss, or when the recorder found that another worker owns the
   job.
-- `ScalarReporter` records the per-step and per-epoch scalars and the progress.
+- `ScalarReporter` records the per-step and per-epoch scalars and the progress, and follows
+  the best epoch of the monitored validation metric.
 - `EpochEnd` records histograms and sample predictions and writes the checkpoint, after each
   epoch's evaluation.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -74,9 +75,22 @@ class JobControl(Callback):
 
 
 class ScalarReporter(Callback):
-    def __init__(self, recorder: JobRecorder, position: Position, device: str) -> None:
+    """`metrics`: the validation metrics' names in the eval logs, each recorded as val/<name>;
+    `monitor`: the one whose best epoch it follows (`best`, as a checkpoint restored it)."""
+
+    def __init__(
+        self,
+        recorder: JobRecorder,
+        position: Position,
+        device: str,
+        metrics: Sequence[str] = ("acc",),
+        monitor: str = "acc",
+        best: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__()
         self.recorder, self.position, self.device = recorder, position, device
+        self.metrics, self.monitor = tuple(metrics), monitor
+        self.best: dict[str, Any] = dict(best or {})
         self.seen = 0
         self.loss_total = 0.0
         self.last_end = time.monotonic()
@@ -126,9 +140,14 @@ class ScalarReporter(Callback):
         if logs.get("loss"):
             self.last_eval["val_loss"] = float(logs["loss"][0])
             self.recorder.scalar("val/loss", step, self.last_eval["val_loss"])
-        if "acc" in logs:
-            self.last_eval["val_acc"] = float(logs["acc"])
-            self.recorder.scalar("val/acc", step, self.last_eval["val_acc"])
+        for name in self.metrics:
+            if name in logs:
+                self.last_eval[f"val_{name}"] = value = float(logs[name])
+                self.recorder.scalar(f"val/{name}", step, value)
+        value = logs.get(self.monitor)
+        if value is not None and float(value) > self.best.get("value", -math.inf):
+            # EpochEnd counts the epoch after this: it is still the one being evaluated.
+            self.best = {"value": float(value), "epoch": self.position.epoch + 1}
 
 
 def histogram(values: np.ndarray) -> dict[str, Any] | None:

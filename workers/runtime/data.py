@@ -82,8 +82,18 @@ def augmentation(config: dict[str, Any], size: int) -> Any:
     return T.Compose(steps) if steps else None
 
 
+def multi_hot(examples: list[Example], num_classes: int) -> np.ndarray:
+    """float32 [N, num_classes] targets: 1 for each class of the example, else 0."""
+    targets = np.zeros((len(examples), num_classes), np.float32)
+    for row, example in enumerate(examples):
+        targets[row, list(example.labels)] = 1.0
+    return targets
+
+
 class ImageDataset(Dataset):
-    """(float32 [C, H, W] normalised image, int64 [1] label) pairs for framework.Model."""
+    """(float32 [C, H, W] normalised image, label) pairs for framework.Model: the label is
+    int64 [1] (the class), or a float32 [C] multi-hot row when `num_classes` is given for a
+    multi-label dataset."""
 
     def __init__(
         self,
@@ -92,12 +102,16 @@ class ImageDataset(Dataset):
         channels: int,
         size: int,
         transform: Any = None,
+        multi_label_classes: int | None = None,
     ) -> None:
         self.examples = examples
         self.images = images
         self.channels, self.size = channels, size
         self.transform = transform
-        self.labels = np.array([[e.label] for e in examples], dtype=np.int64)
+        if multi_label_classes is None:
+            self.labels = np.array([[e.label] for e in examples], dtype=np.int64)
+        else:
+            self.labels = multi_hot(examples, multi_label_classes)
         self.mean, self.std = (GREY_MEAN, GREY_STD) if channels == 1 else (RGB_MEAN, RGB_STD)
 
     def __len__(self) -> int:

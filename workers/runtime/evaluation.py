@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,8 +22,14 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return exp / exp.sum(axis=1, keepdims=True)
 
 
-def predict(network: Any, dataset: ImageDataset, batch_size: int = 128) -> np.ndarray:
-    """Class probabilities [N, C] for every image of `dataset`, in its order."""
+def predict(
+    network: Any,
+    dataset: ImageDataset,
+    batch_size: int = 128,
+    scores: Callable[[np.ndarray], np.ndarray] = softmax,
+) -> np.ndarray:
+    """Class scores [N, C] for every image of `dataset`, in its order: softmax probabilities,
+    or what `scores` makes of the float64 logits (multi-label: the sigmoid)."""
     import framework
 
     network.eval()
@@ -31,7 +38,7 @@ def predict(network: Any, dataset: ImageDataset, batch_size: int = 128) -> np.nd
         for start in range(0, len(dataset), batch_size):
             indices = range(start, min(start + batch_size, len(dataset)))
             logits = network(framework.to_tensor(dataset.batch(list(indices)))).numpy()
-            chunks.append(softmax(np.asarray(logits, dtype=np.float64)))
+            chunks.append(scores(np.asarray(logits, dtype=np.float64)))
     network.train()
     if not chunks:
         return np.zeros((0, 0))
@@ -52,7 +59,7 @@ def prediction_rows(examples: list[Example], probs: np.ndarray) -> list[dict[str
     ]
 
 
-def _thin(curve: dict[str, np.ndarray]) -> dict[str, list[float]]:
+def thin_curve(curve: dict[str, np.ndarray]) -> dict[str, list[float]]:
     """At most PR_POINTS points, evenly spaced along the curve, ends kept."""
     size = len(curve["precision"])
     keep = np.unique(np.linspace(0, size - 1, min(size, PR_POINTS)).round().astype(int))
@@ -90,7 +97,11 @@ def write_report(
     precisions = average_precision(labels, probs, num_classes=n)
     pr_curves = []
     for index, curve in enumerate(curves):
-        thin = {"class": names[index], "ap": round(float(precisions[index]), 5), **_thin(curve)}
+        thin = {
+            "class": names[index],
+            "ap": round(float(precisions[index]), 5),
+            **thin_curve(curve),
+        }
         pr_curves.append(thin)
         recorder.record(MetricRecord.Kind.PR_CURVE, names[index], epoch, step, thin)
     per_class = [

@@ -11,11 +11,13 @@ from django.db import DatabaseError
 from core.errors import without_paths
 from modelzoo.models import Weights
 from modelzoo.services.weights import save_weights
-from training.models import TrainingJob
+from training.models import EvaluationReport, TrainingJob
+from workers.runtime.build import monitored
 from workers.runtime.checkpoints import discard_checkpoint
 from workers.runtime.evaluation import predict, write_report
 from workers.runtime.failures import JobCancelled, JobLost, describe
 from workers.runtime.joblog import captured
+from workers.runtime.multi_label_report import write_multi_label_report
 from workers.runtime.recorder import JobRecorder
 from workers.runtime.trainer import TrainingRun, load_splits
 
@@ -68,25 +70,49 @@ def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> b
     network = run.run()
     position = run.position
     epoch, step = (position.epoch, position.step) if position else (job.epoch, job.step)
-    probs = predict(network, splits.evaluate, batch_size=run.eval_batch)
-    report = write_report(
-        job, splits.eval_split, splits.eval_examples, probs, recorder, epoch, step
-    )
-    weights = _save_output(job, network)
+    probs = predict(network, splits.evaluate, batch_size=run.eval_batch, scores=run.scores())
+    writer = write_multi_label_report if job.is_multi_label else write_report
+    report = writer(job, splits.eval_split, splits.eval_examples, probs, recorder, epoch, step)
+    weights = _save_output(job, network, report)
+    if run.best:
+        recorder.log(
+            f"Best {monitored(job)[1]}: {run.best['value']:.4f}, after epoch {run.best['epoch']}."
+        )
     recorder.log(
-        f"Finished: {report.accuracy:.2%} accuracy and {report.top5_accuracy:.2%} top-5 on "
-        f"{report.sample_count} {splits.eval_split} images. The model is saved in the model zoo."
+        f"Finished: {_scores(report)} on {report.sample_count} {splits.eval_split} images. "
+        "The model is saved in the model zoo."
     )
     recorder.flush()
+    results = {"val_map": report.mean_average_precision, "val_accuracy": report.accuracy}
     return job.mark_succeeded(
-        val_accuracy=report.accuracy,
+        **results,
         val_loss=run.last_eval.get("val_loss"),
         train_loss=run.last_eval.get("train_loss"),
         output_weights=weights,
     )
 
 
-def _save_output(job: TrainingJob, network: Any) -> Weights:
+def _scores(report: EvaluationReport) -> str:
+    if report.task == TrainingJob.Task.MULTI_LABEL:
+        return (
+            f"mAP {report.mean_average_precision:.4f}, micro F1 {report.micro_f1:.4f} and "
+            f"macro F1 {report.macro_f1:.4f} at threshold {report.default_threshold:g} "
+            f"({report.tuned_micro_f1:.4f} and {report.tuned_macro_f1:.4f} at the per-class "
+            "thresholds)"
+        )
+    return f"{report.accuracy:.2%} accuracy and {report.top5_accuracy:.2%} top-5"
+
+
+def _save_output(job: TrainingJob, network: Any, report: EvaluationReport) -> Weights:
+    """The trained network as saved weights. A multi-label model's record says so, with the
+    thresholds its report chose: an export made after the job is gone still has them."""
+    provenance: dict[str, Any] = {"job": job.pk, "dataset": job.dataset_label}
+    if job.is_multi_label:
+        provenance |= {
+            "task": job.task,
+            "default_threshold": report.default_threshold,
+            "class_thresholds": report.class_thresholds,
+        }
     return save_weights(
         workspace=job.workspace,
         user=job.created_by,
@@ -98,5 +124,5 @@ def _save_output(job: TrainingJob, network: Any) -> Weights:
         original_format=Weights.Format.FRAMEWORK,
         class_names=job.class_names,
         input_size=int(job.config["input_size"]),
-        report={"job": job.pk, "dataset": job.dataset_label},
+        report=provenance,
     )

@@ -12,12 +12,19 @@ from typing import Any
 from framework.hapi.callbacks import EarlyStopping, LRScheduler
 from training.models import TrainingJob
 from training.services.version_data import Example, evaluation_split, examples
-from workers.runtime.build import build_loss, build_network, build_optimizer
+from workers.runtime.build import (
+    build_loss,
+    build_metrics,
+    build_network,
+    build_optimizer,
+    monitored,
+)
 from workers.runtime.callbacks import EpochEnd, GradientProbe, JobControl, Position, ScalarReporter
 from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
 from workers.runtime.data import ImageDataset, augmentation, load_split
-from workers.runtime.evaluation import predict
+from workers.runtime.evaluation import predict, softmax
 from workers.runtime.failures import OutOfMemoryAtBatchOne, is_out_of_memory
+from workers.runtime.multi_label import sigmoid
 from workers.runtime.recorder import JobRecorder
 
 PROBE_SAMPLES = 16
@@ -25,10 +32,11 @@ MAX_EVAL_BATCH = 256  # evaluation keeps no gradients: twice the training batch 
 
 
 class ResumableEarlyStopping(EarlyStopping):
-    """EarlyStopping whose best value and patience count survive a resume."""
+    """EarlyStopping (on a validation metric to maximise) whose best value and patience count
+    survive a resume."""
 
-    def __init__(self, patience: int, restored: dict[str, Any] | None) -> None:
-        super().__init__(monitor="acc", mode="max", patience=patience, verbose=0)
+    def __init__(self, monitor: str, patience: int, restored: dict[str, Any] | None) -> None:
+        super().__init__(monitor=monitor, mode="max", patience=patience, verbose=0)
         self.save_best_model = False
         self.restored = restored or {}
 
@@ -75,13 +83,18 @@ def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
     eval_items = examples(version, split)
     train_images = load_split(version.pk, "train", train_items, channels, size)
     eval_images = load_split(version.pk, split, eval_items, channels, size)
+    classes = len(job.class_names)
+    labels = sum(len(e.labels) for e in train_items) / max(1, len(train_items))
     log(
         f"Data: {len(train_items)} training images, {len(eval_items)} {split} images, "
-        f"{len(job.class_names)} classes, at {channels}×{size}×{size}."
+        f"{classes} classes, at {channels}×{size}×{size}."
+        + (f" Multi-label: {labels:.2f} labels per training image." if job.is_multi_label else "")
     )
+    multi = classes if job.is_multi_label else None
+    transform = augmentation(config, size)
     return Splits(
-        train=ImageDataset(train_items, train_images, channels, size, augmentation(config, size)),
-        evaluate=ImageDataset(eval_items, eval_images, channels, size),
+        train=ImageDataset(train_items, train_images, channels, size, transform, multi),
+        evaluate=ImageDataset(eval_items, eval_images, channels, size, None, multi),
         eval_split=split,
         eval_examples=eval_items,
         probe=_probe_indices(eval_items, PROBE_SAMPLES),
@@ -100,6 +113,7 @@ class TrainingRun:
         self.device = device
         self.position: Position | None = None
         self.last_eval: dict[str, float] = {}
+        self.best: dict[str, Any] = {}  # {"value", "epoch"} of the monitored metric
         self.eval_batch = min(2 * job.batch_size, MAX_EVAL_BATCH)
 
     def log(self, message: str, level: str = "INFO") -> None:
@@ -146,7 +160,7 @@ class TrainingRun:
         network = build_network(job, self.log)
         steps_per_epoch = math.ceil(len(self.splits.train) / batch)
         optimizer = build_optimizer(config, network, steps_per_epoch)
-        epoch, step, stopper_state = 0, 0, None
+        epoch, step, stopper_state, best = 0, 0, None, {}
         checkpoint = load_checkpoint(job.pk)
         if checkpoint is not None:
             network.set_state_dict(checkpoint["model"])
@@ -154,6 +168,7 @@ class TrainingRun:
             progress = checkpoint["progress"]
             epoch, step = int(progress["epoch"]), int(progress["step"])
             stopper_state = progress.get("early_stopping")
+            best = progress.get("best") or {}
             self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
         self.recorder.discard_after(step, epoch)
         total_epochs = int(config["epochs"])
@@ -161,18 +176,19 @@ class TrainingRun:
         self.recorder.update_progress(
             total_steps=position.total_steps, batch_size=batch, step=step, epoch=epoch
         )
+        self.best = best
         if epoch >= total_epochs or (stopper_state or {}).get("stopped"):
             return network
         model = framework.Model(network)
-        model.prepare(
-            optimizer=optimizer,
-            loss=build_loss(),
-            metrics=framework.metric.Accuracy(),
-        )
+        metrics = build_metrics(job, network)
+        model.prepare(optimizer=optimizer, loss=build_loss(job.task), metrics=metrics)
+        monitor, _ = monitored(job)
         control = JobControl(job, self.recorder, position)
-        reporter = ScalarReporter(self.recorder, position, self.device)
+        reporter = ScalarReporter(
+            self.recorder, position, self.device, metrics.name(), monitor, best
+        )
         stopper = (
-            ResumableEarlyStopping(int(config["patience"]), stopper_state)
+            ResumableEarlyStopping(monitor, int(config["patience"]), stopper_state)
             if config.get("early_stopping")
             else None
         )
@@ -182,7 +198,8 @@ class TrainingRun:
             if state is not None and model.stop_training:
                 state["stopped"] = True
             progress = {"epoch": epoch_done, "step": position.step, "batch_size": batch}
-            save_checkpoint(job.pk, network, optimizer, progress | {"early_stopping": state})
+            progress |= {"early_stopping": state, "best": reporter.best}
+            save_checkpoint(job.pk, network, optimizer, progress)
 
         epoch_end = EpochEnd(
             self.recorder,
@@ -200,17 +217,24 @@ class TrainingRun:
             callbacks=callbacks,
         )
         self.last_eval = {**reporter.last_eval, "train_loss": reporter.last_train_loss}
+        self.best = reporter.best
         if stopper is not None and model.stop_training:
             self.log(
-                f"Early stopping after epoch {position.epoch}: the validation accuracy "
+                f"Early stopping after epoch {position.epoch}: the {monitored(job)[1]} "
                 "stopped improving."
             )
         return network
 
+    def scores(self) -> Any:
+        """How the network's logits become scores: softmax, or a sigmoid per class."""
+        return sigmoid if self.job.is_multi_label else softmax
+
     def _sample_predictions(self, network: Any) -> dict[str, Any]:
         splits = self.splits
         subset = ProbeView(splits.evaluate, splits.probe)
-        probs = predict(network, subset, batch_size=self.eval_batch)
+        probs = predict(network, subset, batch_size=self.eval_batch, scores=self.scores())
+        if self.job.is_multi_label:
+            return {"samples": self._label_sets(probs)}
         rows = []
         for row, index in enumerate(splits.probe):
             example = splits.eval_examples[index]
@@ -224,6 +248,23 @@ class TrainingRun:
                 }
             )
         return {"samples": rows}
+
+    def _label_sets(self, scores: Any) -> list[dict[str, Any]]:
+        """Each probe image's true classes and those over the job's threshold, with scores."""
+        threshold = float(self.job.config.get("threshold", 0.5))
+        rows = []
+        for row, index in enumerate(self.splits.probe):
+            example = self.splits.eval_examples[index]
+            predicted = [int(k) for k in (scores[row] >= threshold).nonzero()[0]]
+            rows.append(
+                {
+                    "sample": example.sample_id,
+                    "true": sorted(example.labels),
+                    "pred": predicted,
+                    "conf": [round(float(scores[row, k]), 4) for k in predicted],
+                }
+            )
+        return rows
 
 
 class ProbeView:

@@ -1,4 +1,5 @@
-"""Evaluation reports, one confusion-matrix cell at a time, and comparisons of jobs."""
+"""Evaluation reports, one confusion-matrix cell (or, multi-label, one class's images) at a
+time, and comparisons of jobs."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
 from training.api.base import JobNestedMixin, int_param
 from training.models import EvaluationReport, TrainingJob
-from training.serializers import EvaluationReportSerializer
+from training.serializers import EvaluationReportSerializer, ReportExamplesSerializer
 from training.services.reports import comparison_rows, describe_predictions
 
 
@@ -30,7 +31,9 @@ def _report_of(job: TrainingJob) -> EvaluationReport:
 
 class ReportView(JobNestedMixin, generics.GenericAPIView):
     """The evaluation report: accuracy, top-5, per-class scores, confusion matrix, PR curves
-    and every prediction (sample, true class, predicted class, confidence, top 5)."""
+    and every prediction (sample, true class, predicted class, confidence, top 5). A
+    multi-label report has the mAP, micro and macro F1, per-class thresholds, AP and PR
+    curves, and every image's true and predicted label sets instead."""
 
     serializer_class = EvaluationReportSerializer
 
@@ -54,6 +57,10 @@ class ReportCellView(JobNestedMixin, generics.GenericAPIView):
     def get(self, request: Request, pk: int) -> Response:
         job = self.get_job()
         report = _report_of(job)
+        if job.is_multi_label:
+            raise ValidationError(
+                {"detail": "A multi-label report has no confusion matrix: see report/examples/."}
+            )
         params = request.query_params
         limit = int_param(params, "limit", 60, low=1, high=1000)
         classes = len(job.class_names)
@@ -63,6 +70,31 @@ class ReportCellView(JobNestedMixin, generics.GenericAPIView):
             rows = report.cell(true, pred)
         else:
             rows = report.confident_mistakes(limit)
+        return Response({"count": len(rows), "samples": describe_predictions(job, rows[:limit])})
+
+
+class ReportExamplesView(JobNestedMixin, generics.GenericAPIView):
+    """Multi-label: evaluated images with their true and predicted label sets, those with the
+    most wrong labels first, with thumbnails and a link to relabel each. `class` keeps the
+    images where that class (an index) is true or predicted."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("class", int), OpenApiParameter("limit", int)],
+        responses={200: ReportExamplesSerializer},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        job = self.get_job()
+        report = _report_of(job)
+        if not job.is_multi_label:
+            raise ValidationError(
+                {"detail": "Examples are for multi-label reports; see report/cell/ instead."}
+            )
+        params = request.query_params
+        limit = int_param(params, "limit", 24, low=1, high=1000)
+        chosen = None
+        if params.get("class") not in (None, ""):
+            chosen = int_param(params, "class", 0, high=len(job.class_names) - 1)
+        rows = report.label_set_examples(chosen)
         return Response({"count": len(rows), "samples": describe_predictions(job, rows[:limit])})
 
 

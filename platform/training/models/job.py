@@ -28,6 +28,11 @@ class TrainingJob(models.Model):
         FAILED = "failed", "Failed"
         CANCELLED = "cancelled", "Cancelled"
 
+    class Task(models.TextChoices):
+        # The values are the datastore's task types: a job trains its dataset's task.
+        CLASSIFICATION = "classification", "Image classification"
+        MULTI_LABEL = "multi_label", "Multi-label classification"
+
     class Init(models.TextChoices):
         SCRATCH = "scratch", "Random initialisation"
         SHIPPED = "shipped", "Shipped weights"
@@ -53,6 +58,7 @@ class TrainingJob(models.Model):
     )
     dataset_label = models.CharField(max_length=200)
     class_names = models.JSONField(default=list)
+    task = models.CharField(max_length=20, choices=Task.choices, default=Task.CLASSIFICATION)
     architecture = models.CharField(max_length=50)
     init = models.CharField(max_length=10, choices=Init.choices, default=Init.SCRATCH)
     init_weights = models.ForeignKey(
@@ -88,7 +94,8 @@ class TrainingJob(models.Model):
     failure_suggestion = models.TextField(blank=True)
     failure_detail = models.JSONField(default=dict, blank=True)  # e.g. the sample at fault
 
-    val_accuracy = models.FloatField(null=True, blank=True)
+    val_accuracy = models.FloatField(null=True, blank=True)  # single-label
+    val_map = models.FloatField(null=True, blank=True)  # multi-label: mean average precision
     val_loss = models.FloatField(null=True, blank=True)
     train_loss = models.FloatField(null=True, blank=True)
     output_weights = models.OneToOneField(
@@ -116,6 +123,17 @@ class TrainingJob(models.Model):
     @property
     def arch(self) -> Architecture:
         return get_architecture(self.architecture)
+
+    @property
+    def is_multi_label(self) -> bool:
+        return self.task == self.Task.MULTI_LABEL
+
+    @property
+    def headline(self) -> tuple[str, float | None]:
+        """The one validation number a list shows: accuracy, or mAP for multi-label."""
+        if self.is_multi_label:
+            return "mAP", self.val_map
+        return "accuracy", self.val_accuracy
 
     @property
     def is_finished(self) -> bool:

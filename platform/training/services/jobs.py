@@ -75,12 +75,14 @@ def create_job(
         ) from None
     check_trainable(version)
     _check_init(arch, workspace, init, weights)
+    task = version.dataset.task_type
     config = build_config(
         arch,
         preset,
         overrides,
         train_samples=split_sizes(version)["train"],
         gpu_available=gpu_online(),
+        task=task,
     )
     with transaction.atomic():
         job = TrainingJob.objects.create(
@@ -89,6 +91,7 @@ def create_job(
             dataset_version=version,
             dataset_label=str(version)[:200],
             class_names=version.class_names,
+            task=task,
             architecture=arch.key,
             init=init,
             init_weights=weights if init == TrainingJob.Init.SAVED else None,
@@ -119,6 +122,7 @@ def rerun_job(job: TrainingJob, user: Any) -> TrainingJob:
             dataset_version=job.dataset_version,
             dataset_label=job.dataset_label,
             class_names=job.class_names,
+            task=job.task,
             architecture=job.architecture,
             init=job.init,
             init_weights=job.init_weights,

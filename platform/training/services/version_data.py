@@ -1,7 +1,7 @@
 """A read-only view of a frozen dataset version, as training needs it.
 
 The datastore owns versions; this module only reads them: which samples are in which split,
-with which class, and where each image is stored. Training never looks at the live dataset.
+with which classes, and where each image is stored. Training never looks at the live dataset.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from django.core.exceptions import ValidationError
 from datastore.models import Dataset, DatasetVersion, VersionItem
 
 SPLITS = ("train", "val", "test")
+# The dataset types a job can train, as the job records them (TrainingJob.task).
+TRAINABLE = (Dataset.TaskType.CLASSIFICATION, Dataset.TaskType.MULTI_LABEL)
 
 
 @dataclass(frozen=True)
@@ -20,18 +22,19 @@ class Example:
     sample_id: int
     file: str  # the image's storage name
     name: str  # what the uploader called it
-    label: int  # class index into the version's classes
+    label: int  # class index into the version's classes (multi-label: the first of `labels`)
+    labels: tuple[int, ...] = ()  # every class of the sample, in label order
 
 
 def examples(version: DatasetVersion, split: str) -> list[Example]:
-    """The split's samples in a stable order (by version item), each with its one class."""
+    """The split's samples in a stable order (by version item), each with its classes."""
     rows = (
         VersionItem.objects.filter(version=version, split=split)
         .order_by("id")
         .values_list("sample_id", "sample__file", "sample__original_name", "labels")
     )
     return [
-        Example(sample_id, file, name, int(labels[0]))
+        Example(sample_id, file, name, int(labels[0]), tuple(sorted({int(k) for k in labels})))
         for sample_id, file, name, labels in rows.iterator(chunk_size=5000)
         if labels
     ]
@@ -56,13 +59,6 @@ def check_trainable(version: DatasetVersion) -> None:
             {
                 "dataset_version": "This is an object-detection version; the model zoo has no "
                 "detection architectures yet. Use an image-classification dataset."
-            }
-        )
-    if task == Dataset.TaskType.MULTI_LABEL:
-        raise ValidationError(
-            {
-                "dataset_version": "This version is multi-label; training supports single-label "
-                "image classification for now."
             }
         )
     if len(version.classes) < 2:
