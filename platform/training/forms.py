@@ -11,7 +11,8 @@ from datastore.models import Dataset, DatasetVersion
 from modelzoo.catalog import CLASSIFICATION, architectures_for_task
 from modelzoo.presets import PRESETS
 from modelzoo.services.shipped import shipped_weights
-from training.hyperparameters import FIELDS
+from training.hyperparameters import FIELDS, TASK_FIELDS
+from training.services.version_data import TRAINABLE
 
 NUMBER_FIELDS = (
     "epochs",
@@ -24,13 +25,28 @@ NUMBER_FIELDS = (
 )
 BOOLEAN_FIELDS = ("augment_flip", "augment_crop", "augment_color", "early_stopping")
 CHOICE_FIELDS = ("optimizer", "schedule", "device")
+# Shown, and sent, only when the chosen version is multi-label (new_job.js hides them).
+MULTI_LABEL_FIELDS = tuple(TASK_FIELDS["multi_label"])
+
+
+def trainable_versions(workspace: Workspace) -> Any:
+    return DatasetVersion.objects.filter(
+        dataset__workspace=workspace, dataset__task_type__in=TRAINABLE
+    ).select_related("dataset")
 
 
 def version_choices(workspace: Workspace) -> list[tuple[int, str]]:
-    versions = DatasetVersion.objects.filter(
-        dataset__workspace=workspace, dataset__task_type=Dataset.TaskType.CLASSIFICATION
-    ).select_related("dataset")
-    return [(v.pk, f"{v} — {v.sample_count} images, {len(v.classes)} classes") for v in versions]
+    def label(v: DatasetVersion) -> str:
+        kind = ", multi-label" if v.dataset.task_type == Dataset.TaskType.MULTI_LABEL else ""
+        return f"{v} — {v.sample_count} images, {len(v.classes)} classes{kind}"
+
+    return [(v.pk, label(v)) for v in trainable_versions(workspace)]
+
+
+def multi_label_versions(workspace: Workspace) -> list[int]:
+    """The versions whose jobs are multi-label (the form's script shows their fields)."""
+    versions = trainable_versions(workspace).filter(dataset__task_type=Dataset.TaskType.MULTI_LABEL)
+    return list(versions.values_list("pk", flat=True))
 
 
 def weight_choices(workspace: Workspace) -> list[tuple[str, str]]:
@@ -67,6 +83,11 @@ class NewJobForm(forms.Form):
             )
         for name in BOOLEAN_FIELDS:
             self.fields[name] = forms.BooleanField(label=FIELDS[name].label, required=False)
+        for name in MULTI_LABEL_FIELDS:
+            field = TASK_FIELDS["multi_label"][name]
+            self.fields[name] = forms.CharField(
+                label=field.label, required=False, help_text=field.hint.strip()
+            )
 
     def overrides(self) -> dict[str, Any]:
         """The advanced fields as sent (blank numbers fall back to the preset)."""
@@ -76,6 +97,7 @@ class NewJobForm(forms.Form):
         }
         values.update({n: data[n] for n in CHOICE_FIELDS})
         values.update({n: bool(data.get(n)) for n in BOOLEAN_FIELDS})
+        values.update({n: data[n] for n in MULTI_LABEL_FIELDS if data.get(n) not in ("", None)})
         return values
 
     def init_choice(self) -> tuple[str, int | None]:

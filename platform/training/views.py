@@ -18,8 +18,8 @@ from datastore.models import DatasetVersion
 from modelzoo.catalog import CLASSIFICATION, architectures_for_task
 from modelzoo.models import Weights
 from modelzoo.presets import all_presets
-from training.forms import NewJobForm
-from training.hyperparameters import FIELDS
+from training.forms import MULTI_LABEL_FIELDS, NewJobForm, multi_label_versions
+from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
 from training.models import EvaluationReport, TrainingJob
 from training.services.cluster import cluster_state
 from training.services.jobs import create_job, rerun_job
@@ -53,6 +53,8 @@ def _form_context(workspace: Workspace) -> dict[str, Any]:
     return {
         "presets": {a.key: all_presets(a) for a in architectures_for_task(CLASSIFICATION)},
         "weights_arch": {f"saved:{w.pk}": w.architecture for w in workspace.weights.all()},
+        "multi_label_versions": multi_label_versions(workspace),
+        "multi_label_defaults": TASK_DEFAULTS["multi_label"],
     }
 
 
@@ -62,6 +64,7 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
     workspace, _ = _workspace(request, slug)
     require_role(request.user, workspace, Role.MEMBER)
     form = NewJobForm(request.POST or None, workspace=workspace, initial=_initial(request))
+    advanced = set(FIELDS) | set(MULTI_LABEL_FIELDS)
     if request.method == "POST" and form.is_valid():
         job = _create_from_form(request, workspace, form)
         if job is not None:
@@ -74,7 +77,7 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
             "workspace": workspace,
             "form": form,
             "form_data": _form_context(workspace),
-            "advanced_open": bool(form.errors and set(form.errors) & set(FIELDS)),
+            "advanced_open": bool(form.errors and set(form.errors) & advanced),
         },
         status=400 if form.errors else 200,
     )
@@ -123,8 +126,10 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, form: NewJobFo
 @login_required
 def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job, role = _job(request, pk)
+    fields = fields_for(job.task)
     page = {
         "job": job.pk,
+        "task": job.task,
         "classes": job.class_names,
         "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
         "canEdit": role.covers(Role.MEMBER),
@@ -136,7 +141,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "workspace": job.workspace,
             "job": job,
             "page": page,
-            "config_rows": [(FIELDS[k].label, v) for k, v in job.config.items() if k in FIELDS],
+            "config_rows": [(fields[k].label, v) for k, v in job.config.items() if k in fields],
             "can_edit": role.covers(Role.MEMBER),
         },
     )
@@ -169,6 +174,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
     evaluation = EvaluationReport.objects.filter(job=job).first()
     page = {
         "job": job.pk,
+        "task": job.task,
         "classes": job.class_names,
         "canEdit": role.covers(Role.MEMBER),
     }

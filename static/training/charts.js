@@ -34,7 +34,9 @@ function showJob(job) {
     ["Created", job.created_at], ["Started", job.started_at], ["Finished", job.finished_at],
     ["Worker", job.worker || "—"], ["Device", job.device || "—"], ["Batch size", job.batch_size],
     ["Attempt", job.attempt], ["Checkpoint", job.checkpoint_epoch ? `after epoch ${job.checkpoint_epoch}` : "—"],
-    ["Val. accuracy", job.val_accuracy != null ? job.val_accuracy.toFixed(4) : "—"],
+    job.task === "multi_label"
+      ? ["Val. mAP", job.val_map != null ? job.val_map.toFixed(4) : "—"]
+      : ["Val. accuracy", job.val_accuracy != null ? job.val_accuracy.toFixed(4) : "—"],
   ];
   const shown = (v) => (v && String(v).includes("T") ? new Date(v).toLocaleString() : v ?? "—");
   replace($("facts"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, shown(v)))));

@@ -6,13 +6,14 @@ import { COLORS, PLOT_CONFIG, chartLayout, makeSortable, traces } from "./scalar
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
-const TAGS = ["train/loss", "val/loss", "train/acc", "val/acc"];
+const TAGS = ["train/loss", "val/loss", "train/acc", "val/acc", "val/mAP", "val/micro_f1", "val/macro_f1"];
 const COLUMNS = [
   ["Job", (r) => `#${r.id} ${r.name}`, (r) => r.id], ["Status", (r) => r.status], ["Model", (r) => r.architecture],
   ["Preset", (r) => r.preset], ["Epochs", (r) => r.config.epochs], ["Batch", (r) => r.config.batch_size],
   ["Learning rate", (r) => r.config.learning_rate], ["Optimizer", (r) => r.config.optimizer],
   ["Schedule", (r) => r.config.schedule], ["Weight decay", (r) => r.config.weight_decay],
   ["Val. accuracy", (r) => (r.val_accuracy == null ? "" : r.val_accuracy.toFixed(4))],
+  ["Val. mAP", (r) => (r.val_map == null ? "" : r.val_map.toFixed(4))],
   ["Val. loss", (r) => (r.val_loss == null ? "" : r.val_loss.toFixed(4))], ["Seconds", (r) => r.seconds ?? ""],
 ];
 let rows = [];
@@ -27,13 +28,14 @@ function drawTable() {
 }
 
 // Hyperparameters against the outcome: one band per job across an axis per hyperparameter,
-// coloured by validation accuracy. Parallel categories, not Plotly's parcoords: parcoords draws
+// coloured by validation accuracy (mAP for a multi-label job). Parallel categories, not Plotly's parcoords: parcoords draws
 // with WebGL through regl, which compiles its shaders with Function(), and the
 // Content-Security-Policy runs no eval (parcoords then shows only "WebGL is not supported").
 function drawParallel() {
-  const finished = rows.filter((r) => r.val_accuracy != null);
+  const score = (r) => r.val_accuracy ?? r.val_map;
+  const finished = rows.filter((r) => score(r) != null);
   const use = finished.length ? finished : rows;
-  const accuracy = (r) => (r.val_accuracy == null ? 0 : Number(r.val_accuracy.toFixed(4)));
+  const accuracy = (r) => (score(r) == null ? 0 : Number(score(r).toFixed(4)));
   const axis = (label, value) => {
     const values = use.map(value);
     const categories = [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -51,7 +53,7 @@ function drawParallel() {
       axis("epochs", (r) => r.config.epochs),
       axis("weight decay", (r) => r.config.weight_decay),
       axis("optimizer", (r) => r.config.optimizer),
-      axis("val. accuracy", accuracy),
+      axis(use.some((r) => r.val_map != null) ? "val. accuracy or mAP" : "val. accuracy", accuracy),
     ],
   }], { height: 360, margin: { t: 50, r: 40, b: 20, l: 60 } }, PLOT_CONFIG);
 }

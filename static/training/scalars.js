@@ -63,7 +63,7 @@ export function chartLayout(title, { xmode, logY }) {
 // Which chart a tag is drawn in: train/loss and val/loss share "loss".
 export function chartOf(tag) {
   const metric = tag.split("/").pop();
-  return { acc: "accuracy", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
+  return { acc: "accuracy", micro_f1: "F1", macro_f1: "F1", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
 }
 
 export function appendSeries(target, incoming) {
@@ -96,12 +96,33 @@ export function makeSortable(table) {
   });
 }
 
-// One sample's tile: the image, the predicted and the true class, and a relabel link.
+// One sample's tile: the image, the predicted and the true class (or, multi-label, the two
+// label sets), and a relabel link.
 export function thumbnail(sample, names, { relabel = false } = {}) {
+  if (Array.isArray(sample.true)) return labelSetThumbnail(sample, names, { relabel });
   const right = sample.pred === sample.true;
   const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, "Relabel")];
   return el("figure", { class: `thumb ${right ? "right" : "wrong"}`, "data-sample": sample.sample },
     el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: `sample ${sample.sample}` }),
     el("figcaption", {}, `${names[sample.pred]} (${(sample.conf * 100).toFixed(0)}%)`, el("br"),
       el("span", { class: "muted" }, `true: ${names[sample.true]}`), link));
+}
+
+// Multi-label: the predicted classes (right ones green, extra ones red, with their scores)
+// over the true ones (missed ones struck through). Scores come as the report's [[class, p]]
+// or as the epoch samples' `conf`, one per predicted class.
+function labelSetThumbnail(sample, names, { relabel }) {
+  const truth = new Set(sample.true);
+  const predicted = new Set(sample.pred);
+  const score = new Map(sample.scores ?? sample.pred.map((k, i) => [k, sample.conf?.[i]]));
+  const right = truth.size === predicted.size && [...truth].every((k) => predicted.has(k));
+  const percent = (k) => (score.get(k) == null ? "" : ` ${(100 * score.get(k)).toFixed(0)}%`);
+  const chosen = sample.pred.map((k) => el("span", { class: `label-chip ${truth.has(k) ? "hit" : "extra"}` }, `${names[k]}${percent(k)}`));
+  const actual = sample.true.map((k) => el("span", { class: `label-chip ${predicted.has(k) ? "hit" : "missed"}` }, names[k]));
+  const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, "Relabel")];
+  return el("figure", { class: `thumb ${right ? "right" : "wrong"}`, "data-sample": sample.sample },
+    el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: `sample ${sample.sample}` }),
+    el("figcaption", {},
+      el("span", { class: "muted" }, "predicted: "), chosen.length ? chosen : el("span", { class: "muted" }, "none"), el("br"),
+      el("span", { class: "muted" }, "true: "), actual, link));
 }
