@@ -36,7 +36,11 @@ FORMAT_VERSION = 1
 GRAPH_FILE, WEIGHTS_FILE, META_FILE = "model.json", "model.safetensors", "meta.json"
 SCRIPT_FILE, README_FILE, REQUIREMENTS_FILE = "predict.py", "README.md", "requirements.txt"
 PACKAGE_FILES = (GRAPH_FILE, WEIGHTS_FILE, META_FILE, SCRIPT_FILE, README_FILE, REQUIREMENTS_FILE)
-TASKS = ("classification", "detection")
+TASKS = ("classification", "multi_label", "detection")
+# How each task's raw output becomes scores (meta.json's "postprocessing").
+POSTPROCESSING = {"classification": "softmax", "multi_label": "sigmoid", "detection": "boxes"}
+# A multi-label class with no threshold of its own, and none for the package, uses this.
+MULTI_LABEL_THRESHOLD = 0.5
 _TEMPLATES = Path(__file__).resolve().parent / "package_files"
 # Weights are stored (already dense floats: deflate gains little and costs load time).
 _STORED = {WEIGHTS_FILE}
@@ -106,7 +110,10 @@ class Preprocessing:
 class PackageMeta:
     """What `meta.json` holds. `thresholds`: {"score": minimum confidence for a prediction to
     be accepted (None: always), "per_class": {class name: its own minimum}}. `source` is
-    free-form provenance (job, dataset, accuracy)."""
+    free-form provenance (job, dataset, accuracy).
+
+    A "multi_label" model scores every class with a sigmoid and answers the set of classes
+    that reach their thresholds (MULTI_LABEL_THRESHOLD where none is given)."""
 
     name: str
     task: str
@@ -154,7 +161,7 @@ class PackageMeta:
                 "dtype": "float32",
             },
             "preprocessing": self.preprocessing.to_json(),
-            "postprocessing": {"type": "softmax" if self.task == "classification" else "boxes"},
+            "postprocessing": {"type": POSTPROCESSING[self.task]},
             "thresholds": {
                 "score": self.thresholds.get("score"),
                 "per_class": dict(self.thresholds.get("per_class") or {}),
@@ -202,6 +209,13 @@ def readme_text(meta: PackageMeta) -> str:
     height, width = pre.size
     template = string.Template((_TEMPLATES / "README.md.tmpl").read_text(encoding="utf-8"))
     score = meta.score_threshold()
+    threshold = "none (every prediction is accepted)" if score is None else f"{score:g}"
+    if meta.task == "multi_label":
+        per_class = meta.thresholds.get("per_class") or {}
+        own = ", ".join(f"{name} {float(value):g}" for name, value in per_class.items())
+        threshold = f"{MULTI_LABEL_THRESHOLD if score is None else score:g} for every class" + (
+            f", except these, with their own: {own}" if own else ""
+        )
     return template.substitute(
         name=meta.name,
         task=meta.task,
@@ -216,11 +230,24 @@ def readme_text(meta: PackageMeta) -> str:
         max_value=f"{pre.max_value:g}",
         mean=", ".join(f"{v:g}" for v in pre.mean),
         std=", ".join(f"{v:g}" for v in pre.std),
-        threshold="none (every prediction is accepted)" if score is None else f"{score:g}",
+        threshold=threshold,
+        answer=_ANSWERS[meta.task],
         version=__version__,
         wheel=f"sampan_framework-{__version__}-py3-none-any.whl",
         first_class=meta.class_names[0],
     )
+
+
+_ANSWERS = {
+    "classification": "the accepted `label` (null when the best score is below the threshold), "
+    "its `score`, the top-k `classes` with their probabilities, and `labels`: the accepted "
+    "label alone, or nothing",
+    "multi_label": "`labels`: every class whose sigmoid score reaches its threshold (each with "
+    "its `score` and `threshold`, best first; empty when none does), the best of them as "
+    "`label`, and the top-k `classes` with their scores",
+    "detection": "the boxes above their thresholds in `boxes`, with the best box's class as "
+    "`label`",
+}
 
 
 def requirements_text() -> str:

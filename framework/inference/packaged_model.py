@@ -3,7 +3,11 @@
     model = PackagedModel.load("digits.zip")            # or an unpacked package folder
     model.predict([open("seven.png", "rb").read()], top_k=3)
     # [{"label": "7", "index": 7, "score": 0.98, "accepted": True,
+    #   "labels": [{"index": 7, "name": "7", "score": 0.98, "threshold": None}],
     #   "classes": [{"index": 7, "name": "7", "score": 0.98}, ...], "boxes": []}]
+
+`labels` is the answer as a set: the accepted class (single-label), every class whose sigmoid
+score reaches its threshold (multi-label), or nothing (detection: see `boxes`).
 
 The same code runs in the platform's predict endpoint and in a package's `predict.py`, so both
 give the same answers. Predictors are cloned on demand into a pool: each running request
@@ -28,6 +32,7 @@ import numpy as np
 from framework.inference.config import Config
 from framework.inference.package import (
     GRAPH_FILE,
+    MULTI_LABEL_THRESHOLD,
     WEIGHTS_FILE,
     PackageMeta,
     Preprocessing,
@@ -117,6 +122,11 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
     exp = np.exp(shifted)
     return exp / exp.sum(axis=1, keepdims=True)
+
+
+def sigmoid(logits: np.ndarray) -> np.ndarray:
+    """float64 scores in [0, 1] (no overflow for large |logit|), as training computed them."""
+    return 0.5 * np.tanh(0.5 * logits.astype(np.float64)) + 0.5
 
 
 class _Minimum:
@@ -261,8 +271,10 @@ class PackagedModel:
         if self.meta.task == "detection":
             pairs = zip(outputs[0], sizes, strict=True)
             return [self._boxes(rows, size, minimum) for rows, size in pairs]
-        probs = softmax(np.asarray(outputs[0]).reshape(len(sizes), -1))
-        return [self._classes(row, top_k, minimum) for row in probs]
+        logits = np.asarray(outputs[0]).reshape(len(sizes), -1)
+        if self.meta.task == "multi_label":
+            return [self._label_set(row, top_k, minimum) for row in sigmoid(logits)]
+        return [self._classes(row, top_k, minimum) for row in softmax(logits)]
 
     def _classes(self, probs: np.ndarray, top_k: int, minimum: _Minimum) -> dict[str, Any]:
         names = self.meta.class_names
@@ -271,15 +283,45 @@ class PackagedModel:
         score = float(probs[best])
         least = minimum.of(names[best])
         accepted = least is None or score >= least
+        labels = [
+            {"index": best, "name": names[best], "score": round(score, 6), "threshold": least}
+        ]
         return {
             "label": names[best] if accepted else None,
             "index": best if accepted else None,
             "score": round(score, 6),
             "accepted": accepted,
-            "classes": [
-                {"index": int(k), "name": names[k], "score": round(float(probs[k]), 6)}
-                for k in order
-            ],
+            "labels": labels if accepted else [],
+            "classes": _top(names, probs, order),
+            "boxes": [],
+        }
+
+    def _label_set(self, scores: np.ndarray, top_k: int, minimum: _Minimum) -> dict[str, Any]:
+        """Every class whose score reaches its minimum (MULTI_LABEL_THRESHOLD without one),
+        best first; `label` is the best of them, None when there are none."""
+        names = self.meta.class_names
+        order = np.argsort(-scores, kind="stable")
+        labels = []
+        for k in order:
+            least = minimum.of(names[k])
+            least = MULTI_LABEL_THRESHOLD if least is None else least
+            if scores[k] >= least:
+                labels.append(
+                    {
+                        "index": int(k),
+                        "name": names[k],
+                        "score": round(float(scores[k]), 6),
+                        "threshold": least,
+                    }
+                )
+        top = labels[0] if labels else None
+        return {
+            "label": top["name"] if top else None,
+            "index": top["index"] if top else None,
+            "score": top["score"] if top else round(float(scores[order[0]]), 6),
+            "accepted": top is not None,
+            "labels": labels,
+            "classes": _top(names, scores, order[: max(1, min(top_k, len(names)))]),
             "boxes": [],
         }
 
@@ -313,9 +355,14 @@ class PackagedModel:
             "index": top["index"] if top else None,
             "score": top["score"] if top else 0.0,
             "accepted": top is not None,
+            "labels": [],
             "classes": [],
             "boxes": boxes,
         }
+
+
+def _top(names: list[str], scores: np.ndarray, order: np.ndarray) -> list[dict[str, Any]]:
+    return [{"index": int(k), "name": names[k], "score": round(float(scores[k]), 6)} for k in order]
 
 
 __all__ = ["IMAGE_SUFFIXES", "ImageError", "PackagedModel", "open_image", "preprocess"]

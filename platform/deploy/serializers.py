@@ -170,13 +170,23 @@ class DeploymentSerializer(serializers.ModelSerializer):
         return reverse("deploy:api:deployment-predict", args=[deployment.pk])
 
 
+class AcceptedLabelSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.FloatField()
+    threshold = serializers.FloatField(allow_null=True, help_text="The minimum it passed")
+
+
 class PredictionSerializer(serializers.Serializer):
-    """One image's answer (for the OpenAPI schema)."""
+    """One image's answer (for the OpenAPI schema). `labels` is the answer as a set: the
+    accepted class of a single-label model, every class over its threshold for a multi-label
+    one (best first; `label` is the best of them), empty for detection (see `boxes`)."""
 
     label = serializers.CharField(allow_null=True)
     index = serializers.IntegerField(allow_null=True)
     score = serializers.FloatField()
     accepted = serializers.BooleanField()
+    labels = AcceptedLabelSerializer(many=True)
     classes = serializers.ListField(child=serializers.DictField())
     boxes = serializers.ListField(child=serializers.DictField())
 

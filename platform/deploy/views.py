@@ -102,13 +102,20 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, servable: Any)
     )
 
 
-def _report_points(job: TrainingJob | None) -> list[list[float]]:
+def _report_points(report: EvaluationReport | None) -> list[list[float]]:
     """[confidence, 1 if correct else 0, predicted class index] per evaluated image, for the
-    threshold explorers (overall and per class)."""
-    report = EvaluationReport.objects.filter(job=job).first() if job is not None else None
-    if report is None:
+    threshold explorers (overall and per class). None for a multi-label report: its explorer
+    reads the per-class precision-recall curves instead."""
+    if report is None or report.task == TrainingJob.Task.MULTI_LABEL:
         return []
     return [[p["conf"], int(p["pred"] == p["true"]), p["pred"]] for p in report.predictions]
+
+
+def _report_curves(report: EvaluationReport | None) -> list[dict[str, Any]]:
+    """Multi-label: each class's precision-recall curve, to say what a threshold means."""
+    if report is None or report.task != TrainingJob.Task.MULTI_LABEL:
+        return []
+    return report.pr_curves
 
 
 @login_required
@@ -119,9 +126,13 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     role = require_role(request.user, deployment.workspace, Role.VIEWER)
     export = deployment.export
+    meta = export.meta or {}
+    report = EvaluationReport.objects.filter(job=export.job).first() if export.job else None
     page = {
         "deployment": deployment.pk,
-        "task": (export.meta or {}).get("task", "classification"),
+        "task": meta.get("task", "classification"),
+        # The package's own thresholds: a multi-label deployment without its own uses them.
+        "package_thresholds": meta.get("thresholds") or {"score": None, "per_class": {}},
         "threshold": deployment.threshold,
         "class_names": (export.meta or {}).get("class_names", []),
         "class_thresholds": deployment.class_thresholds,
@@ -131,15 +142,25 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "predict_url": reverse("deploy:api:deployment-predict", args=[deployment.pk]),
         "detail_url": reverse("deploy:api:deployment-detail", args=[deployment.pk]),
         "traffic_url": reverse("deploy:api:deployment-traffic", args=[deployment.pk]),
-        "report_points": _report_points(export.job),
+        "report_points": _report_points(report),
+        "report_curves": _report_curves(report),
     }
     servable = deployment.workspace.model_exports.filter(
         status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
     )
+    # The slider starts at the saved threshold; a multi-label one at the package's default.
+    package_score = page["package_thresholds"].get("score")
+    if deployment.threshold is not None:
+        slider_value = deployment.threshold
+    elif page["task"] == "multi_label":
+        slider_value = 0.5 if package_score is None else package_score
+    else:
+        slider_value = 0
     context = {
         "workspace": deployment.workspace,
         "deployment": deployment,
         "export": export,
+        "slider_value": slider_value,
         "servable": servable,
         "page": page,
         "can_edit": page["can_edit"],

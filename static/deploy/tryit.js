@@ -1,6 +1,7 @@
 // A deployment's page: try an image (drop, paste or choose), see the top classes as a bar chart
-// or the boxes on the image, pick a confidence threshold, overall and per class (with what it
-// means on the evaluation images), and save it, switch the served export, and watch the traffic.
+// or the boxes on the image (or, multi-label, the set of classes over their thresholds), pick a
+// confidence threshold, overall and per class (with what it means on the evaluation images),
+// and save it, switch the served export, and watch the traffic.
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
 
@@ -11,6 +12,9 @@ const canvas = $("canvas");
 const chartBox = $("chart-classes");
 const ACCEPTED = "#0f766e";
 const BELOW = "#cbd5e1";
+const MULTI = page.task === "multi_label";
+// Multi-label: until a threshold is saved or the slider moves, each class uses the package's.
+let sliderChosen = page.threshold != null;
 
 let last = null; // { image: HTMLImageElement, prediction }
 
@@ -21,9 +25,23 @@ function threshold() {
 // The per-class inputs: a class with a value uses it instead of the slider's threshold.
 const classInputs = new Map();
 
+function packageThreshold(name) {
+  const own = page.package_thresholds.per_class?.[name];
+  if (own != null) return own;
+  return page.package_thresholds.score ?? 0.5;
+}
+
+// As the server decides: the class's own, else the deployment's, else (multi-label) the
+// package's for the class.
 function thresholdOf(name) {
   const input = classInputs.get(name);
-  return input && input.value !== "" ? Number(input.value) : threshold();
+  if (input && input.value !== "") return Number(input.value);
+  return MULTI && !sliderChosen ? packageThreshold(name) : threshold();
+}
+
+// Multi-label: the classes of the answer that reach their thresholds, best first.
+function labelSet(prediction) {
+  return prediction.classes.filter((c) => c.score >= thresholdOf(c.name));
 }
 
 function classThresholds() {
@@ -86,7 +104,7 @@ function draw() {
   ctx.imageSmoothingEnabled = smallest === 1;
   ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
   if (page.task === "detection") drawBoxes(ctx, prediction.boxes, canvas.width / image.width);
-  else drawClasses(prediction.classes);
+  else drawClasses(prediction.classes, MULTI ? "Score of every class (its threshold: |)" : "Top classes");
   describe(prediction);
 }
 
@@ -128,10 +146,15 @@ function drawClasses(classes, title = "Top classes") {
     xaxis: { range: [0, 1.08], title: "probability" },
     // The names are the categories; what is drawn is their text, not Plotly's markup.
     yaxis: { type: "category", automargin: true, tickvals: names, ticktext: names.map(plotlyText) },
-    shapes: [{ type: "line", x0: threshold(), x1: threshold(), yref: "paper", y0: 0, y1: 1,
+    shapes: MULTI ? [] : [{ type: "line", x0: threshold(), x1: threshold(), yref: "paper", y0: 0, y1: 1,
       line: { dash: "dash", color: "#b91c1c", width: 1.5 } }],
   };
-  window.Plotly.react(chartBox, [trace], layout, { displayModeBar: false, responsive: true });
+  // Multi-label classes may each have their own threshold: a tick on each bar shows it.
+  const ticks = MULTI && {
+    type: "scatter", mode: "markers", x: top.map((c) => thresholdOf(c.name)), y: names, hoverinfo: "skip",
+    marker: { symbol: "line-ns-open", size: 18, color: "#b91c1c", line: { width: 2 } }, showlegend: false,
+  };
+  window.Plotly.react(chartBox, ticks ? [trace, ticks] : [trace], layout, { displayModeBar: false, responsive: true });
   document.body.dataset.chartReady = "true";
 }
 
@@ -141,6 +164,17 @@ function describe(prediction) {
   if (page.task === "detection") {
     const kept = prediction.boxes.filter((b) => b.score >= thresholdOf(b.name)).length;
     answer.textContent = `${kept} of ${prediction.boxes.length} boxes above their thresholds`;
+    return;
+  }
+  if (MULTI) {
+    const labels = labelSet(prediction);
+    const percent = (c) => `${c.name} ${(100 * c.score).toFixed(1)}%`;
+    const best = prediction.classes[0];
+    answer.textContent = (labels.length
+      ? `Labels: ${labels.map(percent).join(", ")}`
+      : `No label: no class reaches its threshold (the best, ${percent(best)}, needs ${thresholdOf(best.name).toFixed(2)})`)
+      + ` (model v${last.model.version})`;
+    answer.dataset.labels = JSON.stringify(labels.map((c) => c.name));
     return;
   }
   const best = prediction.classes[0];
@@ -156,6 +190,12 @@ function describe(prediction) {
 function explain() {
   const t = threshold();
   $("threshold-value").textContent = t.toFixed(2);
+  if (MULTI) {
+    $("explorer").textContent = sliderChosen
+      ? `Every class without its own threshold is predicted from ${t.toFixed(2)}.`
+      : "Each class uses the package's threshold for it; move the slider to use one for all.";
+    return;
+  }
   const points = page.report_points;
   if (!points.length) {
     $("explorer").textContent = "";
@@ -177,13 +217,30 @@ function buildClassRows() {
       type: "number", min: "0", max: "1", step: "0.01", placeholder: "—", "data-class-name": name,
       "aria-label": `Threshold for ${name}`, disabled: !editable, value: page.class_thresholds[name],
     });
+    if (MULTI) input.placeholder = packageThreshold(name).toFixed(2);
     input.addEventListener("input", () => { explainClasses(); draw(); });
     classInputs.set(name, input);
     return el("tr", {}, el("td", {}, name), el("td", {}, input), el("td", { class: "small" }));
   }));
 }
 
+// Multi-label: a class's precision and recall on the evaluation images at a threshold (the
+// nearest point of its precision-recall curve).
+function curveAt(index, t) {
+  const curve = page.report_curves[index];
+  if (!curve || !curve.thresholds.length) return "";
+  let best = 0;
+  curve.thresholds.forEach((v, i) => { if (Math.abs(v - t) < Math.abs(curve.thresholds[best] - t)) best = i; });
+  return `P ${curve.precision[best].toFixed(2)} · R ${curve.recall[best].toFixed(2)}`;
+}
+
 function explainClasses() {
+  if (MULTI) {
+    page.class_names.forEach((name, index) => {
+      classInputs.get(name).closest("tr").lastChild.textContent = curveAt(index, thresholdOf(name));
+    });
+    return;
+  }
   // Per class: of the evaluation images predicted as this class, how many its threshold keeps.
   const points = page.report_points;
   page.class_names.forEach((name, index) => {
@@ -216,9 +273,14 @@ async function saveClassThresholds() {
 async function saveThreshold(value) {
   try {
     const { data } = await api(page.detail_url, { method: "PATCH", json: { threshold: value } });
-    $("saved-threshold").textContent = data.threshold == null ? "none" : data.threshold.toFixed(2);
+    const none = MULTI ? "the package's, per class" : "none";
+    $("saved-threshold").textContent = data.threshold == null ? none : data.threshold.toFixed(2);
+    if (MULTI) {
+      sliderChosen = data.threshold != null;
+      explain(); explainClasses(); draw();
+    }
     say(data.threshold == null
-      ? "Saved: the endpoint accepts every prediction."
+      ? (MULTI ? "Saved: each class uses the package's threshold." : "Saved: the endpoint accepts every prediction.")
       : `Saved: the endpoint now answers with threshold ${data.threshold.toFixed(2)}.`);
   } catch (error) {
     say(error.message, true);
@@ -286,7 +348,7 @@ document.addEventListener("paste", (event) => {
 $("file").addEventListener("change", (event) => {
   if (event.target.files[0]) tryImage(event.target.files[0]);
 });
-slider.addEventListener("input", () => { explain(); explainClasses(); draw(); });
+slider.addEventListener("input", () => { sliderChosen = true; explain(); explainClasses(); draw(); });
 $("save-threshold")?.addEventListener("click", () => saveThreshold(threshold()));
 $("clear-threshold")?.addEventListener("click", () => saveThreshold(null));
 $("save-class-thresholds")?.addEventListener("click", saveClassThresholds);
@@ -294,6 +356,7 @@ $("switch")?.addEventListener("click", switchExport);
 
 if (page.suggested_threshold != null && !Number.isNaN(Number(page.suggested_threshold))) {
   slider.value = page.suggested_threshold; // from the evaluation report's threshold explorer
+  sliderChosen = true;
 }
 buildClassRows();
 explain();

@@ -4,6 +4,10 @@
     python predict.py photo.jpg                 # one image
     python predict.py images/ more.png          # folders (searched recursively) and files
     python predict.py images/ --top-k 3 --threshold 0.8 --output predictions.json
+    python predict.py images/ --class-thresholds '{"cat": 0.7}'   # a class's own threshold
+
+Each answer's `labels` is its label set: the accepted class, or for a multi-label model every
+class whose score reaches its threshold (the package's per-class ones unless overridden).
 
 Needs Python 3.11+, NumPy, Pillow and the Sampan framework wheel (see README.md). The model
 (model.json, model.safetensors) and how to feed it (meta.json) are read from this folder.
@@ -44,6 +48,22 @@ def image_files(inputs: list[str]) -> list[Path]:
     return files
 
 
+def class_thresholds(text: str) -> dict[str, float]:
+    """--class-thresholds: a JSON object of class names to numbers from 0 to 1."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        raise argparse.ArgumentTypeError('not JSON; write it like {"cat": 0.7}') from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError('a JSON object, like {"cat": 0.7}')
+    for name, threshold in value.items():
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+            raise argparse.ArgumentTypeError(f"the threshold of {name!r} is not a number")
+        if not 0 <= threshold <= 1:
+            raise argparse.ArgumentTypeError(f"the threshold of {name!r} is not from 0 to 1")
+    return {str(name): float(threshold) for name, threshold in value.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Predict with this Sampan model; prints JSON.")
     parser.add_argument("inputs", nargs="+", help="image files or folders of images")
@@ -54,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="minimum confidence to accept a prediction (default: the one saved in meta.json)",
     )
+    parser.add_argument(
+        "--class-thresholds",
+        type=class_thresholds,
+        default={},
+        help='JSON {"class name": minimum confidence}: their own thresholds, over the others',
+    )
     parser.add_argument("--batch-size", type=int, default=32, help="images per model run")
     parser.add_argument("--output", help="write the JSON here instead of printing it")
     args = parser.parse_args(argv)
@@ -61,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--top-k and --batch-size must be at least 1")
 
     model = PackagedModel.load(HERE)
+    unknown = sorted(set(args.class_thresholds) - set(model.meta.class_names))
+    if unknown:
+        parser.error(f"--class-thresholds names classes the model does not have: {unknown}")
     files = image_files(args.inputs)
     results, failed = [], 0
     for start in range(0, len(files), args.batch_size):
@@ -74,7 +103,12 @@ def main(argv: list[str] | None = None) -> int:
                 failed += 1
                 results.append({"file": str(path), "error": str(error).removeprefix("image 0: ")})
         if images:
-            answers = model.predict(images, top_k=args.top_k, threshold=args.threshold)
+            answers = model.predict(
+                images,
+                top_k=args.top_k,
+                threshold=args.threshold,
+                class_thresholds=args.class_thresholds,
+            )
             results.extend({"file": str(p), **a} for p, a in zip(readable, answers, strict=True))
     meta = model.meta
     document = {
@@ -85,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             "version": meta.source.get("version"),
         },
         "threshold": args.threshold if args.threshold is not None else meta.score_threshold(),
+        "class_thresholds": {**meta.thresholds.get("per_class", {}), **args.class_thresholds},
         "predictions": results,
     }
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -29,7 +29,7 @@ class CheckImages:
     source: str  # "validation images", "test images", "training images" or "random inputs"
     reference: np.ndarray  # [N, C, H, W] through the training pipeline
     exported: np.ndarray  # the same images through the package's preprocessing
-    labels: np.ndarray | None  # class indices, when the images have them
+    labels: np.ndarray | None  # class indices, when the images have one each (not multi-label)
 
     def __len__(self) -> int:
         return len(self.reference)
@@ -69,7 +69,7 @@ def check_images(job: TrainingJob | None, trained: TrainedModel, count: int) -> 
         items = _spread(examples(version, split), count)
         if items:
             reference, exported = _as_trained(items, trained), _as_exported(items, trained)
-            labels = np.array([item.label for item in items], np.int64)
+            labels = None if job.is_multi_label else np.array([i.label for i in items], np.int64)
             name = {"val": "validation", "test": "test", "train": "training"}[split]
             return CheckImages(f"{name} images", reference, exported, labels)
     pre = trained.preprocessing

@@ -1,8 +1,12 @@
-"""The trained model an export starts from, and the package meta that describes it."""
+"""The trained model an export starts from, and the package meta that describes it.
+
+A multi-label model's weights record its task and the per-class thresholds its report chose
+(workers.runtime.run); its package answers label sets with those thresholds, unless the export
+sets its own."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from deploy.models import ModelExport
@@ -20,6 +24,13 @@ class TrainedModel:
     architecture: str
     class_names: list[str]
     preprocessing: Preprocessing
+    task: str = "classification"  # or "multi_label"
+    default_threshold: float | None = None  # multi-label: the job's threshold
+    class_thresholds: dict[str, float] = field(default_factory=dict)  # multi-label: the report's
+
+    @property
+    def is_multi_label(self) -> bool:
+        return self.task == "multi_label"
 
 
 def load_trained(export: ModelExport) -> TrainedModel:
@@ -38,7 +49,30 @@ def load_trained(export: ModelExport) -> TrainedModel:
     size = int(weights.input_size or (job.config.get("input_size") if job else 0) or 0)
     size = size or arch.input_size
     pre = Preprocessing.grey(size) if arch.in_channels == 1 else Preprocessing.rgb(size)
-    return TrainedModel(network, arch.key, class_names, pre)
+    trained = TrainedModel(network, arch.key, class_names, pre)
+    provenance = weights.report or {}
+    if provenance.get("task") == "multi_label":
+        thresholds = provenance.get("class_thresholds") or []
+        trained.task = "multi_label"
+        trained.default_threshold = float(provenance.get("default_threshold") or 0.5)
+        if len(thresholds) == len(class_names):
+            trained.class_thresholds = dict(zip(class_names, map(float, thresholds), strict=True))
+    return trained
+
+
+def package_thresholds(export: ModelExport, trained: TrainedModel) -> dict[str, Any]:
+    """meta.json's thresholds. Single-label: the export's. Multi-label: the export's threshold
+    for every class when it sets one; else the job's, with each class's own from the report;
+    the export's per-class thresholds go over either."""
+    per_class = dict(export.class_thresholds)
+    if not trained.is_multi_label:
+        return {"score": export.threshold, "per_class": per_class}
+    if export.threshold is not None:
+        return {"score": export.threshold, "per_class": per_class}
+    return {
+        "score": trained.default_threshold,
+        "per_class": {**trained.class_thresholds, **per_class},
+    }
 
 
 def package_meta(export: ModelExport, trained: TrainedModel) -> PackageMeta:
@@ -56,12 +90,14 @@ def package_meta(export: ModelExport, trained: TrainedModel) -> PackageMeta:
             "dataset": job.dataset_label,
             "validation_accuracy": job.val_accuracy,
         }
+        if trained.is_multi_label:
+            source["validation_map"] = job.val_map
     return PackageMeta(
         name=f"{export.name} v{export.version}",
-        task="classification",
+        task=trained.task,
         class_names=trained.class_names,
         preprocessing=trained.preprocessing,
         precision="int8" if export.is_int8 else "float32",
-        thresholds={"score": export.threshold, "per_class": dict(export.class_thresholds)},
+        thresholds=package_thresholds(export, trained),
         source=source,
     )
