@@ -152,8 +152,9 @@ function drawClasses(classes, title = "Top classes") {
   // Multi-label classes may each have their own threshold: a tick on each bar shows it.
   const ticks = MULTI && {
     type: "scatter", mode: "markers", x: top.map((c) => thresholdOf(c.name)), y: names, hoverinfo: "skip",
-    marker: { symbol: "line-ns-open", size: 18, color: "#b91c1c", line: { width: 2 } }, showlegend: false,
+    marker: { symbol: "line-ns-open", size: 14, color: "#b91c1c", line: { width: 2 } },
   };
+  layout.showlegend = false;
   window.Plotly.react(chartBox, ticks ? [trace, ticks] : [trace], layout, { displayModeBar: false, responsive: true });
   document.body.dataset.chartReady = "true";
 }
