@@ -20,7 +20,8 @@ TASKS = {
 }
 # What the zoo says about a task it cannot train yet (it never pretends otherwise).
 MISSING = {
-    "multi_label": "Training on multi-label datasets is not supported yet.",
+    "multi_label": "Multi-label datasets train the image-classification architectures above: "
+    "one sigmoid score per class, binary cross-entropy, and a threshold per class.",
     "detection": "No object detection architectures yet: the framework has none to train.",
 }
 
