@@ -6,7 +6,12 @@ converted into the store once by `python -m framework.vision.models.install_weig
 """
 
 from framework.vision.models._pretrained import load_pretrained, save_pretrained, weights_path
-from framework.vision.models.efficientnet_lite import EfficientNetLite, efficientnet_lite0
+from framework.vision.models.efficientnet_lite import (
+    EfficientNetLite,
+    efficientnet_lite0,
+    efficientnet_lite1,
+    efficientnet_lite2,
+)
 from framework.vision.models.lenet import LeNet
 from framework.vision.models.mobilenetv1 import MobileNetV1, mobilenet_v1
 from framework.vision.models.mobilenetv2 import MobileNetV2, mobilenet_v2
@@ -57,6 +62,8 @@ __all__ = [
     "SqueezeNet",
     "WeightsIntegrityError",
     "efficientnet_lite0",
+    "efficientnet_lite1",
+    "efficientnet_lite2",
     "imagenet_classes",
     "load_pretrained",
     "mobilenet_v1",

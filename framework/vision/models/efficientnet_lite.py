@@ -212,3 +212,28 @@ def efficientnet_lite0(pretrained: bool = False, **kwargs: Any) -> EfficientNetL
         [2, 10]
     """
     return _efficientnet_lite("efficientnet_lite0", pretrained, **kwargs)
+
+
+def efficientnet_lite1(pretrained: bool = False, **kwargs: Any) -> EfficientNetLite:
+    """EfficientNet-Lite1: Lite0 with 1.1× the inner stages' blocks, designed for 240×240.
+
+    Arguments and `pretrained=True` as for `efficientnet_lite0`.
+
+    Example:
+        >>> efficientnet_lite1()(framework.randn([1, 3, 240, 240])).shape
+        [1, 1000]
+    """
+    return _efficientnet_lite("efficientnet_lite1", pretrained, **kwargs)
+
+
+def efficientnet_lite2(pretrained: bool = False, **kwargs: Any) -> EfficientNetLite:
+    """EfficientNet-Lite2: 1.1× Lite0's channels and 1.2× its inner blocks, designed for
+    260×260; dropout 0.3 before the classifier.
+
+    Arguments and `pretrained=True` as for `efficientnet_lite0`.
+
+    Example:
+        >>> efficientnet_lite2()(framework.randn([1, 3, 260, 260])).shape
+        [1, 1000]
+    """
+    return _efficientnet_lite("efficientnet_lite2", pretrained, **kwargs)

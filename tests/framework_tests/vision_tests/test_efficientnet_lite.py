@@ -1,28 +1,38 @@
-"""EfficientNet-Lite0 builds as the reference builds it (blocks, channels, ReLU6, no
+"""EfficientNet-Lite0/1/2 build as the reference builds them (blocks, channels, ReLU6, no
 squeeze-excite, TensorFlow's batch norm), runs forward and backward, and drops residual
 branches only while training."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import framework
 from framework import nn
 from framework.vision import models
 from framework.vision.models.efficientnet_lite import MBConv
 
-# efficientnet_lite_pytorch.EfficientNet.from_name('efficientnet-lite0'): 4,694,073 values in
-# its state dict, 49 of them BatchNorm's num_batches_tracked counters, which we do not keep.
-REFERENCE_STATE_VALUES = 4_694_073 - 49
+# efficientnet_lite_pytorch.EfficientNet.from_name('efficientnet-liteN'): values in its state
+# dict less BatchNorm's num_batches_tracked counters (one per norm), which we do not keep; its
+# number of MBConv blocks; its dropout.
+REFERENCE = {
+    "efficientnet_lite0": (4_694_073 - 49, 16, 0.2),
+    "efficientnet_lite1": (5_470_408 - 64, 21, 0.2),
+    "efficientnet_lite2": (6_150_232 - 64, 21, 0.3),
+}
 
 
-def test_it_has_the_reference_layout_and_size() -> None:
+@pytest.mark.parametrize("variant", sorted(REFERENCE))
+def test_each_variant_has_the_reference_size(variant: str) -> None:
+    values, blocks, dropout = REFERENCE[variant]
+    model = getattr(models, variant)()
+    assert sum(int(np.prod(v.shape)) for v in model.state_dict().values()) == values
+    assert sum(isinstance(b, MBConv) for b in model.blocks) == blocks
+    assert model.classifier[0].p == dropout
+
+
+def test_it_has_the_reference_layout() -> None:
     model = models.efficientnet_lite0()
-    blocks = [b for b in model.blocks if isinstance(b, MBConv)]
-    assert len(blocks) == 16
-    assert sum(int(np.prod(v.shape)) for v in model.state_dict().values()) == (
-        REFERENCE_STATE_VALUES
-    )
     norms = [layer for layer in model.sublayers() if isinstance(layer, nn.BatchNorm2D)]
     assert {(n._momentum, n._epsilon) for n in norms} == {(0.99, 1e-3)}
     assert not any(isinstance(layer, nn.Sigmoid) for layer in model.sublayers())  # no SE
