@@ -23,7 +23,9 @@ function parityText(e) {
   const p = e.parity;
   if (!p) return "—";
   const diff = `max |Δ| ${p.max_abs_diff === 0 ? "0" : p.max_abs_diff.toExponential(1)}`;
-  const agree = e.format.startsWith("int8") ? `, top-1 agrees ${pct(p.top1_agreement)}` : "";
+  const sets = e.details?.label_set_agreement; // multi-label: whole label sets, not the best class
+  const agreed = sets == null ? `top-1 agrees ${pct(p.top1_agreement)}` : `label sets agree ${pct(sets)}`;
+  const agree = e.format.startsWith("int8") ? `, ${agreed}` : "";
   return `${p.passed ? "✓" : "✗"} ${diff}${agree} on ${p.samples} ${p.source}`;
 }
 

@@ -13,7 +13,8 @@ Runner = Callable[[np.ndarray], np.ndarray]  # float32 [N, C, H, W] -> logits [N
 # A float export matches when no output differs by more than this, relative to the outputs'
 # scale (float32 arithmetic in another order differs by ~1e-6).
 FLOAT_TOLERANCE = 1e-3
-# An INT8 export passes when it picks the trained model's class this often.
+# An INT8 export passes when it picks the trained model's class (multi-label: its whole label
+# set) this often.
 INT8_MIN_AGREEMENT = 0.95
 LATENCY_BATCHES = (1, 32)
 
@@ -24,6 +25,7 @@ class Parity:
     top1_agreement: float
     samples: int
     passed: bool
+    label_set_agreement: float | None = None  # multi-label only
 
 
 def run_batched(run: Runner, inputs: np.ndarray, batch: int = 32) -> np.ndarray:
@@ -43,14 +45,35 @@ def reference_outputs(network: object, inputs: np.ndarray) -> np.ndarray:
     return run_batched(run, inputs)
 
 
-def parity(reference: np.ndarray, exported: np.ndarray, int8: bool) -> Parity:
+def label_set_agreement(
+    reference: np.ndarray, exported: np.ndarray, thresholds: np.ndarray
+) -> float:
+    """Multi-label: the share of images given the same label set (every class whose sigmoid
+    score reaches its threshold) by both models' logits."""
+    if not len(reference):
+        return 1.0
+    from framework.inference.packaged_model import sigmoid
+
+    same = (sigmoid(reference) >= thresholds) == (sigmoid(exported) >= thresholds)
+    return float(same.all(axis=1).mean())
+
+
+def parity(
+    reference: np.ndarray,
+    exported: np.ndarray,
+    int8: bool,
+    thresholds: np.ndarray | None = None,
+) -> Parity:
+    """`thresholds` (one per class) makes it a multi-label comparison: an INT8 export must
+    then keep the label sets, not only the best class."""
     diff = float(np.abs(reference - exported).max()) if reference.size else 0.0
     agreement = float((reference.argmax(1) == exported.argmax(1)).mean()) if len(reference) else 1.0
+    sets = None if thresholds is None else label_set_agreement(reference, exported, thresholds)
     if int8:
-        passed = agreement >= INT8_MIN_AGREEMENT
+        passed = (agreement if sets is None else sets) >= INT8_MIN_AGREEMENT
     else:
         passed = diff <= FLOAT_TOLERANCE * max(1.0, float(np.abs(reference).max()))
-    return Parity(diff, agreement, len(reference), passed)
+    return Parity(diff, agreement, len(reference), passed, sets)
 
 
 def accuracy(logits: np.ndarray, labels: np.ndarray) -> float:

@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numpy as np
 from django.core.files.storage import default_storage
 
 from core.errors import describe_unexpected
@@ -21,7 +22,7 @@ from deploy.exporting.data import (
 from deploy.exporting.formats import WRITERS, Artifact, ExportJob
 from deploy.exporting.source import ExportFailed, load_trained, package_meta
 from deploy.models import ModelExport
-from framework.inference.package import file_sha256
+from framework.inference.package import MULTI_LABEL_THRESHOLD, PackageMeta, file_sha256
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +81,10 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     artifact = WRITERS[export.format](job)
 
     progress(60, f"Checking parity on {len(images)} {images.source}")
-    results = _parity_and_accuracy(export, trained.network, artifact, images)
+    results = _parity_and_accuracy(export, trained.network, artifact, images, meta)
+    sets = results.pop("label_set_agreement", None)
+    if sets is not None:
+        artifact.details = {**artifact.details, "label_set_agreement": sets}
 
     progress(80, "Measuring latency at batch 1 and 32")
     sample = images.exported[: min(len(images), 32)]
@@ -101,13 +105,26 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     )
 
 
+def _thresholds(meta: PackageMeta) -> np.ndarray | None:
+    """A multi-label package's threshold of each class, as its answers apply them."""
+    if meta.task != "multi_label":
+        return None
+    values = [meta.score_threshold(name) for name in meta.class_names]
+    return np.array([MULTI_LABEL_THRESHOLD if t is None else t for t in values])
+
+
 def _parity_and_accuracy(
-    export: ModelExport, network: object, artifact: Artifact, images: CheckImages
+    export: ModelExport,
+    network: object,
+    artifact: Artifact,
+    images: CheckImages,
+    meta: PackageMeta,
 ) -> dict[str, object]:
     reference = checks.reference_outputs(network, images.reference)
     exported = checks.run_batched(artifact.run, images.exported)
     head = min(len(images), PARITY_IMAGES)
-    parity = checks.parity(reference[:head], exported[:head], export.is_int8)
+    thresholds = _thresholds(meta)
+    parity = checks.parity(reference[:head], exported[:head], export.is_int8, thresholds)
     results: dict[str, object] = {
         "parity_max_abs_diff": parity.max_abs_diff,
         "parity_samples": parity.samples,
@@ -115,6 +132,8 @@ def _parity_and_accuracy(
         "parity_passed": parity.passed,
         "top1_agreement": float((reference.argmax(1) == exported.argmax(1)).mean()),
     }
+    if thresholds is not None:
+        results["label_set_agreement"] = checks.label_set_agreement(reference, exported, thresholds)
     if images.labels is not None:
         results["accuracy_before"] = checks.accuracy(reference, images.labels)
         results["accuracy_after"] = checks.accuracy(exported, images.labels)

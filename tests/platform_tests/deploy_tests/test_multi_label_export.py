@@ -121,6 +121,24 @@ class MultiLabelExportTests(MultiLabelDeployTestCase):
     def test_a_multi_label_export_skips_the_single_label_accuracy(self) -> None:
         self.assertIsNone(self.export.accuracy_before)
         self.assertTrue(self.export.parity_passed)
+        self.assertEqual(self.export.details["label_set_agreement"], 1.0)
+
+    def test_an_int8_package_keeps_the_label_sets(self) -> None:
+        from deploy.exporting.data import check_images
+        from deploy.exporting.source import load_trained
+        from deploy.services.serving import package_folder
+        from framework.inference.packaged_model import PackagedModel, sigmoid
+
+        export = export_now(self.job, "int8_package", self.alice)
+        agreement = export.details["label_set_agreement"]
+        self.assertTrue(export.parity_passed, agreement)
+        self.assertGreaterEqual(agreement, 0.95)
+        self.assertEqual(export.meta["thresholds"], self.export.meta["thresholds"])
+        images = check_images(self.job, load_trained(export), 256).exported
+        int8 = sigmoid(PackagedModel.load(package_folder(export)).run(images)[0])
+        floats = self.model_scores(self.images)
+        same = (int8 >= self.thresholds) == (floats[: len(int8)] >= self.thresholds)
+        self.assertAlmostEqual(float(same.all(axis=1).mean()), agreement)
 
     def test_members_export_viewers_cannot_and_outsiders_get_404(self) -> None:
         url = f"/api/jobs/{self.job.pk}/exports/"
