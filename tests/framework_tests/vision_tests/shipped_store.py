@@ -35,9 +35,8 @@ def source_or_skip(manifest: ShippedManifest) -> Path:
         pytest.skip(str(error))
 
 
-@cache
 def installed_store(root: str) -> str:
-    """A FRAMEWORK_HOME under `root` holding every shipped weights file, installed once."""
+    """A FRAMEWORK_HOME under `root` holding every shipped weights file."""
     home = Path(root) / "framework-home"
     previous = os.environ.get("FRAMEWORK_HOME")
     os.environ["FRAMEWORK_HOME"] = str(home)
@@ -54,7 +53,8 @@ def installed_store(root: str) -> str:
 
 @cache
 def process_store() -> str:
-    """`installed_store` in a folder of this process's own, removed when it exits."""
+    """A FRAMEWORK_HOME with every shipped weights file, installed once per test process in a
+    folder of its own (removed when the process exits). Tests that change it work on a copy."""
     root = tempfile.mkdtemp(prefix="sampan-shipped-")
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     return installed_store(root)

@@ -14,8 +14,8 @@ from tests.framework_tests.vision_tests.shipped_store import (
     CAT_CLASSES,
     COFFEE_CLASSES,
     PHOTOS,
-    installed_store,
     photo,
+    process_store,
     top5,
     torch_oracle,
 )
@@ -24,8 +24,8 @@ MANIFESTS = sorted(shipped_manifests())
 
 
 @pytest.fixture
-def store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> str:
-    home = installed_store(str(tmp_path_factory.getbasetemp()))
+def store(monkeypatch: pytest.MonkeyPatch) -> str:
+    home = process_store()
     monkeypatch.setenv("FRAMEWORK_HOME", home)
     return home
 

@@ -14,16 +14,16 @@ import pytest
 
 from framework.vision import models
 from framework.vision.models.weight_store import WeightsIntegrityError, manifest_path
-from tests.framework_tests.vision_tests.shipped_store import installed_store
+from tests.framework_tests.vision_tests.shipped_store import process_store
 
 NAME = "mobilenetv2_1.0"
 
 
 @pytest.fixture
-def store(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, monkeypatch) -> Path:
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private copy of the installed store, free to damage."""
     home = tmp_path / "home"
-    shutil.copytree(installed_store(str(tmp_path_factory.getbasetemp())), home)
+    shutil.copytree(process_store(), home)
     monkeypatch.setenv("FRAMEWORK_HOME", str(home))
     return home / "weights"
 
