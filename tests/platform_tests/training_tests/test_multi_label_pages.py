@@ -79,6 +79,11 @@ class MultiLabelPageTests(TrainingTestCase):
         response = self.client.get(f"/jobs/{self.done.pk}/")
         self.assertContains(response, "<td>Decision threshold</td><td>0.5</td>", html=False)
 
+    def test_the_export_panel_keeps_the_per_class_thresholds_unless_told(self) -> None:
+        self.client.force_login(self.bob)
+        response = self.client.get(f"/jobs/{self.done.pk}/")
+        self.assertContains(response, 'placeholder="per class"')
+
     def test_the_report_page_shows_multi_label_scores_and_no_confusion_matrix(self) -> None:
         self.client.force_login(self.vera)
         response = self.client.get(f"/jobs/{self.done.pk}/report/")
