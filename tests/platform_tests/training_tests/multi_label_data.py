@@ -35,8 +35,11 @@ def _pool(seed: int) -> dict[int, list[int]]:
     return {int(c): rng.permutation(np.nonzero(targets == int(c))[0]).tolist() for c in CLASSES}
 
 
-def tile_pairs(count: int, seed: int = 0) -> list[tuple[Image.Image, list[str]]]:
-    """`count` grey 56×28 images, each with its sorted label names (one or two)."""
+def tile_pairs(
+    count: int, seed: int = 0, names: tuple[str, ...] = CLASSES
+) -> list[tuple[Image.Image, list[str]]]:
+    """`count` grey 56×28 images, each with its sorted label names (one or two); `names` are
+    what the digits 0-3 are called."""
     rng = np.random.default_rng(seed)
     pool = _pool(seed)
     taken = dict.fromkeys(pool, 0)
@@ -53,16 +56,18 @@ def tile_pairs(count: int, seed: int = 0) -> list[tuple[Image.Image, list[str]]]
             index = pool[klass][taken[klass] % len(pool[klass])]
             taken[klass] += 1
             canvas.paste(digit(index, TILE)[0], (slot * TILE, 0))
-            labels.add(CLASSES[klass])
+            labels.add(names[klass])
         made.append((canvas, sorted(labels)))
     return made
 
 
-def write_tiles(root: Path, count: int, seed: int = 0) -> list[tuple[str, Path]]:
+def write_tiles(
+    root: Path, count: int, seed: int = 0, names: tuple[str, ...] = CLASSES
+) -> list[tuple[str, Path]]:
     """PNG files and a labels.csv under `root`, as (upload name, path) pairs."""
     rows = []
     files = []
-    for index, (image, labels) in enumerate(tile_pairs(count, seed)):
+    for index, (image, labels) in enumerate(tile_pairs(count, seed, names)):
         path = root / "images" / f"tiles_{index:04d}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)
@@ -84,8 +89,10 @@ def multi_label_version(
     seed: int = 0,
     name: str = "Digit pairs",
     val: float = 0.25,
+    names: tuple[str, ...] = CLASSES,
 ) -> DatasetVersion:
-    """A multi-label dataset of `count` tile pairs with one frozen, stratified version."""
+    """A multi-label dataset of `count` tile pairs with one frozen, stratified version; its
+    classes, in digit order, are called `names`."""
     dataset = Dataset.objects.create(
         workspace=workspace,
         name=name,
@@ -93,9 +100,9 @@ def multi_label_version(
         description="Two handwritten digits side by side, labeled with both.",
         created_by=user,
     )
-    dataset.ensure_classes(list(CLASSES))  # in digit order, whichever the files name first
+    dataset.ensure_classes(list(names))  # in digit order, whichever the files name first
     with tempfile.TemporaryDirectory(prefix="sampan-tiles-") as folder:
-        job = import_local_files(dataset, user, write_tiles(Path(folder), count, seed))
+        job = import_local_files(dataset, user, write_tiles(Path(folder), count, seed, names))
     if job.status != ImportJob.Status.SUCCEEDED:
         raise RuntimeError(f"The digit-pairs import failed: {job.error}")
     return freeze_version(
