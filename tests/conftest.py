@@ -116,3 +116,8 @@ def celery_worker(
         yield worker
     finally:
         localstack.stop(worker.process)
+        # Its registration was committed by another process, so no test transaction rolls it
+        # back: left behind, it would show as a worker to the tests that follow.
+        from training.models import WorkerNode
+
+        WorkerNode.objects.filter(hostname=hostname).delete()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -107,6 +108,84 @@ def start_redis(port: int, data_dir: Path, *, persistent: bool) -> subprocess.Po
             raise StartupError(f"redis-server did not answer on port {port} within 10 s")
         time.sleep(0.05)
     return process
+
+
+def postgres_programs() -> Path:
+    """The folder of PostgreSQL's server programs (Debian's `postgresql` package), newest."""
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/postgres"),
+        key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
+    )
+    if not found:
+        raise StartupError("PostgreSQL's server is missing: apt-get install postgresql")
+    return found[-1].parent
+
+
+def start_postgres(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    """A throwaway PostgreSQL server on 127.0.0.1:``port`` with its cluster in ``data_dir``:
+    user `sampan`, no password (trust), no fsync. For tests; waits until it answers.
+
+    PostgreSQL refuses to run as root, so as root both programs run as the `postgres` user
+    that Debian's package creates.
+    """
+    programs = postgres_programs()
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if as_postgres:
+        shutil.chown(data_dir, "postgres", "postgres")
+    cluster = data_dir / "cluster"
+    initdb = [str(programs / "initdb"), "-D", str(cluster), "-U", "sampan", "-A", "trust"]
+    done = subprocess.run(
+        [*as_postgres, *initdb, "--encoding=UTF8", "--locale=C.UTF-8"],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise StartupError(f"initdb failed: {done.stderr.strip()[-2000:]}")
+    server = [str(programs / "postgres"), "-D", str(cluster), "-p", str(port)]
+    options = {"listen_addresses": "127.0.0.1", "unix_socket_directories": str(data_dir)}
+    # Durability is worth nothing in a test cluster that is deleted afterwards.
+    options.update(fsync="off", synchronous_commit="off", full_page_writes="off")
+    server += [arg for name, value in options.items() for arg in ("-c", f"{name}={value}")]
+    log = data_dir / "postgres.log"
+    with open(log, "ab") as output:  # the child keeps its own descriptor
+        process = spawn([*as_postgres, *server], stdout=output, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while not _postgres_answers(port):
+        if process.poll() is not None:
+            error = log.read_text(errors="replace")[-2000:]
+            raise StartupError(f"postgres exited with code {process.returncode}: {error}")
+        if time.monotonic() > deadline:
+            stop_postgres(process)
+            raise StartupError(f"postgres did not answer on port {port} within 30 s")
+        time.sleep(0.1)
+    return process
+
+
+def _postgres_answers(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        if probe.connect_ex(("127.0.0.1", port)) != 0:
+            return False
+    import psycopg
+
+    try:
+        psycopg.connect(f"postgresql://sampan@127.0.0.1:{port}/postgres", connect_timeout=2).close()
+    except psycopg.OperationalError:  # still starting up
+        return False
+    return True
+
+
+def stop_postgres(process: subprocess.Popen[bytes], timeout: float = 20) -> None:
+    """PostgreSQL's fast shutdown (SIGINT): it ends open sessions instead of waiting for them."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGINT)
+            process.wait(timeout)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            stop(process)
 
 
 def worker_command(

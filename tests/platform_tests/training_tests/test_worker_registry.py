@@ -32,4 +32,4 @@ class WorkerRegistryTests(TestCase):
         registry.register("w1@host", [])
         registry.stop("w1@host")
         registry.register("w1@host", ["gpu"])
-        self.assertEqual(WorkerNode.objects.get().stopped_at, None)
+        self.assertEqual(WorkerNode.objects.get(hostname="w1@host").stopped_at, None)
