@@ -18,7 +18,7 @@ TASKS = {
     "multi_label": "Multi-label classification",
     "detection": "Object detection",
 }
-# What the zoo says about a task it cannot train yet (it never pretends otherwise).
+# What the zoo says about a task that has no architectures of its own (it never pretends).
 MISSING = {
     "multi_label": "Multi-label datasets train the image-classification architectures above: "
     "one sigmoid score per class, binary cross-entropy, and a threshold per class.",

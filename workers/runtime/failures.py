@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import describe_unexpected
+from framework.vision.models.weight_store import WeightsIntegrityError
 
 
 class JobCancelled(Exception):
@@ -82,6 +83,13 @@ def describe(error: BaseException, *, learning_rate: float, dataset_id: int | No
             "Open the sample in the dataset, replace or delete it, freeze a new version and "
             "train on that.",
             {"sample_id": error.sample_id, "dataset_id": dataset_id, "name": error.name},
+        )
+    if isinstance(error, WeightsIntegrityError):
+        return Outcome(
+            "weights",
+            f"The shipped weights this job starts from failed their check: {error}",
+            "Ask your administrator to run `make weights` (it converts the weight packages "
+            "again and checks every file's hash), or start the job from random weights.",
         )
     if isinstance(error, DeviceUnavailable):
         return Outcome(

@@ -39,6 +39,22 @@ class StartingWeightsTests(TrainingTestCase):
         self.assertIn("The classifier head (5.bias, 5.weight) starts fresh for 10 classes.", log)
 
 
+    def test_tampered_shipped_weights_fail_the_job_with_a_plain_reason(self) -> None:
+        store = tempfile.mkdtemp(prefix="sampan-store-")
+        with mock.patch.dict(os.environ, {"FRAMEWORK_HOME": store}):
+            path = save_pretrained(get_architecture("mlp").build(1000), "mlp")
+            with open(path, "r+b") as stored:  # one flipped byte in the tensors
+                stored.seek(-1, os.SEEK_END)
+                last = stored.read(1)
+                stored.seek(-1, os.SEEK_END)
+                stored.write(bytes([last[0] ^ 0xFF]))
+            job = self.run_now(self.make_job(init="shipped"))
+        self.assertEqual((job.status, job.failure_kind), ("failed", "weights"))
+        self.assertIn("failed their check", job.failure_reason)
+        self.assertIn("make weights", job.failure_suggestion)
+        self.assertNotIn(store, job.failure_reason)
+
+
 class FailureWordingTests(TrainingTestCase):
     def test_out_of_memory_is_recognised_on_the_cpu_and_on_a_gpu(self) -> None:
         class OutOfMemoryError(Exception):  # as cupy.cuda.memory names it
