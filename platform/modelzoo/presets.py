@@ -2,6 +2,13 @@
 
 A preset starts from the architecture's own defaults (optimizer, learning rate, batch size)
 and sets how long and how carefully to train. The advanced panel overrides single fields.
+
+Starting from pretrained weights (shipped, or a finished job's) gets the fine-tuning recipe
+instead of the from-scratch schedule: the backbone is frozen for a warm-up while the new head
+learns, then trains at a tenth of the head's learning rate, which itself starts lower than from
+scratch (the weights are already good: large steps would undo them); photos get random resized
+crops and flips; single-label jobs smooth their labels. Normalisation comes from the weights'
+manifest (training.services.jobs).
 """
 
 from __future__ import annotations
@@ -19,16 +26,24 @@ PRESETS = {
 # Epochs per preset, for networks that train fast (MLP, LeNet) and for the rest.
 _EPOCHS = {"quick": (3, 3), "balanced": (8, 10), "thorough": (20, 30)}
 _SCHEDULES = {"quick": "constant", "balanced": "cosine", "thorough": "warmup_cosine"}
+# Fine-tuning: fewer epochs, a frozen-backbone warm-up, and a learning rate a fifth (momentum,
+# SGD) or a tenth (Adam) of the from-scratch one.
+_FINE_TUNE_EPOCHS = {"quick": 3, "balanced": 8, "thorough": 20}
+_FINE_TUNE_FROZEN = {"quick": 1, "balanced": 1, "thorough": 2}
+_FINE_TUNE_RATE = {"sgd": 0.2, "momentum": 0.2, "adam": 0.1, "adamw": 0.1}
+BACKBONE_LR_SCALE = 0.1
+LABEL_SMOOTHING = 0.1
 
 
-def preset_config(arch: Architecture, preset: str) -> dict[str, Any]:
-    """The full hyperparameter set a preset gives for `arch` (every field of a job config)."""
+def preset_config(arch: Architecture, preset: str, *, fine_tune: bool = False) -> dict[str, Any]:
+    """The full hyperparameter set a preset gives for `arch` (every field of a job config);
+    `fine_tune` for a job that starts from pretrained weights."""
     if preset not in PRESETS:
         raise ValueError(f"Unknown preset {preset!r}; choose one of {', '.join(PRESETS)}.")
     small = arch.profile_classes <= 10 and arch.in_channels == 1
     photos = arch.in_channels == 3
     careful = preset != "quick"
-    return {
+    config = {
         "epochs": _EPOCHS[preset][0 if small else 1],
         "batch_size": arch.defaults.get("batch_size", 32),
         "learning_rate": arch.defaults.get("learning_rate", 1e-3),
@@ -43,8 +58,31 @@ def preset_config(arch: Architecture, preset: str) -> dict[str, Any]:
         "patience": 5,
         "seed": 0,
         "device": "auto",
+        "freeze_epochs": 0,
+        "backbone_lr_scale": 1.0,
     }
+    if fine_tune:
+        config |= {
+            "epochs": _FINE_TUNE_EPOCHS[preset],
+            # Rounded: 0.05 × 0.2 is 0.010000000000000002 in floating point.
+            "learning_rate": float(
+                f"{config['learning_rate'] * _FINE_TUNE_RATE[config['optimizer']]:.6g}"
+            ),
+            "schedule": "cosine",
+            "augment_flip": photos,
+            "augment_crop": True,
+            "freeze_epochs": _FINE_TUNE_FROZEN[preset],
+            "backbone_lr_scale": BACKBONE_LR_SCALE,
+        }
+    return config
 
 
-def all_presets(arch: Architecture) -> dict[str, dict[str, Any]]:
-    return {name: preset_config(arch, name) for name in PRESETS}
+def fine_tune_defaults(preset: str, task: str) -> dict[str, Any]:
+    """What a task adds to a fine-tuning preset: single-label jobs smooth their labels."""
+    if task == "classification" and preset != "quick":
+        return {"label_smoothing": LABEL_SMOOTHING}
+    return {}
+
+
+def all_presets(arch: Architecture, *, fine_tune: bool = False) -> dict[str, dict[str, Any]]:
+    return {name: preset_config(arch, name, fine_tune=fine_tune) for name in PRESETS}

@@ -22,11 +22,15 @@ NUMBER_FIELDS = (
     "input_size",
     "patience",
     "seed",
+    "freeze_epochs",
+    "backbone_lr_scale",
 )
 BOOLEAN_FIELDS = ("augment_flip", "augment_crop", "augment_color", "early_stopping")
 CHOICE_FIELDS = ("optimizer", "schedule", "device")
-# Shown, and sent, only when the chosen version is multi-label (new_job.js hides them).
+# Shown, and sent, only when the chosen version is multi-label (new_job.js hides them), or
+# single-label.
 MULTI_LABEL_FIELDS = tuple(TASK_FIELDS["multi_label"])
+SINGLE_LABEL_FIELDS = tuple(TASK_FIELDS["classification"])
 
 
 def trainable_versions(workspace: Workspace) -> Any:
@@ -83,11 +87,15 @@ class NewJobForm(forms.Form):
             )
         for name in BOOLEAN_FIELDS:
             self.fields[name] = forms.BooleanField(label=FIELDS[name].label, required=False)
-        for name in MULTI_LABEL_FIELDS:
-            field = TASK_FIELDS["multi_label"][name]
-            self.fields[name] = forms.CharField(
-                label=field.label, required=False, help_text=field.hint.strip()
-            )
+        for task, names in (
+            ("multi_label", MULTI_LABEL_FIELDS),
+            ("classification", SINGLE_LABEL_FIELDS),
+        ):
+            for name in names:
+                field = TASK_FIELDS[task][name]
+                self.fields[name] = forms.CharField(
+                    label=field.label, required=False, help_text=field.hint.strip()
+                )
 
     def overrides(self) -> dict[str, Any]:
         """The advanced fields as sent (blank numbers fall back to the preset)."""
@@ -97,7 +105,8 @@ class NewJobForm(forms.Form):
         }
         values.update({n: data[n] for n in CHOICE_FIELDS})
         values.update({n: bool(data.get(n)) for n in BOOLEAN_FIELDS})
-        values.update({n: data[n] for n in MULTI_LABEL_FIELDS if data.get(n) not in ("", None)})
+        task_fields = MULTI_LABEL_FIELDS + SINGLE_LABEL_FIELDS
+        values.update({n: data[n] for n in task_fields if data.get(n) not in ("", None)})
         return values
 
     def init_choice(self) -> tuple[str, int | None]:

@@ -16,7 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from modelzoo.catalog import Architecture
-from modelzoo.presets import PRESETS, preset_config
+from modelzoo.presets import PRESETS, fine_tune_defaults, preset_config
 
 OPTIMIZERS = {
     "sgd": "SGD",
@@ -74,11 +74,36 @@ FIELDS: dict[str, Field] = {
     "patience": Field("Patience", int, 1, 100),
     "seed": Field("Seed", int, 0, 2**31 - 1),
     "device": Field("Device", str, choices=DEVICES),
+    "freeze_epochs": Field(
+        "Frozen backbone epochs",
+        int,
+        0,
+        1000,
+        hint=" For the first epochs only the new classifier head learns (0: none).",
+    ),
+    "backbone_lr_scale": Field(
+        "Backbone learning rate",
+        float,
+        0.0,
+        1.0,
+        hint=" A share of the head's learning rate: 0.1 keeps pretrained features while the "
+        "head learns fast; 1 trains every layer alike.",
+    ),
 }
 
 
 # Fields only some tasks have, on top of FIELDS (keys are TrainingJob.Task values).
 TASK_FIELDS: dict[str, dict[str, Field]] = {
+    "classification": {
+        "label_smoothing": Field(
+            "Label smoothing",
+            float,
+            0.0,
+            0.5,
+            hint=" 0.1 is common when fine-tuning: it keeps the network from over-trusting a "
+            "few labels.",
+        ),
+    },
     "multi_label": {
         "threshold": Field(
             "Decision threshold",
@@ -89,7 +114,10 @@ TASK_FIELDS: dict[str, dict[str, Field]] = {
         ),
     },
 }
-TASK_DEFAULTS: dict[str, dict[str, Any]] = {"multi_label": {"threshold": 0.5}}
+TASK_DEFAULTS: dict[str, dict[str, Any]] = {
+    "classification": {"label_smoothing": 0.0},
+    "multi_label": {"threshold": 0.5},
+}
 
 
 def fields_for(task: str) -> dict[str, Field]:
@@ -131,6 +159,27 @@ def _unknown(name: str, known: dict[str, Field]) -> str:
     return f"“{name}” is not a hyperparameter. Known: {', '.join(known)}."
 
 
+def _check_freeze(config: dict[str, Any], *, asked: bool, fine_tune: bool) -> None:
+    """A preset's warm-up shortens to fit a short run the person chose (one epoch, say)."""
+    if fine_tune and not asked:
+        config["freeze_epochs"] = min(config["freeze_epochs"], config["epochs"] - 1)
+
+
+def _freeze_problem(config: dict[str, Any], fine_tune: bool) -> str:
+    frozen, epochs = config["freeze_epochs"], config["epochs"]
+    if frozen and not fine_tune:
+        return (
+            "Freezing the backbone keeps pretrained features while a new head learns; a job "
+            "from random weights has none to keep. Start from pretrained weights, or set 0."
+        )
+    if frozen >= epochs:
+        return (
+            f"The backbone would stay frozen for all {epochs} epochs; freeze it for fewer "
+            f"(at most {epochs - 1}), or set 0."
+        )
+    return ""
+
+
 def build_config(
     arch: Architecture,
     preset: str,
@@ -139,12 +188,16 @@ def build_config(
     train_samples: int | None = None,
     gpu_available: bool = True,
     task: str = "classification",
+    fine_tune: bool = False,
 ) -> dict[str, Any]:
     """The complete, checked config: the preset's values (and the task's defaults) with
-    `overrides` on top."""
+    `overrides` on top. `fine_tune` for a job that starts from pretrained weights: the preset's
+    fine-tuning recipe (modelzoo.presets)."""
     if preset not in PRESETS:
         raise ValidationError({"preset": f"Choose one of: {', '.join(PRESETS)}."})
-    config = preset_config(arch, preset) | TASK_DEFAULTS.get(task, {})
+    config = preset_config(arch, preset, fine_tune=fine_tune) | TASK_DEFAULTS.get(task, {})
+    if fine_tune:
+        config |= fine_tune_defaults(preset, task)
     if train_samples:  # a preset fits itself to a small dataset; an explicit batch is checked
         config["batch_size"] = min(config["batch_size"], train_samples)
     known = fields_for(task)
@@ -168,6 +221,11 @@ def build_config(
                 f"Batch size {config['batch_size']} is more than the {train_samples} training "
                 f"images in this version; use at most {train_samples}."
             )
+    if "freeze_epochs" not in errors and "epochs" not in errors:
+        _check_freeze(config, asked="freeze_epochs" in (overrides or {}), fine_tune=fine_tune)
+        problem = _freeze_problem(config, fine_tune)
+        if problem:
+            errors["freeze_epochs"] = problem
     if "device" not in errors and config["device"] == "gpu" and not gpu_available:
         errors["device"] = (
             "No worker with a GPU is online. Choose “auto” or “cpu”, or start a GPU worker."

@@ -15,6 +15,7 @@ import numpy as np
 from modelzoo.catalog import head_keys
 from modelzoo.services.shipped import load_shipped
 from training.models import TrainingJob
+from workers.runtime.fine_tune import parameter_groups
 
 
 def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
@@ -54,12 +55,13 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
     return network
 
 
-def build_loss(task: str = TrainingJob.Task.CLASSIFICATION) -> Any:
+def build_loss(task: str = TrainingJob.Task.CLASSIFICATION, config: dict | None = None) -> Any:
     import framework
 
     if task == TrainingJob.Task.MULTI_LABEL:
         return framework.nn.BCEWithLogitsLoss()
-    return framework.nn.CrossEntropyLoss()
+    smoothing = float((config or {}).get("label_smoothing", 0.0))
+    return framework.nn.CrossEntropyLoss(label_smoothing=smoothing)
 
 
 def build_metrics(job: TrainingJob, network: Any) -> Any:
@@ -103,12 +105,16 @@ def build_schedule(config: dict[str, Any], steps_per_epoch: int) -> Any:
     raise ValueError(f"unknown schedule {name!r}")
 
 
-def build_optimizer(config: dict[str, Any], network: Any, steps_per_epoch: int) -> Any:
+def build_optimizer(
+    config: dict[str, Any], network: Any, steps_per_epoch: int, arch_key: str | None = None
+) -> Any:
+    """The optimizer of the config; with `arch_key`, the backbone and head are groups with
+    their own rates when the config says so (workers.runtime.fine_tune)."""
     import framework
 
     rate = build_schedule(config, steps_per_epoch)
     decay = float(config.get("weight_decay", 0.0)) or None
-    parameters = network.parameters()
+    parameters = parameter_groups(config, arch_key, network) if arch_key else network.parameters()
     name = config["optimizer"]
     if name == "sgd":
         return framework.optimizer.SGD(

@@ -21,9 +21,9 @@ from training.conf import knob
 from training.services.version_data import Example
 from workers.runtime.failures import SampleError
 
-GREY_MEAN, GREY_STD = np.float32(0.5), np.float32(0.5)
-RGB_MEAN = np.array([0.485, 0.456, 0.406], np.float32)
-RGB_STD = np.array([0.229, 0.224, 0.225], np.float32)
+# Photos at least this large are cropped as photos are (a random part of the image, resized);
+# smaller ones (digits, CIFAR-sized tiles) by a shift within padding, which keeps them whole.
+PHOTO_CROP_MIN_SIZE = 64
 
 
 def decode(example: Example, channels: int, size: int) -> np.ndarray:
@@ -68,13 +68,28 @@ def load_split(
     return images
 
 
-def augmentation(config: dict[str, Any], size: int) -> Any:
+def normalisation(config: dict[str, Any], channels: int) -> tuple[np.ndarray, np.ndarray]:
+    """The job's per-channel mean and std (training.services.jobs.starting_normalisation);
+    older jobs without one get the usual grey or ImageNet statistics."""
+    from framework.inference.package import Preprocessing
+
+    recorded = config.get("normalize") or {}
+    usual = Preprocessing.grey(1) if channels == 1 else Preprocessing.rgb(1)
+    mean = recorded.get("mean") or usual.mean
+    std = recorded.get("std") or usual.std
+    return np.array(mean, np.float32), np.array(std, np.float32)
+
+
+def augmentation(config: dict[str, Any], size: int, channels: int = 3) -> Any:
     """The random transforms the config asks for (None: none), on HWC uint8 arrays."""
     from framework.vision import transforms as T
 
     steps: list[Any] = []
     if config.get("augment_crop"):
-        steps.append(T.RandomCrop(size, padding=max(2, size // 8)))
+        if channels == 3 and size >= PHOTO_CROP_MIN_SIZE:
+            steps.append(T.RandomResizedCrop(size, scale=(0.5, 1.0)))
+        else:
+            steps.append(T.RandomCrop(size, padding=max(2, size // 8)))
     if config.get("augment_flip"):
         steps.append(T.RandomHorizontalFlip())
     if config.get("augment_color"):
@@ -103,6 +118,9 @@ class ImageDataset(Dataset):
         size: int,
         transform: Any = None,
         multi_label_classes: int | None = None,
+        *,
+        mean: Any = None,
+        std: Any = None,
     ) -> None:
         self.examples = examples
         self.images = images
@@ -112,7 +130,9 @@ class ImageDataset(Dataset):
             self.labels = np.array([[e.label] for e in examples], dtype=np.int64)
         else:
             self.labels = multi_hot(examples, multi_label_classes)
-        self.mean, self.std = (GREY_MEAN, GREY_STD) if channels == 1 else (RGB_MEAN, RGB_STD)
+        usual_mean, usual_std = normalisation({}, channels)
+        self.mean = usual_mean if mean is None else np.asarray(mean, np.float32)
+        self.std = usual_std if std is None else np.asarray(std, np.float32)
 
     def __len__(self) -> int:
         return len(self.examples)

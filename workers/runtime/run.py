@@ -104,9 +104,12 @@ def _scores(report: EvaluationReport) -> str:
 
 
 def _save_output(job: TrainingJob, network: Any, report: EvaluationReport) -> Weights:
-    """The trained network as saved weights. A multi-label model's record says so, with the
-    thresholds its report chose: an export made after the job is gone still has them."""
+    """The trained network as saved weights, with the normalisation it was trained with. A
+    multi-label model's record says so, with the thresholds its report chose: an export made
+    after the job is gone still has them."""
     provenance: dict[str, Any] = {"job": job.pk, "dataset": job.dataset_label}
+    if job.config.get("normalize"):  # what the images were normalised with, for exports
+        provenance["normalize"] = job.config["normalize"]
     if job.is_multi_label:
         provenance |= {
             "task": job.task,

@@ -49,7 +49,7 @@ def _spread(items: list[Example], count: int) -> list[Example]:
 
 def _as_trained(items: list[Example], trained: TrainedModel) -> np.ndarray:
     pre = trained.preprocessing
-    dataset = ImageDataset(items, None, pre.channels, pre.size[0])
+    dataset = ImageDataset(items, None, pre.channels, pre.size[0], mean=pre.mean, std=pre.std)
     return dataset.batch(list(range(len(items))))
 
 

@@ -6,7 +6,7 @@ sets its own."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from deploy.models import ModelExport
@@ -35,7 +35,8 @@ class TrainedModel:
 
 def load_trained(export: ModelExport) -> TrainedModel:
     """The network the job trained, with its classes and the preprocessing it was trained on
-    (workers.runtime.data: grey 0.5/0.5 or RGB with ImageNet statistics, bilinear resize)."""
+    (workers.runtime.data: bilinear resize, then the job's normalisation as its weights record
+    it, else grey 0.5/0.5 or RGB with ImageNet statistics)."""
     weights = export.weights
     if weights is None:
         raise ExportFailed("The trained model's weights have been deleted; re-run the job.")
@@ -49,8 +50,11 @@ def load_trained(export: ModelExport) -> TrainedModel:
     size = int(weights.input_size or (job.config.get("input_size") if job else 0) or 0)
     size = size or arch.input_size
     pre = Preprocessing.grey(size) if arch.in_channels == 1 else Preprocessing.rgb(size)
-    trained = TrainedModel(network, arch.key, class_names, pre)
     provenance = weights.report or {}
+    normalize = provenance.get("normalize") or {}
+    if normalize.get("mean") and normalize.get("std"):  # the job's own (its starting weights')
+        pre = replace(pre, mean=tuple(normalize["mean"]), std=tuple(normalize["std"]))
+    trained = TrainedModel(network, arch.key, class_names, pre)
     if provenance.get("task") == "multi_label":
         thresholds = provenance.get("class_thresholds") or []
         trained.task = "multi_label"

@@ -43,6 +43,12 @@ class ShippedWeights:
         }
 
     @property
+    def preprocessing(self) -> dict[str, Any]:
+        """How the weights' images were prepared (input size, mean, std), if the manifest says."""
+        recorded = (self.manifest or {}).get("preprocessing")
+        return recorded if isinstance(recorded, dict) else {}
+
+    @property
     def class_names(self) -> list[str]:
         names = (self.manifest or {}).get("class_names")
         return list(names) if isinstance(names, list) else []

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from core.queueing import enqueue
 from datastore.models import DatasetVersion
+from framework.inference.package import Preprocessing
 from modelzoo.catalog import UnknownArchitecture, get_architecture
 from modelzoo.models import Weights
 from modelzoo.services.shipped import shipped_weights
@@ -49,6 +50,24 @@ def _check_init(arch: Any, workspace: Any, init: str, weights: Weights | None) -
         )
 
 
+def starting_normalisation(arch: Any, init: str, weights: Weights | None) -> dict[str, list]:
+    """The mean and std (per channel, on 0-1 pixels) a job normalises its images with: those
+    the starting weights were trained with (their manifest, or the job that made them), else
+    the usual ones for grey or colour images. Training, evaluation and exports all read them
+    from the job's config."""
+    recorded: dict[str, Any] = {}
+    if init == TrainingJob.Init.SHIPPED:
+        shipped = shipped_weights(arch)
+        recorded = shipped.preprocessing if shipped else {}
+    elif init == TrainingJob.Init.SAVED and weights is not None:
+        recorded = (weights.report or {}).get("normalize") or {}
+    mean, std = recorded.get("mean"), recorded.get("std")
+    if all(isinstance(v, list) and len(v) == arch.in_channels for v in (mean, std)):
+        return {"mean": [float(v) for v in mean], "std": [float(v) for v in std]}
+    usual = Preprocessing.grey(1) if arch.in_channels == 1 else Preprocessing.rgb(1)
+    return {"mean": list(usual.mean), "std": list(usual.std)}
+
+
 def create_job(
     *,
     workspace: Any,
@@ -83,7 +102,9 @@ def create_job(
         train_samples=split_sizes(version)["train"],
         gpu_available=gpu_online(),
         task=task,
+        fine_tune=init != TrainingJob.Init.SCRATCH,
     )
+    config["normalize"] = starting_normalisation(arch, init, weights)
     with transaction.atomic():
         job = TrainingJob.objects.create(
             workspace=workspace,

@@ -1,0 +1,110 @@
+"""Which model the job form proposes for a dataset version, and why.
+
+Colour photos get a network pretrained on ImageNet, at the input size it was trained at:
+fine-tuned, thirty photos a class already make a useful model, where training from random
+weights would need thousands. Small grey images (digits, say) keep the small networks that train
+in seconds at 28×28.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from django.core.files.storage import default_storage
+from PIL import Image, UnidentifiedImageError
+
+from datastore.models import DatasetVersion, Sample, VersionItem
+from modelzoo.catalog import Architecture, get_architecture
+from modelzoo.services.shipped import shipped_weights
+
+# Pretrained networks in the order the form prefers them: MobileNetV2 fine-tunes fastest on a
+# CPU for its accuracy; EfficientNet-Lite0 is more accurate and a little slower.
+PRETRAINED_PREFERENCE = ("mobilenet_v2", "efficientnet_lite0", "efficientnet_lite1")
+SMALL_GREY_SIDE = 48  # images no larger than this, in grey, are digit-like
+COLOUR_SAMPLE = 24  # thumbnails looked at to tell colour from grey
+# A pixel is coloured when its channels differ by more than this (JPEG noise stays below).
+COLOUR_SPREAD = 24
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    architecture: str
+    weights: str  # the form's "Start from" value: "shipped:<key>" or "scratch"
+    input_size: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def suggest(version: DatasetVersion) -> Suggestion:
+    mean_side = _mean_side(version)
+    colour = colour_share(version.pk)
+    if colour < 0.5 and mean_side <= SMALL_GREY_SIDE:
+        lenet = get_architecture("lenet")
+        return Suggestion(
+            lenet.key,
+            "scratch",
+            lenet.input_size,
+            f"Small grey images (about {mean_side:.0f} px): LeNet at 28×28 trains in seconds "
+            "from random weights.",
+        )
+    kind = "Colour photos" if colour >= 0.5 else f"Grey images of about {mean_side:.0f} px"
+    for key in PRETRAINED_PREFERENCE:
+        arch = get_architecture(key)
+        shipped = shipped_weights(arch)
+        if shipped is not None:
+            return Suggestion(
+                arch.key, f"shipped:{arch.key}", arch.input_size, _why(kind, arch, shipped)
+            )
+    fallback = get_architecture("mobilenet_v3_small")
+    return Suggestion(
+        fallback.key,
+        "scratch",
+        fallback.input_size,
+        f"{kind}: no pretrained weights are installed on this server (an administrator runs "
+        f"`make weights`), so {fallback.name}, light enough to train from random weights.",
+    )
+
+
+def _why(kind: str, arch: Architecture, shipped: Any) -> str:
+    top1 = ((shipped.manifest or {}).get("published") or {}).get("top1")
+    accuracy = f", {top1:g}% top-1" if top1 else ""
+    return (
+        f"{kind}: {arch.name} pretrained on ImageNet{accuracy}, fine-tuned at its own "
+        f"{arch.input_size}×{arch.input_size}. A pretrained start needs far fewer images "
+        "than training from random weights."
+    )
+
+
+def _mean_side(version: DatasetVersion) -> float:
+    stats = version.stats or {}
+    width = (stats.get("width") or {}).get("mean") or 0
+    height = (stats.get("height") or {}).get("mean") or 0
+    return (float(width) + float(height)) / 2
+
+
+def colour_share(version_id: int) -> float:
+    """The share of colour images among up to COLOUR_SAMPLE of the version's thumbnails."""
+    items = VersionItem.objects.filter(version_id=version_id).order_by("id")
+    sample_ids = list(items.values_list("sample_id", flat=True)[:COLOUR_SAMPLE])
+    thumbnails = Sample.objects.filter(pk__in=sample_ids).values_list("thumbnail", flat=True)
+    looked = [_is_colour(name) for name in thumbnails if name]
+    known = [answer for answer in looked if answer is not None]
+    return sum(known) / len(known) if known else 0.0
+
+
+def _is_colour(storage_name: str) -> bool | None:
+    try:
+        with default_storage.open(storage_name, "rb") as stream:
+            image = Image.open(stream)
+            image.load()
+    except (OSError, UnidentifiedImageError, ValueError):
+        return None
+    if image.mode in ("1", "L", "LA", "I", "I;16", "F"):
+        return False
+    pixels = np.asarray(image.convert("RGB"), dtype=np.int16).reshape(-1, 3)
+    spread = pixels.max(axis=1) - pixels.min(axis=1)
+    return bool((spread > COLOUR_SPREAD).mean() > 0.05)

@@ -1,0 +1,85 @@
+"""The fine-tuning recipe's two moving parts (the recipe itself: modelzoo.presets):
+
+- the backbone and the classifier head are separate parameter groups, the backbone's learning
+  rate a share (`backbone_lr_scale`) of the head's;
+- for the first `freeze_epochs` epochs the backbone is frozen (its parameters take no gradient,
+  so backward stops at the head), and only the new head learns: a random head's first, large
+  gradients would otherwise wreck the pretrained features before the head is any good.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from framework.hapi.callbacks import Callback
+from modelzoo.catalog import head_keys
+
+
+def split_parameters(arch_key: str, network: Any) -> tuple[list[Any], list[Any]]:
+    """(backbone, head) parameters; the head is what the catalog names as the classifier."""
+    head_names = head_keys(arch_key)
+    backbone, head = [], []
+    for name, parameter in network.named_parameters():
+        (head if name in head_names else backbone).append(parameter)
+    return backbone, head
+
+
+def parameter_groups(config: dict[str, Any], arch_key: str, network: Any) -> Any:
+    """What the optimizer gets as `parameters`: plain parameters, or Paddle-style groups when
+    the backbone learns at a share of the head's rate."""
+    scale = float(config.get("backbone_lr_scale", 1.0))
+    backbone, head = split_parameters(arch_key, network)
+    if scale == 1.0 or not backbone or not head:
+        return network.parameters()
+    return [{"params": backbone, "learning_rate": scale}, {"params": head}]
+
+
+class BackboneWarmup(Callback):
+    """Freezes the backbone for the first `epochs` epochs, counted from the job's start, so a
+    resumed job freezes or not as the uninterrupted one would have."""
+
+    def __init__(
+        self,
+        backbone: list[Any],
+        epochs: int,
+        current_epoch: Callable[[], int],
+        log: Callable[[str], None],
+    ) -> None:
+        super().__init__()
+        self.backbone, self.epochs = backbone, epochs
+        self.current_epoch, self.log = current_epoch, log
+        self.frozen: bool | None = None
+
+    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
+        frozen = self.current_epoch() < self.epochs
+        if frozen == self.frozen:
+            return
+        for parameter in self.backbone:
+            parameter.trainable = not frozen
+        if frozen:
+            self.log(
+                f"The backbone is frozen for the first {self.epochs} epoch"
+                f"{'s' if self.epochs != 1 else ''}: only the new classifier head learns."
+            )
+        elif self.frozen is not None:
+            self.log("The backbone is unfrozen: every layer learns from here on.")
+        self.frozen = frozen
+
+    def on_train_end(self, logs: dict | None = None) -> None:
+        for parameter in self.backbone:  # the saved network is a plain, trainable one
+            parameter.trainable = True
+
+
+def warmup_callbacks(
+    config: dict[str, Any],
+    arch_key: str,
+    network: Any,
+    current_epoch: Callable[[], int],
+    log: Callable[[str], None],
+) -> list[Callback]:
+    epochs = int(config.get("freeze_epochs", 0))
+    backbone, head = split_parameters(arch_key, network)
+    if epochs <= 0 or not backbone or not head:
+        return []
+    return [BackboneWarmup(backbone, epochs, current_epoch, log)]
