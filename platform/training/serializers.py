@@ -7,6 +7,7 @@ from rest_framework import serializers
 from modelzoo.presets import PRESETS
 from training.hyperparameters import FIELDS, TASK_FIELDS
 from training.models import EvaluationReport, JobLogLine, TrainingJob
+from training.models.report import TOP_K, ReportFields
 
 
 class TrainingJobSerializer(serializers.ModelSerializer):
@@ -108,44 +109,76 @@ class JobLogLineSerializer(serializers.ModelSerializer):
         fields = ["id", "created_at", "level", "message"]
 
 
-class EvaluationReportSerializer(serializers.ModelSerializer):
+# The report's shape, shared by a job's report and an evaluation of its model on a split.
+REPORT_FIELDS = [
+    "job",
+    "task",
+    "split",
+    "held_out",
+    "sample_count",
+    "accuracy",
+    "top5_accuracy",
+    "top5_omitted",
+    "mean_average_precision",
+    "micro_f1",
+    "macro_f1",
+    "tuned_micro_f1",
+    "tuned_macro_f1",
+    "default_threshold",
+    "class_thresholds",
+    "class_names",
+    "per_class",
+    "confusion",
+    "pr_curves",
+    "predictions",
+]
+
+
+class ReportShapeSerializer(serializers.ModelSerializer):
     """Single-label reports have accuracy, top-5 and a confusion matrix; multi-label ones
     (`task` multi_label) have null there and the mAP, F1 scores and thresholds instead."""
 
     class_names = serializers.SerializerMethodField()
     task = serializers.CharField(read_only=True, help_text="classification or multi_label")
+    split = serializers.CharField(
+        read_only=True,
+        help_text="The split measured: val; train when the version has no validation images "
+        "(optimistic: see held_out); test for an evaluation of the finished model",
+    )
+    held_out = serializers.SerializerMethodField(
+        help_text="False when the numbers were measured on the training images, which the model "
+        "learned from: they are optimistic"
+    )
+    top5_accuracy = serializers.SerializerMethodField(
+        help_text=f"Single-label with more than {TOP_K} classes; null otherwise (top5_omitted)"
+    )
+    top5_omitted = serializers.SerializerMethodField(
+        help_text="Why a single-label report has no top-5 accuracy; null when it has one"
+    )
     class_thresholds = serializers.ListField(
         child=serializers.FloatField(),
         read_only=True,
-        help_text="Multi-label: each class's threshold (best F1 on the evaluated split)",
+        help_text="Multi-label: each class's threshold (best F1 on the validation split, or the "
+        "job's threshold without one); an evaluation applies the job's, never re-chooses",
     )
 
+    def get_class_names(self, report: ReportFields) -> list[str]:
+        return list(report.job.class_names)
+
+    def get_held_out(self, report: ReportFields) -> bool:
+        return report.is_held_out
+
+    def get_top5_accuracy(self, report: ReportFields) -> float | None:
+        return report.shown_top5
+
+    def get_top5_omitted(self, report: ReportFields) -> str | None:
+        return report.top5_omitted
+
+
+class EvaluationReportSerializer(ReportShapeSerializer):
     class Meta:
         model = EvaluationReport
-        fields = [
-            "job",
-            "task",
-            "split",
-            "sample_count",
-            "accuracy",
-            "top5_accuracy",
-            "mean_average_precision",
-            "micro_f1",
-            "macro_f1",
-            "tuned_micro_f1",
-            "tuned_macro_f1",
-            "default_threshold",
-            "class_thresholds",
-            "class_names",
-            "per_class",
-            "confusion",
-            "pr_curves",
-            "predictions",
-            "created_at",
-        ]
-
-    def get_class_names(self, report: EvaluationReport) -> list[str]:
-        return list(report.job.class_names)
+        fields = [*REPORT_FIELDS, "created_at"]
 
 
 class LabelSetExampleSerializer(serializers.Serializer):

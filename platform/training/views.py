@@ -23,6 +23,7 @@ from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
 from training.models import EvaluationReport, TrainingJob
 from training.services.cluster import cluster_state
 from training.services.jobs import create_job, rerun_job
+from training.services.reports import measured_split, recorded_under_val_names
 
 
 def _workspace(request: HttpRequest, slug: str) -> tuple[Workspace, Role]:
@@ -127,12 +128,14 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, form: NewJobFo
 def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job, role = _job(request, pk)
     fields = fields_for(job.task)
+    split = measured_split(job)
     page = {
         "job": job.pk,
         "task": job.task,
         "classes": job.class_names,
         "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
         "canEdit": role.covers(Role.MEMBER),
+        "measuredSplit": split,
     }
     return render(
         request,
@@ -143,6 +146,8 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "page": page,
             "config_rows": [(fields[k].label, v) for k, v in job.config.items() if k in fields],
             "can_edit": role.covers(Role.MEMBER),
+            "measured_split": split,
+            "val_names_of_another_split": recorded_under_val_names(job, split),
         },
     )
 
@@ -181,7 +186,14 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "training/report.html",
-        {"workspace": job.workspace, "job": job, "report": evaluation, "page": page},
+        {
+            "workspace": job.workspace,
+            "job": job,
+            "report": evaluation,
+            "page": page,
+            "val_names_of_another_split": bool(evaluation)
+            and recorded_under_val_names(job, evaluation.split),
+        },
         status=200 if evaluation else 404,
     )
 

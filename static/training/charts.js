@@ -22,6 +22,14 @@ function duration(seconds) {
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
+// The job's validation score; a version without validation images has none, and the job
+// never puts its training-image numbers in its place.
+function validationFact(job) {
+  const [label, value] = job.task === "multi_label" ? ["Val. mAP", job.val_map] : ["Val. accuracy", job.val_accuracy];
+  if (value != null) return [label, value.toFixed(4)];
+  return [label, page.measuredSplit === "train" ? "— (no validation images)" : "—"];
+}
+
 function showJob(job) {
   state.job = job;
   const badge = $("status");
@@ -34,9 +42,7 @@ function showJob(job) {
     ["Created", job.created_at], ["Started", job.started_at], ["Finished", job.finished_at],
     ["Worker", job.worker || "—"], ["Device", job.device || "—"], ["Batch size", job.batch_size],
     ["Attempt", job.attempt], ["Checkpoint", job.checkpoint_epoch ? `after epoch ${job.checkpoint_epoch}` : "—"],
-    job.task === "multi_label"
-      ? ["Val. mAP", job.val_map != null ? job.val_map.toFixed(4) : "—"]
-      : ["Val. accuracy", job.val_accuracy != null ? job.val_accuracy.toFixed(4) : "—"],
+    validationFact(job),
   ];
   const shown = (v) => (v && String(v).includes("T") ? new Date(v).toLocaleString() : v ?? "—");
   replace($("facts"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, shown(v)))));

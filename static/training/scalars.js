@@ -60,9 +60,10 @@ export function chartLayout(title, { xmode, logY }) {
   };
 }
 
-// Which chart a tag is drawn in: train/loss and val/loss share "loss".
+// Which chart a tag is drawn in: train/loss, val/loss and train/eval_loss (the evaluation of
+// the training images, for a version without validation images) share "loss".
 export function chartOf(tag) {
-  const metric = tag.split("/").pop();
+  const metric = tag.split("/").pop().replace(/^eval_/, "");
   return { acc: "accuracy", micro_f1: "F1", macro_f1: "F1", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
 }
 

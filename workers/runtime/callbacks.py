@@ -4,7 +4,10 @@
   cancel, on a NaN or infinite loss, or when the recorder found that another worker owns the
   job.
 - `ScalarReporter` records the per-step and per-epoch scalars and the progress, and follows
-  the best epoch of the monitored validation metric.
+  the best epoch of the monitored validation metric. Each epoch's evaluation is named after
+  the split it measured (`evaluation_tag`): `val/acc` on the validation split, and
+  `train/eval_acc` on the training images of a version without one, apart from the running
+  `train/acc` of the training steps. Without validation images there is no best epoch.
 - `EpochEnd` records histograms and sample predictions and writes the checkpoint, after each
   epoch's evaluation.
 """
@@ -20,12 +23,39 @@ import numpy as np
 
 from framework.hapi.callbacks import Callback
 from training.models import MetricRecord, TrainingJob
+from training.services.version_data import may_choose_on
 from workers.runtime.devices import memory_in_use
 from workers.runtime.failures import JobCancelled, JobLost, LossNotFinite
 from workers.runtime.recorder import JobRecorder
 
 MEMORY_EVERY = 20  # steps between device-memory readings
 HISTOGRAM_BINS = 30
+
+
+def evaluation_tag(split: str, name: str) -> str:
+    """The series of metric `name` ("loss", "acc", "mAP", ...) measured on `split` by the
+    evaluation after each epoch: `val/acc`, or `train/eval_acc` for the training images (in
+    eval mode and unaugmented, unlike `train/acc`, the running mean of the training steps)."""
+    return f"train/eval_{name}" if split == "train" else f"{split}/{name}"
+
+
+def no_validation_notice(early_stopping: bool, multi_label: bool) -> str:
+    """What the log says when a version has no validation images (the rule: version_data
+    .may_choose_on)."""
+    stopping = (
+        "Early stopping is off: on the training images it would follow memorisation, and on "
+        "the test images it would leak them into the model. "
+        if early_stopping
+        else ""
+    )
+    thresholds = " and every class keeps the job's threshold" if multi_label else ""
+    return (
+        "No validation images in this version: each epoch is evaluated on the training images "
+        "instead (series train/eval_*), and so is the report. These numbers are optimistic: "
+        f"the model has seen these images. {stopping}Nothing is chosen on them: the job trains "
+        f"every epoch and keeps the last model{thresholds}. The test split stays untouched; "
+        "evaluate it from the report once the job has finished."
+    )
 
 
 class Position:
@@ -75,8 +105,9 @@ class JobControl(Callback):
 
 
 class ScalarReporter(Callback):
-    """`metrics`: the validation metrics' names in the eval logs, each recorded as val/<name>;
-    `monitor`: the one whose best epoch it follows (`best`, as a checkpoint restored it)."""
+    """`metrics`: the evaluation metrics' names in the eval logs, each recorded under
+    `evaluation_tag(split, name)`; `monitor`: the one whose best epoch it follows (`best`, as a
+    checkpoint restored it), only on a split that may choose (validation)."""
 
     def __init__(
         self,
@@ -86,16 +117,17 @@ class ScalarReporter(Callback):
         metrics: Sequence[str] = ("acc",),
         monitor: str = "acc",
         best: dict[str, Any] | None = None,
+        split: str = "val",
     ) -> None:
         super().__init__()
         self.recorder, self.position, self.device = recorder, position, device
-        self.metrics, self.monitor = tuple(metrics), monitor
+        self.metrics, self.monitor, self.split = tuple(metrics), monitor, split
         self.best: dict[str, Any] = dict(best or {})
         self.seen = 0
         self.loss_total = 0.0
         self.last_end = time.monotonic()
         self.epoch_started = self.last_end
-        self.last_eval: dict[str, float] = {}
+        self.last_eval: dict[str, float] = {}  # by series tag, e.g. {"val/loss": 0.4}
         self.last_train_loss: float | None = None
 
     def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
@@ -137,14 +169,15 @@ class ScalarReporter(Callback):
     def on_eval_end(self, logs: dict | None = None) -> None:
         logs = logs or {}
         step = self.position.step
-        if logs.get("loss"):
-            self.last_eval["val_loss"] = float(logs["loss"][0])
-            self.recorder.scalar("val/loss", step, self.last_eval["val_loss"])
-        for name in self.metrics:
-            if name in logs:
-                self.last_eval[f"val_{name}"] = value = float(logs[name])
-                self.recorder.scalar(f"val/{name}", step, value)
+        measured = {"loss": logs["loss"][0]} if logs.get("loss") else {}
+        measured |= {name: logs[name] for name in self.metrics if name in logs}
+        for name, value in measured.items():
+            tag = evaluation_tag(self.split, name)
+            self.last_eval[tag] = float(value)
+            self.recorder.scalar(tag, step, float(value))
         value = logs.get(self.monitor)
+        if not may_choose_on(self.split):
+            return
         if value is not None and float(value) > self.best.get("value", -math.inf):
             # EpochEnd counts the epoch after this: it is still the one being evaluated.
             self.best = {"value": float(value), "epoch": self.position.epoch + 1}

@@ -1,4 +1,5 @@
-"""Predictions on the evaluation split, and the report built from them."""
+"""Predictions on an evaluated split, and the single-label report built from them: the job's
+own report (`write_report`), or the same scores for a later evaluation (`single_label_scores`)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from typing import Any
 import numpy as np
 
 from training.models import EvaluationReport, MetricRecord, TrainingJob
+from training.models.report import TOP_K, shows_top_k
 from training.services.version_data import Example
 from workers.runtime.data import ImageDataset
 from workers.runtime.recorder import JobRecorder
 
 PR_POINTS = 101  # points kept per precision-recall curve
-TOP = 5
+TOP = TOP_K  # classes kept per prediction row
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -27,9 +29,11 @@ def predict(
     dataset: ImageDataset,
     batch_size: int = 128,
     scores: Callable[[np.ndarray], np.ndarray] = softmax,
+    progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """Class scores [N, C] for every image of `dataset`, in its order: softmax probabilities,
-    or what `scores` makes of the float64 logits (multi-label: the sigmoid)."""
+    or what `scores` makes of the float64 logits (multi-label: the sigmoid). `progress` is
+    called with (images done, images) after every batch."""
     import framework
 
     network.eval()
@@ -39,6 +43,8 @@ def predict(
             indices = range(start, min(start + batch_size, len(dataset)))
             logits = network(framework.to_tensor(dataset.batch(list(indices)))).numpy()
             chunks.append(scores(np.asarray(logits, dtype=np.float64)))
+            if progress is not None:
+                progress(indices.stop, len(dataset))
     network.train()
     if not chunks:
         return np.zeros((0, 0))
@@ -71,15 +77,12 @@ def thin_curve(curve: dict[str, np.ndarray]) -> dict[str, list[float]]:
     }
 
 
-def write_report(
-    job: TrainingJob,
-    split: str,
-    examples: list[Example],
-    probs: np.ndarray,
-    recorder: JobRecorder,
-    epoch: int,
-    step: int,
-) -> EvaluationReport:
+def single_label_scores(
+    names: list[str], examples: list[Example], probs: np.ndarray
+) -> dict[str, Any]:
+    """The report's fields for softmax scores [N, C] on one split: accuracy, top-5 (only for
+    more than 5 classes), per-class precision, recall and F1, the confusion matrix, one-vs-rest
+    PR curves and every prediction."""
     from framework.metric import (
         average_precision,
         classification_report,
@@ -88,22 +91,16 @@ def write_report(
         top_k_accuracy,
     )
 
-    names = job.class_names
     n = len(names)
     labels = np.array([e.label for e in examples], dtype=np.int64)
     predicted = probs.argmax(axis=1)
     table = classification_report(labels, predicted, num_classes=n, target_names=names)
     curves = precision_recall_curve(labels, probs, num_classes=n)
     precisions = average_precision(labels, probs, num_classes=n)
-    pr_curves = []
-    for index, curve in enumerate(curves):
-        thin = {
-            "class": names[index],
-            "ap": round(float(precisions[index]), 5),
-            **thin_curve(curve),
-        }
-        pr_curves.append(thin)
-        recorder.record(MetricRecord.Kind.PR_CURVE, names[index], epoch, step, thin)
+    pr_curves = [
+        {"class": names[index], "ap": round(float(precisions[index]), 5), **thin_curve(curve)}
+        for index, curve in enumerate(curves)
+    ]
     per_class = [
         {
             "name": name,
@@ -114,17 +111,32 @@ def write_report(
         }
         for name in names
     ]
+    return {
+        "task": TrainingJob.Task.CLASSIFICATION,
+        "sample_count": len(examples),
+        "accuracy": float(table["accuracy"]),
+        "top5_accuracy": top_k_accuracy(labels, probs, k=TOP_K) if shows_top_k(n) else None,
+        "per_class": per_class,
+        "confusion": confusion_matrix(labels, predicted, num_classes=n).tolist(),
+        "predictions": prediction_rows(examples, probs),
+        "pr_curves": pr_curves,
+    }
+
+
+def write_report(
+    job: TrainingJob,
+    split: str,
+    examples: list[Example],
+    probs: np.ndarray,
+    recorder: JobRecorder,
+    epoch: int,
+    step: int,
+) -> EvaluationReport:
+    """The job's report on `split`, its PR curves also kept as the job's records."""
+    fields = single_label_scores(job.class_names, examples, probs)
+    for curve in fields["pr_curves"]:
+        recorder.record(MetricRecord.Kind.PR_CURVE, curve["class"], epoch, step, curve)
     report, _ = EvaluationReport.objects.update_or_create(
-        job=job,
-        defaults={
-            "split": split,
-            "sample_count": len(examples),
-            "accuracy": float(table["accuracy"]),
-            "top5_accuracy": top_k_accuracy(labels, probs, k=min(TOP, n)),
-            "per_class": per_class,
-            "confusion": confusion_matrix(labels, predicted, num_classes=n).tolist(),
-            "predictions": prediction_rows(examples, probs),
-            "pr_curves": pr_curves,
-        },
+        job=job, defaults={**fields, "split": split}
     )
     return report

@@ -78,15 +78,17 @@ def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> b
         recorder.log(
             f"Best {monitored(job)[1]}: {run.best['value']:.4f}, after epoch {run.best['epoch']}."
         )
-    recorder.log(
-        f"Finished: {_scores(report)} on {report.sample_count} {splits.eval_split} images. "
-        "The model is saved in the model zoo."
-    )
+    measured = f"{report.sample_count} {splits.eval_split} images"
+    if not report.is_held_out:
+        measured += " (optimistic: the model trained on them)"
+    recorder.log(f"Finished: {_scores(report)} on {measured}. The model is saved in the model zoo.")
     recorder.flush()
-    results = {"val_map": report.mean_average_precision, "val_accuracy": report.accuracy}
+    # The job's val_* fields hold validation numbers only: never those of the training images.
+    held_out = report.split == "val"
     return job.mark_succeeded(
-        **results,
-        val_loss=run.last_eval.get("val_loss"),
+        val_map=report.mean_average_precision if held_out else None,
+        val_accuracy=report.accuracy if held_out else None,
+        val_loss=run.last_eval.get("val/loss"),
         train_loss=run.last_eval.get("train_loss"),
         output_weights=weights,
     )
@@ -100,6 +102,8 @@ def _scores(report: EvaluationReport) -> str:
             f"({report.tuned_micro_f1:.4f} and {report.tuned_macro_f1:.4f} at the per-class "
             "thresholds)"
         )
+    if report.top5_accuracy is None:  # 5 classes or fewer: top-5 would always be 100%
+        return f"{report.accuracy:.2%} accuracy"
     return f"{report.accuracy:.2%} accuracy and {report.top5_accuracy:.2%} top-5"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from framework.hapi.callbacks import EarlyStopping, LRScheduler
 from training.models import TrainingJob
-from training.services.version_data import Example, evaluation_split, examples
+from training.services.version_data import Example, evaluation_split, examples, may_choose_on
 from workers.runtime.build import (
     build_loss,
     build_metrics,
@@ -19,7 +19,14 @@ from workers.runtime.build import (
     build_optimizer,
     monitored,
 )
-from workers.runtime.callbacks import EpochEnd, GradientProbe, JobControl, Position, ScalarReporter
+from workers.runtime.callbacks import (
+    EpochEnd,
+    GradientProbe,
+    JobControl,
+    Position,
+    ScalarReporter,
+    no_validation_notice,
+)
 from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
 from workers.runtime.data import ImageDataset, augmentation, load_split
 from workers.runtime.evaluation import predict, softmax
@@ -90,6 +97,8 @@ def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
         f"{classes} classes, at {channels}×{size}×{size}."
         + (f" Multi-label: {labels:.2f} labels per training image." if job.is_multi_label else "")
     )
+    if not may_choose_on(split):
+        log(no_validation_notice(bool(config.get("early_stopping")), job.is_multi_label))
     multi = classes if job.is_multi_label else None
     transform = augmentation(config, size)
     return Splits(
@@ -184,12 +193,13 @@ class TrainingRun:
         model.prepare(optimizer=optimizer, loss=build_loss(job.task), metrics=metrics)
         monitor, _ = monitored(job)
         control = JobControl(job, self.recorder, position)
+        split = self.splits.eval_split
         reporter = ScalarReporter(
-            self.recorder, position, self.device, metrics.name(), monitor, best
+            self.recorder, position, self.device, metrics.name(), monitor, best, split
         )
         stopper = (
             ResumableEarlyStopping(monitor, int(config["patience"]), stopper_state)
-            if config.get("early_stopping")
+            if config.get("early_stopping") and may_choose_on(split)
             else None
         )
 

@@ -1,23 +1,43 @@
-"""The evaluation report written when a job ends: what the model gets right and wrong."""
+"""The evaluation report written when a job ends: what the model gets right and wrong.
+
+`ReportFields` is the report's shape, shared by the job's own report (`EvaluationReport`, on
+the split it evaluated) and by a later evaluation of its model on another split
+(`training.models.evaluation.SplitEvaluation`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.db import models
 from django.utils import timezone
 
+TOP_K = 5  # the k of top-k accuracy
 
-class EvaluationReport(models.Model):
+
+def shows_top_k(num_classes: int) -> bool:
+    """Top-5 accuracy means something only with more than 5 classes: with 5 or fewer, every
+    image's true class is among the 5 best, so it would always read 100%."""
+    return num_classes > TOP_K
+
+
+TOP_K_OMITTED = (
+    f"Top-{TOP_K} accuracy is left out for {TOP_K} classes or fewer: every image's true class "
+    f"is then among the {TOP_K} best, so it would always be 100%."
+)
+
+
+class ReportFields(models.Model):
     """Single-label reports fill accuracy, top-5 and the confusion matrix; multi-label ones
     fill the mAP, the F1 scores and the per-class thresholds instead (see the field notes)."""
 
-    job = models.OneToOneField(
-        "training.TrainingJob", on_delete=models.CASCADE, related_name="report"
-    )
     task = models.CharField(max_length=20, default="classification")  # the job's task
-    split = models.CharField(max_length=5)  # the split evaluated: val, else test, else train
+    # The split measured: val, or train when the version has no validation images (a job's
+    # own report; older ones may say test), or test (an evaluation of the finished model).
+    split = models.CharField(max_length=5)
     sample_count = models.PositiveIntegerField()
     accuracy = models.FloatField(null=True, blank=True)  # single-label only
-    top5_accuracy = models.FloatField(null=True, blank=True)  # single-label only
+    # Single-label with more than TOP_K classes only (see shows_top_k).
+    top5_accuracy = models.FloatField(null=True, blank=True)
     # Single-label: [{"name", "precision", "recall", "f1", "support"}] in class order.
     # Multi-label: [{"name", "support", "ap", "threshold", "precision", "recall", "f1",
     # "at_default": {"precision", "recall", "f1"}}]: scores at the class's own threshold, and
@@ -33,8 +53,9 @@ class EvaluationReport(models.Model):
     pr_curves = models.JSONField(default=list)
     # Multi-label only. mAP: the mean AP of the classes with images in the split; F1 at the
     # job's threshold (`default_threshold`, micro over every decision, macro over the classes
-    # with images), and at the per-class thresholds chosen on this split (`class_thresholds`,
-    # in class order, each the one that maximises its class's F1).
+    # with images), and at the per-class thresholds (`class_thresholds`, in class order):
+    # chosen on the validation split to maximise each class's F1, or the job's threshold for
+    # every class when there was none; a later evaluation applies the job's, never re-chooses.
     mean_average_precision = models.FloatField(null=True, blank=True)
     micro_f1 = models.FloatField(null=True, blank=True)
     macro_f1 = models.FloatField(null=True, blank=True)
@@ -42,16 +63,31 @@ class EvaluationReport(models.Model):
     tuned_macro_f1 = models.FloatField(null=True, blank=True)
     default_threshold = models.FloatField(null=True, blank=True)
     class_thresholds = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
 
-    workspace_lookup = "job__workspace"
+    job: Any  # each concrete report names the job it belongs to
 
-    def __str__(self) -> str:
-        return f"report of job {self.job_id}"
+    class Meta:
+        abstract = True
 
     @property
-    def workspace(self) -> models.Model:
-        return self.job.workspace
+    def shown_top5(self) -> float | None:
+        """Top-5 accuracy where it means something (single-label, more than TOP_K classes):
+        a report stored before that rule may hold one for fewer classes, never shown."""
+        if self.task == "multi_label" or not shows_top_k(len(self.job.class_names)):
+            return None
+        return self.top5_accuracy
+
+    @property
+    def top5_omitted(self) -> str | None:
+        """Why a single-label report shows no top-5 accuracy (None when it shows one)."""
+        if self.task == "multi_label" or shows_top_k(len(self.job.class_names)):
+            return None
+        return TOP_K_OMITTED
+
+    @property
+    def is_held_out(self) -> bool:
+        """False when the numbers were measured on the training images (optimistic)."""
+        return self.split != "train"
 
     def cell(self, true_class: int, predicted_class: int) -> list[dict]:
         """The predictions in one confusion-matrix cell, most confident first."""
@@ -71,3 +107,21 @@ class EvaluationReport(models.Model):
         if class_index is not None:
             rows = [p for p in rows if class_index in p["true"] or class_index in p["pred"]]
         return sorted(rows, key=lambda p: -p["errors"])
+
+
+class EvaluationReport(ReportFields):
+    """The report a job writes when it succeeds, on the split it evaluated every epoch."""
+
+    job = models.OneToOneField(
+        "training.TrainingJob", on_delete=models.CASCADE, related_name="report"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    workspace_lookup = "job__workspace"
+
+    def __str__(self) -> str:
+        return f"report of job {self.job_id}"
+
+    @property
+    def workspace(self) -> models.Model:
+        return self.job.workspace

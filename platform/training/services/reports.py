@@ -1,10 +1,28 @@
-"""Shaping reports and job comparisons for pages and the API."""
+"""Shaping reports and job comparisons for pages and the API, and saying which split a job's
+numbers were measured on."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from training.models import TrainingJob
+from training.models import EvaluationReport, TrainingJob
+from training.services.scalars import tags_of
+from training.services.version_data import evaluation_split
+
+
+def measured_split(job: TrainingJob) -> str | None:
+    """The split a job's per-epoch numbers and report were measured on: its report's, or, while
+    it has none, the one it evaluates (None: no report and its version was deleted)."""
+    split = EvaluationReport.objects.filter(job=job).values_list("split", flat=True).first()
+    if split is None and job.dataset_version is not None:
+        split = evaluation_split(job.dataset_version)
+    return split
+
+
+def recorded_under_val_names(job: TrainingJob, split: str | None) -> bool:
+    """Whether an older job recorded what it measured on another split (test or train) under
+    val/ names, as every job did before a series named its split."""
+    return split not in (None, "val") and any(t.startswith("val/") for t in tags_of(job.pk))
 
 
 def describe_predictions(job: TrainingJob, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -46,9 +46,23 @@ def split_sizes(version: DatasetVersion) -> dict[str, int]:
 
 
 def evaluation_split(version: DatasetVersion) -> str:
-    """The split a job reports on: validation, else test, else (optimistically) train."""
-    sizes = split_sizes(version)
-    return next((s for s in ("val", "test") if sizes[s]), "train")
+    """The split a job evaluates every epoch and writes its report on: validation, else the
+    training images, labeled as such. Never the test split, even when it is the only held-out
+    one: a job chooses its model on what it evaluates, and the test split stays untouched
+    until someone evaluates the finished model on it (training.services.evaluations)."""
+    return "val" if split_sizes(version)["val"] else "train"
+
+
+def may_choose_on(split: str) -> bool:
+    """Whether a job may choose anything by the numbers it measured on `split`: when to stop
+    (early stopping), which epoch was best, and each class's threshold (multi-label).
+
+    Only the validation split. Choosing on the test split would leak it into the model, so
+    its score would no longer be an honest estimate; choosing on the training images would
+    follow memorisation. Without validation images a job therefore chooses nothing, as
+    PaddleX and PaddleClas do without an eval dataset: early stopping is off, it trains
+    every epoch and keeps the last model, and every class keeps the job's threshold."""
+    return split == "val"
 
 
 def check_trainable(version: DatasetVersion) -> None:

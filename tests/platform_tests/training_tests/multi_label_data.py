@@ -90,9 +90,10 @@ def multi_label_version(
     name: str = "Digit pairs",
     val: float = 0.25,
     names: tuple[str, ...] = CLASSES,
+    test: float = 0.0,
 ) -> DatasetVersion:
-    """A multi-label dataset of `count` tile pairs with one frozen, stratified version; its
-    classes, in digit order, are called `names`."""
+    """A multi-label dataset of `count` tile pairs with one frozen, stratified version (`val`
+    and `test` of it held out); its classes, in digit order, are called `names`."""
     dataset = Dataset.objects.create(
         workspace=workspace,
         name=name,
@@ -109,7 +110,7 @@ def multi_label_version(
         dataset,
         user=user,
         method=DatasetVersion.SplitMethod.STRATIFIED,
-        ratios={"train": round(1 - val, 6), "val": val, "test": 0.0},
+        ratios={"train": round(1 - val - test, 6), "val": val, "test": test},
         seed=seed,
         note="Digit pairs",
     )
