@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from modelzoo.presets import PRESETS
 from training.hyperparameters import FIELDS, TASK_FIELDS
-from training.models import EvaluationReport, JobLogLine, TrainingJob
+from training.models import EvaluationReport, JobLogLine, SplitEvaluation, TrainingJob
 from training.models.report import TOP_K, ReportFields
 
 
@@ -179,6 +179,66 @@ class EvaluationReportSerializer(ReportShapeSerializer):
     class Meta:
         model = EvaluationReport
         fields = [*REPORT_FIELDS, "created_at"]
+
+
+EVALUATION_STATE_FIELDS = [
+    "id",
+    "status",
+    "stage",
+    "progress",
+    "error",
+    "error_fix",
+    "attempt",
+    "worker",
+    "device",
+    "weights",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "url",
+]
+
+
+class SplitEvaluationSerializer(ReportShapeSerializer):
+    """An evaluation of a finished job's model on a split (test): its state and, once it has
+    succeeded, the report's scores on that split (before then: empty or null)."""
+
+    status = serializers.CharField(read_only=True, help_text="queued, running, succeeded or failed")
+    url = serializers.SerializerMethodField()
+    weights = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = SplitEvaluation
+        fields = [*EVALUATION_STATE_FIELDS, *REPORT_FIELDS]
+
+    def get_url(self, evaluation: SplitEvaluation) -> str:
+        return f"/api/jobs/{evaluation.job_id}/evaluations/{evaluation.pk}/"
+
+
+class SplitEvaluationSummarySerializer(SplitEvaluationSerializer):
+    """An evaluation without its per-image rows and curves (those are in its own URL)."""
+
+    class Meta:
+        model = SplitEvaluation
+        fields = [
+            *EVALUATION_STATE_FIELDS,
+            *(f for f in REPORT_FIELDS if f not in ("predictions", "pr_curves", "confusion")),
+        ]
+
+
+class EvaluationCreateSerializer(serializers.Serializer):
+    split = serializers.CharField(
+        default=SplitEvaluation.Split.TEST, help_text="The split to measure: test"
+    )
+
+    def validate_split(self, value: str) -> str:
+        if value not in SplitEvaluation.Split.values:
+            choices = ", ".join(SplitEvaluation.Split.values)
+            raise serializers.ValidationError(
+                f"A finished model is evaluated on: {choices}. The validation split is in the "
+                "job's report already."
+            )
+        return value
 
 
 class LabelSetExampleSerializer(serializers.Serializer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path
 
 from training import views
-from training.api import cluster, jobs, metrics, reports
+from training.api import cluster, evaluations, jobs, metrics, reports
 
 app_name = "training"
 
@@ -30,6 +30,16 @@ api_urlpatterns = [
         "jobs/<int:pk>/report/examples/",
         reports.ReportExamplesView.as_view(),
         name="job-report-examples",
+    ),
+    path(
+        "jobs/<int:pk>/evaluations/",
+        evaluations.EvaluationListView.as_view(),
+        name="job-evaluations",
+    ),
+    path(
+        "jobs/<int:pk>/evaluations/<int:evaluation_id>/",
+        evaluations.EvaluationDetailView.as_view(),
+        name="job-evaluation",
     ),
     path("cluster/", cluster.ClusterView.as_view(), name="cluster"),
 ]

@@ -22,6 +22,7 @@ from training.forms import MULTI_LABEL_FIELDS, NewJobForm, multi_label_versions
 from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
 from training.models import EvaluationReport, TrainingJob
 from training.services.cluster import cluster_state
+from training.services.evaluations import images_in
 from training.services.jobs import create_job, rerun_job
 from training.services.reports import measured_split, recorded_under_val_names
 
@@ -177,11 +178,14 @@ def job_action(request: HttpRequest, pk: int) -> HttpResponse:
 def report(request: HttpRequest, pk: int) -> HttpResponse:
     job, role = _job(request, pk)
     evaluation = EvaluationReport.objects.filter(job=job).first()
+    test_images = images_in(job, "test")
+    can_edit = role.covers(Role.MEMBER)
     page = {
         "job": job.pk,
         "task": job.task,
         "classes": job.class_names,
-        "canEdit": role.covers(Role.MEMBER),
+        "canEdit": can_edit,
+        "testImages": test_images,
     }
     return render(
         request,
@@ -191,6 +195,8 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
             "job": job,
             "report": evaluation,
             "page": page,
+            "test_images": test_images,
+            "can_edit": can_edit,
             "val_names_of_another_split": bool(evaluation)
             and recorded_under_val_names(job, evaluation.split),
         },

@@ -6,8 +6,12 @@ message is acknowledged late and handed to another worker if this one dies; the 
 claim makes a redelivery harmless. It retries only on transient errors: a busy database at
 claim time, or every device of this host taken by other jobs.
 
-`training.reconcile` (queue gpu, run by beat) re-queues jobs whose worker died and re-sends
-queued jobs whose message was lost.
+`training.evaluate_split` (queue gpu) takes a split evaluation's id, claims it (exactly one
+worker wins; an abandoned one is taken over, up to its attempt cap) and measures the finished
+job's model on that split (workers.runtime.held_out), on this worker's first device.
+
+`training.reconcile` (queue default, run by beat) re-queues jobs whose worker died and re-sends
+queued jobs whose message was lost; it does the same for split evaluations.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ from typing import Any
 from celery.signals import worker_ready, worker_shutdown
 from django.db import InterfaceError, OperationalError
 
-from training.models import TrainingJob
+from training.models import SplitEvaluation, TrainingJob
+from training.services.evaluations import requeue_stalled_evaluations
 from workers.celery import app
 from workers.runtime import registry
-from workers.runtime.devices import acquire_slot, device_for
+from workers.runtime.devices import acquire_slot, detect_devices, device_for
 from workers.runtime.failures import DeviceUnavailable, describe
+from workers.runtime.held_out import run_evaluation
 from workers.runtime.reconciler import reconcile_jobs
 from workers.runtime.run import run_claimed
 
@@ -68,9 +74,35 @@ def run_job(self: Any, job_id: int) -> None:
         slot.release()
 
 
+@app.task(
+    name="training.evaluate_split",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def evaluate_split(self: Any, evaluation_id: int) -> None:
+    evaluation = (
+        SplitEvaluation.objects.select_related("job", "weights").filter(pk=evaluation_id).first()
+    )
+    if evaluation is None:
+        logger.warning("Evaluation %s does not exist; dropping the message", evaluation_id)
+        return
+    if not evaluation.claim():
+        logger.info("Evaluation %s is %s; nothing to do", evaluation_id, evaluation.status)
+        return
+    device = detect_devices()[0].id
+    evaluation.beat(worker=self.request.hostname or "worker", device=device)
+    run_evaluation(evaluation, device)
+
+
 @app.task(name="training.reconcile")
 def reconcile() -> dict[str, int]:
-    return reconcile_jobs()
+    counts = reconcile_jobs()
+    counts["evaluations_sent"] = requeue_stalled_evaluations()
+    return counts
 
 
 @worker_ready.connect

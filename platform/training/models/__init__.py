@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from training.models.cluster import WorkerNode
+from training.models.evaluation import SplitEvaluation
 from training.models.job import TrainingJob
 from training.models.metrics import JobLogLine, MetricRecord, ScalarChunk
 from training.models.report import EvaluationReport
@@ -12,6 +13,7 @@ __all__ = [
     "JobLogLine",
     "MetricRecord",
     "ScalarChunk",
+    "SplitEvaluation",
     "TrainingJob",
     "WorkerNode",
 ]

@@ -1,0 +1,89 @@
+"""Evaluating a finished job's model on its version's test split: starting one, finding the
+latest, and re-sending the ones whose message or worker was lost.
+
+The job chose its model on the validation split (version_data.may_choose_on), so the test
+split is still an honest estimate; it is measured here once the model is fixed, by a worker
+(`training.evaluate_split`, workers.runtime.held_out)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from core.queueing import enqueue
+from core.stalled import requeue_stalled
+from training.models import SplitEvaluation, TrainingJob
+from training.services.version_data import split_sizes
+
+EVALUATION_TASK = "training.evaluate_split"
+# A queued evaluation not started after this long had its message lost: it is sent again.
+RESEND_AFTER = timedelta(minutes=10)
+
+
+def images_in(job: TrainingJob, split: str) -> int | None:
+    """How many images the job's version has in `split` (None: the version was deleted)."""
+    version = job.dataset_version
+    return None if version is None else split_sizes(version)[split]
+
+
+def check_evaluable(job: TrainingJob, split: str) -> None:
+    """ValidationError with the reason when the job's model cannot be evaluated on `split`."""
+    if job.status != TrainingJob.Status.SUCCEEDED:
+        raise ValidationError(
+            {"detail": f"Job #{job.pk} is {job.status}; only a job that succeeded has a model."}
+        )
+    if job.output_weights_id is None:
+        raise ValidationError({"detail": f"The model trained by job #{job.pk} was deleted."})
+    count = images_in(job, split)
+    if count is None:
+        raise ValidationError({"detail": "The dataset version this job trained on was deleted."})
+    if count == 0:
+        raise ValidationError(
+            {
+                "split": f"This version has no {split} images. Freeze a version with a {split} "
+                "split to measure a model on images it was never chosen on."
+            }
+        )
+
+
+def active_evaluation(job: TrainingJob, split: str) -> SplitEvaluation | None:
+    return SplitEvaluation.objects.filter(
+        job=job, split=split, status__in=SplitEvaluation.ACTIVE
+    ).first()
+
+
+def start_evaluation(job: TrainingJob, split: str, user: Any) -> SplitEvaluation:
+    """Queues an evaluation of the job's model on `split`, or returns the one already queued
+    or running there (asking twice does the work once)."""
+    check_evaluable(job, split)
+    running = active_evaluation(job, split)
+    if running is not None:
+        return running
+    try:
+        with transaction.atomic():
+            evaluation = SplitEvaluation.objects.create(
+                job=job,
+                split=split,
+                weights_id=job.output_weights_id,
+                task=job.task,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+            enqueue(EVALUATION_TASK, evaluation.pk)
+    except IntegrityError:  # another request started it at the same moment
+        running = active_evaluation(job, split)
+        if running is None:
+            raise
+        return running
+    return evaluation
+
+
+def latest_evaluation(job: TrainingJob, split: str) -> SplitEvaluation | None:
+    return SplitEvaluation.objects.filter(job=job, split=split).order_by("-id").first()
+
+
+def requeue_stalled_evaluations() -> int:
+    """Sends lost and abandoned evaluations again; fails those whose worker died too often."""
+    return requeue_stalled(SplitEvaluation, EVALUATION_TASK, resend_after=RESEND_AFTER)

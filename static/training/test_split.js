@@ -1,0 +1,132 @@
+// The report page's test-split section: starts an evaluation of the finished model on the
+// version's test split, follows its progress, and shows its scores (the report's shape:
+// accuracy, top-5 where it means something, per-class scores and the confusion matrix; for a
+// multi-label job mAP and F1 at the thresholds the report chose, applied as they are).
+import { api } from "../datastore/api.js";
+import { el, plotlyText, replace } from "../js/dom.js";
+import { PLOT_CONFIG } from "./scalars.js";
+
+const page = JSON.parse(document.getElementById("page-data").textContent);
+const base = `/api/jobs/${page.job}/evaluations/`;
+const names = page.classes;
+const POLL_MS = 1000;
+const $ = (id) => document.getElementById(id);
+const fixed = (v, digits = 4) => (v == null ? "—" : Number(v).toFixed(digits));
+const ACTIVE = new Set(["queued", "running"]);
+
+function showProgress(evaluation) {
+  $("test-progress").hidden = false;
+  $("test-progress-bar").value = evaluation.progress;
+  $("test-stage").textContent = `${evaluation.status === "queued" ? "Queued" : evaluation.stage || "Running"} · ${evaluation.progress}%`;
+}
+
+function showFailure(evaluation) {
+  $("test-failure").hidden = false;
+  $("test-error").textContent = evaluation.error;
+  $("test-fix").textContent = evaluation.error_fix;
+}
+
+function score(label, value, id) {
+  return el("div", {}, el("span", { class: "muted small" }, label), el("strong", { id }, value));
+}
+
+function scores(result) {
+  if (result.task === "multi_label") {
+    const t = fixed(result.default_threshold, 2);
+    return [
+      score("mAP (test)", fixed(result.mean_average_precision), "test-map"),
+      score(`Micro F1 @ ${t}`, fixed(result.micro_f1), "test-micro-f1"),
+      score(`Macro F1 @ ${t}`, fixed(result.macro_f1), "test-macro-f1"),
+      score("Micro F1, report's thresholds", fixed(result.tuned_micro_f1), "test-tuned-micro-f1"),
+      score("Macro F1, report's thresholds", fixed(result.tuned_macro_f1), "test-tuned-macro-f1"),
+    ];
+  }
+  return [
+    score("Accuracy (test)", fixed(result.accuracy), "test-accuracy"),
+    result.top5_accuracy != null && score("Top-5 accuracy (test)", fixed(result.top5_accuracy), "test-top5"),
+    score("Images", String(result.sample_count), "test-count"),
+  ];
+}
+
+function perClassTable(result) {
+  const multi = result.task === "multi_label";
+  const head = multi ? ["Class", "AP", "Support", "Threshold", "Precision", "Recall", "F1"] : ["Class", "Precision", "Recall", "F1", "Support"];
+  const row = (c) => (multi
+    ? [c.name, c.ap == null ? "—" : fixed(c.ap, 3), c.support, fixed(c.threshold, 3), fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3)]
+    : [c.name, fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3), c.support]);
+  const table = $("test-per-class");
+  replace(table.tHead, el("tr", {}, head.map((h) => el("th", {}, h))));
+  replace(table.tBodies[0], result.per_class.map((c) => el("tr", {}, row(c).map((v) => el("td", {}, String(v))))));
+}
+
+function drawConfusion(z) {
+  const box = $("test-confusion");
+  box.hidden = false;
+  const ticks = { tickvals: names, ticktext: names.map(plotlyText) };
+  const text = z.map((r, i) => r.map((v, j) => plotlyText(`true ${names[i]}, predicted ${names[j]}: ${v}`)));
+  const peak = Math.max(...z.flat(), 1);
+  window.Plotly.newPlot(box, [{
+    type: "heatmap", z, x: names, y: names, text, hoverinfo: "text", colorscale: [[0, "#f1f5f9"], [1, "#0f766e"]], xgap: 1, ygap: 1,
+  }], {
+    title: { text: "Confusion matrix, test split", font: { size: 14 } }, margin: { t: 40, r: 10, b: 60, l: 70 }, height: 420,
+    xaxis: { title: { text: "predicted" }, type: "category", ...ticks },
+    yaxis: { title: { text: "true" }, type: "category", autorange: "reversed", ...ticks },
+    annotations: z.flatMap((r, i) => r.map((v, j) => ({ x: names[j], y: names[i], text: String(v), showarrow: false, font: { size: 11, color: v > peak / 3 ? "#fff" : "#1f2937" } }))),
+  }, PLOT_CONFIG);
+}
+
+function showResult(result) {
+  $("test-result").hidden = false;
+  const when = result.finished_at ? `, ${new Date(result.finished_at).toLocaleString()}` : "";
+  const omitted = result.top5_omitted ? ` ${result.top5_omitted}` : "";
+  $("test-summary").textContent = `On the ${result.sample_count} images of the test split (evaluation #${result.id}${when}).${omitted}`;
+  replace($("test-scores"), scores(result));
+  perClassTable(result);
+  if (result.task !== "multi_label") drawConfusion(result.confusion);
+}
+
+async function follow(evaluation) {
+  let current = evaluation;
+  $("test-failure").hidden = true;
+  if ($("run-test")) $("run-test").disabled = ACTIVE.has(current.status);
+  while (ACTIVE.has(current.status)) {
+    showProgress(current);
+    document.body.dataset.testSplit = current.status;
+    await new Promise((done) => { setTimeout(done, POLL_MS); });
+    ({ data: current } = await api(current.url));
+  }
+  $("test-progress").hidden = true;
+  if ($("run-test")) {
+    $("run-test").disabled = false;
+    $("run-test").textContent = "Evaluate on the test split again";
+  }
+  if (current.status === "failed") showFailure(current);
+  if (current.status === "succeeded") {
+    const { data: full } = await api(current.url);
+    showResult(full);
+  }
+  document.body.dataset.testSplit = current.status;
+}
+
+async function start() {
+  try {
+    const { data } = await api(base, { method: "POST", json: { split: "test" } });
+    await follow(data);
+  } catch (error) {
+    showFailure({ error: error.message, error_fix: "" });
+  }
+}
+
+async function main() {
+  if (page.testImages) {
+    if ($("run-test")) $("run-test").addEventListener("click", start);
+    const { data: evaluations } = await api(base);
+    const latest = evaluations.find((e) => e.split === "test");
+    document.body.dataset.testSplitReady = "true";
+    if (latest) await follow(latest);
+    return;
+  }
+  document.body.dataset.testSplitReady = "true";
+}
+
+main();
