@@ -17,14 +17,21 @@ from core.scoping import Role, get_object_for_user_or_404, require_role
 from datastore.models import DatasetVersion
 from modelzoo.catalog import CLASSIFICATION, architectures_for_task
 from modelzoo.models import Weights
-from modelzoo.presets import all_presets
-from training.forms import MULTI_LABEL_FIELDS, NewJobForm, multi_label_versions
+from modelzoo.presets import all_presets, fine_tune_defaults, preset_config
+from training.forms import (
+    MULTI_LABEL_FIELDS,
+    SINGLE_LABEL_FIELDS,
+    NewJobForm,
+    multi_label_versions,
+    trainable_versions,
+)
 from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
 from training.models import EvaluationReport, TrainingJob
 from training.services.cluster import cluster_state
 from training.services.evaluations import images_in
 from training.services.jobs import create_job, rerun_job
 from training.services.reports import measured_split, recorded_under_val_names
+from training.services.suggestion import suggest
 
 
 def _workspace(request: HttpRequest, slug: str) -> tuple[Workspace, Role]:
@@ -51,13 +58,25 @@ def job_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _form_context(workspace: Workspace) -> dict[str, Any]:
-    """What the form's script needs: presets per architecture, and which weights fit which."""
+    """What the form's script needs: presets per architecture (from scratch, and the
+    fine-tuning recipe for a pretrained start), which weights fit which model, and the model
+    proposed for each version."""
+    architectures = architectures_for_task(CLASSIFICATION)
     return {
-        "presets": {a.key: all_presets(a) for a in architectures_for_task(CLASSIFICATION)},
+        "presets": {a.key: all_presets(a) for a in architectures},
+        "fine_tune_presets": {a.key: _fine_tune_presets(a) for a in architectures},
         "weights_arch": {f"saved:{w.pk}": w.architecture for w in workspace.weights.all()},
         "multi_label_versions": multi_label_versions(workspace),
         "multi_label_defaults": TASK_DEFAULTS["multi_label"],
+        "suggestions": {v.pk: suggest(v).to_json() for v in trainable_versions(workspace)},
     }
+
+
+def _fine_tune_presets(arch: Any) -> dict[str, dict[str, Any]]:
+    presets = all_presets(arch, fine_tune=True)
+    for name, config in presets.items():  # single-label's own defaults; multi-label has none
+        config |= TASK_DEFAULTS["classification"] | fine_tune_defaults(name, "classification")
+    return presets
 
 
 @login_required
@@ -65,8 +84,10 @@ def _form_context(workspace: Workspace) -> dict[str, Any]:
 def new_job(request: HttpRequest, slug: str) -> HttpResponse:
     workspace, _ = _workspace(request, slug)
     require_role(request.user, workspace, Role.MEMBER)
-    form = NewJobForm(request.POST or None, workspace=workspace, initial=_initial(request))
-    advanced = set(FIELDS) | set(MULTI_LABEL_FIELDS)
+    form = NewJobForm(
+        request.POST or None, workspace=workspace, initial=_initial(request, workspace)
+    )
+    advanced = set(FIELDS) | set(MULTI_LABEL_FIELDS) | set(SINGLE_LABEL_FIELDS)
     if request.method == "POST" and form.is_valid():
         job = _create_from_form(request, workspace, form)
         if job is not None:
@@ -85,15 +106,33 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _initial(request: HttpRequest) -> dict[str, Any]:
-    from modelzoo.catalog import get_architecture
-    from modelzoo.presets import preset_config
+def _config_rows(job: TrainingJob, fields: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The job's settings as the job page lists them, the normalisation included."""
+    rows = [(fields[k].label, v) for k, v in job.config.items() if k in fields]
+    normalize = job.config.get("normalize")
+    if normalize:
+        mean = ", ".join(f"{v:.3f}" for v in normalize["mean"])
+        std = ", ".join(f"{v:.3f}" for v in normalize["std"])
+        rows.append(("Normalisation", f"mean {mean}; std {std}"))
+    return rows
 
-    arch = get_architecture("lenet")
-    initial: dict[str, Any] = dict(preset_config(arch, "balanced"))
-    initial.update(architecture=arch.key, preset="balanced", weights="scratch")
-    if request.GET.get("version", "").isdigit():
-        initial["dataset_version"] = int(request.GET["version"])
+
+def _initial(request: HttpRequest, workspace: Workspace) -> dict[str, Any]:
+    """The form as it first shows: the version asked for (or the newest), with the model
+    proposed for it and that model's balanced preset."""
+    from modelzoo.catalog import get_architecture
+
+    versions = trainable_versions(workspace)
+    asked = request.GET.get("version", "")
+    version = versions.filter(pk=int(asked)).first() if asked.isdigit() else None
+    version = version or versions.order_by("-created_at", "-pk").first()
+    proposal = suggest(version) if version is not None else None
+    arch = get_architecture(proposal.architecture if proposal else "lenet")
+    weights = proposal.weights if proposal else "scratch"
+    initial: dict[str, Any] = dict(preset_config(arch, "balanced", fine_tune=weights != "scratch"))
+    initial.update(architecture=arch.key, preset="balanced", weights=weights)
+    if version is not None:
+        initial["dataset_version"] = version.pk
     return initial
 
 
@@ -145,7 +184,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "workspace": job.workspace,
             "job": job,
             "page": page,
-            "config_rows": [(fields[k].label, v) for k, v in job.config.items() if k in fields],
+            "config_rows": _config_rows(job, fields),
             "can_edit": role.covers(Role.MEMBER),
             "measured_split": split,
             "val_names_of_another_split": recorded_under_val_names(job, split),

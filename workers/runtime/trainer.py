@@ -28,9 +28,10 @@ from workers.runtime.callbacks import (
     no_validation_notice,
 )
 from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
-from workers.runtime.data import ImageDataset, augmentation, load_split
+from workers.runtime.data import ImageDataset, augmentation, load_split, normalisation
 from workers.runtime.evaluation import predict, softmax
 from workers.runtime.failures import OutOfMemoryAtBatchOne, is_out_of_memory
+from workers.runtime.fine_tune import warmup_callbacks
 from workers.runtime.multi_label import sigmoid
 from workers.runtime.recorder import JobRecorder
 
@@ -100,10 +101,15 @@ def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
     if not may_choose_on(split):
         log(no_validation_notice(bool(config.get("early_stopping")), job.is_multi_label))
     multi = classes if job.is_multi_label else None
-    transform = augmentation(config, size)
+    transform = augmentation(config, size, channels)
+    mean, std = normalisation(config, channels)
     return Splits(
-        train=ImageDataset(train_items, train_images, channels, size, transform, multi),
-        evaluate=ImageDataset(eval_items, eval_images, channels, size, None, multi),
+        train=ImageDataset(
+            train_items, train_images, channels, size, transform, multi, mean=mean, std=std
+        ),
+        evaluate=ImageDataset(
+            eval_items, eval_images, channels, size, None, multi, mean=mean, std=std
+        ),
         eval_split=split,
         eval_examples=eval_items,
         probe=_probe_indices(eval_items, PROBE_SAMPLES),
@@ -168,7 +174,7 @@ class TrainingRun:
         framework.seed(int(config["seed"]))
         network = build_network(job, self.log)
         steps_per_epoch = math.ceil(len(self.splits.train) / batch)
-        optimizer = build_optimizer(config, network, steps_per_epoch)
+        optimizer = build_optimizer(config, network, steps_per_epoch, job.arch.key)
         epoch, step, stopper_state, best = 0, 0, None, {}
         checkpoint = load_checkpoint(job.pk)
         if checkpoint is not None:
@@ -190,7 +196,7 @@ class TrainingRun:
             return network
         model = framework.Model(network)
         metrics = build_metrics(job, network)
-        model.prepare(optimizer=optimizer, loss=build_loss(job.task), metrics=metrics)
+        model.prepare(optimizer=optimizer, loss=build_loss(job.task, config), metrics=metrics)
         monitor, _ = monitored(job)
         control = JobControl(job, self.recorder, position)
         split = self.splits.eval_split
@@ -218,7 +224,15 @@ class TrainingRun:
             lambda: self._sample_predictions(network),
             checkpoint_after,
         )
-        callbacks = [control, reporter, *([stopper] if stopper else []), epoch_end, LRScheduler()]
+        warmup = warmup_callbacks(config, job.arch.key, network, lambda: position.epoch, self.log)
+        callbacks = [
+            *warmup,
+            control,
+            reporter,
+            *([stopper] if stopper else []),
+            epoch_end,
+            LRScheduler(),
+        ]
         model.fit(
             DataLoader(self.splits.train, batch_size=batch, shuffle=True),
             DataLoader(self.splits.evaluate, batch_size=self.eval_batch),

@@ -48,7 +48,8 @@ class MultiLabelPageTests(TrainingTestCase):
     def test_the_form_offers_multi_label_versions_with_their_threshold(self) -> None:
         self.client.force_login(self.bob)
         response = self.client.get(f"/workspaces/{self.workspace.slug}/jobs/new/")
-        self.assertContains(response, f'<option value="{self.pairs.pk}">')
+        # Offered (and chosen: the form opens on the newest version).
+        self.assertContains(response, f'<option value="{self.pairs.pk}" selected>')
         self.assertContains(response, "classes, multi-label")
         self.assertContains(response, 'id="multi-label-settings"')
         self.assertContains(response, 'name="threshold"')
