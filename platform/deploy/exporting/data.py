@@ -15,7 +15,7 @@ from django.core.files.storage import default_storage
 from deploy.exporting.source import TrainedModel
 from framework.inference.packaged_model import open_image, preprocess
 from training.models import TrainingJob
-from training.services.version_data import Example, evaluation_split, examples
+from training.services.version_data import Example, examples, split_sizes
 from workers.runtime.data import ImageDataset
 
 PARITY_IMAGES = 32  # images compared output by output with the trained model
@@ -62,10 +62,13 @@ def _as_exported(items: list[Example], trained: TrainedModel) -> np.ndarray:
 
 
 def check_images(job: TrainingJob | None, trained: TrainedModel, count: int) -> CheckImages:
-    """Up to `count` evaluation images of the job's dataset version (random inputs without)."""
+    """Up to `count` images of the job's dataset version the model did not train on, else its
+    training images (random inputs without a version). A parity check chooses nothing, so
+    test images serve it as well as validation ones."""
     version = job.dataset_version if job is not None else None
     if version is not None:
-        split = evaluation_split(version)
+        sizes = split_sizes(version)
+        split = next((s for s in ("val", "test") if sizes[s]), "train")
         items = _spread(examples(version, split), count)
         if items:
             reference, exported = _as_trained(items, trained), _as_exported(items, trained)
