@@ -38,7 +38,6 @@ class StartingWeightsTests(TrainingTestCase):
         self.assertIn("Loaded 4 of 6 tensors from the shipped weights.", log)
         self.assertIn("The classifier head (5.bias, 5.weight) starts fresh for 10 classes.", log)
 
-
     def test_tampered_shipped_weights_fail_the_job_with_a_plain_reason(self) -> None:
         store = tempfile.mkdtemp(prefix="sampan-store-")
         with mock.patch.dict(os.environ, {"FRAMEWORK_HOME": store}):
