@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -83,25 +82,29 @@ def difference_hash(image: Image.Image) -> str:
 
 
 def _open(handle: BinaryIO, limits: ImportLimits) -> Image.Image:
-    """Reads the header only: nothing is decoded before the pixel count is known to be sane."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
-        try:
-            image = Image.open(handle)
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise ImageRejected(
-                "image_too_large",
-                f"The image declares an enormous pixel count ({exc}); decoding it could "
-                "exhaust the server's memory (a 'decompression bomb').",
-                "Resize the image to a normal resolution before uploading.",
-            ) from exc
-        except UnidentifiedImageError as exc:
-            handle.seek(0)
-            raise ImageRejected(
-                "not_an_image",
-                _sniff(handle.read(64)),
-                "Remove the file or replace it with the real image.",
-            ) from exc
+    """Reads the header only: nothing is decoded before the pixel count is known to be sane.
+
+    No warning filters here: images are checked in threads, and `warnings.catch_warnings`
+    swaps the one process-wide filter list, so two threads restoring each other's lists left
+    every later warning of the process raised as an error. Pillow's guard raises by itself past
+    twice its MAX_IMAGE_PIXELS, and the pixel limit below, lower than Pillow's, refuses the rest.
+    """
+    try:
+        image = Image.open(handle)
+    except Image.DecompressionBombError as exc:
+        raise ImageRejected(
+            "image_too_large",
+            f"The image declares an enormous pixel count ({exc}); decoding it could "
+            "exhaust the server's memory (a 'decompression bomb').",
+            "Resize the image to a normal resolution before uploading.",
+        ) from exc
+    except UnidentifiedImageError as exc:
+        handle.seek(0)
+        raise ImageRejected(
+            "not_an_image",
+            _sniff(handle.read(64)),
+            "Remove the file or replace it with the real image.",
+        ) from exc
     width, height = image.size
     if width * height > limits.max_image_pixels:
         raise ImageRejected(
@@ -129,10 +132,8 @@ def _decode(image: Image.Image, thumbnail_side: int) -> Image.Image:
         # Decode big JPEGs at a reduced scale: every byte is still read, so truncation still fails.
         image.draft("RGB", (thumbnail_side * 2, thumbnail_side * 2))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            image.load()
-    except (OSError, SyntaxError, ValueError, Warning) as exc:
+        image.load()  # a truncated or damaged file raises (no warning filters: see _open)
+    except (OSError, SyntaxError, ValueError) as exc:
         raise ImageRejected(
             "image_corrupt",
             f"The image could not be decoded: it is damaged or cut short ({exc}).",

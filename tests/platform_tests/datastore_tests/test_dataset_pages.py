@@ -91,6 +91,7 @@ class DatasetPageTests(DatastoreTestCase):
         self.assertContains(response, "/vendor/plotly-")
         script = response.content.decode().split('src="/vendor/')[1].split('"')[0]
         js = self.client.get(f"/vendor/{script}")
+        self.addCleanup(js.close)  # a streamed file stays open until its response closes
         self.assertEqual(js.status_code, 200)
         self.assertEqual(js["Content-Type"], "text/javascript")
 
