@@ -56,8 +56,10 @@ $(VENV)/.installed-weights: $(MANIFESTS) | $(VENV)/.installed
 weights: $(VENV)/.installed $(VENV)/.installed-weights
 	$(PY) -m framework.vision.models.install_weights
 
+# gunicorn serves; `make run RELOAD=1` serves with Django's development server instead, which
+# restarts on code edits (DEBUG=1 adds Django's debug pages).
 run: $(VENV)/.installed weights
-	$(PY) manage.py runstack --host $(HOST) --port $(PORT)
+	$(PY) manage.py runstack --host $(HOST) --port $(PORT) $(if $(RELOAD),--reload)
 
 # Debian packages the tests need: Chromium for the browser tests (a browser downloaded by
 # Playwright does not run here), GNU OpenMP (libgomp1) for oneDNN's library, and PostgreSQL's

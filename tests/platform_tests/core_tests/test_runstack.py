@@ -48,8 +48,8 @@ def is_alive(pid: int) -> bool:
 def run_until_banner(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
     with open(log, "ab") as output:
         process = subprocess.Popen(
-            # --noreload: other edits to the checkout must not restart the server mid-test.
-            [sys.executable, "manage.py", "runstack", "--port", str(port), "--noreload"],
+            # gunicorn, the default: other edits to the checkout do not restart it mid-test.
+            [sys.executable, "manage.py", "runstack", "--port", str(port)],
             cwd=REPO_ROOT,
             env=env,
             stdout=output,

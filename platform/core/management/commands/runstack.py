@@ -32,8 +32,11 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo login")
         parser.add_argument(
-            "--noreload", action="store_true", help="Do not restart the web server on code edits"
+            "--reload",
+            action="store_true",
+            help="Serve with Django's development server, restarting it on code edits",
         )
+        parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes")
 
     def handle(self, *args: Any, **options: Any) -> None:
         host, port = options["host"], options["port"]
@@ -53,7 +56,7 @@ class Command(BaseCommand):
             self._start_redis()
             # The worker and the web server boot side by side; both must be up for the banner.
             wait_for_worker = self._start_worker(options["concurrency"])
-            self._start_web(host, port, reload=not options["noreload"])
+            self._start_web(host, port, reload=options["reload"], workers=options["web_workers"])
             wait_for_worker()
             self._print_banner(host, port, demo.getvalue().strip())
             self._supervise()
@@ -93,10 +96,8 @@ class Command(BaseCommand):
         self.processes.append(("worker", worker))
         return lambda: localstack.wait_for_worker(app, hostname, worker)
 
-    def _start_web(self, host: str, port: int, *, reload: bool) -> None:
-        command = [sys.executable, "manage.py", "runserver", f"{host}:{port}"]
-        if not reload:
-            command.append("--noreload")
+    def _start_web(self, host: str, port: int, *, reload: bool, workers: int) -> None:
+        command = web_command(host, port, reload=reload, workers=workers)
         self.stdout.write(f"Starting the web server on {host}:{port}")
         web = localstack.spawn(command)
         self.processes.append(("web", web))
@@ -135,6 +136,28 @@ class Command(BaseCommand):
                 self.stdout.write(f"Stopping {name}")
             localstack.stop(process)
         self.processes.clear()
+
+
+def web_command(host: str, port: int, *, reload: bool, workers: int) -> list[str]:
+    """gunicorn, as in compose: threads keep connections alive between requests, where
+    Django's development server costs a keep-alive client about 45 ms a request
+    (benchmarks/keepalive.py). `--reload` is for developers: runserver, restarting on edits."""
+    if reload:
+        return [sys.executable, "manage.py", "runserver", f"{host}:{port}"]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "studio.wsgi:application",
+        "--pythonpath=platform",  # the source root, as manage.py sets it
+        f"--bind={host}:{port}",
+        f"--workers={workers}",
+        "--worker-class=gthread",
+        "--threads=4",
+        "--keep-alive=5",
+        "--timeout=120",
+        "--access-logfile=-",
+    ]
 
 
 def _port_in_use(host: str, port: int) -> bool:
