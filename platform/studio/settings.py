@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.probes.LivenessProbeMiddleware",  # health checks pass whatever ALLOWED_HOSTS holds
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -79,7 +80,10 @@ MIDDLEWARE = [
 # (COLLECTED_STATIC=1), hashed and compressed from STATIC_ROOT; in a checkout, straight from
 # static/ and the apps, so a fresh checkout needs no build step, and edits show at once.
 COLLECTED_STATIC = envbool("COLLECTED_STATIC", False)
-MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+)
 WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
 WHITENOISE_AUTOREFRESH = not COLLECTED_STATIC
 

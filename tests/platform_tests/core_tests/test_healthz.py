@@ -45,3 +45,11 @@ def test_the_liveness_probe_needs_no_services(client) -> None:
     response = client.get("/healthz/live")
     assert response.status_code == 200
     assert response.content == b"ok"
+
+
+def test_the_liveness_probe_answers_whatever_the_host(client, settings) -> None:
+    """A container's health check asks 127.0.0.1 while ALLOWED_HOSTS holds the real domain."""
+    settings.ALLOWED_HOSTS = ["sampan.example.org"]
+    assert client.get("/healthz/live", HTTP_HOST="127.0.0.1:8000").status_code == 200
+    assert client.get("/healthz", HTTP_HOST="127.0.0.1:8000").status_code == 400  # still checked
+    assert client.get("/", HTTP_HOST="127.0.0.1:8000").status_code == 400
