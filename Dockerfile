@@ -25,10 +25,12 @@ RUN useradd --create-home --uid 1000 sampan && mkdir -p /data && chown sampan:sa
 # package directories are placeholders here; the code itself runs from /app (PYTHONPATH).
 # A GPU build also takes CUDA's runtime libraries from PyPI (cupy's ctk extra): the NVIDIA
 # container runtime brings only the driver.
-COPY pyproject.toml README.md ./
+# constraints.txt pins every runtime package to the version the tests ran against (`make
+# constraints` writes it), so that two builds of one commit install the same packages.
+COPY pyproject.toml README.md constraints.txt ./
 RUN mkdir -p framework workers && touch framework/__init__.py workers/__init__.py \
  && case ",${EXTRAS}," in *,gpu,*) cuda="cupy-cuda12x[ctk]>=14,<15" ;; *) cuda="" ;; esac \
- && pip install ".${EXTRAS:+[${EXTRAS}]}" ${cuda} \
+ && pip install --constraint constraints.txt ".${EXTRAS:+[${EXTRAS}]}" ${cuda} \
  && pip uninstall --yes sampan \
  && rm -rf framework workers build ./*.egg-info
 
@@ -51,4 +53,6 @@ RUN python -m framework.vision.models.install_weights
 
 USER sampan
 EXPOSE 8000
-CMD ["gunicorn", "studio.wsgi:application", "--bind=0.0.0.0:8000", "--workers=3"]
+# As docker-compose.yml's web service: threads keep idle keep-alive connections from holding a
+# process each.
+CMD ["gunicorn", "studio.wsgi:application", "--bind=0.0.0.0:8000", "--workers=3", "--worker-class=gthread", "--threads=4", "--keep-alive=5", "--timeout=120", "--access-logfile=-"]

@@ -17,7 +17,7 @@ SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql
 TEST_POSTGRES ?= 1
 POSTGRES_SUITES := tests/platform_tests tests/workers_tests
 
-.PHONY: help run test lint bench gpu-check system-packages wheel weights
+.PHONY: help run test lint bench gpu-check system-packages wheel weights constraints
 
 help:
 	@echo "make run        install, migrate, create the demo login, start Redis + worker + web"
@@ -26,6 +26,7 @@ help:
 	@echo "make lint       ruff format --check and ruff check"
 	@echo "make bench      run the benchmarks in benchmarks/"
 	@echo "make gpu-check  run the GPU checks (scripts/gpu_check.sh) on a CUDA machine"
+	@echo "make constraints  rewrite constraints.txt: the runtime packages, pinned as installed here"
 	@echo "make wheel      build dist/sampan_framework-*.whl: framework/ alone, needing only NumPy"
 
 $(PY):
@@ -101,6 +102,11 @@ bench: $(VENV)/.installed-dev
 	@set -e; for script in benchmarks/train_step.py $$(grep -l '__main__' benchmarks/*.py | grep -v '/train_step.py$$'); do \
 	  echo "== $$script"; $(PY) $$script; \
 	done
+
+# The Docker image installs with `-c constraints.txt`: rewrite it after changing pyproject.toml's
+# dependencies (a test fails until it matches them).
+constraints: $(VENV)/.installed
+	$(PY) packaging/constraints.py > constraints.txt
 
 # The framework on its own (what an exported inference package runs on), from
 # packaging/framework/; the platform itself is not in it.

@@ -119,6 +119,11 @@ try:
     _database = dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
 except ValueError as error:
     raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {error}") from None
+# The password may stay out of DATABASE_URL, from a file (Docker secrets: compose sets
+# DATABASE_PASSWORD_FILE), so that it never travels in an environment variable.
+_database_password = envsecret("DATABASE_PASSWORD")
+if _database_password:
+    _database["PASSWORD"] = _database_password
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     # Connections persist between requests (conn_max_age above) for SQLite too: opening one
     # and running the PRAGMAs costs ~3 ms of CPU per request, most of an annotation save.

@@ -11,6 +11,7 @@ import importlib.metadata
 import json
 import re
 import shlex
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,7 @@ def check_command(argv: list[str]) -> None:
             known = {queue.name for queue in app.conf.task_queues}
             assert set(option(argv, "--queues").split(",")) <= known
         else:
-            assert "inspect" in argv
+            assert "inspect" in argv or "beat" in argv
     else:
         raise AssertionError(f"unexpected program {program!r} in {argv}")
 
@@ -107,8 +108,9 @@ def test_the_image_sets_only_variables_the_settings_read(settings_variables: set
     assert names - python_own - framework_own <= settings_variables
 
 
-def test_the_gpu_worker_reserves_nvidia_devices_and_installs_the_gpu_extra() -> None:
-    worker = COMPOSE["services"]["worker"]
+def test_the_gpu_worker_reserves_nvidia_devices_behind_a_profile() -> None:
+    worker = COMPOSE["services"]["worker-gpu"]
+    assert worker["profiles"] == ["gpu"]  # a host without the NVIDIA runtime never starts it
     assert option(argv_of(worker["command"]), "--queues") == "gpu"
     devices = worker["deploy"]["resources"]["reservations"]["devices"]
     assert devices == [{"driver": "nvidia", "count": "all", "capabilities": ["gpu"]}]
@@ -116,12 +118,89 @@ def test_the_gpu_worker_reserves_nvidia_devices_and_installs_the_gpu_extra() -> 
     assert re.search(r"^ARG EXTRAS=", DOCKERFILE, re.MULTILINE)
 
 
+def test_a_cpu_only_host_trains_and_exports() -> None:
+    """Training and exports go to queue gpu; a service without a profile consumes it."""
+    consumers = [
+        name
+        for name, service in COMPOSE["services"].items()
+        if "profiles" not in service
+        and "worker" in argv_of(service.get("command", []))
+        and "gpu" in option(argv_of(service["command"]), "--queues").split(",")
+    ]
+    assert consumers == ["worker"]
+    assert (
+        "deploy" not in COMPOSE["services"]["worker"]
+        or "reservations" not in (COMPOSE["services"]["worker"]["deploy"]["resources"])
+    )
+
+
+def test_the_schedule_runs_once_in_its_own_service() -> None:
+    services = COMPOSE["services"]
+    beats = [n for n, s in services.items() if "beat" in argv_of(s.get("command", []))]
+    assert beats == ["beat"]
+    for name, service in services.items():
+        assert "--beat" not in argv_of(service.get("command", [])), name
+
+
+def test_secrets_are_required_and_reach_the_containers_as_files() -> None:
+    text = (REPO_ROOT / "docker-compose.yml").read_text()
+    assert "${SECRET_KEY:?" in text and "${POSTGRES_PASSWORD:?" in text
+    assert set(COMPOSE["secrets"]) == {"secret_key", "postgres_password"}
+    for name, service in OUR_SERVICES.items():
+        environment = service["environment"]
+        assert environment["SECRET_KEY_FILE"] == "/run/secrets/secret_key", name
+        assert environment["DATABASE_PASSWORD_FILE"] == "/run/secrets/postgres_password", name
+        assert "SECRET_KEY" not in environment and "PASSWORD" not in environment["DATABASE_URL"]
+    assert COMPOSE["services"]["postgres"]["environment"]["POSTGRES_PASSWORD_FILE"]
+
+
+def test_every_service_has_limits_and_the_workers_an_init() -> None:
+    for name, service in COMPOSE["services"].items():
+        if name != "migrate":
+            assert service["deploy"]["resources"]["limits"]["memory"], name
+        if "celery" in argv_of(service.get("command", [])):
+            assert service["init"] is True, name
+
+
+def test_the_web_port_is_bound_to_the_loopback_by_default() -> None:
+    (port,) = COMPOSE["services"]["web"]["ports"]
+    assert port.startswith("${WEB_BIND:-127.0.0.1}:")
+
+
 def test_the_stack_has_its_services_volumes_and_health_checks() -> None:
     services = COMPOSE["services"]
-    assert {"web", "worker", "redis", "postgres"} <= set(services)
+    assert {"web", "worker", "worker-default", "beat", "redis", "postgres"} <= set(services)
     for name, service in services.items():
-        if name != "migrate":
+        if name not in ("migrate", "beat"):
             assert "healthcheck" in service, f"{name} has no health check"
         for volume in service.get("volumes", []):
             assert volume.split(":")[0] in COMPOSE["volumes"], volume
     assert services["web"]["env_file"] == [{"path": ".env", "required": False}]
+
+
+def test_the_image_installs_pinned_versions_of_every_runtime_dependency() -> None:
+    """constraints.txt (`make constraints`) pins each of pyproject's runtime dependencies, to a
+    version its range allows: a dependency added or re-ranged without rewriting it fails."""
+    from packaging.requirements import Requirement
+
+    assert "--constraint constraints.txt" in DOCKERFILE
+    pins: dict[str, str] = {}
+    for line in (REPO_ROOT / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+    for text in project["dependencies"]:
+        requirement = Requirement(text)
+        if requirement.marker and not requirement.marker.evaluate():
+            continue
+        key = re.sub(r"[-_.]+", "-", requirement.name).lower()
+        assert key in pins, f"{requirement.name} is not in constraints.txt: run make constraints"
+        assert requirement.specifier.contains(pins[key], prereleases=True), (key, pins[key])
+    # Extras count: the slim image has no libpq, and psycopg[binary] brings its own.
+    assert "psycopg-binary" in pins
+
+
+def test_the_image_leaves_out_tests_and_benchmarks() -> None:
+    ignored = (REPO_ROOT / ".dockerignore").read_text().split()
+    assert {"tests", "benchmarks", "test-results", ".git", ".env"} <= set(ignored)
