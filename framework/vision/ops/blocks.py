@@ -1,4 +1,4 @@
-"""Building blocks shared by the vision models (Paddle's `paddle.vision.ops`)."""
+"""Building blocks shared by the vision models: `ConvNormActivation` and `make_divisible`."""
 
 from __future__ import annotations
 

@@ -1,0 +1,31 @@
+"""Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
+overlaps, box encodings and non-maximum suppression.
+
+    from framework.vision.ops import box_iou, nms, multiclass_nms
+"""
+
+from framework.vision.ops.blocks import ConvNormActivation, make_divisible
+from framework.vision.ops.box_coder import bbox2distance, box_coder, distance2bbox
+from framework.vision.ops.boxes import (
+    box_area,
+    box_iou,
+    complete_box_iou,
+    distance_box_iou,
+    generalized_box_iou,
+)
+from framework.vision.ops.nms import multiclass_nms, nms
+
+__all__ = [
+    "ConvNormActivation",
+    "bbox2distance",
+    "box_area",
+    "box_coder",
+    "box_iou",
+    "complete_box_iou",
+    "distance2bbox",
+    "distance_box_iou",
+    "generalized_box_iou",
+    "make_divisible",
+    "multiclass_nms",
+    "nms",
+]
