@@ -18,7 +18,7 @@ class OnnxImportError(ValueError):
 class UnsupportedOnnxOpError(OnnxImportError):
     """The model uses ONNX ops (or op settings) the importer does not implement.
 
-    `missing` maps each op description (e.g. `"NonMaxSuppression"` or
+    `missing` maps each op description (e.g. `"RoiAlign"` or
     `"Resize(mode=cubic, coordinate_transformation_mode=tf_crop_and_resize)"`) to its count."""
 
     def __init__(self, message: str, missing: dict[str, int]) -> None:
