@@ -121,9 +121,12 @@ def postgres_programs() -> Path:
     return found[-1].parent
 
 
-def start_postgres(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+def start_postgres(
+    data_dir: Path, port: int, *, password: str | None = None
+) -> subprocess.Popen[bytes]:
     """A throwaway PostgreSQL server on 127.0.0.1:``port`` with its cluster in ``data_dir``:
-    user `sampan`, no password (trust), no fsync. For tests; waits until it answers.
+    user `sampan`, no fsync. For tests; waits until it answers. Without ``password`` it trusts
+    every connection; with one, TCP connections must give it (SCRAM), as the compose stack's.
 
     PostgreSQL refuses to run as root, so as root both programs run as the `postgres` user
     that Debian's package creates.
@@ -134,7 +137,15 @@ def start_postgres(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
     if as_postgres:
         shutil.chown(data_dir, "postgres", "postgres")
     cluster = data_dir / "cluster"
-    initdb = [str(programs / "initdb"), "-D", str(cluster), "-U", "sampan", "-A", "trust"]
+    initdb = [str(programs / "initdb"), "-D", str(cluster), "-U", "sampan"]
+    if password is None:
+        initdb += ["-A", "trust"]
+    else:
+        password_file = data_dir / "password"
+        password_file.write_text(password)
+        if as_postgres:
+            shutil.chown(password_file, "postgres", "postgres")
+        initdb += ["--auth-local=trust", "--auth-host=scram-sha-256", f"--pwfile={password_file}"]
     done = subprocess.run(
         [*as_postgres, *initdb, "--encoding=UTF8", "--locale=C.UTF-8"],
         capture_output=True,
@@ -151,7 +162,7 @@ def start_postgres(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
     with open(log, "ab") as output:  # the child keeps its own descriptor
         process = spawn([*as_postgres, *server], stdout=output, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
-    while not _postgres_answers(port):
+    while not _postgres_answers(port, password):
         if process.poll() is not None:
             error = log.read_text(errors="replace")[-2000:]
             raise StartupError(f"postgres exited with code {process.returncode}: {error}")
@@ -162,7 +173,7 @@ def start_postgres(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
     return process
 
 
-def _postgres_answers(port: int) -> bool:
+def _postgres_answers(port: int, password: str | None = None) -> bool:
     with socket.socket() as probe:
         probe.settimeout(0.5)
         if probe.connect_ex(("127.0.0.1", port)) != 0:
@@ -170,7 +181,14 @@ def _postgres_answers(port: int) -> bool:
     import psycopg
 
     try:
-        psycopg.connect(f"postgresql://sampan@127.0.0.1:{port}/postgres", connect_timeout=2).close()
+        psycopg.connect(
+            host="127.0.0.1",
+            port=port,
+            user="sampan",
+            password=password,
+            dbname="postgres",
+            connect_timeout=2,
+        ).close()
     except psycopg.OperationalError:  # still starting up
         return False
     return True
