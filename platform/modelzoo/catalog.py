@@ -13,16 +13,21 @@ from functools import cache
 from typing import Any
 
 CLASSIFICATION = "classification"
+MULTI_LABEL = "multi_label"
+DETECTION = "detection"
 TASKS = {
     CLASSIFICATION: "Image classification",
-    "multi_label": "Multi-label classification",
-    "detection": "Object detection",
+    MULTI_LABEL: "Multi-label classification",
+    DETECTION: "Object detection",
 }
+# The architectures a dataset's task trains: multi-label datasets train the classifiers.
+TRAINS_ON = {CLASSIFICATION: CLASSIFICATION, MULTI_LABEL: CLASSIFICATION, DETECTION: DETECTION}
 # What the zoo says about a task that has no architectures of its own (it never pretends).
 MISSING = {
     "multi_label": "Multi-label datasets train the image-classification architectures above: "
     "one sigmoid score per class, binary cross-entropy, and a threshold per class.",
-    "detection": "No object detection architectures yet: the framework has none to train.",
+    "detection": "No object-detection architecture is in the model zoo yet, so detection "
+    "versions cannot train.",
 }
 
 
@@ -287,6 +292,12 @@ def get_architecture(key: str) -> Architecture:
 
 def architectures_for_task(task: str) -> list[Architecture]:
     return [a for a in ARCHITECTURES if a.task == task]
+
+
+def architectures_for_dataset(dataset_task: str) -> list[Architecture]:
+    """What a dataset of `dataset_task` (a datastore task type) can train."""
+    task = TRAINS_ON.get(dataset_task)
+    return architectures_for_task(task) if task else []
 
 
 def trainable_tasks() -> set[str]:

@@ -33,6 +33,13 @@ _FINE_TUNE_FROZEN = {"quick": 1, "balanced": 1, "thorough": 2}
 _FINE_TUNE_RATE = {"sgd": 0.2, "momentum": 0.2, "adam": 0.1, "adamw": 0.1}
 BACKBONE_LR_SCALE = 0.1
 LABEL_SMOOTHING = 0.1
+# Detection: epochs per preset from scratch and from a pretrained backbone, the frozen
+# warm-up, and the training-set size below which multi-scale training stays off.
+_DETECTION_EPOCHS = {"quick": 10, "balanced": 30, "thorough": 60}
+_DETECTION_FINE_TUNE_EPOCHS = {"quick": 8, "balanced": 24, "thorough": 48}
+_DETECTION_FROZEN = {"quick": 1, "balanced": 2, "thorough": 3}
+DETECTION_BACKBONE_LR_SCALE = 0.5
+MULTI_SCALE_MIN_IMAGES = 200
 
 
 def preset_config(arch: Architecture, preset: str, *, fine_tune: bool = False) -> dict[str, Any]:
@@ -40,6 +47,8 @@ def preset_config(arch: Architecture, preset: str, *, fine_tune: bool = False) -
     `fine_tune` for a job that starts from pretrained weights."""
     if preset not in PRESETS:
         raise ValueError(f"Unknown preset {preset!r}; choose one of {', '.join(PRESETS)}.")
+    if arch.task == "detection":
+        return _detection_config(arch, preset, fine_tune=fine_tune)
     small = arch.profile_classes <= 10 and arch.in_channels == 1
     photos = arch.in_channels == 3
     careful = preset != "quick"
@@ -75,6 +84,39 @@ def preset_config(arch: Architecture, preset: str, *, fine_tune: bool = False) -
             "backbone_lr_scale": BACKBONE_LR_SCALE,
         }
     return config
+
+
+def _detection_config(arch: Architecture, preset: str, *, fine_tune: bool) -> dict[str, Any]:
+    careful = preset != "quick"
+    config = {
+        "epochs": (_DETECTION_FINE_TUNE_EPOCHS if fine_tune else _DETECTION_EPOCHS)[preset],
+        "batch_size": arch.defaults.get("batch_size", 8),
+        "learning_rate": arch.defaults.get("learning_rate", 0.01),
+        "optimizer": arch.defaults.get("optimizer", "momentum"),
+        "weight_decay": arch.defaults.get("weight_decay", 4e-5),
+        "schedule": "warmup_cosine",
+        "augment_flip": True,
+        "augment_crop": careful,
+        "augment_color": careful,
+        "input_size": arch.input_size,
+        "early_stopping": preset == "thorough",
+        "patience": 10,
+        "seed": 0,
+        "device": "auto",
+        "freeze_epochs": _DETECTION_FROZEN[preset] if fine_tune else 0,
+        "backbone_lr_scale": DETECTION_BACKBONE_LR_SCALE if fine_tune else 1.0,
+        "augment_expand": careful,
+        "multi_scale": careful,
+    }
+    return config
+
+
+def dataset_limits(task: str, train_samples: int | None) -> dict[str, Any]:
+    """What a preset turns off for a dataset this small (the person may turn it back on)."""
+    if task == "detection" and train_samples is not None:
+        if train_samples < MULTI_SCALE_MIN_IMAGES:
+            return {"multi_scale": False}
+    return {}
 
 
 def fine_tune_defaults(preset: str, task: str) -> dict[str, Any]:

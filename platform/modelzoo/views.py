@@ -1,5 +1,6 @@
-"""The model-zoo page: architectures per task, the workspace's weights with their source, the
-imports on their way in, and a panel to try shipped ImageNet weights on a photo."""
+"""The model-zoo page: architectures per task, the workspace's versions of each task with
+whether they can train (and why not), the workspace's weights with their source, the imports
+on their way in, and a panel to try shipped ImageNet weights on a photo."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from django.views.decorators.http import require_http_methods
 from accounts.models import Workspace
 from core.api import MULTIPART_OVERHEAD
 from core.scoping import Role, get_object_for_user_or_404, require_role
+from datastore.models import DatasetVersion
 from modelzoo.forms import ImportWeightsForm
 from modelzoo.services.conversion import onnx_import_available, supported_formats
 from modelzoo.services.listing import catalog_by_task
 from modelzoo.services.weights import start_import, too_large_message
+from training.services.version_data import readiness
 
 RECENT_IMPORTS = 10
+VERSIONS_SHOWN = 20  # per task, newest first
 
 
 @login_required
@@ -39,9 +43,12 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
     for weights in workspace.weights.select_related("produced_by"):
         saved[weights.architecture].append(weights)
     tasks = catalog_by_task()
+    versions = DatasetVersion.objects.filter(dataset__workspace=workspace).select_related("dataset")
     for task in tasks:
         for entry in task["architectures"]:
             entry["saved"] = saved.get(entry["key"], [])
+        mine = versions.filter(dataset__task_type=task["task"]).order_by("-created_at", "-pk")
+        task["versions"] = [readiness(v) for v in mine[:VERSIONS_SHOWN]]
     imports = workspace.weight_imports.select_related("weights")[:RECENT_IMPORTS]
     tryable = [
         entry

@@ -8,11 +8,11 @@ from django import forms
 
 from accounts.models import Workspace
 from datastore.models import Dataset, DatasetVersion
-from modelzoo.catalog import CLASSIFICATION, architectures_for_task
+from modelzoo.catalog import ARCHITECTURES, TRAINS_ON
 from modelzoo.presets import PRESETS
 from modelzoo.services.shipped import shipped_weights
 from training.hyperparameters import FIELDS, TASK_FIELDS
-from training.services.version_data import TRAINABLE
+from training.services.version_data import TRAINABLE, training_problems
 
 NUMBER_FIELDS = (
     "epochs",
@@ -28,9 +28,14 @@ NUMBER_FIELDS = (
 BOOLEAN_FIELDS = ("augment_flip", "augment_crop", "augment_color", "early_stopping")
 CHOICE_FIELDS = ("optimizer", "schedule", "device")
 # Shown, and sent, only when the chosen version is multi-label (new_job.js hides them), or
-# single-label.
+# single-label, or detection.
 MULTI_LABEL_FIELDS = tuple(TASK_FIELDS["multi_label"])
 SINGLE_LABEL_FIELDS = tuple(TASK_FIELDS["classification"])
+DETECTION_FIELDS = tuple(TASK_FIELDS["detection"])
+TASK_FIELD_NAMES = MULTI_LABEL_FIELDS + SINGLE_LABEL_FIELDS + DETECTION_FIELDS
+# Every architecture a job can train, whatever the version's task: the script offers those of
+# the chosen version's task, and create_job refuses any other.
+TRAINABLE_ARCHITECTURES = tuple(a for a in ARCHITECTURES if a.task in set(TRAINS_ON.values()))
 
 
 def trainable_versions(workspace: Workspace) -> Any:
@@ -39,12 +44,29 @@ def trainable_versions(workspace: Workspace) -> Any:
     ).select_related("dataset")
 
 
-def version_choices(workspace: Workspace) -> list[tuple[int, str]]:
-    def label(v: DatasetVersion) -> str:
-        kind = ", multi-label" if v.dataset.task_type == Dataset.TaskType.MULTI_LABEL else ""
-        return f"{v} — {v.sample_count} images, {len(v.classes)} classes{kind}"
+def version_label(version: DatasetVersion) -> str:
+    task = version.dataset.task_type
+    kind = ""
+    if task == Dataset.TaskType.MULTI_LABEL:
+        kind = ", multi-label"
+    elif task == Dataset.TaskType.DETECTION:
+        kind = f", detection, {int((version.stats or {}).get('boxes', 0))} boxes"
+    return f"{version} — {version.sample_count} images, {len(version.classes)} classes{kind}"
 
-    return [(v.pk, label(v)) for v in trainable_versions(workspace)]
+
+def version_choices(workspace: Workspace) -> list[tuple[int, str]]:
+    return [(v.pk, version_label(v)) for v in trainable_versions(workspace)]
+
+
+def version_tasks(workspace: Workspace) -> dict[int, str]:
+    """Each version's task: the script offers the architectures and fields of that task."""
+    return {v.pk: v.dataset.task_type for v in trainable_versions(workspace)}
+
+
+def version_problems(workspace: Workspace) -> dict[int, list[str]]:
+    """Why each version that cannot train cannot (the form says so before anyone submits)."""
+    found = {v.pk: training_problems(v) for v in trainable_versions(workspace)}
+    return {pk: problems for pk, problems in found.items() if problems}
 
 
 def multi_label_versions(workspace: Workspace) -> list[int]:
@@ -55,9 +77,11 @@ def multi_label_versions(workspace: Workspace) -> list[int]:
 
 def weight_choices(workspace: Workspace) -> list[tuple[str, str]]:
     choices = [("scratch", "None: random initialisation")]
-    for arch in architectures_for_task(CLASSIFICATION):
-        if shipped_weights(arch) is not None:
-            choices.append((f"shipped:{arch.key}", f"{arch.name}: shipped weights"))
+    for arch in TRAINABLE_ARCHITECTURES:
+        shipped = shipped_weights(arch)
+        if shipped is not None:
+            what = "shipped pretrained backbone" if shipped.backbone_only else "shipped weights"
+            choices.append((f"shipped:{arch.key}", f"{arch.name}: {what}"))
     for weights in workspace.weights.all():
         choices.append((f"saved:{weights.pk}", f"{weights.arch.name}: {weights.name}"))
     return choices
@@ -75,9 +99,7 @@ class NewJobForm(forms.Form):
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["dataset_version"].choices = version_choices(workspace)
-        self.fields["architecture"].choices = [
-            (a.key, a.name) for a in architectures_for_task(CLASSIFICATION)
-        ]
+        self.fields["architecture"].choices = [(a.key, a.name) for a in TRAINABLE_ARCHITECTURES]
         self.fields["weights"].choices = weight_choices(workspace)
         for name in NUMBER_FIELDS:
             self.fields[name] = forms.CharField(label=FIELDS[name].label, required=False)
@@ -87,26 +109,30 @@ class NewJobForm(forms.Form):
             )
         for name in BOOLEAN_FIELDS:
             self.fields[name] = forms.BooleanField(label=FIELDS[name].label, required=False)
-        for task, names in (
-            ("multi_label", MULTI_LABEL_FIELDS),
-            ("classification", SINGLE_LABEL_FIELDS),
-        ):
-            for name in names:
-                field = TASK_FIELDS[task][name]
-                self.fields[name] = forms.CharField(
+        for fields in TASK_FIELDS.values():
+            for name, field in fields.items():
+                kind = forms.BooleanField if field.kind is bool else forms.CharField
+                self.fields[name] = kind(
                     label=field.label, required=False, help_text=field.hint.strip()
                 )
 
-    def overrides(self) -> dict[str, Any]:
-        """The advanced fields as sent (blank numbers fall back to the preset)."""
+    def overrides(self, task: str) -> dict[str, Any]:
+        """The advanced fields as sent (blank numbers fall back to the preset), with the
+        switches of `task` (a version's task): an unticked box is not sent, so the other
+        tasks' switches are left out rather than refused."""
         data = self.cleaned_data
         values: dict[str, Any] = {
             n: data[n] for n in NUMBER_FIELDS if data.get(n) not in ("", None)
         }
         values.update({n: data[n] for n in CHOICE_FIELDS})
         values.update({n: bool(data.get(n)) for n in BOOLEAN_FIELDS})
-        task_fields = MULTI_LABEL_FIELDS + SINGLE_LABEL_FIELDS
-        values.update({n: data[n] for n in task_fields if data.get(n) not in ("", None)})
+        for name in TASK_FIELD_NAMES:
+            owner = next(t for t, fields in TASK_FIELDS.items() if name in fields)
+            if TASK_FIELDS[owner][name].kind is bool:
+                if owner == task:
+                    values[name] = bool(data.get(name))
+            elif data.get(name) not in ("", None):
+                values[name] = data[name]
         return values
 
     def init_choice(self) -> tuple[str, int | None]:

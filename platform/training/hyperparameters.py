@@ -16,7 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from modelzoo.catalog import Architecture
-from modelzoo.presets import PRESETS, fine_tune_defaults, preset_config
+from modelzoo.presets import PRESETS, dataset_limits, fine_tune_defaults, preset_config
 
 OPTIMIZERS = {
     "sgd": "SGD",
@@ -113,10 +113,25 @@ TASK_FIELDS: dict[str, dict[str, Field]] = {
             hint=" A class is predicted when its sigmoid score reaches it; 0.5 is the usual.",
         ),
     },
+    "detection": {
+        "augment_expand": Field(
+            "Random zoom-out",
+            bool,
+            hint=" Places the image on a larger canvas now and then, so small objects are seen "
+            "more often.",
+        ),
+        "multi_scale": Field(
+            "Multi-scale training",
+            bool,
+            hint=" Each batch at a random size around the input size (multiples of 32): more "
+            "robust to object sizes, but it needs a few hundred images to pay off.",
+        ),
+    },
 }
 TASK_DEFAULTS: dict[str, dict[str, Any]] = {
     "classification": {"label_smoothing": 0.0},
     "multi_label": {"threshold": 0.5},
+    "detection": {"augment_expand": False, "multi_scale": False},
 }
 
 
@@ -195,9 +210,10 @@ def build_config(
     fine-tuning recipe (modelzoo.presets)."""
     if preset not in PRESETS:
         raise ValidationError({"preset": f"Choose one of: {', '.join(PRESETS)}."})
-    config = preset_config(arch, preset, fine_tune=fine_tune) | TASK_DEFAULTS.get(task, {})
+    config = TASK_DEFAULTS.get(task, {}) | preset_config(arch, preset, fine_tune=fine_tune)
     if fine_tune:
         config |= fine_tune_defaults(preset, task)
+    config |= dataset_limits(task, train_samples)
     if train_samples:  # a preset fits itself to a small dataset; an explicit batch is checked
         config["batch_size"] = min(config["batch_size"], train_samples)
     known = fields_for(task)

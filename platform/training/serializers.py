@@ -263,3 +263,21 @@ class LabelSetExampleSerializer(serializers.Serializer):
 class ReportExamplesSerializer(serializers.Serializer):
     count = serializers.IntegerField()
     samples = LabelSetExampleSerializer(many=True)
+
+
+class TrainableVersionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    dataset = serializers.IntegerField()
+    name = serializers.CharField()
+    task = serializers.ChoiceField(choices=TrainingJob.Task.choices)
+    architectures = serializers.ListField(
+        child=serializers.CharField(), help_text="Zoo architectures that train this task"
+    )
+    can_train = serializers.BooleanField()
+    problems = serializers.ListField(
+        child=serializers.CharField(), help_text="Why it cannot train (empty when it can)"
+    )
+
+
+class TrainableVersionListSerializer(serializers.Serializer):
+    versions = TrainableVersionSerializer(many=True)

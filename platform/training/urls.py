@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path
 
 from training import views
-from training.api import cluster, evaluations, jobs, metrics, reports
+from training.api import cluster, evaluations, jobs, metrics, reports, versions
 
 app_name = "training"
 
@@ -15,6 +15,11 @@ api_urlpatterns = [
         "workspaces/<slug:workspace_slug>/jobs/compare/",
         reports.CompareView.as_view(),
         name="job-compare",
+    ),
+    path(
+        "workspaces/<slug:workspace_slug>/training/versions/",
+        versions.TrainableVersionListView.as_view(),
+        name="trainable-versions",
     ),
     path("jobs/<int:pk>/", jobs.JobDetailView.as_view(), name="job-detail"),
     path("jobs/<int:pk>/cancel/", jobs.JobCancelView.as_view(), name="job-cancel"),

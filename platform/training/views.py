@@ -15,15 +15,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.models import Workspace
 from core.scoping import Role, get_object_for_user_or_404, require_role
 from datastore.models import DatasetVersion
-from modelzoo.catalog import CLASSIFICATION, architectures_for_task
+from modelzoo.catalog import CLASSIFICATION
 from modelzoo.models import Weights
-from modelzoo.presets import all_presets, fine_tune_defaults, preset_config
+from modelzoo.presets import all_presets, dataset_limits, fine_tune_defaults, preset_config
 from training.forms import (
-    MULTI_LABEL_FIELDS,
-    SINGLE_LABEL_FIELDS,
+    TASK_FIELD_NAMES,
+    TRAINABLE_ARCHITECTURES,
     NewJobForm,
     multi_label_versions,
     trainable_versions,
+    version_problems,
+    version_tasks,
 )
 from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
 from training.models import EvaluationReport, TrainingJob
@@ -32,6 +34,7 @@ from training.services.evaluations import images_in
 from training.services.jobs import create_job, rerun_job
 from training.services.reports import measured_split, recorded_under_val_names
 from training.services.suggestion import suggest
+from training.services.version_data import split_sizes
 
 
 def _workspace(request: HttpRequest, slug: str) -> tuple[Workspace, Role]:
@@ -61,19 +64,30 @@ def _form_context(workspace: Workspace) -> dict[str, Any]:
     """What the form's script needs: presets per architecture (from scratch, and the
     fine-tuning recipe for a pretrained start), which weights fit which model, and the model
     proposed for each version."""
-    architectures = architectures_for_task(CLASSIFICATION)
+    architectures = TRAINABLE_ARCHITECTURES
+    versions = list(trainable_versions(workspace))
+    suggestions = {v.pk: suggest(v) for v in versions}
     return {
         "presets": {a.key: all_presets(a) for a in architectures},
         "fine_tune_presets": {a.key: _fine_tune_presets(a) for a in architectures},
+        "architecture_tasks": {a.key: a.task for a in architectures},
         "weights_arch": {f"saved:{w.pk}": w.architecture for w in workspace.weights.all()},
+        "version_tasks": version_tasks(workspace),
         "multi_label_versions": multi_label_versions(workspace),
         "multi_label_defaults": TASK_DEFAULTS["multi_label"],
-        "suggestions": {v.pk: suggest(v).to_json() for v in trainable_versions(workspace)},
+        # What a preset turns off for a version this small (modelzoo.presets.dataset_limits).
+        "dataset_limits": {
+            v.pk: dataset_limits(v.dataset.task_type, split_sizes(v)["train"]) for v in versions
+        },
+        "problems": version_problems(workspace),
+        "suggestions": {pk: s.to_json() for pk, s in suggestions.items() if s is not None},
     }
 
 
 def _fine_tune_presets(arch: Any) -> dict[str, dict[str, Any]]:
     presets = all_presets(arch, fine_tune=True)
+    if arch.task != CLASSIFICATION:
+        return presets
     for name, config in presets.items():  # single-label's own defaults; multi-label has none
         config |= TASK_DEFAULTS["classification"] | fine_tune_defaults(name, "classification")
     return presets
@@ -87,7 +101,7 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
     form = NewJobForm(
         request.POST or None, workspace=workspace, initial=_initial(request, workspace)
     )
-    advanced = set(FIELDS) | set(MULTI_LABEL_FIELDS) | set(SINGLE_LABEL_FIELDS)
+    advanced = set(FIELDS) | set(TASK_FIELD_NAMES)
     if request.method == "POST" and form.is_valid():
         job = _create_from_form(request, workspace, form)
         if job is not None:
@@ -153,7 +167,7 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, form: NewJobFo
             version=version,
             architecture=data["architecture"],
             preset=data["preset"],
-            overrides=form.overrides(),
+            overrides=form.overrides(version.dataset.task_type if version else ""),
             init=init,
             weights=weights,
             name=data["name"],

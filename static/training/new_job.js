@@ -1,14 +1,23 @@
 // The job form: the advanced panel follows the chosen model, preset and starting weights (the
 // fine-tuning recipe when they are pretrained), the weights list offers only weights that fit
-// the chosen model, each version proposes the model that suits its images, and a multi-label
-// version shows its own settings.
+// the chosen model, each version proposes the model that suits its images and offers only the
+// models of its task, a multi-label or detection version shows its own settings, and a version
+// that cannot train says why.
+import { el, replace } from "../js/dom.js";
+
 const data = JSON.parse(document.getElementById("form-data").textContent);
 const form = document.getElementById("new-job");
 const FIELDS = [
   "epochs", "batch_size", "learning_rate", "optimizer", "schedule", "weight_decay", "input_size", "seed",
   "device", "patience", "augment_flip", "augment_crop", "augment_color", "early_stopping",
-  "freeze_epochs", "backbone_lr_scale", "label_smoothing",
+  "freeze_epochs", "backbone_lr_scale", "label_smoothing", "augment_expand", "multi_scale",
 ];
+// The architectures a version's task trains (modelzoo.catalog.TRAINS_ON).
+const TRAINS_ON = { classification: "classification", multi_label: "classification", detection: "detection" };
+
+function versionTask() {
+  return data.version_tasks[form.elements.dataset_version.value] ?? "classification";
+}
 
 function architecture() {
   return form.elements.architecture.value;
@@ -32,7 +41,37 @@ function fillFromPreset() {
     if (field.type === "checkbox") field.checked = Boolean(values[name]);
     else field.value = String(values[name]);
   }
+  // What the preset turns off for a version this small (multi-scale training, say).
+  const limits = data.dataset_limits[form.elements.dataset_version.value] ?? {};
+  for (const [name, value] of Object.entries(limits)) {
+    const field = form.elements[name];
+    if (field && !field.disabled && field.type === "checkbox") field.checked = Boolean(value);
+  }
   document.getElementById("fine-tune-settings").dataset.pretrained = String(pretrained());
+}
+
+// Only the models of the version's task are offered (a classifier cannot learn boxes).
+function filterArchitectures() {
+  const select = form.elements.architecture;
+  const wanted = TRAINS_ON[versionTask()];
+  for (const option of select.options) {
+    const fits = data.architecture_tasks[option.value] === wanted;
+    option.hidden = !fits;
+    option.disabled = !fits;
+  }
+  if (select.selectedOptions[0]?.disabled) {
+    const first = [...select.options].find((o) => !o.disabled);
+    if (first) select.value = first.value;
+  }
+}
+
+// A version nothing can train says why, and the job cannot be started from it.
+function showProblems() {
+  const problems = data.problems[form.elements.dataset_version.value] ?? [];
+  const box = document.getElementById("version-problems");
+  box.hidden = problems.length === 0;
+  replace(box, problems.length ? [el("p", {}, "This version cannot train yet:"), el("ul", {}, problems.map((p) => el("li", {}, p)))] : []);
+  document.getElementById("start").disabled = problems.length > 0;
 }
 
 function filterWeights() {
@@ -66,23 +105,30 @@ function propose() {
 // Multi-label fields are sent only for a multi-label version, and single-label ones (label
 // smoothing) only for a single-label one: each job refuses the other's.
 function showTaskFields() {
-  const multi = data.multi_label_versions.includes(Number(form.elements.dataset_version.value));
+  const task = versionTask();
+  const multi = task === "multi_label";
+  const detection = task === "detection";
   document.getElementById("multi-label-settings").hidden = !multi;
   for (const [name, value] of Object.entries(data.multi_label_defaults)) {
     const field = form.elements[name];
     field.disabled = !multi;
     if (multi && field.value === "") field.value = String(value);
   }
-  form.elements.label_smoothing.disabled = multi;
-  document.getElementById("label-smoothing-row").hidden = multi;
-  document.body.dataset.task = multi ? "multi_label" : "classification";
+  document.getElementById("detection-settings").hidden = !detection;
+  for (const name of ["augment_expand", "multi_scale"]) form.elements[name].disabled = !detection;
+  const smoothing = task === "classification";
+  form.elements.label_smoothing.disabled = !smoothing;
+  document.getElementById("label-smoothing-row").hidden = !smoothing;
+  document.body.dataset.task = task;
+  filterArchitectures();
+  showProblems();
 }
 
 form.elements.architecture.addEventListener("change", () => { filterWeights(); fillFromPreset(); });
 form.elements.weights.addEventListener("change", fillFromPreset);
 form.elements.dataset_version.addEventListener("change", () => { showTaskFields(); propose(); });
 form.querySelectorAll('input[name="preset"]').forEach((radio) => radio.addEventListener("change", fillFromPreset));
-filterWeights();
 showTaskFields();
+filterWeights();
 if (!form.querySelector(".errorlist")) fillFromPreset();
 document.getElementById("suggestion").textContent = data.suggestions[form.elements.dataset_version.value]?.reason ?? "";

@@ -12,6 +12,9 @@ from django.utils import timezone
 
 from datastore.models.dataset import Dataset, LabelClass
 
+# How far past the image's edge a box may reach: half a pixel of rounding from the browser.
+BOX_SLACK = 0.5
+
 
 class StaleRevision(Exception):
     """Someone saved this sample's labels since the caller loaded them."""
@@ -150,7 +153,7 @@ class Sample(models.Model):
             raise ValidationError("A classification dataset labels images with tags, not boxes.")
         if task == Dataset.TaskType.CLASSIFICATION and len(set(class_ids)) > 1:
             raise ValidationError("This dataset is single-label: give the image one class.")
-        slack = 0.5  # half a pixel of rounding from the browser
+        slack = BOX_SLACK
         for box in boxes:
             if box.w <= 0 or box.h <= 0:
                 raise ValidationError("A box must have a positive width and height.")

@@ -49,6 +49,12 @@ class ShippedWeights:
         return recorded if isinstance(recorded, dict) else {}
 
     @property
+    def backbone_only(self) -> bool:
+        """Weights of a backbone alone (a detector's ImageNet backbone): the rest of the
+        network starts from random weights."""
+        return (self.manifest or {}).get("scope") == "backbone"
+
+    @property
     def class_names(self) -> list[str]:
         names = (self.manifest or {}).get("class_names")
         return list(names) if isinstance(names, list) else []

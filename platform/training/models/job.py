@@ -32,6 +32,7 @@ class TrainingJob(models.Model):
         # The values are the datastore's task types: a job trains its dataset's task.
         CLASSIFICATION = "classification", "Image classification"
         MULTI_LABEL = "multi_label", "Multi-label classification"
+        DETECTION = "detection", "Object detection"
 
     class Init(models.TextChoices):
         SCRATCH = "scratch", "Random initialisation"
@@ -95,7 +96,9 @@ class TrainingJob(models.Model):
     failure_detail = models.JSONField(default=dict, blank=True)  # e.g. the sample at fault
 
     val_accuracy = models.FloatField(null=True, blank=True)  # single-label
-    val_map = models.FloatField(null=True, blank=True)  # multi-label: mean average precision
+    # Multi-label: mean average precision; detection: COCO mAP@[.5:.95] (and val_map_50).
+    val_map = models.FloatField(null=True, blank=True)
+    val_map_50 = models.FloatField(null=True, blank=True)  # detection: COCO mAP@.5
     val_loss = models.FloatField(null=True, blank=True)
     train_loss = models.FloatField(null=True, blank=True)
     output_weights = models.OneToOneField(
@@ -129,9 +132,14 @@ class TrainingJob(models.Model):
         return self.task == self.Task.MULTI_LABEL
 
     @property
+    def is_detection(self) -> bool:
+        return self.task == self.Task.DETECTION
+
+    @property
     def headline(self) -> tuple[str, float | None]:
-        """The one validation number a list shows: accuracy, or mAP for multi-label."""
-        if self.is_multi_label:
+        """The one validation number a list shows: accuracy, or mAP for multi-label (and
+        detection: COCO mAP@[.5:.95])."""
+        if self.is_multi_label or self.is_detection:
             return "mAP", self.val_map
         return "accuracy", self.val_accuracy
 

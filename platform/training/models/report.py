@@ -56,7 +56,18 @@ class ReportFields(models.Model):
     # with images), and at the per-class thresholds (`class_thresholds`, in class order):
     # chosen on the validation split to maximise each class's F1, or the job's threshold for
     # every class when there was none; a later evaluation applies the job's, never re-chooses.
+    #
+    # Detection: `mean_average_precision` is COCO's mAP@[.5:.95] and `map_50` its mAP@.5
+    # (framework.metric.coco_evaluate); `per_class` [{"name", "support" (true boxes), "ap"
+    # (@[.5:.95]), "ap50", "threshold", "precision", "recall", "f1"}]; `pr_curves` per class at
+    # IoU 0.5 with the score of each point; `confusion` (C+1)×(C+1), rows the true class of
+    # each box matched at IoU 0.5 and a last row for detections that match none (background),
+    # columns the predicted class and a last column for true boxes nothing found; `predictions`
+    # per image {"sample", "size": [w, h], "truth": [[class, x1, y1, x2, y2]...], "found":
+    # [[class, score, x1, y1, x2, y2, matched truth or -1]...], "errors"} in image pixels; and
+    # `default_threshold` / `class_thresholds` the score thresholds those are drawn at.
     mean_average_precision = models.FloatField(null=True, blank=True)
+    map_50 = models.FloatField(null=True, blank=True)  # detection only
     micro_f1 = models.FloatField(null=True, blank=True)
     macro_f1 = models.FloatField(null=True, blank=True)
     tuned_micro_f1 = models.FloatField(null=True, blank=True)

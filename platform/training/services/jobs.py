@@ -10,7 +10,7 @@ from django.db import transaction
 from core.queueing import enqueue
 from datastore.models import DatasetVersion
 from framework.inference.package import Preprocessing
-from modelzoo.catalog import UnknownArchitecture, get_architecture
+from modelzoo.catalog import TASKS, TRAINS_ON, UnknownArchitecture, get_architecture
 from modelzoo.models import Weights
 from modelzoo.services.shipped import shipped_weights
 from training.conf import knob
@@ -93,8 +93,15 @@ def create_job(
             {"architecture": f"“{architecture}” is not in the model zoo."}
         ) from None
     check_trainable(version)
-    _check_init(arch, workspace, init, weights)
     task = version.dataset.task_type
+    if TRAINS_ON.get(task) != arch.task:
+        raise ValidationError(
+            {
+                "architecture": f"{arch.name} is for {TASKS[arch.task].lower()}; this version "
+                f"is for {TASKS[task].lower()}. Choose one of the models the form offers for it."
+            }
+        )
+    _check_init(arch, workspace, init, weights)
     config = build_config(
         arch,
         preset,

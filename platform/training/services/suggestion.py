@@ -3,7 +3,8 @@
 Colour photos get a network pretrained on ImageNet, at the input size it was trained at:
 fine-tuned, thirty photos a class already make a useful model, where training from random
 weights would need thousands. Small grey images (digits, say) keep the small networks that train
-in seconds at 28×28.
+in seconds at 28×28. Detection versions get the smallest detector, with its shipped ImageNet
+backbone when the server has one; a version nothing can train gets no proposal.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.core.files.storage import default_storage
 from PIL import Image, UnidentifiedImageError
 
 from datastore.models import DatasetVersion, Sample, VersionItem
-from modelzoo.catalog import Architecture, get_architecture
+from modelzoo.catalog import DETECTION, Architecture, architectures_for_task, get_architecture
 from modelzoo.services.shipped import shipped_weights
 
 # Pretrained networks in the order the form prefers them: MobileNetV2 fine-tunes fastest on a
@@ -39,7 +40,9 @@ class Suggestion:
         return asdict(self)
 
 
-def suggest(version: DatasetVersion) -> Suggestion:
+def suggest(version: DatasetVersion) -> Suggestion | None:
+    if version.dataset.task_type == DETECTION:
+        return _detector(version)
     mean_side = _mean_side(version)
     colour = colour_share(version.pk)
     if colour < 0.5 and mean_side <= SMALL_GREY_SIDE:
@@ -66,6 +69,33 @@ def suggest(version: DatasetVersion) -> Suggestion:
         fallback.input_size,
         f"{kind}: no pretrained weights are installed on this server (an administrator runs "
         f"`make weights`), so {fallback.name}, light enough to train from random weights.",
+    )
+
+
+def _detector(version: DatasetVersion) -> Suggestion | None:
+    """The first (smallest) detector, with its pretrained backbone when it is shipped."""
+    detectors = architectures_for_task(DETECTION)
+    if not detectors:
+        return None
+    pretrained = [a for a in detectors if shipped_weights(a) is not None]
+    arch = (pretrained or detectors)[0]
+    side = f"{arch.input_size}×{arch.input_size}"
+    if pretrained:
+        return Suggestion(
+            arch.key,
+            f"shipped:{arch.key}",
+            arch.input_size,
+            f"Object detection: {arch.name} with its backbone pretrained on ImageNet, at "
+            f"{side}. The backbone already knows edges and textures, so a few dozen labeled "
+            "images make a useful detector.",
+        )
+    return Suggestion(
+        arch.key,
+        "scratch",
+        arch.input_size,
+        f"Object detection: {arch.name} at {side}, from random weights: no pretrained "
+        "backbone is installed on this server (an administrator runs `make weights`), so it "
+        "needs many more labeled images.",
     )
 
 

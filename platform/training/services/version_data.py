@@ -7,14 +7,22 @@ with which classes, and where each image is stored. Training never looks at the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from django.core.exceptions import ValidationError
 
 from datastore.models import Dataset, DatasetVersion, VersionItem
+from modelzoo.catalog import MISSING, architectures_for_dataset
+from training.services.detection_checks import box_problems
 
 SPLITS = ("train", "val", "test")
 # The dataset types a job can train, as the job records them (TrainingJob.task).
-TRAINABLE = (Dataset.TaskType.CLASSIFICATION, Dataset.TaskType.MULTI_LABEL)
+TRAINABLE = (
+    Dataset.TaskType.CLASSIFICATION,
+    Dataset.TaskType.MULTI_LABEL,
+    Dataset.TaskType.DETECTION,
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,50 @@ def examples(version: DatasetVersion, split: str) -> list[Example]:
         for sample_id, file, name, labels in rows.iterator(chunk_size=5000)
         if labels
     ]
+
+
+@dataclass(frozen=True)
+class DetectionExample:
+    """A detection sample: its boxes as corners in pixels of the stored image. An image
+    labeled as holding no object has none; it still teaches the detector what is not one."""
+
+    sample_id: int
+    file: str
+    name: str
+    width: int
+    height: int
+    boxes: np.ndarray  # float32 [N, 4]: x1, y1, x2, y2
+    classes: np.ndarray  # int64 [N]: class indices into the version's classes
+
+    @property
+    def label(self) -> int:
+        """The class of its first box (-1 without boxes): what a split is dealt by."""
+        return int(self.classes[0]) if len(self.classes) else -1
+
+
+def detection_examples(version: DatasetVersion, split: str) -> list[DetectionExample]:
+    """The split's samples in a stable order (by version item), each with its boxes."""
+    rows = (
+        VersionItem.objects.filter(version=version, split=split)
+        .order_by("id")
+        .values_list(
+            "sample_id",
+            "sample__file",
+            "sample__original_name",
+            "sample__width",
+            "sample__height",
+            "labels",
+        )
+    )
+    found = []
+    for sample_id, file, name, width, height, labels in rows.iterator(chunk_size=5000):
+        boxes = [box for box in labels or [] if isinstance(box, list) and len(box) == 5]
+        corners = np.array([[x, y, x + w, y + h] for _, x, y, w, h in boxes], np.float32).reshape(
+            -1, 4
+        )
+        classes = np.array([int(box[0]) for box in boxes], np.int64)
+        found.append(DetectionExample(sample_id, file, name, width, height, corners, classes))
+    return found
 
 
 def split_sizes(version: DatasetVersion) -> dict[str, int]:
@@ -65,27 +117,42 @@ def may_choose_on(split: str) -> bool:
     return split == "val"
 
 
-def check_trainable(version: DatasetVersion) -> None:
-    """ValidationError (on the dataset_version field) when no zoo network can train on it."""
+def training_problems(version: DatasetVersion) -> list[str]:
+    """Why no zoo network can train on the version, one sentence each (empty: one can)."""
     task = version.dataset.task_type
+    problems = []
+    if task not in TRAINABLE:
+        return [f"Jobs cannot train {version.dataset.get_task_type_display()} datasets."]
+    if not architectures_for_dataset(task):
+        problems.append(MISSING.get(task) or "The model zoo has no architecture for this task.")
     if task == Dataset.TaskType.DETECTION:
-        raise ValidationError(
-            {
-                "dataset_version": "This is an object-detection version; the model zoo has no "
-                "detection architectures yet. Use an image-classification dataset."
-            }
-        )
-    if len(version.classes) < 2:
-        raise ValidationError(
-            {
-                "dataset_version": "A classifier needs at least two classes; this version has "
-                f"{len(version.classes)}."
-            }
+        problems += box_problems(version)
+    elif len(version.classes) < 2:
+        problems.append(
+            f"A classifier needs at least two classes; this version has {len(version.classes)}."
         )
     if split_sizes(version)["train"] == 0:
-        raise ValidationError(
-            {
-                "dataset_version": "This version has no training images. Freeze a version with a "
-                "train split."
-            }
-        )
+        problems.append("This version has no training images. Freeze a version with a train split.")
+    return problems
+
+
+def check_trainable(version: DatasetVersion) -> None:
+    """ValidationError (on the dataset_version field) when no zoo network can train on it."""
+    problems = training_problems(version)
+    if problems:
+        raise ValidationError({"dataset_version": problems})
+
+
+def readiness(version: DatasetVersion) -> dict[str, Any]:
+    """Whether the version can train, on which architectures, and why not (the API, the zoo)."""
+    task = version.dataset.task_type
+    problems = training_problems(version)
+    return {
+        "id": version.pk,
+        "dataset": version.dataset_id,
+        "name": str(version),
+        "task": task,
+        "architectures": [a.key for a in architectures_for_dataset(task)],
+        "can_train": not problems,
+        "problems": problems,
+    }
