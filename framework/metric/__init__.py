@@ -9,6 +9,11 @@ from framework.metric.classification_report import (
     precision_recall_f1_support,
     top_k_accuracy,
 )
+from framework.metric.detection import (
+    DetectionEvaluation,
+    PrecisionRecallCurve,
+    coco_evaluate,
+)
 from framework.metric.metrics import Accuracy, Auc, Metric, Precision, Recall, accuracy
 
 __all__ = [
@@ -25,4 +30,7 @@ __all__ = [
     "binary_precision_recall_curve",
     "precision_recall_curve",
     "average_precision",
+    "coco_evaluate",
+    "DetectionEvaluation",
+    "PrecisionRecallCurve",
 ]
