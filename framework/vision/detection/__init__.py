@@ -1,0 +1,1 @@
+"""Object detection: the losses, label assignment and heads of anchor-free detectors."""
