@@ -21,12 +21,18 @@ from modelzoo.catalog import UnknownArchitecture, get_architecture
 from modelzoo.models import Weights, WeightsImport
 from modelzoo.serializers import (
     ImportWeightsSerializer,
+    ReadyModelListSerializer,
+    ReadyModelSerializer,
+    ReadyTryResponseSerializer,
+    TryDetectorSerializer,
     TryPhotoSerializer,
     WeightsImportSerializer,
     WeightsSerializer,
     api_error,
 )
-from modelzoo.services.listing import catalog, describe
+from modelzoo.services.detecting import try_ready
+from modelzoo.services.listing import catalog, describe, describe_ready, ready_catalog
+from modelzoo.services.ready import UnknownReadyModel, get_ready_model
 from modelzoo.services.trying import TryRefusal, try_photo
 from modelzoo.services.weights import start_import
 
@@ -80,6 +86,59 @@ class ArchitectureTryView(generics.GenericAPIView):
         incoming.is_valid(raise_exception=True)
         try:
             answer = try_photo(arch, incoming.validated_data["image"])
+        except TryRefusal as refusal:
+            return Response({"detail": str(refusal)}, status=refusal.status)
+        return Response(answer)
+
+
+def _ready(key: str) -> Any:
+    try:
+        return get_ready_model(key)
+    except UnknownReadyModel:
+        raise Http404("No ready model with this key.") from None
+
+
+class ReadyModelListView(generics.GenericAPIView):
+    """The ready models: trained detectors from packages (document layout, ...), each with
+    its manifest (package, version, sha256, license, classes) and whether this server has the
+    package to run it."""
+
+    serializer_class = ReadyModelListSerializer
+
+    @extend_schema(
+        operation_id="modelzoo_ready_models_list", responses={200: ReadyModelListSerializer}
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"ready_models": ready_catalog()})
+
+
+class ReadyModelDetailView(generics.GenericAPIView):
+    """One ready model."""
+
+    serializer_class = ReadyModelSerializer
+
+    @extend_schema(responses={200: ReadyModelSerializer})
+    def get(self, request: Request, key: str) -> Response:
+        return Response(describe_ready(_ready(key)))
+
+
+class ReadyModelTryView(generics.GenericAPIView):
+    """Find regions in one image (multipart field ``image``) with a ready detector: boxes in
+    the image's pixels, with class and score, best first. 409 when this server lacks its
+    package."""
+
+    parser_classes = [MultiPartParser]
+    serializer_class = TryDetectorSerializer
+
+    @extend_schema(request=TryDetectorSerializer, responses={200: ReadyTryResponseSerializer})
+    def post(self, request: Request, key: str) -> Response:
+        ready = _ready(key)
+        refuse_oversized_body(request)
+        incoming = TryDetectorSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        try:
+            answer = try_ready(ready, data["image"], data.get("score_threshold"))
         except TryRefusal as refusal:
             return Response({"detail": str(refusal)}, status=refusal.status)
         return Response(answer)

@@ -63,6 +63,75 @@ class TryPhotoSerializer(serializers.Serializer):
     image = serializers.FileField(help_text="A photo (PNG, JPEG, ...) to classify")
 
 
+class TryDetectorSerializer(serializers.Serializer):
+    image = serializers.FileField(help_text="An image (PNG, JPEG, ...) to find regions in")
+    score_threshold = serializers.FloatField(
+        required=False,
+        min_value=0.0,
+        max_value=1.0,
+        help_text="Keep boxes scoring over this (default: the manifest's)",
+    )
+
+
+# One found object. Built with type(): its `class` field is a Python keyword.
+DetectionBoxSerializer = type(
+    "DetectionBoxSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "A box found in an image, with its class and score.",
+        "box": serializers.ListField(
+            child=serializers.FloatField(),
+            min_length=4,
+            max_length=4,
+            help_text="[x1, y1, x2, y2] in pixels of the image sent",
+        ),
+        "class": serializers.CharField(help_text="The class name"),
+        "index": serializers.IntegerField(help_text="The class's position in the class names"),
+        "score": serializers.FloatField(),
+    },
+)
+
+
+class ReadyTryResponseSerializer(serializers.Serializer):
+    model = serializers.CharField()
+    size = serializers.ListField(child=serializers.IntegerField(), help_text="[width, height]")
+    score_threshold = serializers.FloatField()
+    boxes = DetectionBoxSerializer(many=True)
+    elapsed_ms = serializers.FloatField()
+
+
+class ReadyManifestSerializer(serializers.Serializer):
+    package = serializers.CharField()
+    version = serializers.CharField()
+    file = serializers.CharField()
+    sha256 = serializers.CharField()
+    license = serializers.CharField()
+    upstream = serializers.CharField()
+    pip_install = serializers.CharField()
+    published = serializers.DictField()
+    class_names = serializers.ListField(child=serializers.CharField())
+    preprocessing = serializers.DictField()
+    postprocessing = serializers.DictField()
+
+
+class ReadyModelSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    task = serializers.CharField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    input_size = serializers.ListField(child=serializers.IntegerField(), help_text="[h, w]")
+    num_classes = serializers.IntegerField()
+    available = serializers.BooleanField(help_text="Whether this server can run it")
+    unavailable_reason = serializers.CharField(help_text="Why not, and what to install")
+    manifest = ReadyManifestSerializer()
+    try_url = serializers.CharField(allow_null=True)
+
+
+class ReadyModelListSerializer(serializers.Serializer):
+    ready_models = ReadyModelSerializer(many=True)
+
+
 class WeightsImportSerializer(serializers.ModelSerializer):
     """An import of a weights file: its progress, then the weights or the reason it failed."""
 

@@ -20,6 +20,17 @@ api_urlpatterns = [
         api.ArchitectureTryView.as_view(),
         name="architecture-try",
     ),
+    path("modelzoo/ready-models/", api.ReadyModelListView.as_view(), name="ready-model-list"),
+    path(
+        "modelzoo/ready-models/<str:key>/",
+        api.ReadyModelDetailView.as_view(),
+        name="ready-model-detail",
+    ),
+    path(
+        "modelzoo/ready-models/<str:key>/try/",
+        api.ReadyModelTryView.as_view(),
+        name="ready-model-try",
+    ),
     path(
         "workspaces/<slug:workspace_slug>/weights/",
         api.WeightsListView.as_view(),

@@ -49,6 +49,7 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             entry["saved"] = saved.get(entry["key"], [])
         mine = versions.filter(dataset__task_type=task["task"]).order_by("-created_at", "-pk")
         task["versions"] = [readiness(v) for v in mine[:VERSIONS_SHOWN]]
+    detectors = [entry for task in tasks for entry in task["ready"] if entry["try_url"]]
     imports = workspace.weight_imports.select_related("weights")[:RECENT_IMPORTS]
     tryable = [
         entry
@@ -65,6 +66,7 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "imports": imports,
             "try_architectures": tryable,
+            "try_detectors": detectors,
             "can_edit": role.covers(Role.MEMBER),
             "formats": supported_formats(),
             "onnx_available": onnx_import_available(),

@@ -1,6 +1,7 @@
 """The catalog as pages and the API show it: each architecture with its profile (parameters,
 FLOPs, size), default hyperparameters per preset, and the shipped weights actually present,
-with where they come from."""
+with where they come from; and the ready models (trained detectors from packages), each with
+its manifest and whether this server can use it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from modelzoo.catalog import ARCHITECTURES, MISSING, TASKS, Architecture
 from modelzoo.presets import all_presets
 from modelzoo.services.profiles import MEASURE_COMMAND, profile_of
+from modelzoo.services.ready import ReadyModel, ready_models, unavailable
 from modelzoo.services.shipped import ShippedWeights, shipped_weights
 
 
@@ -65,18 +67,41 @@ def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
     }
 
 
+def describe_ready(ready: ReadyModel) -> dict[str, Any]:
+    problem = unavailable(ready)
+    height, width = ready.input_size
+    return {
+        "key": ready.key,
+        "name": ready.name,
+        "task": ready.task,
+        "title": ready.title,
+        "description": ready.description,
+        "input_size": [height, width],
+        "num_classes": len(ready.class_names),
+        "available": problem is None,
+        "unavailable_reason": problem or "",
+        "manifest": ready.manifest(),
+        "try_url": None if problem else f"/api/modelzoo/ready-models/{ready.key}/try/",
+    }
+
+
+def ready_catalog() -> list[dict[str, Any]]:
+    return [describe_ready(ready) for ready in ready_models().values()]
+
+
 def catalog() -> list[dict[str, Any]]:
     return [describe(arch) for arch in ARCHITECTURES]
 
 
 def catalog_by_task() -> list[dict[str, Any]]:
     """Every task, with its architectures (a task without any says so, never pretends)."""
-    entries = catalog()
+    entries, ready = catalog(), ready_catalog()
     return [
         {
             "task": task,
             "label": label,
             "architectures": [e for e in entries if e["task"] == task],
+            "ready": [r for r in ready if r["task"] == task],
             "missing": MISSING.get(task, ""),
         }
         for task, label in TASKS.items()

@@ -1,0 +1,193 @@
+"""Ready models: trained networks from packages on the registries, offered in the zoo to deploy
+and try as they come, with a manifest each (`modelzoo/manifests/*.json`): the package, its
+version, the file's sha256, the license, the classes, and how images go in and answers come
+out.
+
+Like shipped weights, nothing is downloaded: a ready model whose package is not installed (or
+is another version, or holds another file) is listed with the reason and the pip command, and
+cannot be used. The platform runs without the package.
+
+    ready = get_ready_model("layout_cdla")
+    problem = unavailable(ready)          # None when usable
+    network = load_network(ready)         # images [N, 3, H, W] -> (boxes, scores)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+MANIFESTS = Path(__file__).resolve().parent.parent / "manifests"
+
+
+class ReadyModelUnavailable(Exception):
+    """The ready model cannot be used on this server; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class ReadyModel:
+    key: str
+    name: str
+    task: str
+    title: str
+    description: str
+    source: dict[str, str]
+    published: dict[str, Any]
+    class_names: tuple[str, ...]
+    preprocessing: dict[str, Any]
+    postprocessing: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> ReadyModel:
+        return cls(
+            key=doc["key"],
+            name=doc["name"],
+            task=doc["task"],
+            title=doc["title"],
+            description=doc["description"],
+            source=dict(doc["source"]),
+            published=dict(doc.get("published") or {}),
+            class_names=tuple(doc["class_names"]),
+            preprocessing=dict(doc["preprocessing"]),
+            postprocessing=dict(doc["postprocessing"]),
+        )
+
+    @property
+    def input_size(self) -> tuple[int, int]:
+        """(height, width) the network takes."""
+        height, width = self.preprocessing["size"]
+        return int(height), int(width)
+
+    def manifest(self) -> dict[str, Any]:
+        """What the zoo and the API show: package, version, sha256, license, classes."""
+        return {
+            "package": self.source["package"],
+            "version": self.source["version"],
+            "file": self.source["file"],
+            "sha256": self.source["sha256"],
+            "license": self.source["license"],
+            "upstream": self.source["upstream"],
+            "pip_install": self.source["pip_install"],
+            "published": self.published,
+            "class_names": list(self.class_names),
+            "preprocessing": self.preprocessing,
+            "postprocessing": self.postprocessing,
+        }
+
+
+class UnknownReadyModel(KeyError):
+    pass
+
+
+@cache
+def ready_models() -> dict[str, ReadyModel]:
+    found = {}
+    for path in sorted(MANIFESTS.glob("*.json")):
+        ready = ReadyModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+        found[ready.key] = ready
+    return found
+
+
+def get_ready_model(key: str) -> ReadyModel:
+    try:
+        return ready_models()[key]
+    except KeyError:
+        raise UnknownReadyModel(key) from None
+
+
+_hashes: dict[tuple[str, int, int], str] = {}
+
+
+def _sha256(path: Path) -> str:
+    """The file's sha256, computed once per file state (path, size, modification time)."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _hashes:
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(chunk)
+        _hashes[key] = digest.hexdigest()
+    return _hashes[key]
+
+
+def locate(ready: ReadyModel) -> Path:
+    """The model's file in its installed package, checked against the manifest; raises
+    ReadyModelUnavailable saying what to install otherwise. The package is never imported."""
+    source = ready.source
+    install = f"An administrator installs it with `{source['pip_install']}`."
+    try:
+        distribution = metadata.distribution(source["package"])
+    except metadata.PackageNotFoundError:
+        raise ReadyModelUnavailable(
+            f"{source['package']} is not installed on this server, so {ready.name} cannot be "
+            f"used. {install}"
+        ) from None
+    if distribution.version != source["version"]:
+        raise ReadyModelUnavailable(
+            f"{source['package']} {distribution.version} is installed; {ready.name} is "
+            f"described for {source['version']}. {install}"
+        )
+    path = Path(str(distribution.locate_file(source["file"])))
+    if not path.is_file():
+        raise ReadyModelUnavailable(
+            f"{source['package']} {source['version']} has no {source['file']}. {install}"
+        )
+    actual = _sha256(path)
+    if actual != source["sha256"]:
+        raise ReadyModelUnavailable(
+            f"{source['file']} has sha256 {actual}, not the {source['sha256']} its manifest "
+            f"names: it is not the file described. Reinstall it: `{source['pip_install']}`."
+        )
+    return path
+
+
+def unavailable(ready: ReadyModel) -> str | None:
+    """Why the ready model cannot be used here (None: it can)."""
+    try:
+        locate(ready)
+    except ReadyModelUnavailable as reason:
+        return str(reason)
+    return None
+
+
+_networks: dict[str, tuple[tuple, Any]] = {}
+_networks_lock = threading.Lock()
+
+
+def load_network(ready: ReadyModel) -> Any:
+    """The model as a framework network in eval mode, images [N, 3, H, W] normalised as its
+    preprocessing says -> (boxes [N, A, 4] in input pixels, scores [N, C, A]). Built once per
+    process and file; callers that run it from several threads take turns (`network_lock`)."""
+    path = locate(ready)
+    stat = path.stat()
+    identity = (str(path), stat.st_size, stat.st_mtime_ns)
+    with _networks_lock:
+        cached = _networks.get(ready.key)
+        if cached is not None and cached[0] == identity:
+            return cached[1]
+        network = _build(ready, path)
+        _networks[ready.key] = (identity, network)
+        return network
+
+
+network_lock = threading.Lock()
+
+
+def _build(ready: ReadyModel, path: Path) -> Any:
+    import framework
+    from modelzoo.services.picodet_onnx import PicoDetDecoder, batch_dynamic
+
+    graph = batch_dynamic(framework.onnx.read_model(str(path)))
+    post = ready.postprocessing
+    network = PicoDetDecoder(
+        framework.onnx.load(graph), ready.input_size, post["strides"], int(post["reg_max"])
+    )
+    network.eval()
+    return network
