@@ -102,6 +102,15 @@ def revoke_invitation(invitation: Invitation, *, by: User) -> None:
         raise ValidationError("This invitation was already answered or has expired.")
 
 
+def link_open_invitations(user: User) -> int:
+    """Open invitations sent to this account's username or email before the account existed
+    now name it, so its owner finds them after signing in. Only for accounts an operator
+    creates: anyone signing up could type someone else's email, so sign-up does not do this."""
+    addresses = {user.username.lower()} | ({user.email.lower()} if user.email else set())
+    unclaimed = Invitation.objects.open().filter(invitee__isnull=True, addressed_to__in=addresses)
+    return unclaimed.update(invitee=user)
+
+
 def open_invitations_for(user: User) -> list[Invitation]:
     if not user.is_authenticated:
         return []
