@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema
-from rest_framework import generics, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics, status
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -21,9 +22,11 @@ from accounts.serializers import (
     MembershipSerializer,
     MyInvitationSerializer,
     NewApiTokenSerializer,
+    PasswordTokenSerializer,
     UserSerializer,
     WorkspaceSerializer,
 )
+from core import throttling
 from core.api import WorkspaceNestedMixin
 from core.permissions import (
     IsWorkspaceAdmin,
@@ -239,3 +242,71 @@ class TokenDetailView(WorkspaceNestedMixin, generics.RetrieveDestroyAPIView):
 
     def perform_destroy(self, instance: ApiToken) -> None:
         instance.revoke()
+
+
+class InvalidCredentials(exceptions.APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "The username, password or workspace is wrong."
+    default_code = "invalid_credentials"
+
+
+class PasswordTokenView(generics.GenericAPIView):
+    """A first token without a browser: your username (or email) and password, the slug of a
+    workspace you belong to, and a name for the token. The token has your role in that
+    workspace; its secret is in this response only. Any wrong value gets the same answer.
+    Limited to 5 attempts a minute per address and per account (429 with Retry-After), and
+    wrong passwords count against the sign-in page's limits too."""
+
+    # Credentials travel in the body; a session or a token is not needed, nor looked at.
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    serializer_class = PasswordTokenSerializer
+
+    @extend_schema(
+        auth=[],
+        request=PasswordTokenSerializer,
+        responses={
+            201: NewApiTokenSerializer,
+            400: OpenApiResponse(
+                description="A missing field, or wrong credentials (`invalid_credentials`: "
+                "the same for a wrong password, an unknown account or workspace, and a "
+                "workspace you are not a member of)"
+            ),
+            429: OpenApiResponse(description="Too many attempts; see Retry-After"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        incoming = PasswordTokenSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        account = services.find_user(data["username"])
+        # One account, one count, whether it is named by its username or by its email.
+        account_key = account.username if account is not None else data["username"].strip()
+        address = throttling.client_address(request)
+        limits = [
+            (throttling.TOKEN_MINTS_PER_ADDRESS, address),
+            (throttling.TOKEN_MINTS_PER_ACCOUNT, account_key),
+            (throttling.LOGIN_FAILURES_PER_ACCOUNT, account_key),
+            (throttling.LOGIN_FAILURES_PER_ADDRESS, address),
+        ]
+        waits = [wait for limit, key in limits if (wait := limit.retry_after(key)) is not None]
+        if waits:
+            wait = max(waits)
+            raise exceptions.Throttled(
+                wait, f"Too many attempts; try again in {throttling.wait_text(wait)}."
+            )
+        for limit, key in limits[:2]:
+            limit.record(key)
+        issued = services.issue_token_with_password(
+            account=data["username"],
+            password=data["password"],
+            workspace_slug=data["workspace"],
+            name=data["name"],
+        )
+        if issued is None:
+            for limit, key in limits[2:]:
+                limit.record(key)
+            raise InvalidCredentials()
+        token, secret = issued
+        token.token = secret
+        return Response(NewApiTokenSerializer(token).data, status=status.HTTP_201_CREATED)

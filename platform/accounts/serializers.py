@@ -90,3 +90,18 @@ class NewApiTokenSerializer(ApiTokenSerializer):
     class Meta(ApiTokenSerializer.Meta):
         fields = (*ApiTokenSerializer.Meta.fields, "token")
         read_only_fields = (*ApiTokenSerializer.Meta.read_only_fields, "token")
+
+
+class PasswordTokenSerializer(serializers.Serializer):
+    """What a script without a token yet sends for its first one."""
+
+    username = serializers.CharField(max_length=254, help_text="Username or email.")
+    password = serializers.CharField(
+        max_length=4096, trim_whitespace=False, write_only=True, style={"input_type": "password"}
+    )
+    workspace = serializers.SlugField(
+        max_length=110, help_text="Slug of a workspace you are a member of."
+    )
+    name = serializers.CharField(
+        max_length=100, help_text="A label to recognise the token by, e.g. `CI upload script`."
+    )

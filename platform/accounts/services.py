@@ -4,6 +4,7 @@ may do what. Views call these; they hold no logic of their own."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -153,6 +154,26 @@ def issue_token(workspace: Workspace, *, user: User, name: str) -> tuple[ApiToke
     """A new token for ``user`` in ``workspace``; any member, viewers included, may have one."""
     require_role(user, workspace, Role.VIEWER)
     return ApiToken.issue(workspace=workspace, user=user, name=name)
+
+
+def issue_token_with_password(
+    *, account: str, password: str, workspace_slug: str, name: str
+) -> tuple[ApiToken, str] | None:
+    """A new token for the account with this username (or email) and password, in the workspace
+    with this slug, or None when any of them is wrong. An outsider to the workspace, or a
+    workspace that does not exist, looks exactly like a wrong password: the answer never tells
+    which accounts exist or who belongs where."""
+    user = find_user(account)
+    # Checked even when no account matches: Django then hashes the password anyway, so that
+    # the answer takes as long either way.
+    username = user.username if user is not None else account
+    authenticated = authenticate(username=username, password=password)
+    if authenticated is None:
+        return None
+    workspace = Workspace.objects.filter(slug=workspace_slug).first()
+    if workspace is None or workspace.role_of(authenticated) is None:
+        return None
+    return issue_token(workspace, user=authenticated, name=name)
 
 
 def ensure_demo(*, username: str, password: str, workspace_name: str) -> tuple[User, Workspace]:

@@ -11,6 +11,7 @@ app_name = "accounts"
 
 api_urlpatterns = [
     path("me/", api.MeView.as_view(), name="me"),
+    path("tokens/", api.PasswordTokenView.as_view(), name="password-token"),
     path("workspaces/", api.WorkspaceListView.as_view(), name="workspace-list"),
     path(
         "workspaces/<slug:workspace_slug>/",

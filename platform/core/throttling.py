@@ -1,4 +1,5 @@
-"""Throttles for guessing: failed sign-ins, failed API tokens, and sign-ups.
+"""Throttles for guessing: failed sign-ins, failed API tokens, sign-ups and tokens asked for with
+a password.
 
 Each limit counts *failures* (or, for sign-up, attempts) per key in fixed windows, in the
 shared cache (a database table, so every web process sees the same counts). REST framework's
@@ -64,6 +65,11 @@ LOGIN_FAILURES_PER_ADDRESS = Limit("login-address", 30, 15 * 60)
 TOKEN_FAILURES_PER_ADDRESS = Limit("token-address", 30, 5 * 60)
 # New accounts from one address.
 SIGNUPS_PER_ADDRESS = Limit("signup-address", 10, 60 * 60)
+# Tokens asked for with a password (POST /api/tokens/), from one address and for one account.
+# Every attempt counts, right or wrong: a script needs its token once, not once a second. Wrong
+# passwords also count against the sign-in limits above, so this door adds no guesses.
+TOKEN_MINTS_PER_ADDRESS = Limit("token-mint-address", 5, 60)
+TOKEN_MINTS_PER_ACCOUNT = Limit("token-mint-account", 5, 60)
 
 
 def client_address(request: HttpRequest) -> str:

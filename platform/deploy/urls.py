@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import include, path
 
 from deploy import views
-from deploy.api import deployments, exports
+from deploy.api import deployments, exports, wheel
 
 app_name = "deploy"
 
@@ -44,6 +44,7 @@ api_urlpatterns = [
         deployments.TrafficView.as_view(),
         name="deployment-traffic",
     ),
+    path("framework-wheel/", wheel.FrameworkWheelView.as_view(), name="framework-wheel"),
 ]
 
 urlpatterns = [
