@@ -12,11 +12,12 @@ senders need not import tasks.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
 
-from celery import Celery
+from celery import Celery, signals
 from kombu import Exchange, Queue
 
 # platform/ is a source root (see manage.py); the worker imports apps by their own names.
@@ -67,3 +68,22 @@ app.conf.beat_schedule = {
     **app.conf.beat_schedule,
     "reconcile-training-jobs": {"task": "training.reconcile", "schedule": 30.0},
 }
+
+
+# LOG_FORMAT=json: Celery gives its task logger and its multiprocessing logger handlers of its
+# own, with its own text formats; they get Sampan's JSON formatter, as the root logger (set up
+# from settings.LOGGING) already has. Text keeps Celery's formats, with their task names.
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def _log_as_settings_say(logger: logging.Logger, **kwargs: object) -> None:
+    from django.conf import settings
+
+    if settings.LOG_FORMAT != "json":
+        return
+    from celery.utils.log import get_multiprocessing_logger
+
+    from core.log_format import JsonFormatter
+
+    for each in (logger, get_multiprocessing_logger()):
+        for handler in each.handlers:
+            handler.setFormatter(JsonFormatter())

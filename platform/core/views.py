@@ -1,12 +1,14 @@
-"""Site-wide pages: the landing page and the health endpoints."""
+"""Site-wide pages: the landing page, the health endpoints and the metrics scrape."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from prometheus_client import CONTENT_TYPE_LATEST
 
+from core import metrics as prometheus
 from core.health import run_checks
 
 
@@ -36,3 +38,12 @@ def liveness(request: HttpRequest) -> HttpResponse:
     """Liveness: the web process serves requests. Container health checks use this one, so a
     stopped worker does not make the web container look broken."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@never_cache
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus' scrape (core.metrics); a 404 for anyone who may not scrape."""
+    if not prometheus.may_scrape(request):
+        raise Http404("No such page.")
+    return HttpResponse(prometheus.exposition(), content_type=CONTENT_TYPE_LATEST)

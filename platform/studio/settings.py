@@ -65,7 +65,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "core.probes.LivenessProbeMiddleware",  # health checks pass whatever ALLOWED_HOSTS holds
+    # Health checks and the metrics scrape pass whatever ALLOWED_HOSTS holds.
+    "core.probes.LivenessProbeMiddleware",
+    "core.request_ids.RequestIdMiddleware",
+    "core.metrics.RequestMetrics",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -181,6 +184,22 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # How long /healthz waits for Redis and for worker replies before calling them down.
 HEALTHZ_TIMEOUT_SECONDS = 1.0
 
+# --- Metrics ----------------------------------------------------------------------------------
+# /metrics (core.metrics): with a token, for scrapers that send it as a Bearer token; without
+# one, for direct connections from the loopback only. Everyone else gets 404.
+METRICS_TOKEN = envsecret("METRICS_TOKEN")
+# A scrape reads the queues' lengths from Redis, and gives up on it after this long.
+METRICS_REDIS_TIMEOUT_SECONDS = 0.5
+# Where each gunicorn process keeps its counters, so that a scrape adds up all of them
+# (prometheus_client reads the variable itself; it must name a folder emptied at start-up).
+PROMETHEUS_MULTIPROC_DIR = envstr("PROMETHEUS_MULTIPROC_DIR", "")
+if PROMETHEUS_MULTIPROC_DIR:
+    if not Path(PROMETHEUS_MULTIPROC_DIR).is_absolute():
+        raise ImproperlyConfigured(
+            f"PROMETHEUS_MULTIPROC_DIR must be an absolute path, got {PROMETHEUS_MULTIPROC_DIR!r}"
+        )
+    Path(PROMETHEUS_MULTIPROC_DIR).mkdir(parents=True, exist_ok=True)
+
 # --- Auth -------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
@@ -292,10 +311,16 @@ USE_TZ = True
 
 # --- Logging ----------------------------------------------------------------------------------
 LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
+# `text` for people, `json` for log collectors: one object per line (core.log_format), from the
+# web processes and the workers alike.
+LOG_FORMAT = envchoice("LOG_FORMAT", "text", ("text", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "core.log_format.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core import metrics
 from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped, token_of
@@ -159,6 +160,7 @@ class PredictView(APIView):
         response = Response(answer, status=status)
         elapsed_ms = 1000.0 * (time.perf_counter() - started)
         traffic.recorder.record(deployment.pk, elapsed_ms, images, ok=status == 200)
+        metrics.observe_prediction(deployment.pk, elapsed_ms / 1000.0)
         # Where the server's time went, for clients and the overhead benchmark (W3C header).
         timings["total"] = elapsed_ms
         response["Server-Timing"] = ", ".join(f"{k};dur={v:.3f}" for k, v in timings.items())

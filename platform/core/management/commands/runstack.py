@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -13,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -99,7 +101,8 @@ class Command(BaseCommand):
     def _start_web(self, host: str, port: int, *, reload: bool, workers: int) -> None:
         command = web_command(host, port, reload=reload, workers=workers)
         self.stdout.write(f"Starting the web server on {host}:{port}")
-        web = localstack.spawn(command)
+        env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(fresh_metrics_folder())}
+        web = localstack.spawn(command, env=env)
         self.processes.append(("web", web))
         deadline = time.monotonic() + 30
         while not _answers(f"http://{host}:{port}/healthz/live"):
@@ -158,6 +161,16 @@ def web_command(host: str, port: int, *, reload: bool, workers: int) -> list[str
         "--timeout=120",
         "--access-logfile=-",
     ]
+
+
+def fresh_metrics_folder() -> Path:
+    """Where the web processes keep their /metrics counters (core.metrics), emptied: counts of
+    the previous run's processes would otherwise be added to this run's."""
+    folder = Path(settings.PROMETHEUS_MULTIPROC_DIR or settings.VAR_DIR / "metrics")
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+    return folder
 
 
 def _port_in_use(host: str, port: int) -> bool:
