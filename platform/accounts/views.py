@@ -54,6 +54,10 @@ class LoginView(auth_views.LoginView):
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:workspace_list")
+    if not settings.SIGNUP_OPEN:
+        # A team stack's operator creates the accounts (SIGNUP_OPEN=0); the page says so.
+        status = 200 if request.method in ("GET", "HEAD") else 403
+        return render(request, "accounts/signup_closed.html", status=status)
     if request.method == "POST":
         address = throttling.client_address(request)
         wait = throttling.SIGNUPS_PER_ADDRESS.retry_after(address)

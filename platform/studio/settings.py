@@ -36,14 +36,30 @@ SECRET_KEY = envsecret("SECRET_KEY") or generated_secret(VAR_DIR / "secret_key")
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
-SECURE_COOKIES = envbool("SECURE_COOKIES", False)
-SESSION_COOKIE_SECURE = SECURE_COOKIES
-CSRF_COOKIE_SECURE = SECURE_COOKIES
 # Behind a reverse proxy that terminates HTTPS and sets X-Forwarded-Proto and X-Forwarded-For
 # (the throttles then read the client's address from the latter; see core.throttling).
 BEHIND_HTTPS_PROXY = envbool("BEHIND_HTTPS_PROXY", False)
 if BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# A site served over HTTPS sends its cookies over HTTPS only, and tells browsers to come back
+# over HTTPS alone (HSTS, for this host name only: no subdomains, no preload list).
+SECURE_COOKIES = envbool("SECURE_COOKIES", BEHIND_HTTPS_PROXY)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+SECURE_HSTS_SECONDS = envint(
+    "SECURE_HSTS_SECONDS", 365 * 24 * 3600 if BEHIND_HTTPS_PROXY else 0, minimum=0
+)
+# Three of `check --deploy`'s questions do not apply to one application behind a proxy:
+SILENCED_SYSTEM_CHECKS = [
+    # SECURE_SSL_REDIRECT: TLS ends at the reverse proxy, which is what redirects http:// to
+    # https:// (README). Requests reaching gunicorn without it are the internal ones (health
+    # checks, Prometheus on the container network), which a redirect to https:// would break.
+    "security.W008",
+    # HSTS for every subdomain, and the browsers' preload list: decisions for the owner of the
+    # whole domain, not for one of its hosts (they would bind hosts Sampan knows nothing of).
+    "security.W005",
+    "security.W021",
+]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -103,6 +119,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.signup",
             ],
         },
     },
@@ -208,6 +225,10 @@ LOGOUT_REDIRECT_URL = "core:home"
 # People join a workspace by accepting an invitation. A stack whose operator creates every
 # account may let owners add accounts directly instead.
 ADD_MEMBERS_DIRECTLY = envbool("ADD_MEMBERS_DIRECTLY", False)
+# Anyone who reaches the site may create an account (`make run`). A team stack closes it
+# (compose does): the operator creates accounts (`manage.py createsuperuser`, then the admin
+# at /admin/), and workspace owners invite them.
+SIGNUP_OPEN = envbool("SIGNUP_OPEN", True)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
