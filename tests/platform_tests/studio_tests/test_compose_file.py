@@ -175,7 +175,27 @@ def test_the_stack_has_its_services_volumes_and_health_checks() -> None:
             assert "healthcheck" in service, f"{name} has no health check"
         for volume in service.get("volumes", []):
             assert volume.split(":")[0] in COMPOSE["volumes"], volume
-    assert services["web"]["env_file"] == [{"path": ".env", "required": False}]
+
+
+def test_the_operators_settings_pass_through_and_nothing_else() -> None:
+    """No env_file: it would hand the containers .env's secrets as environment values, and
+    its blanks would override the image's settings. Every setting an operator may put in .env
+    is passed on by name instead, except those the stack itself fixes."""
+    example = (REPO_ROOT / ".env.example").read_text()
+    settings_part = example.split("Read by docker-compose.yml only")[0]
+    operators = set(re.findall(r"^([A-Z][A-Z0-9_]*)=", settings_part, re.MULTILINE))
+    fixed_by_the_stack = {
+        "DEBUG", "SECRET_KEY", "SECRET_KEY_FILE", "DATABASE_URL", "DATABASE_PASSWORD",
+        "DATABASE_PASSWORD_FILE", "REDIS_URL", "VAR_DIR", "MEDIA_ROOT", "STATIC_ROOT",
+        "COLLECTED_STATIC", "PROMETHEUS_MULTIPROC_DIR", "METRICS_TOKEN_FILE",
+    }  # fmt: skip
+    text = (REPO_ROOT / "docker-compose.yml").read_text()
+    for name, service in OUR_SERVICES.items():
+        assert "env_file" not in service, name
+        environment = service["environment"]
+        for variable in operators - fixed_by_the_stack:
+            assert variable in environment, f"{name} does not pass {variable} on"
+            assert f"${{{variable}:-" in text, variable  # from .env, with the stack's default
 
 
 def test_the_image_installs_pinned_versions_of_every_runtime_dependency() -> None:

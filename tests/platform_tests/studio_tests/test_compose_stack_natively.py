@@ -65,6 +65,16 @@ def interpolate(text: str, variables: dict[str, str]) -> str:
     return re.sub(r"\$\$|\$\{(\w+)(?:(:-|:\?)([^}]*))?\}", substitute, text)
 
 
+def interpolated(node: Any, variables: dict[str, str]) -> Any:
+    """The parsed file with its strings interpolated, as compose does: after parsing, so that
+    `NAME: ${NAME:-}` is an empty string, not YAML's null."""
+    if isinstance(node, dict):
+        return {key: interpolated(value, variables) for key, value in node.items()}
+    if isinstance(node, list):
+        return [interpolated(item, variables) for item in node]
+    return interpolate(node, variables) if isinstance(node, str) else node
+
+
 def dockerfile_environment() -> dict[str, str]:
     block = re.search(r"^ENV (.*?)\n\n", DOCKERFILE, re.MULTILINE | re.DOTALL).group(1)
     return dict(re.findall(r"([A-Z_]+)=(\S+?)\s*(?:\\|$)", block, re.MULTILINE))
@@ -116,7 +126,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         "POSTGRES_PASSWORD": "native compose password",
         "ALLOWED_HOSTS": "sampan.example.com",  # the real domain; the health check must pass
     }
-    compose = yaml.safe_load(interpolate(COMPOSE_TEXT, dotenv))
+    compose = interpolated(yaml.safe_load(COMPOSE_TEXT), dotenv)
     host = Host(root, localstack.free_port(), localstack.free_port(), localstack.free_port())
 
     (root / "secrets").mkdir()
