@@ -21,6 +21,7 @@ from framework.vision.models.mobilenetv3 import (
     mobilenet_v3_large,
     mobilenet_v3_small,
 )
+from framework.vision.models.picodet import PicoDet, picodet_l, picodet_m, picodet_s
 from framework.vision.models.resnet import (
     ResNet,
     resnet18,
@@ -57,6 +58,7 @@ __all__ = [
     "MobileNetV2",
     "MobileNetV3Large",
     "MobileNetV3Small",
+    "PicoDet",
     "ResNet",
     "ShuffleNetV2",
     "SqueezeNet",
@@ -70,6 +72,9 @@ __all__ = [
     "mobilenet_v2",
     "mobilenet_v3_large",
     "mobilenet_v3_small",
+    "picodet_l",
+    "picodet_m",
+    "picodet_s",
     "resnet18",
     "resnet34",
     "resnet50",
