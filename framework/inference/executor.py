@@ -148,7 +148,8 @@ class Executor:
                 )
                 raise
             if len(outs) == 1:
-                env[outs[0]] = result
+                # A multi-output kernel (split, unstack) with one output still returns a tuple.
+                env[outs[0]] = result[0] if type(result) is tuple else result
             else:
                 for slot, array in zip(outs, result, strict=True):
                     env[slot] = array

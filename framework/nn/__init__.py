@@ -100,6 +100,8 @@ from framework.nn.layer.pooling import (
     MaxPool1D,
     MaxPool2D,
 )
+from framework.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN
+from framework.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell
 from framework.nn.layer.transformer import (
     MultiHeadAttention,
     TransformerEncoder,

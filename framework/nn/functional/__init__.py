@@ -96,4 +96,5 @@ from framework.nn.functional.margin_loss import (
 )
 from framework.nn.functional.maxout import maxout
 from framework.nn.functional.rrelu import rrelu
+from framework.nn.functional.sequence import sequence_mask
 from framework.ops.search import one_hot
