@@ -191,8 +191,9 @@ from framework.ops.reduction import (
 )
 
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
-from framework.ops import linalg
+from framework import linalg
 from framework.ops.linalg import bmm, dot, einsum, matmul, mm, norm, outer
+from framework.ops.manipulation.diagonal import diag_embed, diagonal
 from framework.ops.manipulation import (
     broadcast_shape,
     broadcast_tensors,

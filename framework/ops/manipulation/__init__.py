@@ -10,6 +10,7 @@ from framework.ops.manipulation.broadcast import (
     sum_to,
 )
 from framework.ops.manipulation.cast import astype, cast, clone, numel
+from framework.ops.manipulation.diagonal import diag_embed, diagonal
 from framework.ops.manipulation.flip import flip, roll
 from framework.ops.manipulation.gather import gather, gather_nd, index_select, take_along_axis
 from framework.ops.manipulation.indexing import getitem
@@ -62,6 +63,8 @@ __all__ = [
     "clone",
     "concat",
     "diag",
+    "diag_embed",
+    "diagonal",
     "expand",
     "expand_as",
     "flatten",
@@ -125,6 +128,8 @@ TENSOR_METHODS = {
     "clip": clip,
     "clone": clone,
     "diag": diag,
+    "diag_embed": diag_embed,
+    "diagonal": diagonal,
     "expand": expand,
     "expand_as": expand_as,
     "flatten": flatten,

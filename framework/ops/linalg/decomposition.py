@@ -1,0 +1,203 @@
+"""Matrix decompositions: cholesky, qr, eigh / eigvalsh, eig / eigvals.
+
+The backwards are the published ones (Murray 2016 for Cholesky; Walter & Lehmann 2018 and
+PyTorch's `linalg_qr_backward` for QR; the symmetric eigenproblem as in Giles 2008), written
+with differentiable Tensor ops, so second derivatives come for free. Gradients of functions of
+a symmetric input (cholesky, eigh) are returned symmetric, as Paddle and PyTorch do.
+
+`eig` of a real matrix has complex results; the framework has no complex autograd, so `eig`
+and `eigvals` are forward-only.
+"""
+
+from __future__ import annotations
+
+from framework.core.autograd import Function
+from framework.core.backend import get_array_module
+from framework.core.tensor import Tensor
+from framework.ops.linalg.matmul import matmul
+from framework.ops.linalg.matrix_checks import check_matrix, check_square
+from framework.ops.linalg.solve import TriangularSolve
+from framework.ops.manipulation.diagonal import diag_embed
+from framework.ops.manipulation.join import concat
+from framework.ops.manipulation.transpose import swapped_last_dims as mT
+from framework.ops.manipulation.triangular import tril, triu
+
+
+def _symmetrized(g: Tensor) -> Tensor:
+    return (g + mT(g)) * 0.5
+
+
+class Cholesky(Function):
+    """The lower factor `L` of `A = L L^T`; reads the lower triangle of `A`."""
+
+    def forward(self, x):
+        self.retain_outputs(0)
+        xp = get_array_module(x)
+        try:
+            return xp.linalg.cholesky(x)
+        except xp.linalg.LinAlgError as error:
+            raise ValueError(f"cholesky: the matrix is not positive definite ({error})") from None
+
+    def backward(self, gl: Tensor) -> Tensor:
+        (lower,) = self.saved_outputs()
+        m = matmul(mT(lower), gl)
+        phi = (tril(m) + tril(m, -1)) * 0.5  # the lower triangle, its diagonal halved
+        # L^{-T} phi L^{-1}, as two triangular solves.
+        z = TriangularSolve(False, True, False).apply(lower, phi)
+        ga = mT(TriangularSolve(False, True, False).apply(lower, mT(z)))
+        return _symmetrized(ga)
+
+
+def cholesky(x: Tensor, upper: bool = False, name: str | None = None) -> Tensor:
+    """The Cholesky factor of symmetric positive-definite matrices: `L` lower with
+    `x = L L^T`, or `U` upper with `x = U^T U` when `upper`. Reads one triangle of `x`.
+
+    `x`: `[*, n, n]` float32/float64; the result has its shape and dtype. A matrix that is not
+    positive definite raises ValueError.
+
+        a = framework.to_tensor([[4.0, 2.0], [2.0, 5.0]])
+        framework.linalg.cholesky(a)   # [[2, 0], [1, 2]]
+    """
+    check_square(x, "cholesky")
+    if upper:
+        # Paddle reads the upper triangle for upper=True: factor its transpose.
+        return mT(Cholesky().apply(mT(x)))
+    return Cholesky().apply(x)
+
+
+def _triangular_solve_right(r: Tensor, b: Tensor) -> Tensor:
+    """`b R^{-T}` for an upper triangular `R`: `X R^T = b` is `R X^T = b^T`."""
+    return mT(TriangularSolve(True, False, False).apply(r, mT(b)))
+
+
+def _qr_tall_backward(q: Tensor, r: Tensor, gq: Tensor, gr: Tensor) -> Tensor:
+    """The gradient for `A [m, n] = Q R` with `m >= n` (reduced Q)."""
+    m = matmul(gr, mT(r)) - matmul(mT(q), gq)
+    # The symmetric matrix whose upper triangle is M's: triu(M) + triu(M, 1)^T.
+    b = matmul(q, triu(m) + mT(triu(m, 1))) + gq
+    return _triangular_solve_right(r, b)
+
+
+class QR(Function):
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def forward(self, x):
+        self.retain_inputs(0)
+        self.retain_outputs(0, 1)
+        mode = "reduced" if self.mode == "r" else self.mode
+        q, r = get_array_module(x).linalg.qr(x, mode=mode)
+        return q, r
+
+    def backward(self, gq: Tensor, gr: Tensor) -> Tensor:
+        (x,) = self.saved_inputs()
+        q, r = self.saved_outputs()
+        rows, cols = x._data.shape[-2:]
+        if rows >= cols:
+            if self.mode == "complete" and rows > cols:
+                raise RuntimeError(
+                    "qr: the gradient is not defined for mode='complete' with more rows than "
+                    "columns (Q's extra columns are not unique); use mode='reduced'"
+                )
+            return _qr_tall_backward(q, r, gq, gr)
+        # A = [X | Y] with X square: X = Q U is a square QR, and Y = Q V adds V's terms.
+        y = x[..., rows:]
+        gu, gv = gr[..., :rows], gr[..., rows:]
+        gx = _qr_tall_backward(q, r[..., :rows], gq + matmul(y, mT(gv)), gu)
+        return concat([gx, matmul(q, gv)], axis=-1)
+
+
+def qr(x: Tensor, mode: str = "reduced", name: str | None = None):
+    """The QR decomposition `x = Q R`, `Q` with orthonormal columns, `R` upper triangular.
+
+    `x`: `[*, m, n]` float32/float64, `k = min(m, n)`. `mode='reduced'` gives `Q [*, m, k]`
+    and `R [*, k, n]`; `'complete'` gives `Q [*, m, m]` and `R [*, m, n]`; `'r'` gives `R`
+    alone.
+
+        q, r = framework.linalg.qr(framework.randn([4, 3]))   # q: [4, 3], r: [3, 3]
+    """
+    check_matrix(x, "qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    q, r = QR(mode).apply(x)
+    return r if mode == "r" else (q, r)
+
+
+class Eigh(Function):
+    def __init__(self, uplo: str) -> None:
+        self.uplo = uplo
+
+    def forward(self, x):
+        self.retain_outputs(0, 1)
+        w, v = get_array_module(x).linalg.eigh(x, UPLO=self.uplo)
+        return w, v
+
+    def backward(self, gw: Tensor, gv: Tensor) -> Tensor:
+        w, v = self.saved_outputs()
+        xp = get_array_module(w._data)
+        n = w._data.shape[-1]
+        vt_gv = matmul(mT(v), gv)
+        skew = (vt_gv - mT(vt_gv)) * 0.5
+        # E[i, j] = w[j] - w[i], with ones on the diagonal (where skew is zero) to divide by.
+        gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + Tensor._wrap(xp.eye(n, dtype=w._data.dtype))
+        inner = skew / gaps + diag_embed(gw)
+        return matmul(matmul(v, inner), mT(v))
+
+
+def _check_uplo(uplo: str, op: str) -> None:
+    if uplo not in ("L", "U"):
+        raise ValueError(f"{op}: UPLO must be 'L' or 'U', got {uplo!r}")
+
+
+def eigh(x: Tensor, UPLO: str = "L", name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: N803
+    """Eigenvalues (ascending) and eigenvectors of symmetric matrices, reading the lower
+    (`UPLO='L'`) or upper triangle.
+
+    `x`: `[*, n, n]` float32/float64. Returns `w [*, n]` and `v [*, n, n]` (columns are the
+    eigenvectors, `x = v diag(w) v^T`), both in the dtype of `x`. An eigenvector's sign is not
+    unique; gradients assume distinct eigenvalues.
+
+        w, v = framework.linalg.eigh(framework.to_tensor([[2.0, 1.0], [1.0, 2.0]]))   # w: [1., 3.]
+    """
+    check_square(x, "eigh")
+    _check_uplo(UPLO, "eigh")
+    return Eigh(UPLO).apply(x)
+
+
+def eigvalsh(x: Tensor, UPLO: str = "L", name: str | None = None) -> Tensor:  # noqa: N803
+    """The eigenvalues of symmetric matrices, ascending: `[*, n, n]` gives `[*, n]`.
+    Differentiable (the gradient is `v diag(gw) v^T`).
+
+        framework.linalg.eigvalsh(framework.to_tensor([[2.0, 1.0], [1.0, 2.0]]))   # [1., 3.]
+    """
+    return eigh(x, UPLO)[0]
+
+
+_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
+
+
+class Eig(Function):
+    def forward(self, x):
+        xp = get_array_module(x)
+        w, v = xp.linalg.eig(x)
+        dtype = _COMPLEX_OF[x.dtype.name]
+        return w.astype(dtype, copy=False), v.astype(dtype, copy=False)
+
+
+def eig(x: Tensor, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Eigenvalues and right eigenvectors of general square matrices, as complex tensors.
+
+    `x`: `[*, n, n]` float32/float64. Returns `w [*, n]` and `v [*, n, n]` in complex64 /
+    complex128 (`x @ v = v * w`). Forward only: the framework has no complex autograd.
+
+        w, v = framework.linalg.eig(framework.to_tensor([[0.0, -1.0], [1.0, 0.0]]))   # w: [1j, -1j]
+    """
+    check_square(x, "eig")
+    if get_array_module(x._data).__name__ == "cupy":
+        raise NotImplementedError("eig: CuPy has no general eigensolver; move x to the CPU")
+    return Eig().apply(x)
+
+
+def eigvals(x: Tensor, name: str | None = None) -> Tensor:
+    """The eigenvalues of general square matrices: `[*, n, n]` gives complex `[*, n]`."""
+    return eig(x)[0]
