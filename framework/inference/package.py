@@ -46,6 +46,15 @@ _TEMPLATES = Path(__file__).resolve().parent / "package_files"
 _STORED = {WEIGHTS_FILE}
 GREY_MEAN, GREY_STD = (0.5,), (0.5,)
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+RESIZES = ("stretch", "letterbox")
+# A detection package's NMS (meta.json's "postprocessing"), as PicoDet.postprocess and the
+# detection trainer's evaluation apply it.
+DETECTION_NMS = {
+    "score_threshold": 0.05,
+    "iou_threshold": 0.6,
+    "nms_top_k": 1000,
+    "max_detections": 100,
+}
 
 
 class PackageError(ValueError):
@@ -57,6 +66,10 @@ class Preprocessing:
     """Image -> float32 [C, H, W]: convert to `color_mode` ("L" grey or "RGB"), resize to
     `size` (height, width) with `resample`, then `(pixel / max_value - mean) / std` per channel.
 
+    `resize` "stretch" resizes to `size` whatever the aspect ratio; "letterbox" (detectors)
+    scales by one factor to fit inside `size` and pads the borders evenly with `pad_value`,
+    as `framework.vision.transforms.detection.Letterbox`.
+
     It is exactly what training fed the network, so predictions match the platform's."""
 
     color_mode: str
@@ -65,6 +78,8 @@ class Preprocessing:
     std: tuple[float, ...]
     resample: str = "bilinear"
     max_value: float = 255.0
+    resize: str = "stretch"
+    pad_value: float = 114.0
 
     @classmethod
     def grey(cls, size: int) -> Preprocessing:
@@ -91,6 +106,8 @@ class Preprocessing:
                 std=tuple(float(v) for v in doc["std"]),
                 resample=str(doc.get("resample", "bilinear")),
                 max_value=float(doc.get("max_value", 255.0)),
+                resize=str(doc.get("resize", "stretch")),
+                pad_value=float(doc.get("pad_value", 114.0)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise PackageError(f"meta.json: bad preprocessing {doc!r} ({error})") from None
@@ -104,6 +121,8 @@ class Preprocessing:
             raise PackageError(f"mean and std need {self.channels} values for {self.color_mode}")
         if min(self.size) < 1 or min(self.std) <= 0 or self.max_value <= 0:
             raise PackageError("size, std and max_value must be positive")
+        if self.resize not in RESIZES:
+            raise PackageError(f"resize must be one of {RESIZES}, not {self.resize!r}")
 
 
 @dataclass
@@ -113,7 +132,11 @@ class PackageMeta:
     free-form provenance (job, dataset, accuracy).
 
     A "multi_label" model scores every class with a sigmoid and answers the set of classes
-    that reach their thresholds (MULTI_LABEL_THRESHOLD where none is given)."""
+    that reach their thresholds (MULTI_LABEL_THRESHOLD where none is given).
+
+    A "detection" model's graph answers boxes float32 [N, A, 4] (x1, y1, x2, y2 in input
+    pixels) and sigmoid scores [N, C, A] for every anchor; `nms` (DETECTION_NMS's keys) says
+    how per-class NMS keeps the best box of each object."""
 
     name: str
     task: str
@@ -127,6 +150,11 @@ class PackageMeta:
     # export must carry the same time.
     created_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     framework_version: str = ""
+    nms: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.task == "detection":
+            self.nms = {**DETECTION_NMS, **self.nms}
 
     def input_spec(self) -> Any:
         """The InputSpec to trace the model with: [None, C, H, W] float32 (dynamic batch)."""
@@ -161,13 +189,28 @@ class PackageMeta:
                 "dtype": "float32",
             },
             "preprocessing": self.preprocessing.to_json(),
-            "postprocessing": {"type": POSTPROCESSING[self.task]},
+            "postprocessing": self.postprocessing(),
             "thresholds": {
                 "score": self.thresholds.get("score"),
                 "per_class": dict(self.thresholds.get("per_class") or {}),
             },
             "source": self.source,
             "created_at": self.created_at,
+        }
+
+    def postprocessing(self) -> dict[str, Any]:
+        if self.task != "detection":
+            return {"type": POSTPROCESSING[self.task]}
+        return {
+            "type": "boxes",
+            "outputs": {
+                "boxes": "float32 [N, A, 4]: x1, y1, x2, y2 of every anchor, in input pixels",
+                "scores": "float32 [N, C, A]: each class's sigmoid score of every anchor",
+            },
+            "nms": dict(self.nms),
+            "to_image": "letterbox: (box - (left, top)) / scale"
+            if self.preprocessing.resize == "letterbox"
+            else "stretch: box × (image width / input width, image height / input height)",
         }
 
     @classmethod
@@ -193,6 +236,7 @@ class PackageMeta:
                 input_name=str(doc.get("input", {}).get("name", "image")),
                 created_at=str(doc.get("created_at", "")),
                 framework_version=str(doc.get("framework_version", "")),
+                nms=dict((doc.get("postprocessing") or {}).get("nms") or {}),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise PackageError(f"meta.json is incomplete: {error}") from None
@@ -227,14 +271,38 @@ def readme_text(meta: PackageMeta) -> str:
         width=width,
         channels=pre.channels,
         resample=pre.resample,
+        resize="letterboxed: one scale, borders padded"
+        if pre.resize == "letterbox"
+        else "stretched",
         max_value=f"{pre.max_value:g}",
         mean=", ".join(f"{v:g}" for v in pre.mean),
         std=", ".join(f"{v:g}" for v in pre.std),
         threshold=threshold,
         answer=_ANSWERS[meta.task],
+        decoding=_decoding(meta),
         version=__version__,
         wheel=f"sampan_framework-{__version__}-py3-none-any.whl",
         first_class=meta.class_names[0],
+    )
+
+
+def _decoding(meta: PackageMeta) -> str:
+    """README lines on how a detector's raw outputs become boxes (empty for classifiers)."""
+    if meta.task != "detection":
+        return ""
+    nms, pre = meta.nms, meta.preprocessing
+    back = (
+        "subtract the padding (left, top) and divide by the letterbox scale"
+        if pre.resize == "letterbox"
+        else "multiply x by image width / input width and y by image height / input height"
+    )
+    return (
+        "- Outputs (also the ONNX file's): `boxes` float32 [N, A, 4], x1, y1, x2, y2 of every "
+        "anchor in input pixels, and `scores` float32 [N, C, A], each class's sigmoid score.\n"
+        "- Decoding (`predict.py` does it): per class, drop anchors scoring under the class's "
+        f"threshold (at least {nms['score_threshold']:g}), keep the {nms['nms_top_k']} best, "
+        f"apply NMS at IoU {nms['iou_threshold']:g}, keep the {nms['max_detections']} best "
+        f"boxes of the image, then map them to the image: {back}, and clip to the image.\n"
     )
 
 
@@ -245,8 +313,9 @@ _ANSWERS = {
     "multi_label": "`labels`: every class whose sigmoid score reaches its threshold (each with "
     "its `score` and `threshold`, best first; empty when none does), the best of them as "
     "`label`, and the top-k `classes` with their scores",
-    "detection": "the boxes above their thresholds in `boxes`, with the best box's class as "
-    "`label`",
+    "detection": "the boxes above their thresholds in `boxes` (each `box` as x1, y1, x2, y2 "
+    "in the image's pixels, with the class `index` and `name`, `score` and the `threshold` it "
+    "passed; best first), with the best box's class as `label`",
 }
 
 

@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,6 @@ from framework.inference.predictor import Predictor, create_predictor
 
 # Larger images are refused before decoding (a decompression bomb would exhaust memory).
 DEFAULT_MAX_PIXELS = 40_000_000
-MAX_BOXES = 100
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff")
 
 
@@ -83,16 +83,55 @@ def _decode(stream: Any, max_pixels: int) -> Any:
     return image
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where an image of `size` (width, height) lands in the network's input: scaled by
+    (scale_x, scale_y) to (width, height) pixels with its top-left corner at (left, top)."""
+
+    scale_x: float
+    scale_y: float
+    left: int
+    top: int
+    width: int
+    height: int
+
+    def to_image(self, boxes: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """Boxes [K, 4] x1, y1, x2, y2 in input pixels, in the image's pixels (clipped)."""
+        out = np.asarray(boxes, np.float64).reshape(-1, 4) - [self.left, self.top] * 2
+        out /= [self.scale_x, self.scale_y] * 2
+        return np.clip(out, 0, [size[0], size[1]] * 2)
+
+
+def placement(size: tuple[int, int], pre: Preprocessing) -> Placement:
+    """How `preprocess` places an image of `size` (width, height): stretched to the input, or
+    letterboxed as `framework.vision.transforms.detection.Letterbox` (same rounding)."""
+    width, height = size
+    target_h, target_w = pre.size
+    if pre.resize != "letterbox":
+        return Placement(target_w / width, target_h / height, 0, 0, target_w, target_h)
+    factor = min(target_h / height, target_w / width)
+    new_h = min(target_h, max(1, round(height * factor)))
+    new_w = min(target_w, max(1, round(width * factor)))
+    left, top = (target_w - new_w) // 2, (target_h - new_h) // 2
+    return Placement(new_w / width, new_h / height, left, top, new_w, new_h)
+
+
 def preprocess(image: Any, pre: Preprocessing) -> np.ndarray:
     """One PIL image as the network's float32 [C, H, W] input."""
     from PIL import Image
 
     resample = getattr(Image.Resampling, pre.resample.upper())
-    height, width = pre.size
-    converted = image.convert(pre.color_mode).resize((width, height), resample)
+    at = placement(image.size, pre)
+    converted = image.convert(pre.color_mode).resize((at.width, at.height), resample)
     pixels = np.asarray(converted, dtype=np.uint8)
     if pixels.ndim == 2:
         pixels = pixels[:, :, None]
+    if pre.resize == "letterbox":
+        height, width = pre.size
+        canvas = np.empty((height, width, pixels.shape[2]), np.uint8)
+        canvas[...] = np.uint8(np.clip(round(pre.pad_value), 0, 255))
+        canvas[at.top : at.top + at.height, at.left : at.left + at.width] = pixels
+        pixels = canvas
     mean = np.asarray(pre.mean, np.float32)
     std = np.asarray(pre.std, np.float32)
     scaled = (pixels.astype(np.float32) / np.float32(pre.max_value) - mean) / std
@@ -269,8 +308,11 @@ class PackagedModel:
     ) -> list[dict[str, Any]]:
         minimum = _Minimum(self.meta, threshold, class_thresholds or {})
         if self.meta.task == "detection":
-            pairs = zip(outputs[0], sizes, strict=True)
-            return [self._boxes(rows, size, minimum) for rows, size in pairs]
+            boxes, scores = np.asarray(outputs[0]), np.asarray(outputs[1])
+            return [
+                self._boxes(b, s, size, minimum)
+                for b, s, size in zip(boxes, scores, sizes, strict=True)
+            ]
         logits = np.asarray(outputs[0]).reshape(len(sizes), -1)
         if self.meta.task == "multi_label":
             return [self._label_set(row, top_k, minimum) for row in sigmoid(logits)]
@@ -325,31 +367,26 @@ class PackagedModel:
             "boxes": [],
         }
 
-    def _boxes(self, rows: np.ndarray, size: tuple[int, int], minimum: _Minimum) -> dict[str, Any]:
-        """Rows [K, 6] of (x1, y1, x2, y2, score, class) with corners in 0..1 of the image,
-        as pixel boxes in the original image, above the threshold, best first."""
+    def _boxes(
+        self, boxes: np.ndarray, scores: np.ndarray, size: tuple[int, int], minimum: _Minimum
+    ) -> dict[str, Any]:
+        """One image's detections as boxes x1, y1, x2, y2 in its own pixels, best first."""
         names = self.meta.class_names
-        width, height = size
-        boxes = []
-        for x1, y1, x2, y2, score, index in np.asarray(rows, np.float64).reshape(-1, 6):
+        rows = detect(self.meta, boxes, scores, minimum)
+        corners = placement(size, self.meta.preprocessing).to_image(rows[:, 2:6], size)
+        found = []
+        for (index, score), box in zip(rows[:, :2], corners, strict=True):
             k = int(index)
-            if not 0 <= k < len(names):
-                continue
-            least = minimum.of(names[k])
-            if least is not None and score < least:
-                continue
-            corners = [x1 * width, y1 * height, x2 * width, y2 * height]
-            boxes.append(
+            found.append(
                 {
-                    "box": [round(float(v), 2) for v in corners],
+                    "box": [round(float(v), 2) for v in box],
                     "index": k,
                     "name": names[k],
                     "score": round(float(score), 6),
+                    "threshold": box_minimum(self.meta, names[k], minimum),
                 }
             )
-        boxes.sort(key=lambda b: -b["score"])
-        boxes = boxes[:MAX_BOXES]
-        top = boxes[0] if boxes else None
+        top = found[0] if found else None
         return {
             "label": top["name"] if top else None,
             "index": top["index"] if top else None,
@@ -357,12 +394,59 @@ class PackagedModel:
             "accepted": top is not None,
             "labels": [],
             "classes": [],
-            "boxes": boxes,
+            "boxes": found,
         }
+
+
+def box_minimum(meta: PackageMeta, name: str, minimum: _Minimum) -> float:
+    """A class's minimum box score: its threshold, never under the package's NMS floor."""
+    return max(float(meta.nms["score_threshold"]), minimum.of(name) or 0.0)
+
+
+def detect(
+    meta: PackageMeta,
+    boxes: np.ndarray,
+    scores: np.ndarray,
+    minimum: _Minimum | None = None,
+) -> np.ndarray:
+    """One image's detector outputs (boxes float32 [A, 4] in input pixels, scores [C, A])
+    through the package's NMS (`meta.nms`), each class's anchors under its minimum confidence
+    (`minimum`; default: the package's thresholds) dropped first.
+
+    Returns float32 rows [K, 6] (class, score, x1, y1, x2, y2 in input pixels), best first.
+
+    Example:
+        >>> rows = detect(model.meta, *[out[0] for out in model.run(batch)])
+    """
+    from framework.vision.ops import multiclass_nms
+
+    minimum = minimum or _Minimum(meta, None, {})
+    nms = meta.nms
+    kept = np.array(scores, np.float32, copy=True)
+    for k, name in enumerate(meta.class_names):
+        kept[k][kept[k] < box_minimum(meta, name, minimum)] = 0.0
+    rows = multiclass_nms(
+        np.asarray(boxes, np.float32)[None],
+        kept[None],
+        score_threshold=float(nms["score_threshold"]),
+        nms_threshold=float(nms["iou_threshold"]),
+        nms_top_k=int(nms["nms_top_k"]),
+        keep_top_k=int(nms["max_detections"]),
+    )[0]
+    return rows[np.argsort(-rows[:, 1], kind="stable")]
 
 
 def _top(names: list[str], scores: np.ndarray, order: np.ndarray) -> list[dict[str, Any]]:
     return [{"index": int(k), "name": names[k], "score": round(float(scores[k]), 6)} for k in order]
 
 
-__all__ = ["IMAGE_SUFFIXES", "ImageError", "PackagedModel", "open_image", "preprocess"]
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "ImageError",
+    "PackagedModel",
+    "Placement",
+    "detect",
+    "open_image",
+    "placement",
+    "preprocess",
+]

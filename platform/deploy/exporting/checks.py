@@ -5,10 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-Runner = Callable[[np.ndarray], np.ndarray]  # float32 [N, C, H, W] -> logits [N, classes]
+# float32 [N, C, H, W] -> the graph's outputs: [logits [N, classes]] for a classifier,
+# [boxes [N, A, 4], scores [N, C, A]] for a detector.
+Runner = Callable[[np.ndarray], list[np.ndarray]]
 
 # A float export matches when no output differs by more than this, relative to the outputs'
 # scale (float32 arithmetic in another order differs by ~1e-6).
@@ -28,19 +31,27 @@ class Parity:
     label_set_agreement: float | None = None  # multi-label only
 
 
-def run_batched(run: Runner, inputs: np.ndarray, batch: int = 32) -> np.ndarray:
-    return np.concatenate(
-        [np.asarray(run(inputs[i : i + batch]), np.float64) for i in range(0, len(inputs), batch)]
-    )
+def as_outputs(value: Any) -> list[np.ndarray]:
+    """A network's or runtime's result (a Tensor, an array, or a tuple of them) as arrays."""
+    items = value if isinstance(value, list | tuple) else [value]
+    return [np.asarray(v.numpy() if hasattr(v, "numpy") else v) for v in items]
 
 
-def reference_outputs(network: object, inputs: np.ndarray) -> np.ndarray:
-    """The trained (eager) network's logits."""
+def run_batched(run: Runner, inputs: np.ndarray, batch: int = 32) -> list[np.ndarray]:
+    """Every output of `run` over `inputs` in batches, float64, concatenated along the batch."""
+    parts = [run(inputs[i : i + batch]) for i in range(0, len(inputs), batch)]
+    return [
+        np.concatenate([np.asarray(p[k], np.float64) for p in parts]) for k in range(len(parts[0]))
+    ]
+
+
+def reference_outputs(network: object, inputs: np.ndarray) -> list[np.ndarray]:
+    """The trained (eager) network's outputs."""
     import framework
 
-    def run(batch: np.ndarray) -> np.ndarray:
+    def run(batch: np.ndarray) -> list[np.ndarray]:
         with framework.no_grad():
-            return network(framework.to_tensor(batch)).numpy()  # type: ignore[operator]
+            return as_outputs(network(framework.to_tensor(batch)))  # type: ignore[operator]
 
     return run_batched(run, inputs)
 

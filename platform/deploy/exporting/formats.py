@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from deploy.exporting.checks import Runner
+from deploy.exporting.checks import Runner, as_outputs
 from deploy.exporting.source import ExportFailed, TrainedModel
 from deploy.models import ModelExport
 from framework.inference.package import PackageMeta, unpack_package, write_package
@@ -53,7 +53,7 @@ def _package(prefix: Path, job: ExportJob) -> Artifact:
     folder = unpack_package(archive, job.scratch / "package")
     model = PackagedModel(folder, job.meta, job.device)
     runtime = f"Sampan predictor ({job.device})"
-    return Artifact(archive, lambda x: model.run(x)[0], runtime, package_folder=folder)
+    return Artifact(archive, model.run, runtime, package_folder=folder)
 
 
 def write_float_package(job: ExportJob) -> Artifact:
@@ -104,8 +104,8 @@ def write_int8_onnx(job: ExportJob) -> Artifact:
     except ExportFailed:
         # No onnxruntime here and the framework's ONNX importer has no QDQ ops: check the
         # QDQ graph the file was written from, run by the framework's INT8 reference.
-        def run(x: np.ndarray) -> np.ndarray:
-            return np.asarray(int8(x).numpy())
+        def run(x: np.ndarray) -> list[np.ndarray]:
+            return as_outputs(int8(x))
 
         runtime = "Sampan INT8 model (the QDQ graph written to the file)"
     return Artifact(Path(path), run, runtime, details=details)
@@ -136,8 +136,8 @@ def onnx_runner(path: Path, device: str) -> tuple[Runner, str]:
     session = ort.InferenceSession(str(path), options, providers=providers)
     name = session.get_inputs()[0].name
 
-    def run(x: np.ndarray) -> np.ndarray:
-        return session.run(None, {name: np.ascontiguousarray(x, np.float32)})[0]
+    def run(x: np.ndarray) -> list[np.ndarray]:
+        return session.run(None, {name: np.ascontiguousarray(x, np.float32)})
 
     return run, f"onnxruntime {ort.__version__} ({session.get_providers()[0]})"
 
@@ -151,9 +151,9 @@ def _framework_onnx(path: Path) -> tuple[Runner, str]:
         raise ExportFailed(f"The ONNX file cannot be run here to check it: {error}") from error
     layer.eval()
 
-    def run(x: np.ndarray) -> np.ndarray:
+    def run(x: np.ndarray) -> list[np.ndarray]:
         with framework.no_grad():
-            return layer(framework.to_tensor(x)).numpy()
+            return as_outputs(layer(framework.to_tensor(x)))
 
     return run, "Sampan framework (ONNX import)"
 

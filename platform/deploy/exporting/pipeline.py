@@ -19,6 +19,7 @@ from deploy.exporting.data import (
     calibration_batches,
     check_images,
 )
+from deploy.exporting.detection_checks import detection_parity
 from deploy.exporting.formats import WRITERS, Artifact, ExportJob
 from deploy.exporting.source import ExportFailed, load_trained, package_meta
 from deploy.models import ModelExport
@@ -122,6 +123,9 @@ def _parity_and_accuracy(
 ) -> dict[str, object]:
     reference = checks.reference_outputs(network, images.reference)
     exported = checks.run_batched(artifact.run, images.exported)
+    if meta.task == "detection":
+        return _detection_parity(export, artifact, images, meta, reference, exported)
+    reference, exported = reference[0], exported[0]
     head = min(len(images), PARITY_IMAGES)
     thresholds = _thresholds(meta)
     parity = checks.parity(reference[:head], exported[:head], export.is_int8, thresholds)
@@ -138,6 +142,27 @@ def _parity_and_accuracy(
         results["accuracy_before"] = checks.accuracy(reference, images.labels)
         results["accuracy_after"] = checks.accuracy(exported, images.labels)
     return results
+
+
+def _detection_parity(
+    export: ModelExport,
+    artifact: Artifact,
+    images: CheckImages,
+    meta: PackageMeta,
+    reference: list[np.ndarray],
+    exported: list[np.ndarray],
+) -> dict[str, object]:
+    """A detector's parity: `parity_max_abs_diff` is the largest score difference and
+    `top1_agreement` the share of boxes both answer; the box numbers go in `details`."""
+    parity = detection_parity(reference, exported, meta, export.is_int8)
+    artifact.details = {**artifact.details, "detection": parity.details()}
+    return {
+        "parity_max_abs_diff": parity.score_max_abs_diff,
+        "parity_samples": parity.samples,
+        "parity_source": images.source,
+        "parity_passed": parity.passed,
+        "top1_agreement": parity.box_agreement,
+    }
 
 
 def _store(export: ModelExport, artifact: Artifact) -> str:

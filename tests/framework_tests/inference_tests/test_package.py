@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import threading
@@ -177,36 +178,69 @@ def test_concurrent_callers_get_their_own_answers(package: Path) -> None:
         assert answers == [expected[(worker + i) % 8] for i in range(10)]
 
 
-def test_detection_packages_return_pixel_boxes_above_the_threshold(tmp_path: Path) -> None:
-    class FixedBoxes(framework.nn.Layer):
-        """The same two boxes for every image: a dog (score 0.9) and a cat (0.3)."""
+class FixedBoxes(framework.nn.Layer):
+    """The same two anchors for every image, as a detector's graph answers them (boxes
+    [N, 2, 4] in input pixels, scores [N, C, 2]): a dog (0.9) on the first, a cat (0.3) on
+    the second, which covers the whole input."""
 
-        def __init__(self) -> None:
-            super().__init__()
-            rows = [[0.1, 0.2, 0.5, 0.6, 0.9, 1.0], [0.0, 0.0, 1.0, 1.0, 0.3, 0.0]]
-            self.register_buffer("rows", framework.to_tensor(np.array(rows, np.float32)))
+    def __init__(self, side: int) -> None:
+        super().__init__()
+        boxes = np.array([[0.1, 0.2, 0.5, 0.6], [0.0, 0.0, 1.0, 1.0]], np.float32) * side
+        scores = np.array([[0.0, 0.3], [0.9, 0.0]], np.float32)  # [cat, dog] x anchors
+        self.register_buffer("boxes", framework.to_tensor(boxes))
+        self.register_buffer("scores", framework.to_tensor(scores))
 
-        def forward(self, image):
-            mean = image.mean(axis=[1, 2, 3]).reshape([-1, 1, 1])
-            return (mean - mean) + self.rows  # [N, 2, 6]
+    def forward(self, image):
+        zero = (image.mean(axis=[1, 2, 3]) * 0.0).reshape([-1, 1, 1])
+        return zero + self.boxes, zero + self.scores
 
+
+def _detector_package(tmp_path: Path, preprocessing: Preprocessing) -> PackagedModel:
     meta = PackageMeta(
         name="boxes",
         task="detection",
         class_names=["cat", "dog"],
-        preprocessing=Preprocessing.rgb(16),
+        preprocessing=preprocessing,
         thresholds={"score": 0.5, "per_class": {}},
     )
-    framework.jit.save(FixedBoxes(), str(tmp_path / "model"), input_spec=[meta.input_spec()])
-    model = PackagedModel.load(write_package(tmp_path / "model", meta, tmp_path / "d.zip"))
+    layer = FixedBoxes(preprocessing.size[0])
+    framework.jit.save(layer, str(tmp_path / "model"), input_spec=[meta.input_spec()])
+    return PackagedModel.load(write_package(tmp_path / "model", meta, tmp_path / "d.zip"))
+
+
+def test_detection_packages_return_pixel_boxes_above_the_threshold(tmp_path: Path) -> None:
+    model = _detector_package(tmp_path, Preprocessing.rgb(16))
+    assert model.meta.to_json()["postprocessing"]["nms"]["iou_threshold"] == 0.6
     photo = png(np.full((100, 200, 3), 128, np.uint8))
     (answer,) = model.predict([photo])
     assert answer["label"] == "dog" and answer["classes"] == []
     assert answer["boxes"] == [
-        {"box": [20.0, 20.0, 100.0, 60.0], "index": 1, "name": "dog", "score": 0.9}
+        {
+            "box": [20.0, 20.0, 100.0, 60.0],
+            "index": 1,
+            "name": "dog",
+            "score": 0.9,
+            "threshold": 0.5,
+        }
     ]
-    (loose,) = model.predict([photo], threshold=0.1)
-    assert [b["name"] for b in loose["boxes"]] == ["dog", "cat"]
+    (loose,) = model.predict([photo], threshold=0.1, class_thresholds={"dog": 0.95})
+    assert [b["name"] for b in loose["boxes"]] == ["cat"]
+    assert loose["boxes"][0]["box"] == [0.0, 0.0, 200.0, 100.0]
+
+
+def test_letterboxed_detection_boxes_return_to_the_image(tmp_path: Path) -> None:
+    """A 200×100 image letterboxed into 16×16 is 16×8 at rows 4 to 12: the dog's input box
+    (1.6, 3.2, 8, 9.6) is (20, -10, 100, 70) in the image, clipped to (20, 0, 100, 70)."""
+    pre = dataclasses.replace(Preprocessing.rgb(16), resize="letterbox")
+    model = _detector_package(tmp_path, pre)
+    photo = png(np.full((100, 200, 3), 200, np.uint8))
+    image = model.open_images([photo])
+    batch = model.batch(image)[0]
+    grey = (114 / 255 - np.array(pre.mean)) / np.array(pre.std)
+    np.testing.assert_allclose(batch[:, 0, 0], grey, rtol=1e-5)  # the padding row
+    assert not np.allclose(batch[:, 8, 0], grey)
+    (answer,) = model.predict([photo])
+    assert answer["boxes"][0]["box"] == [20.0, 0.0, 100.0, 70.0]
 
 
 def test_unpacking_writes_only_package_files(package: Path, tmp_path: Path) -> None:
