@@ -106,7 +106,7 @@ class GFLLoss:
         cls, reg = cls._data, reg._data
         xp = get_array_module(cls)
         batch, anchors = cls.shape[:2]
-        scores = 1.0 / (1.0 + xp.exp(-cls))
+        scores = 0.5 * (xp.tanh(0.5 * cls) + 1.0)  # the sigmoid, without exp overflow
         bins = _softmax(reg.reshape(batch, anchors, 4, self.reg_max + 1), axis=-1)
         distance = bins @ xp.arange(self.reg_max + 1, dtype=reg.dtype)  # [N, A, 4] strides
         points, strides = xp.asarray(grid.points), xp.asarray(grid.strides)

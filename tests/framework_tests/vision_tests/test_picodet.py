@@ -132,6 +132,67 @@ def test_decode_is_the_anchor_geometry() -> None:
     np.testing.assert_allclose(boxes.numpy()[0], want, rtol=1e-6)
 
 
+def _reference_decode(cls_logits, reg_logits, strides, reg_max, height, width):
+    """PicoDet's decoding written out in NumPy, level by level and point by point."""
+    boxes, scores = [], []
+    for cls, reg, stride in zip(cls_logits, reg_logits, strides, strict=True):
+        _, classes, rows, cols = cls.shape
+        for y in range(rows):
+            for x in range(cols):
+                scores.append(1 / (1 + np.exp(-cls[0, :, y, x].astype(np.float64))))
+                bins = reg[0, :, y, x].reshape(4, reg_max + 1).astype(np.float64)
+                probs = np.exp(bins - bins.max(1, keepdims=True))
+                probs /= probs.sum(1, keepdims=True)
+                left, top, right, bottom = probs @ np.arange(reg_max + 1) * stride
+                cx, cy = (x + 0.5) * stride, (y + 0.5) * stride
+                box = [cx - left, cy - top, cx + right, cy + bottom]
+                boxes.append(np.clip(box, 0, [width, height, width, height]))
+    return np.array(boxes), np.array(scores).T
+
+
+def _reference_nms(boxes, scores, score_threshold, iou_threshold, top_k, keep):
+    """Greedy per-class NMS, then the best `keep` detections of the image."""
+
+    def iou(a, b):
+        w = np.clip(np.minimum(a[2], b[:, 2]) - np.maximum(a[0], b[:, 0]), 0, None)
+        h = np.clip(np.minimum(a[3], b[:, 3]) - np.maximum(a[1], b[:, 1]), 0, None)
+        area = lambda r: (r[..., 2] - r[..., 0]) * (r[..., 3] - r[..., 1])  # noqa: E731
+        return w * h / (area(a) + area(b) - w * h)
+
+    found = []
+    for label, row in enumerate(scores):
+        order = [i for i in np.argsort(-row) if row[i] > score_threshold][:top_k]
+        while order:
+            best, order = order[0], order[1:]
+            found.append((row[best], label, boxes[best]))
+            overlaps = iou(boxes[best], boxes[order])
+            order = [i for i, o in zip(order, overlaps, strict=True) if o <= iou_threshold]
+    found.sort(key=lambda f: -f[0])
+    return found[:keep]
+
+
+def test_postprocess_is_the_numpy_decode_and_nms() -> None:
+    model = tiny(num_classes=3)
+    model.eval()
+    outputs = model(framework.zeros([1, 3, 64, 96]))
+    rng = np.random.default_rng(5)
+    for logits in (*outputs.cls_logits, *outputs.reg_logits):  # spread scores, varied boxes
+        logits.set_value(rng.normal(0, 2, logits.shape).astype(np.float32))
+    cls = [c.numpy() for c in outputs.cls_logits]
+    reg = [r.numpy() for r in outputs.reg_logits]
+    want_boxes, want_scores = _reference_decode(cls, reg, model.strides, 7, 64, 96)
+    boxes, scores = model.decode(outputs)
+    np.testing.assert_allclose(boxes.numpy()[0], want_boxes, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(scores.numpy()[0], want_scores, rtol=1e-5, atol=1e-6)
+    (result,) = model.postprocess(outputs, score_threshold=0.3, iou_threshold=0.5,
+                                  max_detections=15, nms_top_k=40)  # fmt: skip
+    want = _reference_nms(want_boxes, want_scores, 0.3, 0.5, 40, 15)
+    assert len(want) == 15 and len({label for _, label, _ in want}) == 3
+    np.testing.assert_allclose(result["scores"], [s for s, _, _ in want], rtol=1e-5)
+    np.testing.assert_array_equal(result["labels"], [label for _, label, _ in want])
+    np.testing.assert_allclose(result["boxes"], [b for _, _, b in want], rtol=1e-5, atol=1e-4)
+
+
 def test_head_gradients() -> None:
     framework.set_default_dtype("float64")
     try:
@@ -203,8 +264,68 @@ def test_loss_falls_on_a_tiny_batch() -> None:
         losses["loss"].backward()
         optimizer.step()
         optimizer.clear_grad()
-        history.append(float(losses["loss"]))
-    assert history[-1] < 0.5 * history[0], history
+        history.append({key: float(value) for key, value in losses.items()})
+    for key in ("loss", "loss_vfl", "loss_giou", "loss_dfl"):
+        series = np.array([h[key] for h in history])
+        assert np.isfinite(series).all() and series[0] > 0, (key, series)
+        assert series[-3:].mean() < 0.7 * series[:3].mean(), (key, series)
+    assert history[-1]["loss"] < 0.5 * history[0]["loss"]
+
+
+def test_picodet_s_and_its_loss_match_the_torch_twin() -> None:
+    torch = pytest.importorskip("torch")
+    from tests.framework_tests.vision_tests.picodet_torch import (
+        copy_weights,
+        torch_gfl_loss,
+        torch_picodet_s,
+    )
+
+    framework.seed(6)
+    model = picodet_s(num_classes=3)
+    rng = np.random.default_rng(6)
+    for name, tensor in model.state_dict().items():
+        if name.endswith("_mean"):
+            tensor.set_value(rng.normal(0, 0.1, tensor.shape).astype(np.float32))
+        elif name.endswith("_variance"):
+            tensor.set_value(rng.uniform(0.5, 1.5, tensor.shape).astype(np.float32))
+    for conv in (*model.head.cls_out, *model.head.reg_out):  # outputs that vary with the input
+        conv.weight.set_value(rng.normal(0, 0.3, conv.weight.shape).astype(np.float32))
+    twin = torch_picodet_s(3)
+    copy_weights(model, twin)
+    x = rng.standard_normal((2, 3, 64, 96)).astype(np.float32)
+
+    model.eval(), twin.eval()
+    with framework.no_grad():
+        ours = model(framework.to_tensor(x))
+    with torch.no_grad():
+        theirs = twin(torch.from_numpy(x))
+    for got, want in zip(ours.cls_logits + ours.reg_logits, theirs[0] + theirs[1], strict=True):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)
+
+    model.train(), twin.train()  # batch statistics, the loss and its gradients
+    outputs = model(framework.to_tensor(x))
+    targets = [
+        {"boxes": np.array([[4, 6, 40, 50], [50, 10, 90, 60]], np.float32),
+         "labels": np.array([0, 2])},
+        {"boxes": np.array([[20, 8, 60, 40]], np.float32), "labels": np.array([1])},
+    ]  # fmt: skip
+    assignment = model.criterion.assign(outputs.cls_logits, outputs.reg_logits, targets)
+    assert assignment.positive.sum() >= 3
+    losses = model.criterion(outputs.cls_logits, outputs.reg_logits, targets, assignment=assignment)
+    losses["loss"].backward()
+    cls, reg = twin(torch.from_numpy(x))
+    grid = model.criterion.grid(outputs.cls_logits)
+    expected = torch_gfl_loss(cls, reg, assignment, grid, 3)
+    expected["loss"].backward()
+    for key, value in expected.items():
+        assert float(losses[key]) == pytest.approx(float(value.detach()), rel=1e-4), key
+    twin_parameters = dict(twin.named_parameters())
+    pairs = [("head.cls_out.0.weight", "cls.0.weight"), ("head.reg_out.1.weight", "reg.1.weight"),
+             ("backbone.features.0.0.weight", "features.0.0.weight")]  # fmt: skip
+    for ours_name, twin_name in pairs:
+        got = dict(model.named_parameters())[ours_name].grad.numpy()
+        want = twin_parameters[twin_name].grad.numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3 * np.abs(want).max())
 
 
 @pytest.mark.gpu
