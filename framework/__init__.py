@@ -192,7 +192,25 @@ from framework.ops.reduction import (
 
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
 from framework import linalg
-from framework.ops.linalg import bmm, dot, einsum, matmul, mm, norm, outer
+from framework.ops.linalg import (
+    addmm,
+    baddbmm,
+    bmm,
+    cross,
+    dot,
+    einsum,
+    inner,
+    kron,
+    matmul,
+    matrix_transpose,
+    mm,
+    mv,
+    norm,
+    outer,
+    outer as ger,
+    tensordot,
+    vecdot,
+)
 from framework.ops.manipulation.diagonal import diag_embed, diagonal
 from framework.ops.manipulation import (
     broadcast_shape,

@@ -11,6 +11,8 @@ and `eigvals` are forward-only.
 
 from __future__ import annotations
 
+import numpy as np
+
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -35,7 +37,7 @@ class Cholesky(Function):
         xp = get_array_module(x)
         try:
             return xp.linalg.cholesky(x)
-        except xp.linalg.LinAlgError as error:
+        except np.linalg.LinAlgError as error:
             raise ValueError(f"cholesky: the matrix is not positive definite ({error})") from None
 
     def backward(self, gl: Tensor) -> Tensor:

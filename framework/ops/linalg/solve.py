@@ -11,6 +11,8 @@ triangular solver, and on the same matrix LU without pivoting reduces to substit
 
 from __future__ import annotations
 
+import numpy as np
+
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -25,7 +27,7 @@ from framework.ops.manipulation.triangular import tril, triu
 def _solve_arrays(xp, a, b, op: str):
     try:
         return xp.linalg.solve(a, b)
-    except xp.linalg.LinAlgError as error:
+    except np.linalg.LinAlgError as error:
         raise ValueError(f"{op}: the matrix is singular ({error})") from None
 
 
@@ -35,7 +37,7 @@ class Inverse(Function):
         xp = get_array_module(x)
         try:
             return xp.linalg.inv(x)
-        except xp.linalg.LinAlgError as error:
+        except np.linalg.LinAlgError as error:
             raise ValueError(f"inv: the matrix is singular ({error})") from None
 
     def backward(self, gy: Tensor) -> Tensor:

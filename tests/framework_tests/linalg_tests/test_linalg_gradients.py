@@ -72,6 +72,33 @@ CASES = {
     "matrix_norm_nuc": (lambda a: L.matrix_norm(a, p="nuc"), [_rand(2, 4, 3)]),
     "matrix_norm_2": (lambda a: L.matrix_norm(a, p=2, axis=[0, 2]), [_rand(4, 2, 3)]),
     "matrix_norm_minus2": (lambda a: L.matrix_norm(a, p=-2, keepdim=True), [_rand(2, 3, 4)]),
+    "multi_dot": (lambda a, b, c: L.multi_dot([a, b, c]), [_rand(3), _rand(3, 4), _rand(4, 2)]),
+    "matrix_power": (lambda a: L.matrix_power(a, 5), [SQUARE * 0.3]),
+    "matrix_power_negative": (lambda a: L.matrix_power(a, -3), [SQUARE]),
+    "cross": (lambda a, b: L.cross(a, b, axis=1), [_rand(2, 3, 2), _rand(2, 3, 2)]),
+    "vecdot": (lambda a, b: L.vecdot(a, b), [_rand(2, 3), _rand(3)]),
+    "cond": (L.cond, [_rand(2, 4, 3)]),
+    "cond_fro": (lambda a: L.cond(a, p="fro"), [SQUARE]),
+    "cov_weighted": (
+        lambda a, w: L.cov(a, fweights=framework.to_tensor(np.array([1, 2, 1, 3])), aweights=w),
+        [_rand(2, 4), np.array([0.5, 1.0, 2.0, 1.5])],
+    ),
+    "corrcoef": (L.corrcoef, [_rand(3, 5)]),
+    "matrix_exp": (L.matrix_exp, [SQUARE * 0.2]),
+    "matrix_exp_squared": (L.matrix_exp, [SQUARE * 3]),
+    "householder_product": (L.householder_product, [_rand(2, 4, 3), _rand(2, 3)]),
+    "ormqr": (
+        lambda a, t, y: L.ormqr(a, t, y, transpose=True),
+        [_rand(4, 3), _rand(3), _rand(4, 2)],
+    ),
+    "svd_lowrank": (
+        lambda a, b: L.svd_lowrank(a @ b, q=2)[1],
+        [_rand(5, 2), _rand(2, 4)],
+    ),
+    "kron": (framework.kron, [_rand(2, 3), _rand(2, 2)]),
+    "inner": (framework.inner, [_rand(2, 3), _rand(4, 3)]),
+    "tensordot": (lambda a, b: framework.tensordot(a, b, [[1], [0]]), [_rand(2, 3), _rand(3, 2)]),
+    "addmm": (framework.addmm, [_rand(2, 1), _rand(2, 3), _rand(3, 4)]),
 }
 
 
@@ -179,3 +206,66 @@ def test_spectral_and_nuclear_norms_match_numpy():
     np.testing.assert_allclose(
         L.norm(_t(a), p="nuc", axis=[0, 2]).numpy(), np.linalg.norm(a, "nuc", axis=(0, 2))
     )
+
+
+def test_products_match_numpy():
+    a, b, c = _rand(3), _rand(3, 4), _rand(4, 2)
+    np.testing.assert_allclose(L.multi_dot([_t(a), _t(b), _t(c)]).numpy(), a @ b @ c)
+    np.testing.assert_allclose(
+        L.matrix_power(_t(SQUARE), -3).numpy(), np.linalg.matrix_power(SQUARE, -3), rtol=1e-10
+    )
+    x, y = _rand(4, 3), _rand(4, 3)
+    np.testing.assert_allclose(L.cross(_t(x), _t(y)).numpy(), np.cross(x, y, axis=1))
+    np.testing.assert_allclose(framework.kron(_t(b), _t(c)).numpy(), np.kron(b, c))
+    np.testing.assert_allclose(framework.inner(_t(x), _t(y)).numpy(), np.inner(x, y))
+    np.testing.assert_allclose(
+        framework.tensordot(_t(x), _t(y), [[0], [0]]).numpy(), np.tensordot(x, y, ([0], [0]))
+    )
+
+
+def test_statistics_and_matrix_functions_match_numpy():
+    x = _rand(3, 6)
+    fw, aw = np.array([1, 2, 1, 3, 1, 2]), np.array([0.5, 1.0, 2.0, 1.5, 1.0, 0.2])
+    got = L.cov(_t(x), fweights=framework.to_tensor(fw), aweights=_t(aw)).numpy()
+    np.testing.assert_allclose(got, np.cov(x, fweights=fw, aweights=aw), rtol=1e-12)
+    np.testing.assert_allclose(
+        L.cov(_t(x), rowvar=False, ddof=False).numpy(), np.cov(x, rowvar=False, ddof=0), rtol=1e-12
+    )
+    np.testing.assert_allclose(L.corrcoef(_t(x)).numpy(), np.corrcoef(x), rtol=1e-12)
+    np.testing.assert_allclose(L.cond(_t(SQUARE), p=1).numpy(), np.linalg.cond(SQUARE, 1))
+    # exp(A) for A = V diag(w) V^T is V diag(exp(w)) V^T.
+    w, v = np.linalg.eigh(SPD)
+    expected = (v * np.exp(w / 4)[..., None, :]) @ v.transpose(0, 2, 1)
+    np.testing.assert_allclose(L.matrix_exp(_t(SPD / 4)).numpy(), expected, rtol=1e-12)
+
+
+def test_householder_product_rebuilds_q_from_lapack_reflectors():
+    # The reflectors of a QR decomposition, built here by hand: H = I - tau w w^T maps the
+    # column onto a multiple of e_1.
+    a = _rand(4, 3)
+    reflectors, taus, r = np.zeros_like(a), np.zeros(3), a.copy()
+    for j in range(3):
+        col = r[j:, j]
+        alpha = -np.sign(col[0]) * np.linalg.norm(col)
+        w = col.copy()
+        w[0] -= alpha
+        w /= w[0]
+        tau = 2 / (w @ w)
+        r[j:] -= tau * np.outer(w, w @ r[j:])
+        reflectors[j + 1 :, j], taus[j] = w[1:], tau
+    q = L.householder_product(_t(reflectors), _t(taus)).numpy()
+    np.testing.assert_allclose(q @ np.triu(r[:3]), a, atol=1e-12)
+    np.testing.assert_allclose(q.T @ q, np.eye(3), atol=1e-12)
+
+
+def test_low_rank_svd_and_pca_recover_a_low_rank_matrix():
+    framework.seed(1)
+    a = _rand(2, 8, 3) @ _rand(2, 3, 6)
+    u, s, v = L.svd_lowrank(_t(a), q=3)
+    np.testing.assert_allclose(s.numpy(), np.linalg.svd(a, compute_uv=False)[:, :3], rtol=1e-10)
+    np.testing.assert_allclose(
+        (u.numpy() * s.numpy()[:, None]) @ v.numpy().transpose(0, 2, 1), a, atol=1e-10
+    )
+    u, s, v = L.pca_lowrank(_t(a[0]), q=3)
+    centered = a[0] - a[0].mean(axis=0)
+    np.testing.assert_allclose(s.numpy(), np.linalg.svd(centered, compute_uv=False)[:3], rtol=1e-10)

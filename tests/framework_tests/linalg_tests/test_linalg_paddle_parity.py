@@ -95,6 +95,59 @@ CASES = {
     "matrix_norm_inf": (lambda m, a: _lin(m).matrix_norm(a, p=np.inf), [TALL]),
     "norm_nuc": (lambda m, a: _lin(m).norm(a, p="nuc", axis=[1, 2]), [TALL]),
     "vector_norm": (lambda m, a: _lin(m).vector_norm(a, p=3, axis=[0, 2]), [TALL]),
+    "multi_dot": (
+        lambda m, a, b, c: _lin(m).multi_dot([a[0, 0], b, c, a[1, :, 0]]),
+        [TALL, SQUARE[0], WIDE[:, :4]],
+    ),
+    "matrix_power_3": (lambda m, a: _lin(m).matrix_power(a, 3), [SQUARE]),
+    "matrix_power_minus_2": (lambda m, a: _lin(m).matrix_power(a, -2), [SQUARE]),
+    "matrix_power_0": (lambda m, a: _lin(m).matrix_power(a, 0), [SQUARE]),
+    "matrix_transpose": (lambda m, a: _lin(m).matrix_transpose(a), [TALL]),
+    "vecdot": (lambda m, a, b: _lin(m).vecdot(a, b, axis=1), [TALL[:, :3], SQUARE]),
+    "cross_default_axis": (lambda m, a, b: _lin(m).cross(a, b), [TALL[:, :3], SQUARE]),
+    "cross_axis": (lambda m, a, b: m.cross(a, b, axis=2), [TALL[:, :3], SQUARE]),
+    "cond_2": (lambda m, a: _lin(m).cond(a), [TALL]),
+    "cond_minus_2": (lambda m, a: _lin(m).cond(a, p=-2), [WIDE]),
+    "cond_fro": (lambda m, a: _lin(m).cond(a, p="fro"), [SQUARE]),
+    "cond_nuc": (lambda m, a: _lin(m).cond(a, p="nuc"), [SQUARE]),
+    "cond_inf": (lambda m, a: _lin(m).cond(a, p=np.inf), [SQUARE]),
+    "cond_minus_1": (lambda m, a: _lin(m).cond(a, p=-1), [SQUARE]),
+    "cov": (lambda m, a: _lin(m).cov(a), [WIDE]),
+    "cov_columns_biased": (lambda m, a: _lin(m).cov(a, rowvar=False, ddof=False), [WIDE]),
+    "cov_weights": (
+        lambda m, a: _lin(m).cov(
+            a,
+            fweights=m.to_tensor(np.array([1, 2, 1, 3, 1])),
+            aweights=m.to_tensor(np.array([0.5, 1.0, 2.0, 1.0, 0.25])),
+        ),
+        [WIDE],
+    ),
+    "cov_vector": (lambda m, a: _lin(m).cov(a), [WIDE[0]]),
+    "corrcoef": (lambda m, a: _lin(m).corrcoef(a), [WIDE]),
+    "corrcoef_columns": (lambda m, a: _lin(m).corrcoef(a, rowvar=False), [TALL[0]]),
+    "matrix_exp": (lambda m, a: _lin(m).matrix_exp(a), [SQUARE * 0.3]),
+    "matrix_exp_scaled": (lambda m, a: _lin(m).matrix_exp(a), [SQUARE * 2]),
+    "householder_product": (lambda m, a, t: _lin(m).householder_product(a, t), [TALL, TALL[:, 0]]),
+    "ormqr_left": (lambda m, a, t, y: _lin(m).ormqr(a, t, y), [SQUARE, TALL[:, 0], RHS]),
+    "ormqr_left_t": (
+        lambda m, a, t, y: _lin(m).ormqr(a, t, y, transpose=True),
+        [TALL, TALL[:, 0], TALL],
+    ),
+    "ormqr_right_t": (
+        lambda m, a, t, y: _lin(m).ormqr(a, t, y, left=False, transpose=True),
+        [SQUARE, TALL[:, 0], TALL],
+    ),
+    "kron": (lambda m, a, b: m.kron(a, b), [SQUARE[0], TALL[0, :2]]),
+    "kron_ranks": (lambda m, a, b: m.kron(a, b), [TALL, WIDE[0]]),
+    "inner": (lambda m, a, b: m.inner(a, b), [TALL, SQUARE]),
+    "mv": (lambda m, a, b: m.mv(a, b), [TALL[0], SQUARE[0, 0]]),
+    "tensordot_int": (lambda m, a, b: m.tensordot(a, b, 2), [TALL, TALL[0]]),
+    "tensordot_lists": (lambda m, a, b: m.tensordot(a, b, [[0, 2], [0, 1]]), [TALL, RHS]),
+    "addmm": (
+        lambda m, c, a, b: m.addmm(c, a, b, beta=0.5, alpha=2.0),
+        [RHS[0], SQUARE[0], RHS[1]],
+    ),
+    "baddbmm": (lambda m, c, a, b: m.baddbmm(c, a, b, beta=-1.0, alpha=0.5), [RHS, SQUARE, RHS]),
 }
 
 
@@ -134,6 +187,10 @@ VALUES_ONLY = {
     "pinv_hermitian": "Paddle's batched eigh gradient is wrong beyond the first matrix",
     "lu_solve_t": "Paddle's lu_solve(trans='T') gradient in the factors is wrong",
     "triangular_solve_lower_t_unit": "Paddle's gradient in x is wrong for this triangle",
+    "householder_product": "Paddle's householder_product backward fails (an in-place write)",
+    "ormqr_left": "Paddle's householder_product backward fails (an in-place write)",
+    "ormqr_left_t": "Paddle's householder_product backward fails (an in-place write)",
+    "ormqr_right_t": "Paddle's householder_product backward fails (an in-place write)",
     "qr_r": "Paddle does not differentiate qr(mode='r')",
     "qr_wide_r": "Paddle's QR backward segfaults without a Q gradient",
     "lstsq_solution": "Paddle's lstsq is not differentiable",
@@ -172,3 +229,18 @@ def test_float32_results_stay_float32_as_in_paddle(name):
     for a, b in zip(ours, theirs, strict=True):
         assert a.numpy().dtype == b.numpy().dtype
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_low_rank_svd_and_pca_agree_with_paddle_on_a_low_rank_matrix():
+    paddle = pytest.importorskip("paddle")
+    a = TALL @ RNG.standard_normal((2, 3, 6))  # rank 3
+    for m in (framework, paddle):
+        m.seed(0)
+    ours = framework.linalg.svd_lowrank(framework.to_tensor(a), q=3)
+    theirs = paddle.linalg.svd_lowrank(paddle.to_tensor(a), q=3)
+    assert [t.shape for t in ours] == [list(t.shape) for t in theirs]
+    np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-9)
+    ours = framework.linalg.pca_lowrank(framework.to_tensor(a[0]))
+    theirs = paddle.linalg.pca_lowrank(paddle.to_tensor(a[0]))
+    assert [t.shape for t in ours] == [list(t.shape) for t in theirs]
+    np.testing.assert_allclose(ours[1].numpy()[:3], theirs[1].numpy()[:3], rtol=1e-9)
