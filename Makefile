@@ -13,7 +13,7 @@ PYTEST_WORKERS ?= 2
 # A machine with a local wheel directory (e.g. the CPU build of torch) installs from it first.
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 CHROMIUM := /usr/bin/chromium
-SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql
+SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql fonts-noto-cjk
 TEST_POSTGRES ?= 1
 POSTGRES_SUITES := tests/platform_tests tests/workers_tests
 

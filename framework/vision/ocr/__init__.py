@@ -1,0 +1,29 @@
+"""Optical character recognition in the framework: PP-OCR's detect, classify and recognise
+pipeline, and the losses and labels to fine-tune it.
+
+    from framework.vision.ocr import OCRPipeline
+    ocr = OCRPipeline.from_onnx("det.onnx", "rec.onnx", "cls.onnx")
+    lines = ocr(image)  # [OCRLine(polygon, text, score), ...]
+
+Nothing here needs OpenCV, onnxruntime, shapely or pyclipper: the geometry (region hulls,
+minimum-area rectangles, round offsets) and the resampling are NumPy.
+"""
+
+from __future__ import annotations
+
+from framework.vision.ocr.ctc_decode import ctc_greedy_decode
+from framework.vision.ocr.db_postprocess import DBPostProcess
+from framework.vision.ocr.pipeline import OCRLine, OCRPipeline, crop_text_line, sort_reading_order
+from framework.vision.ocr.predictors import TextClassifier, TextDetector, TextRecognizer
+
+__all__ = [
+    "DBPostProcess",
+    "OCRLine",
+    "OCRPipeline",
+    "TextClassifier",
+    "TextDetector",
+    "TextRecognizer",
+    "crop_text_line",
+    "ctc_greedy_decode",
+    "sort_reading_order",
+]

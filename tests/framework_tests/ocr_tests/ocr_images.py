@@ -1,0 +1,67 @@
+"""Real and rendered images for the OCR tests, and the PP-OCR models of the rapidocr wheel.
+
+Rendered text uses Debian's Noto CJK fonts (`fonts-noto-cjk`, in the Makefile's system
+packages), which carry Latin and Chinese glyphs; tests that need them skip without them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+NOTO_SANS = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+NOTO_SERIF = Path("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc")
+SIMPLIFIED_CHINESE = 2  # face index of "Noto Sans CJK SC" in the collection
+
+MODEL_FILES = {
+    "det": "ch_PP-OCRv4_det_infer.onnx",
+    "rec": "ch_PP-OCRv4_rec_infer.onnx",
+    "cls": "ch_ppocr_mobile_v2.0_cls_infer.onnx",
+}
+
+
+def model_paths() -> dict[str, Path]:
+    """The three ONNX files inside the installed rapidocr-onnxruntime wheel (or a skip)."""
+    rapidocr = pytest.importorskip("rapidocr_onnxruntime")
+    models = Path(rapidocr.__file__).parent / "models"
+    return {key: models / name for key, name in MODEL_FILES.items()}
+
+
+def font(size: int, path: Path = NOTO_SANS):
+    from PIL import ImageFont
+
+    if not path.exists():
+        pytest.skip(f"{path} is missing: apt-get install fonts-noto-cjk")
+    return ImageFont.truetype(str(path), size, index=SIMPLIFIED_CHINESE)
+
+
+def render_lines(
+    lines: list[str], size: int = 32, path: Path = NOTO_SANS, margin: int = 40, gap: float = 1.8
+) -> np.ndarray:
+    """Black lines of text on white, `[H, W, 3]` uint8 (grey, so RGB and BGR agree)."""
+    from PIL import Image, ImageDraw
+
+    face = font(size, path)
+    width = max(int(face.getlength(line)) for line in lines) + 2 * margin
+    height = int(len(lines) * size * gap) + 2 * margin
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((margin, margin + int(i * size * gap)), line, fill="black", font=face)
+    return np.asarray(image)
+
+
+def grey_to_bgr(image: np.ndarray) -> np.ndarray:
+    return np.repeat(image[:, :, None], 3, axis=2)
+
+
+def rotated(image: np.ndarray, degrees: float) -> np.ndarray:
+    """`image` turned counter-clockwise on a white canvas that holds all of it."""
+    from PIL import Image
+
+    turned = Image.fromarray(image).rotate(
+        degrees, resample=Image.BICUBIC, expand=True, fillcolor=(255, 255, 255)
+    )
+    return np.asarray(turned)
