@@ -57,6 +57,7 @@ from framework.nn.layer.container import (
     Sequential,
 )
 from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
+from framework.nn.layer.ctc_loss import CTCLoss
 from framework.nn.layer.dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (

@@ -69,6 +69,7 @@ from framework.nn.functional.activation import (
     thresholded_relu_,
 )
 from framework.nn.functional.attention import scaled_dot_product_attention
+from framework.nn.functional.ctc import ctc_loss
 from framework.nn.functional.distance import cosine_similarity, pairwise_distance
 from framework.nn.functional.likelihood_loss import gaussian_nll_loss, poisson_nll_loss
 from framework.nn.functional.loss import (
