@@ -57,6 +57,7 @@ from framework.nn.layer.container import (
     Sequential,
 )
 from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
+from framework.nn.layer.conv3d import Conv3D, Conv3DTranspose
 from framework.nn.layer.ctc_loss import CTCLoss
 from framework.nn.layer.dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D
 from framework.nn.layer.layers import Layer
@@ -91,6 +92,8 @@ from framework.nn.layer.norm import (
     InstanceNorm2D,
     LayerNorm,
 )
+from framework.nn.layer.norm3d import BatchNorm3D, InstanceNorm3D
+from framework.nn.layer.padding3d import Pad3D, ZeroPad3D
 from framework.nn.layer.pooling import (
     AdaptiveAvgPool1D,
     AdaptiveAvgPool2D,
@@ -100,6 +103,12 @@ from framework.nn.layer.pooling import (
     AvgPool2D,
     MaxPool1D,
     MaxPool2D,
+)
+from framework.nn.layer.pooling3d import (
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool3D,
+    AvgPool3D,
+    MaxPool3D,
 )
 from framework.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN
 from framework.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell

@@ -14,6 +14,7 @@ from framework.nn.functional.common import (
     upsample,
 )
 from framework.nn.functional.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose
+from framework.nn.functional.conv3d import conv3d, conv3d_transpose
 from framework.nn.functional.input import embedding
 from framework.nn.functional.norm import (
     batch_norm,
@@ -97,5 +98,11 @@ from framework.nn.functional.margin_loss import (
 )
 from framework.nn.functional.maxout import maxout
 from framework.nn.functional.rrelu import rrelu
+from framework.nn.functional.pooling3d import (
+    adaptive_avg_pool3d,
+    adaptive_max_pool3d,
+    avg_pool3d,
+    max_pool3d,
+)
 from framework.nn.functional.sequence import sequence_mask
 from framework.ops.search import one_hot

@@ -19,7 +19,7 @@ from framework.nn.layer.checks import check_channels, check_dtype_and_device
 from framework.nn.layer.layers import Layer, default_dtype
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
-_LAYOUTS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC")}
+_LAYOUTS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
 
 def _as_list(value: int | Sequence[int], dims: int, what: str) -> list[int]:
