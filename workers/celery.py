@@ -34,9 +34,6 @@ DEFAULT_QUEUE = "default"
 # `queue=` attribute (ignored from 6.0), and a sender using enqueue() by name never imports
 # the task anyway. A new family adds its line; tests refuse a task without one.
 TASK_ROUTES = {
-    # Exact names win over patterns: the reconciler must not wait behind hours-long jobs.
-    "training.reconcile": {"queue": DEFAULT_QUEUE},
-    "deploy.requeue_stalled_exports": {"queue": DEFAULT_QUEUE},
     "training.*": {"queue": GPU_QUEUE},
     "deploy.*": {"queue": GPU_QUEUE},
     "datastore.*": {"queue": DEFAULT_QUEUE},
@@ -63,11 +60,6 @@ app.conf.task_queues = [
 ]
 app.conf.task_default_queue = DEFAULT_QUEUE
 app.conf.task_routes = TASK_ROUTES
-# The reconciler re-queues training jobs whose worker died and re-sends lost messages.
-app.conf.beat_schedule = {
-    **app.conf.beat_schedule,
-    "reconcile-training-jobs": {"task": "training.reconcile", "schedule": 30.0},
-}
 
 
 # LOG_FORMAT=json: Celery gives its task logger and its multiprocessing logger handlers of its

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -99,10 +99,7 @@ class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         incoming.is_valid(raise_exception=True)
         user = services.find_user(incoming.validated_data["user"])
         if user is None:
-            return Response(
-                {"user": ["No active account has this username or email."]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            raise ValidationError({"user": ["No active account has this username or email."]})
         role = Role(incoming.validated_data["role"])
         membership = services.add_member(
             self.get_workspace(), by=request.user, user=user, role=role

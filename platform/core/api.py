@@ -5,11 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from rest_framework import exceptions
-from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 from accounts.models import Workspace
 from core.scoping import get_object_for_user_or_404, workspace_lookup
@@ -37,13 +34,6 @@ def refuse_oversized_body(request: Any) -> None:
             f"The upload is {length:,} bytes, over this server's {settings.MAX_UPLOAD_BYTES:,}"
             "-byte limit for one upload (MAX_UPLOAD_BYTES)."
         )
-
-
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, plus Django's ValidationError (raised by model verbs) as a 400."""
-    if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(detail={"detail": exc.messages})
-    return drf_exception_handler(exc, context)
 
 
 class WorkspaceNestedMixin:

@@ -6,14 +6,16 @@ and another took over) can no longer change it. A job whose worker died `MAX_ATT
 fails with a plain reason instead of being tried again: an import that kills its worker for
 memory would otherwise come back forever. `core.stalled` re-sends the lost ones.
 
-Dataset imports and label exports (datastore) and weights imports (modelzoo) build on it;
-each kind adds its own fields and says what it does (`activity`) for that reason.
+Every background job builds on it: dataset imports and label exports (datastore), weights
+imports (modelzoo), model exports (deploy) and test-split evaluations (training). Each kind
+adds its own fields, says what it does (`activity`) for that reason, and may name fields a new
+attempt starts afresh (`claim_resets`). `core.reconcile` holds the table of kinds.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -29,18 +31,24 @@ class ClaimableJob(models.Model):
         RUNNING = "running", "Running"
         SUCCEEDED = "succeeded", "Succeeded"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
+    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
     # A running job whose heartbeat is older than this was on a worker that died.
     STALE_AFTER = timedelta(minutes=5)
     MAX_ATTEMPTS = 3
     # What the worker was doing, for the reason given when it stopped too often.
     activity = "running this job"
+    # Fields each claim sets back, so a new attempt does not show the last one's progress.
+    claim_resets: ClassVar[dict[str, Any]] = {}
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=100, blank=True)
     attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
     error = models.TextField(blank=True)
     error_fix = models.TextField(blank=True)
+    worker = models.CharField(max_length=200, blank=True)  # the claiming worker's hostname
+    device = models.CharField(max_length=20, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -55,7 +63,7 @@ class ClaimableJob(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+        return self.status in self.FINISHED
 
     @classmethod
     def abandoned(cls) -> Q:
@@ -67,7 +75,7 @@ class ClaimableJob(models.Model):
             pk=self.pk, status=self.Status.RUNNING, attempt=self.attempt
         )
 
-    def claim(self) -> bool:
+    def claim(self, *, worker: str = "", device: str = "") -> bool:
         """True for exactly one worker: the first to take a queued (or abandoned) job. A job
         abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
         if self.give_up_if_exhausted():
@@ -85,6 +93,9 @@ class ClaimableJob(models.Model):
                 started_at=now,
                 heartbeat_at=now,
                 stage="Starting",
+                worker=worker,
+                device=device,
+                **self.claim_resets,
             )
         )
         if won:
@@ -124,8 +135,15 @@ class ClaimableJob(models.Model):
             setattr(self, name, value)
         return owned
 
+    def release(self) -> bool:
+        """Gives a claimed job back to the queue untouched (this worker cannot run it now)."""
+        return self._mine().update(status=self.Status.QUEUED, worker="", device="") == 1
+
     def mark_succeeded(self, **results: Any) -> bool:
         return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
+
+    def mark_cancelled(self) -> bool:
+        return self._finish(self.Status.CANCELLED, stage="Cancelled")
 
     def mark_failed(self, reason: str, fix: str = "") -> bool:
         """Ends the job with a reason people read; server paths in it are cut to their names."""

@@ -229,10 +229,22 @@ class FreezeVersionSerializer(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "description": "Class indices into the version's classes ([2], or [0, 3] multi-label); "
+        "for detection one [class, x, y, w, h] per box, in pixels",
+        "items": {"oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "number"}}]},
+    }
+)
+class VersionLabelsField(serializers.JSONField):
+    pass
+
+
 class VersionItemSerializer(serializers.Serializer):
     sample = serializers.IntegerField(source="sample_id")
     split = serializers.CharField()
-    labels = serializers.JSONField()
+    labels = VersionLabelsField()
     image_url = serializers.SerializerMethodField()
 
     def get_image_url(self, item: Any) -> str:
@@ -302,3 +314,38 @@ class EffectSerializer(serializers.Serializer):
     duplicates_removed = serializers.IntegerField()
     summary = serializers.CharField()
     applied = serializers.BooleanField()
+
+
+class _StatisticsTotalsSerializer(serializers.Serializer):
+    samples = serializers.IntegerField()
+    labeled = serializers.IntegerField()
+    with_problems = serializers.IntegerField()
+
+
+class _ClassCountSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    color = serializers.CharField()
+    annotation_count = serializers.IntegerField()
+    image_count = serializers.IntegerField()
+
+
+class _SizeCountSerializer(serializers.Serializer):
+    width = serializers.IntegerField(allow_null=True)
+    height = serializers.IntegerField(allow_null=True)
+    count = serializers.IntegerField()
+
+
+class DatasetStatisticsSerializer(serializers.Serializer):
+    """Counts for the dataset report's charts."""
+
+    totals = _StatisticsTotalsSerializer()
+    classes = _ClassCountSerializer(many=True)
+    sizes = _SizeCountSerializer(many=True, help_text="Distinct image sizes, most common first")
+    splits = serializers.DictField(
+        child=serializers.IntegerField(), help_text="{train|val|test|unassigned: images}"
+    )
+    boxes_per_image = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Detection: {boxes in an image: labeled images with that many}",
+    )

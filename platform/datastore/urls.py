@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from core.deprecation import deprecated
 from datastore import views
 from datastore.api import datasets, samples, uploads, versions
 
@@ -74,11 +75,38 @@ api_urlpatterns = [
         name="version-items",
     ),
     path(
-        "datasets/<int:dataset_id>/exports/", versions.ExportListView.as_view(), name="export-list"
+        "datasets/<int:dataset_id>/label-exports/",
+        versions.ExportListView.as_view(),
+        name="export-list",
     ),
-    path("exports/<int:pk>/", versions.ExportDetailView.as_view(), name="export-detail"),
+    path("label-exports/<int:pk>/", versions.ExportDetailView.as_view(), name="export-detail"),
     path(
-        "exports/<int:pk>/download/", versions.ExportDownloadView.as_view(), name="export-download"
+        "label-exports/<int:pk>/download/",
+        versions.ExportDownloadView.as_view(),
+        name="export-download",
+    ),
+    # The old names, easy to confuse with model exports: they answer until clients move.
+    path(
+        "datasets/<int:dataset_id>/exports/",
+        deprecated(
+            versions.ExportListView,
+            "datastore:api:export-list",
+            "/api/datasets/{dataset_id}/label-exports/",
+        ),
+    ),
+    path(
+        "exports/<int:pk>/",
+        deprecated(
+            versions.ExportDetailView, "datastore:api:export-detail", "/api/label-exports/{id}/"
+        ),
+    ),
+    path(
+        "exports/<int:pk>/download/",
+        deprecated(
+            versions.ExportDownloadView,
+            "datastore:api:export-download",
+            "/api/label-exports/{id}/download/",
+        ),
     ),
 ]
 

@@ -12,20 +12,23 @@ from core.scoping import scoped
 from deploy.models import Deployment, ModelExport
 
 
-@extend_schema_field(
-    {
-        "type": "string",
-        "description": "Export format: " + ", ".join(ModelExport.Format.values),
-        "example": ModelExport.Format.PACKAGE.value,
-    }
-)
 class ExportFormatField(serializers.ChoiceField):
-    """An export format. The schema states it as a string with its values in the description:
-    as an enum it would be named after the field, `format`, a name the datastore's dataset
-    exports' enum already has (drf-spectacular would warn about the collision)."""
+    """A model export's format (`ModelExportFormatEnum` in the schema)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=ModelExport.Format.choices, **kwargs)
+
+
+class ParitySerializer(serializers.Serializer):
+    """How closely the export reproduces the trained model on real images."""
+
+    max_abs_diff = serializers.FloatField(help_text="Largest |export - model| over the outputs")
+    samples = serializers.IntegerField(allow_null=True, help_text="Images compared")
+    source = serializers.CharField(help_text="Which images: the validation split, test images…")
+    passed = serializers.BooleanField(allow_null=True)
+    top1_agreement = serializers.FloatField(
+        allow_null=True, help_text="Share of images whose top class agrees (classifiers)"
+    )
 
 
 class ModelExportSerializer(serializers.ModelSerializer):
@@ -75,6 +78,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             return None
         return reverse("deploy:api:export-download", args=[export.pk])
 
+    @extend_schema_field(ParitySerializer(allow_null=True))
     def get_parity(self, export: ModelExport) -> dict[str, Any] | None:
         if export.parity_max_abs_diff is None:
             return None
@@ -193,7 +197,7 @@ class PredictionSerializer(serializers.Serializer):
 
 class PredictResponseSerializer(serializers.Serializer):
     deployment = serializers.IntegerField()
-    model = serializers.DictField()
+    model = ServedModelSerializer()
     threshold = serializers.FloatField(allow_null=True)
     class_thresholds = serializers.DictField(child=serializers.FloatField())
     top_k = serializers.IntegerField()
@@ -221,3 +225,27 @@ class PredictMultipartSerializer(serializers.Serializer):
     class_thresholds = serializers.CharField(
         required=False, help_text='A JSON object, e.g. {"cat": 0.9}, as in the JSON request'
     )
+
+
+class _TrafficCountsSerializer(serializers.Serializer):
+    requests = serializers.IntegerField()
+    images = serializers.IntegerField()
+    errors = serializers.IntegerField()
+    p50_ms = serializers.FloatField(allow_null=True)
+    p95_ms = serializers.FloatField(allow_null=True)
+
+
+class _TrafficTotalsSerializer(_TrafficCountsSerializer):
+    p99_ms = serializers.FloatField(allow_null=True)
+
+
+class _TrafficMinuteSerializer(_TrafficCountsSerializer):
+    minute = serializers.DateTimeField()
+
+
+class TrafficSerializer(serializers.Serializer):
+    """A deployment's requests over the last `minutes`: totals and one row per busy minute."""
+
+    minutes = serializers.IntegerField()
+    totals = _TrafficTotalsSerializer()
+    series = _TrafficMinuteSerializer(many=True)

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from core.deprecation import deprecated
 from deploy import views
 from deploy.api import deployments, exports, wheel
 
 app_name = "deploy"
 
 api_urlpatterns = [
-    path("jobs/<int:job_id>/exports/", exports.JobExportListView.as_view(), name="job-exports"),
+    path(
+        "jobs/<int:job_id>/model-exports/", exports.JobExportListView.as_view(), name="job-exports"
+    ),
+    # The old name, easy to confuse with label exports: it answers until clients move.
+    path(
+        "jobs/<int:job_id>/exports/",
+        deprecated(
+            exports.JobExportListView,
+            "deploy:api:job-exports",
+            "/api/jobs/{job_id}/model-exports/",
+        ),
+    ),
     path(
         "workspaces/<slug:workspace_slug>/model-exports/",
         exports.WorkspaceExportListView.as_view(),

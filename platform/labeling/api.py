@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_errors import conflict_schema, error_response
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404
 from datastore.api.base import DatasetNestedMixin
@@ -71,7 +72,12 @@ class SaveLabelsView(generics.GenericAPIView):
     serializer_class = SaveLabelsSerializer
     permission_classes = [IsWorkspaceMember]
 
-    @extend_schema(responses={200: SavedLabelsSerializer, 409: SampleSerializer})
+    @extend_schema(
+        responses={
+            200: SavedLabelsSerializer,
+            409: conflict_schema("LabelsConflict", SampleSerializer()),
+        }
+    )
     def put(self, request: Request, pk: int) -> Response:
         sample = get_object_for_user_or_404(
             Sample.objects.select_related("dataset__workspace"), request.user, pk=pk
@@ -90,7 +96,12 @@ class SaveLabelsView(generics.GenericAPIView):
             )
         except StaleRevision:
             current = Sample.objects.prefetch_related("annotations").get(pk=pk)
-            return Response(SampleSerializer(current).data, status=status.HTTP_409_CONFLICT)
+            return error_response(
+                "stale_revision",
+                "Someone else saved this sample since you loaded it; `current` holds their labels.",
+                status.HTTP_409_CONFLICT,
+                current=SampleSerializer(current).data,
+            )
         return Response({"id": sample.pk, "revision": sample.revision, "labeled": sample.labeled})
 
 
@@ -99,7 +110,14 @@ class BulkLabelView(DatasetNestedMixin, generics.GenericAPIView):
 
     serializer_class = BulkLabelSerializer
 
-    @extend_schema(responses={200: OpenApiResponse(description="{'changed': n}")})
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "BulkLabelResult",
+                {"changed": serializers.IntegerField(help_text="Samples changed")},
+            )
+        }
+    )
     def post(self, request: Request, dataset_id: int) -> Response:
         incoming = self.get_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api import WorkspaceNestedMixin, refuse_oversized_body
+from core.api_errors import error_response
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from modelzoo.catalog import UnknownArchitecture, get_architecture
@@ -25,6 +26,7 @@ from modelzoo.serializers import (
     ReadyModelSerializer,
     ReadyTryResponseSerializer,
     TryDetectorSerializer,
+    TryPhotoResultSerializer,
     TryPhotoSerializer,
     WeightsImportSerializer,
     WeightsSerializer,
@@ -78,7 +80,14 @@ class ArchitectureTryView(generics.GenericAPIView):
     parser_classes = [MultiPartParser]
     serializer_class = TryPhotoSerializer
 
-    @extend_schema(request=TryPhotoSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=TryPhotoSerializer,
+        responses={
+            200: TryPhotoResultSerializer,
+            409: OpenApiResponse(description="No shipped weights with named classes to try"),
+            413: OpenApiResponse(description="The image is over the size limit"),
+        },
+    )
     def post(self, request: Request, key: str) -> Response:
         arch = _architecture(key)
         refuse_oversized_body(request)
@@ -87,7 +96,7 @@ class ArchitectureTryView(generics.GenericAPIView):
         try:
             answer = try_photo(arch, incoming.validated_data["image"])
         except TryRefusal as refusal:
-            return Response({"detail": str(refusal)}, status=refusal.status)
+            return error_response(refusal.code, str(refusal), refusal.status)
         return Response(answer)
 
 
@@ -130,7 +139,14 @@ class ReadyModelTryView(generics.GenericAPIView):
     parser_classes = [MultiPartParser]
     serializer_class = TryDetectorSerializer
 
-    @extend_schema(request=TryDetectorSerializer, responses={200: ReadyTryResponseSerializer})
+    @extend_schema(
+        request=TryDetectorSerializer,
+        responses={
+            200: ReadyTryResponseSerializer,
+            409: OpenApiResponse(description="The model's package is not installed here"),
+            413: OpenApiResponse(description="The image is over the size limit"),
+        },
+    )
     def post(self, request: Request, key: str) -> Response:
         ready = _ready(key)
         refuse_oversized_body(request)
@@ -140,7 +156,7 @@ class ReadyModelTryView(generics.GenericAPIView):
         try:
             answer = try_ready(ready, data["image"], data.get("score_threshold"))
         except TryRefusal as refusal:
-            return Response({"detail": str(refusal)}, status=refusal.status)
+            return error_response(refusal.code, str(refusal), refusal.status)
         return Response(answer)
 
 
@@ -167,7 +183,13 @@ class WeightsImportListView(WorkspaceNestedMixin, generics.ListAPIView):
     permission_classes = [IsWorkspaceMember]
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(request=ImportWeightsSerializer, responses={202: WeightsImportSerializer})
+    @extend_schema(
+        request=ImportWeightsSerializer,
+        responses={
+            202: WeightsImportSerializer,
+            413: OpenApiResponse(description="The file is over MAX_UPLOAD_BYTES"),
+        },
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         refuse_oversized_body(request)
         incoming = ImportWeightsSerializer(data=request.data)

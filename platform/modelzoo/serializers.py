@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from modelzoo.catalog import ARCHITECTURES
@@ -100,6 +101,29 @@ class ReadyTryResponseSerializer(serializers.Serializer):
     elapsed_ms = serializers.FloatField()
 
 
+class ReadyPublishedSerializer(serializers.Serializer):
+    map_50 = serializers.FloatField(allow_null=True, help_text="The published mAP@.5, if any")
+    source = serializers.CharField(help_text="Where the number comes from, or why there is none")
+
+
+class ReadyPreprocessingSerializer(serializers.Serializer):
+    size = serializers.ListField(child=serializers.IntegerField(), help_text="[width, height]")
+    resize = serializers.CharField()
+    color_mode = serializers.CharField()
+    mean = serializers.ListField(child=serializers.FloatField())
+    std = serializers.ListField(child=serializers.FloatField())
+    source = serializers.CharField()
+
+
+class ReadyPostprocessingSerializer(serializers.Serializer):
+    strides = serializers.ListField(child=serializers.IntegerField())
+    reg_max = serializers.IntegerField()
+    score_threshold = serializers.FloatField()
+    iou_threshold = serializers.FloatField()
+    max_detections = serializers.IntegerField()
+    source = serializers.CharField()
+
+
 class ReadyManifestSerializer(serializers.Serializer):
     package = serializers.CharField()
     version = serializers.CharField()
@@ -108,10 +132,10 @@ class ReadyManifestSerializer(serializers.Serializer):
     license = serializers.CharField()
     upstream = serializers.CharField()
     pip_install = serializers.CharField()
-    published = serializers.DictField()
+    published = ReadyPublishedSerializer()
     class_names = serializers.ListField(child=serializers.CharField())
-    preprocessing = serializers.DictField()
-    postprocessing = serializers.DictField()
+    preprocessing = ReadyPreprocessingSerializer()
+    postprocessing = ReadyPostprocessingSerializer()
 
 
 class ReadyModelSerializer(serializers.Serializer):
@@ -161,3 +185,36 @@ class WeightsImportSerializer(serializers.ModelSerializer):
 
     def get_url(self, job: WeightsImport) -> str:
         return f"/api/weight-imports/{job.pk}/"
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "Resize, crop, colour mode, mean and std, as the manifest states them",
+        "additionalProperties": {
+            "oneOf": [
+                {"type": "number"},
+                {"type": "string"},
+                {"type": "array", "items": {"type": "number"}},
+            ]
+        },
+    }
+)
+class ManifestPreprocessingField(serializers.DictField):
+    pass
+
+
+class _TopClassSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    probability = serializers.FloatField()
+
+
+class TryPhotoResultSerializer(serializers.Serializer):
+    """A photo classified by an architecture's shipped ImageNet weights."""
+
+    architecture = serializers.CharField()
+    weights = serializers.CharField(help_text="The shipped weights' name")
+    top5 = _TopClassSerializer(many=True)
+    preprocessing = ManifestPreprocessingField(help_text="The weights' manifest's preprocessing")
+    elapsed_ms = serializers.FloatField()

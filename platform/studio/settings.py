@@ -191,11 +191,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Every periodic task, in this one place; beat runs as a service of its own (one per stack).
 CELERY_BEAT_SCHEDULE = {
-    "clear-expired-sessions": {
-        "task": "housekeeping.clear_expired_sessions",
-        "schedule": 24 * 3600,
-    },
+    "reconcile": {"task": "housekeeping.reconcile", "schedule": 30.0},
+    "datastore.expire_uploads": {"task": "datastore.expire_uploads", "schedule": 3600.0},
+    "clear-expired-sessions": {"task": "housekeeping.clear_expired_sessions", "schedule": 86400.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # How long /healthz waits for Redis and for worker replies before calling them down.
@@ -242,16 +242,15 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.api_errors.ErrorAutoSchema",
     # REST framework's three parsers, with JSON's depth limited (core.parsers).
     "DEFAULT_PARSER_CLASSES": [
         "core.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.PagePagination",
+    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sampan API",
@@ -266,10 +265,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Several models have a `status` field with their own choices; name each set explicitly.
+    # Several models have `status`, `format` or `task` fields with their own choices: each
+    # set gets a name of its own (a set of the same values shares it).
     "ENUM_NAME_OVERRIDES": {
         "InvitationStatusEnum": "accounts.models.Invitation.Status",
-        "StatusEnum": "datastore.models.jobs.Job.Status",
+        "JobStatusEnum": "core.jobs.ClaimableJob.Status",
+        "UploadStatusEnum": "datastore.models.upload.UploadSession.Status",
+        "TaskEnum": "datastore.models.dataset.Dataset.TaskType",
+        "LabelExportFormatEnum": "datastore.models.jobs.ExportJob.Format",
+        "ModelExportFormatEnum": "deploy.models.export.ModelExport.Format",
+        "WeightsFormatEnum": "modelzoo.models.Weights.Format",
     },
 }
 

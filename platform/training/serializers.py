@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from modelzoo.presets import PRESETS
-from training.hyperparameters import FIELDS, TASK_FIELDS
+from training.hyperparameters import FIELDS, TASK_FIELDS, Field
 from training.models import EvaluationReport, JobLogLine, SplitEvaluation, TrainingJob
 from training.models.report import TOP_K, ReportFields
 
 
 class TrainingJobSerializer(serializers.ModelSerializer):
-    # Plain text in the schema: an enum named "status" would collide with the datastore's.
-    status = serializers.CharField(
-        read_only=True, help_text="queued, running, succeeded, failed or cancelled"
+    status = serializers.ChoiceField(choices=TrainingJob.Status.choices, read_only=True)
+    task = serializers.ChoiceField(
+        choices=TrainingJob.Task.choices, read_only=True, help_text="The dataset's task"
     )
-    # Plain text too: the datastore's task types already make an enum of these values.
-    task = serializers.CharField(
-        read_only=True, help_text="classification or multi_label (the dataset's task)"
+    failure_kind = serializers.ChoiceField(
+        choices=TrainingJob.Failure.choices, allow_blank=True, read_only=True
     )
     percent = serializers.IntegerField(read_only=True)
     report_url = serializers.SerializerMethodField()
     page_url = serializers.SerializerMethodField()
-    dataset_version = serializers.PrimaryKeyRelatedField(read_only=True)
-    output_weights = serializers.PrimaryKeyRelatedField(read_only=True)
-    init_weights = serializers.PrimaryKeyRelatedField(read_only=True)
+    # Null once the version or the weights were deleted (or, for init_weights, never chosen).
+    dataset_version = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    output_weights = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    init_weights = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = TrainingJob
@@ -65,6 +68,7 @@ class TrainingJobSerializer(serializers.ModelSerializer):
             "failure_detail",
             "val_accuracy",
             "val_map",
+            "val_map_50",
             "val_loss",
             "train_loss",
             "output_weights",
@@ -80,6 +84,37 @@ class TrainingJobSerializer(serializers.ModelSerializer):
         return f"/api/jobs/{job.pk}/report/" if job.status == TrainingJob.Status.SUCCEEDED else None
 
 
+def _field_schema(field: Field) -> dict[str, Any]:
+    if field.kind is bool:
+        return {"type": "boolean", "description": field.label}
+    if field.choices is not None:
+        return {"type": "string", "enum": list(field.choices), "description": field.label}
+    schema: dict[str, Any] = {
+        "type": "integer" if field.kind is int else "number",
+        "description": field.label,
+    }
+    if field.low is not None:
+        schema["minimum"] = field.low
+    if field.high is not None:
+        schema["maximum"] = field.high
+    return schema
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            name: _field_schema(field)
+            for fields in (FIELDS, *TASK_FIELDS.values())
+            for name, field in fields.items()
+        },
+    }
+)
+class HyperparametersField(serializers.DictField):
+    """The hyperparameters a job request changes; training.hyperparameters validates them."""
+
+
 class CreateJobSerializer(serializers.Serializer):
     dataset_version = serializers.IntegerField(help_text="A frozen version of this workspace.")
     architecture = serializers.CharField(help_text="A model-zoo key, e.g. 'resnet18'.")
@@ -91,11 +126,10 @@ class CreateJobSerializer(serializers.Serializer):
     )
     preset = serializers.ChoiceField(choices=list(PRESETS), default="balanced")
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    hyperparameters = serializers.DictField(
+    hyperparameters = HyperparametersField(
         required=False,
         default=dict,
-        help_text="Overrides of the preset: "
-        + ", ".join(FIELDS)
+        help_text="Overrides of the preset"
         + "".join(
             f"; for {task.replace('_', '-')} datasets also " + ", ".join(fields)
             for task, fields in TASK_FIELDS.items()
@@ -120,6 +154,7 @@ REPORT_FIELDS = [
     "top5_accuracy",
     "top5_omitted",
     "mean_average_precision",
+    "map_50",
     "micro_f1",
     "macro_f1",
     "tuned_micro_f1",
@@ -134,12 +169,112 @@ REPORT_FIELDS = [
 ]
 
 
+NUMBER_OR_NULL = {"type": "number", "nullable": True}
+NUMBERS = {"type": "array", "items": {"type": "number"}}
+INDICES = {"type": "array", "items": {"type": "integer"}}
+
+
+def _json_field(schema: dict[str, Any], help_text: str) -> serializers.JSONField:
+    """A report's JSON column, typed in the schema (a subclass each: the schema is the class's)."""
+    field = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
+    return field(read_only=True, help_text=help_text)
+
+
+PER_CLASS_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string"},
+            "support": {"type": "integer"},
+            **{k: NUMBER_OR_NULL for k in ("precision", "recall", "f1", "ap", "ap50")},
+            "threshold": {"type": "number"},
+            "at_default": {
+                "type": "object",
+                "properties": {k: {"type": "number"} for k in ("precision", "recall", "f1")},
+            },
+        },
+    },
+}
+CONFUSION_SCHEMA = {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}
+PR_CURVES_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["class", "precision", "recall"],
+        "properties": {
+            "class": {"type": "string"},
+            "ap": NUMBER_OR_NULL,
+            "precision": NUMBERS,
+            "recall": NUMBERS,
+            "thresholds": NUMBERS,
+        },
+    },
+}
+PREDICTIONS_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["sample"],
+        "properties": {
+            "sample": {"type": "integer"},
+            "true": {
+                "description": "The true class index (multi-label: indices)",
+                "oneOf": [{"type": "integer"}, INDICES],
+            },
+            "pred": {
+                "description": "The predicted class index (multi-label: the indices over their "
+                "thresholds)",
+                "oneOf": [{"type": "integer"}, INDICES],
+            },
+            "conf": {"type": "number"},
+            "top": {
+                "description": "Single-label: [class index, probability] pairs, best first",
+                "type": "array",
+                "items": NUMBERS,
+            },
+            "size": {
+                "description": "Detection: [width, height]",
+                "type": "array",
+                "items": {"type": "integer"},
+            },
+            "truth": {
+                "description": "Detection: [class, x1, y1, x2, y2] per true box",
+                "type": "array",
+                "items": NUMBERS,
+            },
+            "found": {
+                "description": "Detection: [class, score, x1, y1, x2, y2, matched truth "
+                "index or -1] per detected box",
+                "type": "array",
+                "items": NUMBERS,
+            },
+            "scores": {
+                "description": "Multi-label: [class index, score] pairs, best first",
+                "type": "array",
+                "items": NUMBERS,
+            },
+            "errors": {
+                "description": "Wrong labels (detection: false positives plus misses)",
+                "type": "integer",
+            },
+        },
+    },
+}
+
+
 class ReportShapeSerializer(serializers.ModelSerializer):
     """Single-label reports have accuracy, top-5 and a confusion matrix; multi-label ones
     (`task` multi_label) have null there and the mAP, F1 scores and thresholds instead."""
 
     class_names = serializers.SerializerMethodField()
-    task = serializers.CharField(read_only=True, help_text="classification or multi_label")
+    task = serializers.ChoiceField(choices=TrainingJob.Task.choices, read_only=True)
+    map_50 = serializers.FloatField(
+        read_only=True,
+        allow_null=True,
+        help_text="Detection: COCO mAP@.5 (mean_average_precision is mAP@[.5:.95])",
+    )
     split = serializers.CharField(
         read_only=True,
         help_text="The split measured: val; train when the version has no validation images "
@@ -161,6 +296,15 @@ class ReportShapeSerializer(serializers.ModelSerializer):
         help_text="Multi-label: each class's threshold (best F1 on the validation split, or the "
         "job's threshold without one); an evaluation applies the job's, never re-chooses",
     )
+
+    per_class = _json_field(PER_CLASS_SCHEMA, "Each class's scores, in class order")
+    confusion = _json_field(
+        CONFUSION_SCHEMA,
+        "Counts: rows are true classes, columns predicted (detection: the "
+        "last row and column are background, for misses and false positives)",
+    )
+    pr_curves = _json_field(PR_CURVES_SCHEMA, "Each class's precision-recall curve, thinned")
+    predictions = _json_field(PREDICTIONS_SCHEMA, "One row per evaluated image")
 
     def get_class_names(self, report: ReportFields) -> list[str]:
         return list(report.job.class_names)
@@ -203,9 +347,9 @@ class SplitEvaluationSerializer(ReportShapeSerializer):
     """An evaluation of a finished job's model on a split (test): its state and, once it has
     succeeded, the report's scores on that split (before then: empty or null)."""
 
-    status = serializers.CharField(read_only=True, help_text="queued, running, succeeded or failed")
+    status = serializers.ChoiceField(choices=SplitEvaluation.Status.choices, read_only=True)
     url = serializers.SerializerMethodField()
-    weights = serializers.PrimaryKeyRelatedField(read_only=True)
+    weights = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = SplitEvaluation
@@ -277,7 +421,3 @@ class TrainableVersionSerializer(serializers.Serializer):
     problems = serializers.ListField(
         child=serializers.CharField(), help_text="Why it cannot train (empty when it can)"
     )
-
-
-class TrainableVersionListSerializer(serializers.Serializer):
-    versions = TrainableVersionSerializer(many=True)

@@ -12,13 +12,9 @@ export class ApiError extends Error {
     this.body = body;
   }
 
+  // The API's one error shape: {code, message, fields}; the message already names the fields.
   static describe(body) {
-    if (!body || typeof body !== "object") return "";
-    if (typeof body.detail === "string") return body.detail;
-    if (Array.isArray(body.detail)) return body.detail.join(" ");
-    return Object.entries(body)
-      .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(" ") : value}`)
-      .join("; ");
+    return body && typeof body.message === "string" ? body.message : "";
   }
 }
 
@@ -33,7 +29,9 @@ export async function api(url, { method = "GET", json, body, headers = {} } = {}
   }
   const response = await fetch(url, options);
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  // A proxy's 502 page is HTML: the error says "Request failed (502)", not SyntaxError.
+  const isJson = (response.headers.get("Content-Type") || "").includes("json");
+  const data = text && isJson ? JSON.parse(text) : null;
   if (!response.ok) throw new ApiError(response.status, data);
   return { status: response.status, data };
 }

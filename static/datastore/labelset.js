@@ -14,7 +14,7 @@ function fail(error) {
 }
 
 async function load() {
-  ({ data: classes } = await api(`/api/datasets/${dataset}/classes/`));
+  classes = (await api(`/api/datasets/${dataset}/classes/`)).data.results;
   render();
 }
 
@@ -64,7 +64,8 @@ async function move(index, step) {
   const other = index + step;
   if (other < 0 || other >= order.length) return;
   [order[index], order[other]] = [order[other], order[index]];
-  ({ data: classes } = await api(`/api/datasets/${dataset}/classes/order/`, { method: "POST", json: { class_ids: order } }));
+  const { data } = await api(`/api/datasets/${dataset}/classes/order/`, { method: "POST", json: { class_ids: order } });
+  classes = data.results;
   render();
 }
 

@@ -107,10 +107,11 @@ async function sendFile(session, remote, file, onBytes) {
       failures = 0;
     } catch (error) {
       onBytes(-sent);
-      if (error instanceof ApiError && error.status === 409 && error.body && "received" in error.body) {
-        const moved = error.body.received !== offset;
-        onBytes(error.body.received - offset);
-        offset = error.body.received; // resume where the server says the file ends
+      const current = error instanceof ApiError && error.status === 409 && error.body?.current;
+      if (current && "received" in current) {
+        const moved = current.received !== offset;
+        onBytes(current.received - offset);
+        offset = current.received; // resume where the server says the file ends
         if (moved) continue;
         // Not moved: another tab is writing this file right now. Wait for it, not in a loop.
         if (++failures > 20) throw error;

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 
 async function poll(row) {
   for (;;) {
-    const { data } = await api(`/api/exports/${row.dataset.export}/`);
+    const { data } = await api(`/api/label-exports/${row.dataset.export}/`);
     const label = data.status === "running" ? `Running ${data.percent}%` : data.status[0].toUpperCase() + data.status.slice(1);
     replace(row.querySelector(".export-status"), el("span", { class: `badge status-${data.status}` }, label));
     if (data.status === "succeeded") {

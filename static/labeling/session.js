@@ -193,8 +193,8 @@ export class LabelingSession {
         if (!this.timers.size) this.onStatus("All changes saved", "saved");
       })
       .catch((error) => {
-        if (error instanceof ApiError && error.status === 409) {
-          Object.assign(sample, error.body); // someone else saved: show their labels
+        if (error instanceof ApiError && error.status === 409 && error.body?.current) {
+          Object.assign(sample, error.body.current); // someone else saved: show their labels
           this.onStatus("Someone else changed this image; their labels are shown.", "conflict");
           if (this.current && this.current.id === sample.id) this.onShow(sample);
         } else {

@@ -25,7 +25,7 @@ function duration(seconds) {
 // The job's validation score; a version without validation images has none, and the job
 // never puts its training-image numbers in its place.
 function validationFact(job) {
-  const [label, value] = job.task === "multi_label" ? ["Val. mAP", job.val_map] : ["Val. accuracy", job.val_accuracy];
+  const [label, value] = { multi_label: ["Val. mAP", job.val_map], detection: ["Val. mAP@[.5:.95]", job.val_map] }[job.task] ?? ["Val. accuracy", job.val_accuracy];
   if (value != null) return [label, value.toFixed(4)];
   return [label, page.measuredSplit === "train" ? "— (no validation images)" : "—"];
 }
@@ -187,11 +187,12 @@ function drawPredictions() {
 // --- log ----------------------------------------------------------------------------------
 async function pollLog() {
   const { data } = await api(`${base}/logs/?after=${state.logAfter}`);
-  if (!data.lines.length) return;
+  const lines = data.results;
+  if (!lines.length) return;
   const log = $("log");
   const nearBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
-  log.append(...data.lines.map((l) => el("div", { class: l.level }, `${new Date(l.created_at).toLocaleTimeString()} ${l.message}`)));
-  state.logAfter = data.last_id;
+  log.append(...lines.map((l) => el("div", { class: l.level }, `${new Date(l.created_at).toLocaleTimeString()} ${l.message}`)));
+  state.logAfter = lines[lines.length - 1].id;
   if (nearBottom) log.scrollTop = log.scrollHeight;
 }
 

@@ -121,7 +121,7 @@ async function main() {
   if (page.testImages) {
     if ($("run-test")) $("run-test").addEventListener("click", start);
     const { data: evaluations } = await api(base);
-    const latest = evaluations.find((e) => e.split === "test");
+    const latest = evaluations.results.find((e) => e.split === "test");
     document.body.dataset.testSplitReady = "true";
     if (latest) await follow(latest);
     return;

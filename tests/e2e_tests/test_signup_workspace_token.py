@@ -70,4 +70,4 @@ def test_it_signs_up_creates_a_workspace_and_a_token(page, live_server, screensh
     expect(page.locator("#token-table .badge")).to_have_text("Revoked")
     screenshot("token-revoked")
     status, body = call_api(live_server.url, "/api/me/", secret)
-    assert (status, body["detail"]) == (401, "Invalid or revoked token.")
+    assert (status, body["message"]) == (401, "Invalid or revoked token.")

@@ -1,10 +1,13 @@
-"""The reconciler: the database says which jobs should be running; this makes it so.
+"""The reconciler: the database says which jobs should be running; this makes it so, for
+every kind of background job, in one pass that beat runs every 30 s (`reconcile_all`).
 
-- A running job whose heartbeat stopped lost its worker. It goes back to the queue and resumes
-  from its last checkpoint (or, if someone asked to cancel it, it is marked cancelled).
+- A running job whose heartbeat stopped lost its worker. A training job goes back to the queue
+  and resumes from its last checkpoint (or, if someone asked to cancel it, it is marked
+  cancelled); any other kind is sent again, and the next claim takes it over.
 - A queued job that no worker started for a while may have lost its message (Redis restarted
   without persistence): its message is sent again. A duplicate message is harmless, because
-  only one worker can claim a queued job.
+  only one worker can claim a job.
+- A job whose worker died MAX_ATTEMPTS times fails with a plain reason instead.
 """
 
 from __future__ import annotations
@@ -15,11 +18,43 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
+from core.stalled import requeue_stalled
+from datastore.models import ExportJob, ImportJob
+from datastore.services.exports import EXPORT_TASK as LABEL_EXPORT_TASK
+from datastore.services.imports import IMPORT_TASK
+from deploy.models import ModelExport
+from deploy.services.exports import EXPORT_TASK as MODEL_EXPORT_TASK
+from modelzoo.models import WeightsImport
+from modelzoo.services.weights import IMPORT_TASK as WEIGHTS_IMPORT_TASK
 from training.conf import knob
-from training.models import JobLogLine, TrainingJob
+from training.models import JobLogLine, SplitEvaluation, TrainingJob
+from training.services.evaluations import EVALUATION_TASK
 from training.services.jobs import enqueue_job
 
 logger = logging.getLogger(__name__)
+
+
+# The claimable kinds (core.jobs): the model, and the task that runs one of its rows.
+CLAIMABLE_KINDS = {
+    "imports": (ImportJob, IMPORT_TASK),
+    "label_exports": (ExportJob, LABEL_EXPORT_TASK),
+    "weights_imports": (WeightsImport, WEIGHTS_IMPORT_TASK),
+    "model_exports": (ModelExport, MODEL_EXPORT_TASK),
+    "evaluations": (SplitEvaluation, EVALUATION_TASK),
+}
+# A queued job not started after this long had its message lost: it is sent again.
+RESEND_AFTER = timedelta(minutes=10)
+
+
+def reconcile_all() -> dict[str, object]:
+    """One pass over every kind: how many jobs of each were sent again, and what happened to
+    the training jobs."""
+    counts: dict[str, object] = {
+        name: requeue_stalled(model, task, resend_after=RESEND_AFTER)
+        for name, (model, task) in CLAIMABLE_KINDS.items()
+    }
+    counts["training"] = reconcile_jobs()
+    return counts
 
 
 def _note(job: TrainingJob, message: str, level: str = "WARNING") -> None:

@@ -15,12 +15,10 @@ from django.db import InterfaceError, OperationalError
 
 from deploy.exporting.pipeline import run_export
 from deploy.models import ModelExport
-from deploy.services.exports import requeue_stalled_exports
 from workers.celery import app
 from workers.runtime.devices import detect_devices
 
 logger = logging.getLogger(__name__)
-REQUEUE_EVERY_SECONDS = 120
 
 
 def export_device() -> str:
@@ -47,23 +45,3 @@ def export_model(self: Any, export_id: int) -> None:
         logger.info("Export %s is %s; nothing to do", export_id, export.status)
         return
     run_export(export, device)
-
-
-@app.task(name="deploy.requeue_stalled_exports")
-def requeue_stalled() -> int:
-    """Sends lost export messages again (scheduled below, run by beat; queue default)."""
-    sent = requeue_stalled_exports()
-    if sent:
-        logger.info("Sent %d stalled model exports again", sent)
-    return sent
-
-
-@app.on_after_finalize.connect
-def schedule(sender: object, **kwargs: object) -> None:
-    sender.add_periodic_task(  # type: ignore[attr-defined]
-        REQUEUE_EVERY_SECONDS, requeue_stalled.s(), name="deploy.requeue_stalled_exports"
-    )
-
-
-if app.finalized:  # imported after the app was finalized: the signal above has been sent
-    schedule(app)

@@ -10,8 +10,8 @@ claim time, or every device of this host taken by other jobs.
 worker wins; an abandoned one is taken over, up to its attempt cap) and measures the finished
 job's model on that split (workers.runtime.held_out), on this worker's first device.
 
-`training.reconcile` (queue default, run by beat) re-queues jobs whose worker died and re-sends
-queued jobs whose message was lost; it does the same for split evaluations.
+The reconciler (workers.runtime.reconciler, run by beat as `housekeeping.reconcile`) re-queues
+jobs whose worker died and re-sends queued jobs whose message was lost.
 """
 
 from __future__ import annotations
@@ -23,13 +23,11 @@ from celery.signals import worker_ready, worker_shutdown
 from django.db import InterfaceError, OperationalError
 
 from training.models import SplitEvaluation, TrainingJob
-from training.services.evaluations import requeue_stalled_evaluations
 from workers.celery import app
 from workers.runtime import registry
 from workers.runtime.devices import acquire_slot, detect_devices, device_for
 from workers.runtime.failures import DeviceUnavailable, describe
 from workers.runtime.held_out import run_evaluation
-from workers.runtime.reconciler import reconcile_jobs
 from workers.runtime.run import run_claimed
 
 logger = logging.getLogger(__name__)
@@ -90,19 +88,11 @@ def evaluate_split(self: Any, evaluation_id: int) -> None:
     if evaluation is None:
         logger.warning("Evaluation %s does not exist; dropping the message", evaluation_id)
         return
-    if not evaluation.claim():
+    device = detect_devices()[0].id
+    if not evaluation.claim(worker=self.request.hostname or "worker", device=device):
         logger.info("Evaluation %s is %s; nothing to do", evaluation_id, evaluation.status)
         return
-    device = detect_devices()[0].id
-    evaluation.beat(worker=self.request.hostname or "worker", device=device)
     run_evaluation(evaluation, device)
-
-
-@app.task(name="training.reconcile")
-def reconcile() -> dict[str, int]:
-    counts = reconcile_jobs()
-    counts["evaluations_sent"] = requeue_stalled_evaluations()
-    return counts
 
 
 @worker_ready.connect

@@ -6,12 +6,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api import WorkspaceNestedMixin
+from core.pagination import WholeListPagination, page_body
 from core.permissions import IsWorkspaceAdmin, IsWorkspaceMember
 from core.scoping import scoped
 from datastore.api.base import DatasetNestedMixin, datasets_with_counts
@@ -20,6 +21,7 @@ from datastore.serializers import (
     ClassChangeSerializer,
     ClassOrderSerializer,
     DatasetSerializer,
+    DatasetStatisticsSerializer,
     EffectSerializer,
     LabelClassSerializer,
 )
@@ -63,7 +65,7 @@ class ClassListView(DatasetNestedMixin, generics.ListCreateAPIView):
     """The dataset's classes, in label order. Adding one puts it last."""
 
     serializer_class = LabelClassSerializer
-    pagination_class = None
+    pagination_class = WholeListPagination
 
     def get_queryset(self) -> Any:
         return self.get_dataset().classes.all()
@@ -121,6 +123,7 @@ class ClassOrderView(DatasetNestedMixin, generics.GenericAPIView):
     """Set the label order (the order of number keys on the labeling page)."""
 
     serializer_class = ClassOrderSerializer
+    pagination_class = WholeListPagination
 
     @extend_schema(responses={200: LabelClassSerializer(many=True)})
     def post(self, request: Request, dataset_id: int) -> Response:
@@ -129,12 +132,13 @@ class ClassOrderView(DatasetNestedMixin, generics.GenericAPIView):
         dataset = self.get_dataset()
         with transaction.atomic():
             labelset.reorder_classes(dataset, incoming.validated_data["class_ids"])
-        return Response(LabelClassSerializer(dataset.classes.all(), many=True).data)
+        classes = LabelClassSerializer(dataset.classes.all(), many=True).data
+        return Response(page_body(classes, len(classes)))
 
 
 class StatisticsView(DatasetNestedMixin, generics.GenericAPIView):
     """Counts for the report's charts: classes, image sizes, splits and boxes per image."""
 
-    @extend_schema(responses={200: OpenApiResponse(description="Statistics as JSON")})
+    @extend_schema(responses={200: DatasetStatisticsSerializer})
     def get(self, request: Request, dataset_id: int) -> Response:
         return Response(dataset_statistics(self.get_dataset()))

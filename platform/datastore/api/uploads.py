@@ -18,6 +18,7 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_errors import conflict_schema, error_response
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from datastore.api.base import DatasetNestedMixin
@@ -58,6 +59,7 @@ class UploadDetailView(generics.RetrieveAPIView):
 
 class _UploadChildView(generics.GenericAPIView):
     permission_classes = [IsWorkspaceMember]
+    pagination_class = None  # their answers are what was just declared or written, not pages
 
     def get_upload(self) -> UploadSession:
         upload = get_object_for_user_or_404(
@@ -96,7 +98,10 @@ class UploadChunkView(_UploadChildView):
     @extend_schema(
         request={"application/octet-stream": OpenApiTypes.BINARY},
         parameters=[OpenApiParameter("Upload-Offset", int, OpenApiParameter.HEADER)],
-        responses={200: UploadFileSerializer, 409: UploadFileSerializer},
+        responses={
+            200: UploadFileSerializer,
+            409: conflict_schema("UploadConflict", UploadFileSerializer()),
+        },
     )
     def put(self, request: Request, upload_id: int, file_id: int) -> Response:
         upload = self.get_upload()
@@ -108,8 +113,12 @@ class UploadChunkView(_UploadChildView):
         try:
             upload_file.append(request.stream, offset)
         except UploadRejected as rejected:
-            body = {**UploadFileSerializer(upload_file).data, "detail": str(rejected)}
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return error_response(
+                "upload_conflict",
+                str(rejected),
+                status.HTTP_409_CONFLICT,
+                current=UploadFileSerializer(upload_file).data,
+            )
         return Response(UploadFileSerializer(upload_file).data)
 
 

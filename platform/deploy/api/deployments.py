@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from core import metrics
 from core.api import WorkspaceNestedMixin
+from core.api_errors import error_body
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped, token_of
 from deploy.models import Deployment, ModelExport
@@ -28,6 +29,7 @@ from deploy.serializers import (
     PredictJsonSerializer,
     PredictMultipartSerializer,
     PredictResponseSerializer,
+    TrafficSerializer,
 )
 from deploy.services import predict, recent, serving, traffic
 
@@ -155,8 +157,7 @@ class PredictView(APIView):
             images = len(given.images)
             answer, status = predict.predict(deployment, given, timings), 200
         except predict.Refusal as refusal:
-            answer = {"detail": str(refusal), "code": refusal.code}
-            status = refusal.status
+            answer, status = error_body(refusal.code, str(refusal)), refusal.status
         response = Response(answer, status=status)
         elapsed_ms = 1000.0 * (time.perf_counter() - started)
         traffic.recorder.record(deployment.pk, elapsed_ms, images, ok=status == 200)
@@ -179,7 +180,7 @@ class TrafficView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("minutes", int, description="How far back (1-1440)")],
-        responses={200: OpenApiResponse(description="totals and a per-minute series")},
+        responses={200: TrafficSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         deployment = get_object_for_user_or_404(Deployment, request.user, pk=pk)

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from accounts.models import Workspace
 from core.api import WorkspaceNestedMixin
+from core.pagination import WholeListPagination
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from deploy.models import ModelExport
@@ -30,7 +31,7 @@ class JobExportListView(generics.ListCreateAPIView):
 
     serializer_class = ModelExportSerializer
     permission_classes = [IsWorkspaceMember]
-    pagination_class = None
+    pagination_class = WholeListPagination
 
     def get_job(self) -> TrainingJob:
         if not hasattr(self, "_job"):

@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from core.api_errors import error_response
 from deploy.services import wheel
 
 
@@ -27,7 +28,7 @@ class FrameworkWheelView(APIView):
         try:
             path = wheel.framework_wheel()
         except wheel.WheelUnavailable as error:
-            return HttpResponse(str(error), status=503, content_type="text/plain")
+            return error_response("wheel_unavailable", str(error), 503)
         return FileResponse(
             open(path, "rb"),
             as_attachment=True,

@@ -1,43 +1,30 @@
-"""An export of a trained model in one format. Its row is the source of truth for its state.
-
-A worker changes an export only through the verbs below, each a conditional UPDATE: `claim`
-wins for exactly one worker, and every later write names the attempt it belongs to, so a
-worker that lost its export (it stalled and another took over) can no longer change it.
-"""
+"""An export of a trained model in one format. Its row is the source of truth for its state,
+changed by a worker only through the claimable job's verbs (core.jobs)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
-from django.utils import timezone
 
-from core.errors import without_paths
+from core.jobs import ClaimableJob
 
 
-class ModelExport(models.Model):
+class ModelExport(ClaimableJob):
     class Format(models.TextChoices):
         PACKAGE = "package", "Inference package"
         ONNX = "onnx", "ONNX (opset 17)"
         INT8_PACKAGE = "int8_package", "INT8 inference package"
         INT8_ONNX = "int8_onnx", "INT8 ONNX (QDQ)"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-
     # Formats a deployment can serve: packages run on the framework's predictor.
     SERVABLE = (Format.PACKAGE, Format.INT8_PACKAGE)
     INT8 = (Format.INT8_PACKAGE, Format.INT8_ONNX)
     # A running export with no heartbeat for this long was on a worker that died.
     STALE_AFTER = timedelta(minutes=10)
-    # An export whose worker died this many times fails instead of being tried again.
-    MAX_ATTEMPTS = 3
+    activity = "exporting the model"
+    claim_resets = {"progress": 0, "error": "", "error_fix": ""}
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="model_exports"
@@ -57,13 +44,7 @@ class ModelExport(models.Model):
     # {class name: minimum confidence} written into meta.json as per-class thresholds.
     class_thresholds = models.JSONField(default=dict, blank=True)
 
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    stage = models.CharField(max_length=100, blank=True)
     progress = models.PositiveSmallIntegerField(default=0)  # percent
-    attempt = models.PositiveIntegerField(default=0)
-    worker = models.CharField(max_length=200, blank=True)
-    device = models.CharField(max_length=20, blank=True)
-    error = models.TextField(blank=True)
 
     file = models.FileField(max_length=300, blank=True)
     size_bytes = models.PositiveBigIntegerField(null=True, blank=True)
@@ -83,15 +64,7 @@ class ModelExport(models.Model):
     accuracy_after = models.FloatField(null=True, blank=True)  # this export (INT8)
     details = models.JSONField(default=dict, blank=True)  # e.g. the quantization report
 
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
+    class Meta(ClaimableJob.Meta):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["job", "version"], name="one_export_version_per_job")
@@ -105,10 +78,6 @@ class ModelExport(models.Model):
     @property
     def label(self) -> str:
         return f"{self.name} · v{self.version} · {self.get_format_display()}"
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
 
     @property
     def is_servable(self) -> bool:
@@ -135,78 +104,10 @@ class ModelExport(models.Model):
         suffix = ".onnx" if self.format in (self.Format.ONNX, self.Format.INT8_ONNX) else ".zip"
         return f"{slug.strip('-') or 'model'}-v{self.version}-{self.format}{suffix}"
 
-    def _mine(self) -> models.QuerySet[ModelExport]:
-        return ModelExport.objects.filter(
-            pk=self.pk, status=self.Status.RUNNING, attempt=self.attempt
-        )
-
-    @classmethod
-    def abandoned(cls) -> Q:
-        """Running, but its worker stopped sending heartbeats."""
-        return Q(status=cls.Status.RUNNING, heartbeat_at__lt=timezone.now() - cls.STALE_AFTER)
-
-    # --- the worker's verbs ----------------------------------------------------------------------
-    def claim(self, *, worker: str, device: str) -> bool:
-        """True for exactly one worker: the first to take it queued (or abandoned). An export
-        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
-        if self.give_up_if_exhausted():
-            return False
-        now = timezone.now()
-        claimable = Q(status=self.Status.QUEUED) | (
-            self.abandoned() & Q(attempt__lt=self.MAX_ATTEMPTS)
-        )
-        won = ModelExport.objects.filter(claimable, pk=self.pk).update(
-            status=self.Status.RUNNING,
-            attempt=F("attempt") + 1,
-            started_at=now,
-            heartbeat_at=now,
-            worker=worker,
-            device=device,
-            stage="Starting",
-            progress=0,
-            error="",
-        )
-        if won:
-            self.refresh_from_db()
-        return won == 1
-
-    def give_up_if_exhausted(self) -> bool:
-        """Fails the export if its worker stopped MAX_ATTEMPTS times; True when it did."""
-        reason = (
-            f"The worker stopped {self.MAX_ATTEMPTS} times while exporting, so Sampan stopped "
-            "trying. The model may be too large for the worker's memory: check the worker's "
-            "log and memory, then export again."
-        )
-        exhausted = ModelExport.objects.filter(
-            self.abandoned(), pk=self.pk, attempt__gte=self.MAX_ATTEMPTS
-        )
-        gave_up = (
-            exhausted.update(status=self.Status.FAILED, error=reason, finished_at=timezone.now())
-            == 1
-        )
-        if gave_up:
-            self.refresh_from_db()
-        return gave_up
-
+    # --- the worker's verbs (core.jobs), with an export's progress in percent ---------------------
     def report_progress(self, percent: int, stage: str) -> bool:
         """Records how far it got; False when this worker no longer owns the export."""
-        fields = {"progress": max(0, min(100, int(percent))), "stage": stage[:100]}
-        owned = self._mine().update(heartbeat_at=timezone.now(), **fields) == 1
-        for name, value in fields.items():
-            setattr(self, name, value)
-        return owned
+        return self.beat(progress=max(0, min(100, int(percent))), stage=stage[:100])
 
     def mark_succeeded(self, **results: Any) -> bool:
-        return self._finish(self.Status.SUCCEEDED, progress=100, stage="Done", **results)
-
-    def mark_failed(self, error: str) -> bool:
-        """Ends the export with a reason people read; server paths in it are cut to their names."""
-        return self._finish(self.Status.FAILED, error=without_paths(error))
-
-    def _finish(self, status: str, **fields: Any) -> bool:
-        fields.update(status=status, finished_at=timezone.now())
-        owned = self._mine().update(**fields) == 1
-        if owned:
-            for name, value in fields.items():
-                setattr(self, name, value)
-        return owned
+        return super().mark_succeeded(progress=100, **results)

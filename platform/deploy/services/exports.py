@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -11,19 +10,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from core.queueing import enqueue
-from core.stalled import requeue_stalled
 from deploy.models import ModelExport
 from deploy.models.deployment import check_class_thresholds
 from training.models import TrainingJob
 
 EXPORT_TASK = "deploy.export_model"
-# A queued export not started after this long had its message lost: it is sent again.
-RESEND_AFTER = timedelta(minutes=10)
-
-
-def requeue_stalled_exports() -> int:
-    """Sends lost and abandoned exports again; fails those whose worker died too often."""
-    return requeue_stalled(ModelExport, EXPORT_TASK, resend_after=RESEND_AFTER)
 
 
 def int8_available() -> bool:

@@ -21,7 +21,7 @@ IMAGE_FIELDS = ("image", "images")
 
 
 class Refusal(Exception):
-    def __init__(self, message: str, status: int = 400, code: str = "bad_request") -> None:
+    def __init__(self, message: str, status: int = 400, code: str = "invalid") -> None:
         super().__init__(message)
         self.status, self.code = status, code
 

@@ -24,9 +24,13 @@ TOP_K = 5
 
 
 class TryRefusal(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
+    """A photo or model that cannot be tried; `code` is the error shape's code."""
+
+    CODES = {400: "invalid", 409: "unavailable", 413: "too_large"}
+
+    def __init__(self, message: str, status: int = 400, code: str | None = None) -> None:
         super().__init__(message)
-        self.status = status
+        self.status, self.code = status, code or self.CODES.get(status, "invalid")
 
 
 @dataclass

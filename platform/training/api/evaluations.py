@@ -10,6 +10,7 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.pagination import WholeListPagination, page_body
 from modelzoo.serializers import api_error
 from training.api.base import JobNestedMixin
 from training.models import SplitEvaluation
@@ -28,13 +29,13 @@ class EvaluationListView(JobNestedMixin, generics.GenericAPIView):
     that one."""
 
     serializer_class = SplitEvaluationSummarySerializer
-    pagination_class = None
+    pagination_class = WholeListPagination
 
     @extend_schema(responses={200: SplitEvaluationSummarySerializer(many=True)})
     def get(self, request: Request, pk: int) -> Response:
         evaluations = SplitEvaluation.objects.filter(job=self.get_job()).select_related("job")
         data = SplitEvaluationSummarySerializer(evaluations.order_by("-id"), many=True).data
-        return Response(data)
+        return Response(page_body(data, len(data)))
 
     @extend_schema(request=EvaluationCreateSerializer, responses={202: SplitEvaluationSerializer})
     def post(self, request: Request, pk: int) -> Response:

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api import WorkspaceNestedMixin
+from core.pagination import WholeListPagination, page_body
 from core.permissions import IsWorkspaceMember
 from datastore.models import DatasetVersion
 from modelzoo.models import Weights
@@ -108,16 +109,23 @@ class JobRerunView(JobNestedMixin, generics.GenericAPIView):
 
 
 class JobLogView(JobNestedMixin, generics.GenericAPIView):
-    """The job's log lines after the line id `after` (at most 1000 per call)."""
+    """The job's log lines after the line id `after`, at most 1000 per call. `count` is the
+    number of lines the job has; `next` asks for the lines after these (poll it while the job
+    runs)."""
 
     serializer_class = JobLogLineSerializer
-    pagination_class = None
+    pagination_class = WholeListPagination  # documents the list shape; pages by `after`
 
-    @extend_schema(parameters=[OpenApiParameter("after", int)])
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int)],
+        responses={200: JobLogLineSerializer(many=True)},
+    )
     def get(self, request: Request, pk: int) -> Response:
         job = self.get_job()
         after = int_param(request.query_params, "after", 0)
-        lines = JobLogLine.objects.filter(job=job, id__gt=after).order_by("id")[:1000]
-        data = JobLogLineSerializer(lines, many=True).data
-        last = data[-1]["id"] if data else after
-        return Response({"lines": data, "last_id": last})
+        lines = JobLogLine.objects.filter(job=job)
+        data = JobLogLineSerializer(lines.filter(id__gt=after).order_by("id")[:1000], many=True)
+        results = data.data
+        last = results[-1]["id"] if results else after
+        next_url = request.build_absolute_uri(f"{request.path}?after={last}")
+        return Response(page_body(results, lines.count(), next_url))

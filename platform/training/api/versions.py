@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
 from datastore.models import DatasetVersion
-from training.serializers import TrainableVersionListSerializer
+from training.serializers import TrainableVersionSerializer
 from training.services.version_data import TRAINABLE, readiness
 
 
@@ -21,14 +21,14 @@ class TrainableVersionListView(WorkspaceNestedMixin, generics.GenericAPIView):
 
     queryset = DatasetVersion.objects.select_related("dataset")
     permission_classes = [IsWorkspaceMember]
-    serializer_class = TrainableVersionListSerializer
-    pagination_class = None
+    serializer_class = TrainableVersionSerializer
 
-    @extend_schema(responses={200: TrainableVersionListSerializer})
+    @extend_schema(responses={200: TrainableVersionSerializer(many=True)})
     def get(self, request: Request, workspace_slug: str) -> Response:
         versions = (
             self.get_queryset()
             .filter(dataset__task_type__in=TRAINABLE)
-            .order_by("-created_at", "-pk")[:200]
+            .order_by("-created_at", "-pk")
         )
-        return Response({"versions": [readiness(v) for v in versions]})
+        page = self.paginate_queryset(versions)
+        return self.get_paginated_response([readiness(v) for v in page])

@@ -30,8 +30,6 @@ class SplitEvaluation(ClaimableJob, ReportFields):
         "modelzoo.Weights", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     split = models.CharField(max_length=5, choices=Split.choices, default=Split.TEST)
-    worker = models.CharField(max_length=200, blank=True)
-    device = models.CharField(max_length=20, blank=True)
     progress = models.PositiveSmallIntegerField(default=0)  # percent
     sample_count = models.PositiveIntegerField(default=0)  # filled in with the result
 

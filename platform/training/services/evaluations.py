@@ -7,20 +7,16 @@ split is still an honest estimate; it is measured here once the model is fixed, 
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from core.queueing import enqueue
-from core.stalled import requeue_stalled
 from training.models import SplitEvaluation, TrainingJob
 from training.services.version_data import split_sizes
 
 EVALUATION_TASK = "training.evaluate_split"
-# A queued evaluation not started after this long had its message lost: it is sent again.
-RESEND_AFTER = timedelta(minutes=10)
 
 
 def images_in(job: TrainingJob, split: str) -> int | None:
@@ -82,8 +78,3 @@ def start_evaluation(job: TrainingJob, split: str, user: Any) -> SplitEvaluation
 
 def latest_evaluation(job: TrainingJob, split: str) -> SplitEvaluation | None:
     return SplitEvaluation.objects.filter(job=job, split=split).order_by("-id").first()
-
-
-def requeue_stalled_evaluations() -> int:
-    """Sends lost and abandoned evaluations again; fails those whose worker died too often."""
-    return requeue_stalled(SplitEvaluation, EVALUATION_TASK, resend_after=RESEND_AFTER)

@@ -31,7 +31,7 @@ class MemberApiTests(BaseTestCase):
     def test_it_refuses_direct_adds_where_people_join_by_invitation(self) -> None:
         response = self.api_client_for(self.alice).post(URL, {"user": "charlie", "role": "viewer"})
         self.assertEqual(response.status_code, 403)
-        self.assertIn("invitations/", response.json()["detail"])
+        self.assertIn("invitations/", response.json()["message"])
         self.assertIsNone(self.workspace.role_of(self.charlie))
 
     @override_settings(ADD_MEMBERS_DIRECTLY=True)

@@ -17,7 +17,11 @@ from core import throttling
 from core.testing import PASSWORD, BaseTestCase
 
 URL = "/api/tokens/"
-WRONG = {"detail": "The username, password or workspace is wrong."}
+WRONG = {
+    "code": "invalid_credentials",
+    "message": "The username, password or workspace is wrong.",
+    "fields": {},
+}
 
 
 def openapi_3_0_to_json_schema(node: Any) -> Any:
@@ -119,7 +123,7 @@ class PasswordTokenTests(BaseTestCase):
             URL, {"username": "bob", "workspace": "not a slug!"}, format="json"
         )
         self.assertEqual(response.status_code, 400)
-        self.assertEqual(set(response.json()), {"password", "workspace", "name"})
+        self.assertEqual(set(response.json()["fields"]), {"password", "workspace", "name"})
 
     def test_it_needs_no_session_and_ignores_one(self) -> None:
         client = self.api_client_for(self.charlie)  # signed in, no CSRF token sent
@@ -135,7 +139,7 @@ class PasswordTokenTests(BaseTestCase):
         response = self.mint("bob")  # the right password, too late
         self.assertEqual(response.status_code, 429)
         self.assertGreater(int(response["Retry-After"]), 0)
-        self.assertIn("Too many attempts", response.json()["detail"])
+        self.assertIn("Too many attempts", response.json()["message"])
         self.assertEqual(self.mint("alice", address="192.0.2.99").status_code, 201)
 
     def test_it_throttles_an_account_from_any_address(self) -> None:

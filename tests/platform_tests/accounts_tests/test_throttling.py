@@ -83,7 +83,7 @@ class TokenThrottlingTests(BaseTestCase):
         response = client.get("/api/workspaces/")
         self.assertEqual(response.status_code, 429)
         self.assertGreater(int(response["Retry-After"]), 0)
-        self.assertIn("Too many invalid tokens", response.json()["detail"])
+        self.assertIn("Too many invalid tokens", response.json()["message"])
 
     def test_valid_tokens_are_never_counted(self) -> None:
         client, _ = self.token_client_for(self.bob)

@@ -39,7 +39,7 @@ class TokenAuthenticationTests(BaseTestCase):
         token.revoke()
         response = client.get("/api/me/")
         self.assertEqual(response.status_code, 401)
-        self.assertEqual(response.json()["detail"], "Invalid or revoked token.")
+        self.assertEqual(response.json()["message"], "Invalid or revoked token.")
 
     def test_it_rejects_an_unknown_token(self) -> None:
         client = APIClient()

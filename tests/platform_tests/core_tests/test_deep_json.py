@@ -24,7 +24,7 @@ class DeepJsonBodyTests(BaseTestCase):
         for body in (DEEP, nested(MAX_DEPTH + 1)):
             response = client.generic("POST", "/api/workspaces/", body, "application/json")
             self.assertEqual(response.status_code, 400)
-            self.assertIn(f"nested more than {MAX_DEPTH} levels", response.json()["detail"])
+            self.assertIn(f"nested more than {MAX_DEPTH} levels", response.json()["message"])
         self.assertEqual(self.alice.memberships.count(), 1)  # nothing was created
 
     def test_it_reaches_every_endpoint_that_reads_json(self) -> None:

@@ -18,13 +18,13 @@ def export_archive(
     """Asks for the export as a member would, runs the task, and downloads the zip."""
     client = case.api_client_for(case.bob)
     response = client.post(
-        f"/api/datasets/{dataset.pk}/exports/",
+        f"/api/datasets/{dataset.pk}/label-exports/",
         {"format": fmt, "version": version.pk if version else None},
         format="json",
     )
     case.assertEqual(response.status_code, 201, response.content)
     export_labels(response.json()["id"])
-    job = client.get(f"/api/exports/{response.json()['id']}/").json()
+    job = client.get(f"/api/label-exports/{response.json()['id']}/").json()
     case.assertEqual(job["status"], "succeeded", job["error"])
     download = client.get(job["download_url"])
     case.assertEqual(download.status_code, 200)

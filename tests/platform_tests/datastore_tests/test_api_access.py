@@ -47,8 +47,8 @@ class ApiAccessTests(DatastoreTestCase):
             f"/api/datasets/{d}/versions/",
             f"/api/versions/{self.version.pk}/",
             f"/api/versions/{self.version.pk}/items/",
-            f"/api/datasets/{d}/exports/",
-            f"/api/exports/{self.export.pk}/",
+            f"/api/datasets/{d}/label-exports/",
+            f"/api/label-exports/{self.export.pk}/",
         ]
 
     def writes(self) -> list[tuple[str, str, Any]]:
@@ -78,7 +78,7 @@ class ApiAccessTests(DatastoreTestCase):
             ("put", f"/api/uploads/{u}/files/{f}/", b"abc"),
             ("post", f"/api/uploads/{u}/import/", {"format": ""}),
             ("post", f"/api/datasets/{d}/versions/", {"split_method": "folders"}),
-            ("post", f"/api/datasets/{d}/exports/", {"format": "csv"}),
+            ("post", f"/api/datasets/{d}/label-exports/", {"format": "csv"}),
             ("post", f"/api/datasets/{d}/claim/", {"after": 0}),
             ("put", f"/api/samples/{s}/labels/", {"revision": 0, "class_ids": [c]}),
             ("post", f"/api/datasets/{d}/labels/bulk/", {"sample_ids": [s], "class_id": c}),
@@ -100,7 +100,9 @@ class ApiAccessTests(DatastoreTestCase):
             with self.subTest(method=method, url=url):
                 self.assertEqual(self.send(client, method, url, body).status_code, 404)
         self.assertEqual(client.delete(f"/api/datasets/{self.dataset.pk}/").status_code, 404)
-        self.assertEqual(client.get(f"/api/exports/{self.export.pk}/download/").status_code, 404)
+        self.assertEqual(
+            client.get(f"/api/label-exports/{self.export.pk}/download/").status_code, 404
+        )
 
     def test_a_token_of_another_workspace_is_an_outsider(self) -> None:
         self.charlies_workspace.add_member(self.alice, Role.MEMBER)

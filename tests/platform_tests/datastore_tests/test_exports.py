@@ -70,7 +70,7 @@ class ExportTests(DatastoreTestCase):
         dataset = self.make_dataset()
         client = self.api_client_for(self.bob)
         response = client.post(
-            f"/api/datasets/{dataset.pk}/exports/", {"format": "coco"}, format="json"
+            f"/api/datasets/{dataset.pk}/label-exports/", {"format": "coco"}, format="json"
         )
         self.assertEqual(response.status_code, 400)
         self.assertIn("ImageNet folders or CSV", str(response.json()))
@@ -80,7 +80,7 @@ class ExportTests(DatastoreTestCase):
         self.import_digits(other, labels=(4, 7), per_class=1)
         version = freeze_version(other, user=self.alice, method="folders")
         response = self.api_client_for(self.bob).post(
-            f"/api/datasets/{dataset.pk}/exports/",
+            f"/api/datasets/{dataset.pk}/label-exports/",
             {"format": "csv", "version": version.pk},
             format="json",
         )
@@ -91,5 +91,5 @@ class ExportTests(DatastoreTestCase):
         dataset = self.make_dataset()
         job = ExportJob.objects.create(dataset=dataset, format="csv")
         client = self.api_client_for(self.vera)
-        self.assertEqual(client.get(f"/api/exports/{job.pk}/").json()["download_url"], "")
-        self.assertEqual(client.get(f"/api/exports/{job.pk}/download/").status_code, 404)
+        self.assertEqual(client.get(f"/api/label-exports/{job.pk}/").json()["download_url"], "")
+        self.assertEqual(client.get(f"/api/label-exports/{job.pk}/download/").status_code, 404)

@@ -83,4 +83,4 @@ class GalleryTests(DatastoreTestCase):
             with self.subTest(params=params):
                 response = self.client.get(self.url, params)
                 self.assertEqual(response.status_code, 400)
-                self.assertIn(message, response.json()["detail"])
+                self.assertIn(message, response.json()["message"])

@@ -60,10 +60,10 @@ def test_the_worker_imports_and_exports(celery_worker, tmp_path: Path, settings)
     assert dataset.class_names() == ["2", "9"]
 
     export = client.post(
-        f"/api/datasets/{dataset.pk}/exports/", {"format": "imagenet"}, format="json"
+        f"/api/datasets/{dataset.pk}/label-exports/", {"format": "imagenet"}, format="json"
     )
     job = ExportJob.objects.get(pk=export.json()["id"])
     wait_for(job)
     assert job.status == "succeeded", job.error
-    download = client.get(f"/api/exports/{job.pk}/download/")
+    download = client.get(f"/api/label-exports/{job.pk}/download/")
     assert download.status_code == 200

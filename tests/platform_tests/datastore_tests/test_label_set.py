@@ -80,7 +80,12 @@ class LabelSetTests(DatastoreTestCase):
         url = f"/api/datasets/{self.dataset.pk}/classes/order/"
         order = [self.two.pk, self.zero.pk, self.one.pk]
         self.assertEqual(
-            [c["name"] for c in self.client.post(url, {"class_ids": order}, format="json").json()],
+            [
+                c["name"]
+                for c in self.client.post(url, {"class_ids": order}, format="json").json()[
+                    "results"
+                ]
+            ],
             ["2", "0", "1"],
         )
         bad = self.client.post(url, {"class_ids": order[:2]}, format="json")

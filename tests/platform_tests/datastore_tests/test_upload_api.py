@@ -62,7 +62,7 @@ class UploadApiTests(DatastoreTestCase):
         # The client lost track: a chunk at the wrong offset answers 409 with what arrived.
         wrong = self.put(upload, file, self.data[5000:6000], 5000)
         self.assertEqual(wrong.status_code, 409)
-        self.assertEqual(wrong.json()["received"], 1000)
+        self.assertEqual(wrong.json()["current"]["received"], 1000)
         state = self.client.get(f"/api/uploads/{upload}/").json()
         self.assertEqual(state["files"][0]["received"], 1000)
         # Re-sending the chunk that arrived is harmless too.
@@ -77,8 +77,8 @@ class UploadApiTests(DatastoreTestCase):
         upload, file = self.open_upload(size=100)
         response = self.put(upload, file, self.data[:500], 0)
         self.assertEqual(response.status_code, 409)
-        self.assertIn("larger than the declared", response.json()["detail"])
-        self.assertEqual(response.json()["received"], 0)
+        self.assertIn("larger than the declared", response.json()["message"])
+        self.assertEqual(response.json()["current"]["received"], 0)
 
     @override_settings(MAX_UPLOAD_BYTES=1000)
     def test_it_refuses_a_file_over_max_upload_bytes(self) -> None:
@@ -89,7 +89,7 @@ class UploadApiTests(DatastoreTestCase):
             format="json",
         )
         self.assertEqual(response.status_code, 400)
-        self.assertIn("MAX_UPLOAD_BYTES", response.json()["detail"][0])
+        self.assertIn("MAX_UPLOAD_BYTES", response.json()["message"])
 
     def test_it_will_not_import_an_incomplete_upload(self) -> None:
         upload, file = self.open_upload()

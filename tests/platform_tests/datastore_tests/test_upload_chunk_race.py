@@ -77,8 +77,8 @@ def test_a_second_writer_of_the_same_chunk_gets_409_and_nothing_mixes(
     go_on.set()
     writer.join(10)
     assert response.status_code == 409
-    assert "Another request is writing this file" in response.json()["detail"]
-    assert response.json()["received"] == 0
+    assert "Another request is writing this file" in response.json()["message"]
+    assert response.json()["current"]["received"] == 0
     assert outcome["first"] == SIZE
     assert upload_file.local_path().read_bytes() == first
     # Once the first request ended, the file is complete: a late copy of the chunk is refused.

@@ -188,7 +188,7 @@ class DeploymentApiTests(DeployTestCase):
         response = self.api_client_for(self.alice).get("/api/schema/?format=json")
         paths = response.json()["paths"]
         for path in (
-            "/api/jobs/{job_id}/exports/",
+            "/api/jobs/{job_id}/model-exports/",
             "/api/model-exports/{id}/",
             "/api/model-exports/{id}/download/",
             "/api/workspaces/{workspace_slug}/deployments/",

@@ -19,7 +19,7 @@ from training.models import TrainingJob
 class ExportApiTests(DeployTestCase):
     def setUp(self) -> None:
         super().setUp()
-        self.create_url = f"/api/jobs/{self.job.pk}/exports/"
+        self.create_url = f"/api/jobs/{self.job.pk}/model-exports/"
         self.detail_url = f"/api/model-exports/{self.export.pk}/"
         self.download_url = f"/api/model-exports/{self.export.pk}/download/"
 
@@ -57,7 +57,7 @@ class ExportApiTests(DeployTestCase):
         queued, _ = make_job(workspace=self.workspace, user=self.alice, version=self.version)
         with mock.patch("deploy.services.exports.enqueue"):
             response = self.api_client_for(self.alice).post(
-                f"/api/jobs/{queued.pk}/exports/", {"format": "package"}
+                f"/api/jobs/{queued.pk}/model-exports/", {"format": "package"}
             )
         self.assertEqual(response.status_code, 400)
         self.assertIn("only a job that succeeded", str(response.json()))
@@ -87,7 +87,7 @@ class ExportApiTests(DeployTestCase):
         for user in (self.alice, self.bob, self.vera):
             response = self.api_client_for(user).get(self.create_url)
             self.assertEqual(response.status_code, 200)
-            self.assertEqual([e["id"] for e in response.json()], [self.export.pk])
+            self.assertEqual([e["id"] for e in response.json()["results"]], [self.export.pk])
         self.assertEqual(self.api_client_for(self.charlie).get(self.create_url).status_code, 404)
 
     def test_the_workspace_list_is_scoped(self) -> None:

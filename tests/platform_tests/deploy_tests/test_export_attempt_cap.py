@@ -1,5 +1,5 @@
 """Model exports give up after their worker died MAX_ATTEMPTS times, and lost ones are sent
-again by the `deploy.requeue_stalled_exports` reconciler, which runs on queue default."""
+again by the reconciler (`housekeeping.reconcile`), which runs on queue default."""
 
 from __future__ import annotations
 
@@ -11,13 +11,18 @@ from django.utils import timezone
 from core.testing import BaseTestCase
 from deploy.models import ModelExport
 from workers.celery import DEFAULT_QUEUE, app
-from workers.tasks.deploy import export_model, requeue_stalled
+from workers.runtime.reconciler import reconcile_all
+from workers.tasks.deploy import export_model
 
 LONG_AGO = timezone.now() - ModelExport.STALE_AFTER - timedelta(minutes=1)
 
 
+def requeue_stalled() -> int:
+    return reconcile_all()["model_exports"]
+
+
 def test_the_reconciler_runs_on_the_default_queue() -> None:
-    route = app.amqp.router.route({}, "deploy.requeue_stalled_exports", args=(), kwargs={})
+    route = app.amqp.router.route({}, "housekeeping.reconcile", args=(), kwargs={})
     assert route["queue"].name == DEFAULT_QUEUE
 
 

@@ -83,7 +83,9 @@ def test_a_real_worker_runs_an_export_queued_through_the_api(
     world: World = build_world(settings.MEDIA_ROOT)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {world.token}")
-    response = client.post(f"/api/jobs/{world.job.pk}/exports/", {"format": "onnx"}, format="json")
+    response = client.post(
+        f"/api/jobs/{world.job.pk}/model-exports/", {"format": "onnx"}, format="json"
+    )
     assert response.status_code == 201
     url = f"/api/model-exports/{response.json()['id']}/"
     seen_progress = set()

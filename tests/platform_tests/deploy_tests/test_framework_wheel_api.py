@@ -62,7 +62,7 @@ class FrameworkWheelApiTests(BaseTestCase):
         with failing:
             response = client.get(URL)
         self.assertEqual(response.status_code, 503)
-        self.assertEqual(response.content, b"no packaging folder")
+        self.assertEqual(response.json()["message"], "no packaging folder")
 
 
 @pytest.mark.slow

@@ -141,7 +141,7 @@ class MultiLabelExportTests(MultiLabelDeployTestCase):
         self.assertAlmostEqual(float(same.all(axis=1).mean()), agreement)
 
     def test_members_export_viewers_cannot_and_outsiders_get_404(self) -> None:
-        url = f"/api/jobs/{self.job.pk}/exports/"
+        url = f"/api/jobs/{self.job.pk}/model-exports/"
         with mock.patch("deploy.services.exports.enqueue"):
             for user in (self.alice, self.bob):
                 response = self.api_client_for(user).post(url, {"format": "onnx"}, format="json")

@@ -86,7 +86,7 @@ class MultiLabelPredictTests(MultiLabelDeployTestCase):
         payload = {"image": b64(self.images[0]), "class_thresholds": {"cat": 0.5}}
         response = self.client_.post(self.url, payload, format="json")
         self.assertEqual(response.status_code, 400)
-        self.assertIn("cat", response.json()["detail"])
+        self.assertIn("cat", response.json()["message"])
 
     def test_owner_member_and_viewer_predict_and_outsiders_get_404(self) -> None:
         payload = {"image": b64(self.images[0])}

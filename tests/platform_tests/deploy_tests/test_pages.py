@@ -19,7 +19,7 @@ class DeployPageTests(DeployTestCase):
             response = self.client.get(f"/jobs/{self.job.pk}/exports/")
             self.assertEqual(response.status_code, 200)
             self.assertContains(response, 'id="export-panel"')
-            self.assertContains(response, f"/api/jobs/{self.job.pk}/exports/")
+            self.assertContains(response, f"/api/jobs/{self.job.pk}/model-exports/")
         self.assertNotContains(response, 'id="export-form"')  # a viewer cannot export
         self.client.force_login(self.alice)
         page = self.client.get(f"/jobs/{self.job.pk}/exports/")

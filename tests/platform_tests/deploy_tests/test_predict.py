@@ -138,7 +138,7 @@ class PredictTests(DeployTestCase):
                 self.url, {"image": upload(self.digits[0]), "class_thresholds": bad}
             )
             self.assertEqual(response.status_code, 400, bad)
-            self.assertIn(says, response.json()["detail"])
+            self.assertIn(says, response.json()["message"])
 
     def test_a_viewers_token_may_predict(self) -> None:
         client, _ = self.token_client_for(self.vera)
@@ -183,7 +183,7 @@ class PredictTests(DeployTestCase):
             with self.subTest(message=message):
                 response = self.client_.post(self.url, data, format=fmt)
                 self.assertEqual(response.status_code, 400, response.content)
-                self.assertIn(message, response.json()["detail"])
+                self.assertIn(message, response.json()["message"])
                 self.assertEqual(response.json()["code"], "bad_image")
 
     def test_it_rejects_requests_without_images(self) -> None:
@@ -206,7 +206,7 @@ class PredictTests(DeployTestCase):
         Image.effect_noise((64, 64), 80).save(big, format="PNG")
         response = self.client_.post(self.url, {"image": upload(big.getvalue())})
         self.assertEqual(response.status_code, 413)
-        self.assertIn("limit is 2,000", response.json()["detail"])
+        self.assertIn("limit is 2,000", response.json()["message"])
 
     @override_settings(DEPLOY_MAX_BATCH=3)
     def test_it_refuses_too_many_images_with_413(self) -> None:
@@ -214,14 +214,14 @@ class PredictTests(DeployTestCase):
             self.url, {"images": [b64(d) for d in self.digits[:4]]}, format="json"
         )
         self.assertEqual(response.status_code, 413)
-        self.assertIn("limit is 3", response.json()["detail"])
+        self.assertIn("limit is 3", response.json()["message"])
 
     @override_settings(DEPLOY_MAX_PIXELS=100 * 100)
     def test_it_refuses_images_with_too_many_pixels(self) -> None:
         huge = png_bytes(Image.new("L", (200, 200)))
         response = self.client_.post(self.url, {"image": upload(huge)})
         self.assertEqual(response.status_code, 400)
-        self.assertIn("pixels", response.json()["detail"])
+        self.assertIn("pixels", response.json()["message"])
 
     def test_requests_are_counted_with_their_latency(self) -> None:
         for _ in range(3):

@@ -31,8 +31,9 @@ class SaveLabelsTests(DatastoreTestCase):
         self.save(self.sample, revision=0, class_ids=[self.one.pk])
         stale = self.save(self.sample, revision=0, class_ids=[self.zero.pk])
         self.assertEqual(stale.status_code, 409)
-        self.assertEqual(stale.json()["class_ids"], [self.one.pk])
-        self.assertEqual(stale.json()["revision"], 1)
+        self.assertEqual(stale.json()["code"], "stale_revision")
+        self.assertEqual(stale.json()["current"]["class_ids"], [self.one.pk])
+        self.assertEqual(stale.json()["current"]["revision"], 1)
 
     def test_clearing_the_labels_makes_the_sample_unlabeled(self) -> None:
         response = self.save(self.sample, revision=0, class_ids=[])

@@ -133,7 +133,7 @@ class ZooApiTests(ZooTestCase):
         with mock.patch("core.api.MULTIPART_OVERHEAD", 0):
             created = self.post_upload(self.alice)
         self.assertEqual(created.status_code, 413)
-        self.assertIn("MAX_UPLOAD_BYTES", created.json()["detail"])
+        self.assertIn("MAX_UPLOAD_BYTES", created.json()["message"])
         self.assertEqual(self.incoming_files(), before)
 
     @override_settings(MAX_UPLOAD_BYTES=1000)

@@ -68,22 +68,22 @@ class TryPhotoTests(ZooTestCase):
     def test_an_architecture_without_real_weights_says_so(self) -> None:
         response = self.try_as(self.api_client_for(self.bob), "resnet50")
         self.assertEqual(response.status_code, 409)
-        self.assertIn("ResNet-50 has no shipped weights", response.json()["detail"])
+        self.assertIn("ResNet-50 has no shipped weights", response.json()["message"])
         self.assertEqual(self.try_as(self.api_client_for(self.bob), "no-such").status_code, 404)
 
     def test_a_file_that_is_not_an_image_is_refused(self) -> None:
         junk = SimpleUploadedFile("cat.png", b"not an image at all", content_type="image/png")
         response = self.try_as(self.api_client_for(self.bob), image=junk)
         self.assertEqual(response.status_code, 400)
-        self.assertIn("cannot be tried", response.json()["detail"])
+        self.assertIn("cannot be tried", response.json()["message"])
         missing = self.api_client_for(self.bob).post(
             "/api/modelzoo/architectures/mobilenet_v2/try/", {}, format="multipart"
         )
         self.assertEqual(missing.status_code, 400)
-        self.assertIn("image", missing.json())
+        self.assertIn("image", missing.json()["fields"])
 
     def test_an_oversized_image_is_refused_before_it_is_read(self) -> None:
         big = SimpleUploadedFile("big.png", b"\0" * (10 * 1024 * 1024 + 1))
         response = self.try_as(self.api_client_for(self.bob), image=big)
         self.assertEqual(response.status_code, 413)
-        self.assertIn("the limit is 10,485,760", response.json()["detail"])
+        self.assertIn("the limit is 10,485,760", response.json()["message"])

@@ -94,7 +94,7 @@ class ApiAccessTests(TrainingTestCase):
         data["hyperparameters"] = {"epochs": 0, "optimizer": "lbfgs"}
         response = self.api_client_for(self.bob).post(url, data, format="json")
         self.assertEqual(response.status_code, 400)
-        self.assertEqual(set(response.json()), {"epochs", "optimizer"})
+        self.assertEqual(set(response.json()["fields"]), {"epochs", "optimizer"})
 
     def test_create_refuses_a_version_of_another_workspace(self) -> None:
         url, data = self.writes()[0]
@@ -102,7 +102,7 @@ class ApiAccessTests(TrainingTestCase):
             f"/api/workspaces/{self.charlies_workspace.slug}/jobs/", data, format="json"
         )
         self.assertEqual(response.status_code, 400)
-        self.assertIn("dataset_version", response.json())
+        self.assertIn("dataset_version", response.json()["fields"])
 
     def test_cancelling_a_finished_job_is_a_400(self) -> None:
         response = self.api_client_for(self.bob).post(f"/api/jobs/{self.done.pk}/cancel/")

@@ -63,7 +63,7 @@ class EvaluationApiAccessTests(TrainingTestCase):
         job = run_now(self.make_job(overrides={"epochs": 1}))  # the class version: no test split
         response = self.post(self.api_client_for(self.bob), job)
         self.assertEqual(response.status_code, 400)
-        self.assertIn("This version has no test images", response.json()["split"][0])
+        self.assertIn("This version has no test images", response.json()["fields"]["split"][0])
 
     def test_a_job_that_did_not_succeed_is_refused(self) -> None:
         queued = self.make_job(version=self.held)
@@ -74,4 +74,4 @@ class EvaluationApiAccessTests(TrainingTestCase):
     def test_only_the_test_split_is_evaluated_this_way(self) -> None:
         response = self.post(self.api_client_for(self.bob), split="val")
         self.assertEqual(response.status_code, 400)
-        self.assertIn("in the job's report already", response.json()["split"][0])
+        self.assertIn("in the job's report already", response.json()["fields"]["split"][0])

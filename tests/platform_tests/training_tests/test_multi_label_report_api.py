@@ -58,7 +58,7 @@ class MultiLabelReportApiTests(TrainingTestCase):
     def test_examples_refuse_a_class_it_does_not_have(self) -> None:
         response = self.api_client_for(self.bob).get(self.url("examples/?class=9"))
         self.assertEqual(response.status_code, 400)
-        self.assertIn("class", response.json())
+        self.assertIn("class", response.json()["fields"])
 
     def test_confusion_cells_are_refused_with_the_way_to_the_examples(self) -> None:
         response = self.api_client_for(self.bob).get(self.url("cell/?true=0&pred=1"))

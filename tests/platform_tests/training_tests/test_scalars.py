@@ -63,7 +63,7 @@ class ScalarEndpointTests(TrainingTestCase):
     def test_bad_parameters_get_a_clear_400(self) -> None:
         response = self.client.get(self.url, {"after": "soon"})
         self.assertEqual(response.status_code, 400)
-        self.assertEqual(response.json(), {"after": ["Must be a whole number."]})
+        self.assertEqual(response.json()["fields"], {"after": ["Must be a whole number."]})
 
     def test_the_csv_has_every_point(self) -> None:
         response = self.client.get(f"{self.url}csv/")

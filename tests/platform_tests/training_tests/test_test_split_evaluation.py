@@ -106,6 +106,7 @@ class TestSplitEvaluationTests(TrainingTestCase):
         _, second = self.start()
         body = self.api_client_for(self.vera).get(self.url).json()
         assert_matches_schema(body, LIST)
+        body = body["results"]
         self.assertEqual([e["id"] for e in body], [second["id"], first["id"]])
         self.assertEqual([e["status"] for e in body], ["queued", "succeeded"])
         self.assertNotIn("predictions", body[0])

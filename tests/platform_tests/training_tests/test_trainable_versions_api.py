@@ -30,7 +30,7 @@ class TrainableVersionsApiTests(TrainingTestCase):
         self.assertEqual(response.status_code, 200)
         body = response.json()
         assert_matches_schema(body, PATH)
-        by_id = {v["id"]: v for v in body["versions"]}
+        by_id = {v["id"]: v for v in body["results"]}
         digits = by_id[self.version.pk]
         self.assertEqual(
             (digits["task"], digits["can_train"], digits["problems"]), ("classification", True, [])
@@ -63,5 +63,5 @@ class TrainableVersionsApiTests(TrainingTestCase):
             format="json",
         )
         self.assertEqual(response.status_code, 400)
-        problems = response.json()["dataset_version"]
+        problems = response.json()["fields"]["dataset_version"]
         self.assertTrue(any(self.bad_sample.original_name in p for p in problems), problems)
