@@ -60,6 +60,9 @@ def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
     return {
         "name": shipped.name,
         "size_bytes": shipped.size_bytes,
+        # A detector's shipped weights are its backbone's: the ImageNet classifier of that name.
+        "backbone_only": shipped.backbone_only,
+        "backbone": arch.backbone,
         "num_classes": shipped.num_classes,
         "provenance": provenance,
         # Real, named classes: a photo can be tried on them.

@@ -24,6 +24,9 @@ class ShippedWeights:
     size_bytes: int
     num_classes: int | None
     manifest: dict[str, Any] | None  # the store's manifest; None when there is none
+    # For a detector: the ImageNet classifier its backbone is made of; its neck and head
+    # start from random weights.
+    backbone_only: bool = False
 
     @property
     def name(self) -> str:
@@ -49,12 +52,6 @@ class ShippedWeights:
         return recorded if isinstance(recorded, dict) else {}
 
     @property
-    def backbone_only(self) -> bool:
-        """Weights of a backbone alone (a detector's ImageNet backbone): the rest of the
-        network starts from random weights."""
-        return (self.manifest or {}).get("scope") == "backbone"
-
-    @property
     def class_names(self) -> list[str]:
         names = (self.manifest or {}).get("class_names")
         return list(names) if isinstance(names, list) else []
@@ -71,6 +68,8 @@ def shipped_weights(arch: Architecture) -> ShippedWeights | None:
         manifest = weight_store.read_manifest(name)
     except weight_store.WeightsIntegrityError:
         manifest = None  # listed without provenance; loading it says what is wrong
+    if arch.shipped_part == "backbone":
+        return ShippedWeights(arch.key, path, path.stat().st_size, None, manifest, True)
     return ShippedWeights(arch.key, path, path.stat().st_size, _head_size(arch, path), manifest)
 
 

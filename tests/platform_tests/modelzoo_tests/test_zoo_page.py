@@ -21,7 +21,7 @@ class ZooPageTests(ZooTestCase):
         response = self.client.get(self.url)
         self.assertContains(response, "Image classification")
         self.assertContains(response, "61,610")
-        self.assertContains(response, "No object-detection architecture is in the model zoo yet")
+        self.assertContains(response, 'id="arch-picodet_s"')
         self.assertContains(response, "No shipped weights")
         self.assertNotContains(response, 'id="import-weights"')  # viewers do not import
 
