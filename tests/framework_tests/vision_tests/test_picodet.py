@@ -355,3 +355,33 @@ def test_a_training_step_on_gpu_matches_cpu() -> None:
         assert results[0]["boxes"].shape[1] == 4
     finally:
         framework.set_device("cpu")
+
+
+@pytest.mark.gpu
+def test_picodet_m_trains_on_gpu() -> None:
+    """The GPU workers' size: EfficientNet-Lite0 features, 128 wide; a few Momentum steps on
+    one batch lower its loss, and it detects in eval mode."""
+    framework.set_device("gpu")
+    try:
+        framework.seed(7)
+        model = picodet_m(num_classes=2)
+        optimizer = framework.optimizer.Momentum(
+            learning_rate=0.01, momentum=0.9, parameters=model.parameters()
+        )
+        rng = np.random.default_rng(7)
+        images = framework.to_tensor(rng.standard_normal((4, 3, 128, 128)).astype(np.float32))
+        targets = targets_for(4, size=128)
+        history = []
+        for _ in range(8):
+            losses = model.loss(model(images), targets)
+            losses["loss"].backward()
+            optimizer.step()
+            optimizer.clear_grad()
+            history.append(float(losses["loss"]))
+        assert np.isfinite(history).all() and history[-1] < history[0], history
+        model.eval()
+        with framework.no_grad():
+            results = model.postprocess(model(images), score_threshold=0.0, max_detections=5)
+        assert [r["boxes"].shape for r in results] == [(5, 4)] * 4
+    finally:
+        framework.set_device("cpu")
