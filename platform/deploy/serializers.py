@@ -195,6 +195,16 @@ class PredictionSerializer(serializers.Serializer):
     boxes = serializers.ListField(child=serializers.DictField())
 
 
+class ServedModelSerializer(serializers.Serializer):
+    """Which export answered (deploy.services.serving.model_info)."""
+
+    export = serializers.IntegerField()
+    version = serializers.IntegerField()
+    name = serializers.CharField()
+    format = ExportFormatField()
+    precision = serializers.ChoiceField(choices=["float32", "int8"])
+
+
 class PredictResponseSerializer(serializers.Serializer):
     deployment = serializers.IntegerField()
     model = ServedModelSerializer()
