@@ -2,8 +2,9 @@
 
 Installed by tests/platform_tests/conftest.py. Django's test client (and so DRF's APIClient)
 hands each response to `check`, which finds the operation by method and path, the documented
-response by status code, and validates the body with jsonschema. A response the document does not describe, or
-describes otherwise, fails the test that received it, naming the operation and the mismatch.
+response by status code, and validates the body with jsonschema. A response the document does
+not describe, or describes otherwise, fails the test that received it, naming the operation
+and the mismatch.
 
 The schema is generated once per process, by drf-spectacular, as `/api/schema/` serves it.
 OpenAPI 3.0's `nullable` becomes JSON Schema's `null` type; `$ref`s resolve inside the document.
