@@ -4,40 +4,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('datastore', '0003_job_attempts'),
+        ("datastore", "0003_job_attempts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='exportjob',
-            name='device',
+            model_name="exportjob",
+            name="device",
             field=models.CharField(blank=True, max_length=20),
         ),
         migrations.AddField(
-            model_name='exportjob',
-            name='worker',
+            model_name="exportjob",
+            name="worker",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='device',
+            model_name="importjob",
+            name="device",
             field=models.CharField(blank=True, max_length=20),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='worker',
+            model_name="importjob",
+            name="worker",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AlterField(
-            model_name='exportjob',
-            name='status',
-            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='queued', max_length=10),
+            model_name="exportjob",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("queued", "Queued"),
+                    ("running", "Running"),
+                    ("succeeded", "Succeeded"),
+                    ("failed", "Failed"),
+                    ("cancelled", "Cancelled"),
+                ],
+                default="queued",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='importjob',
-            name='status',
-            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='queued', max_length=10),
+            model_name="importjob",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("queued", "Queued"),
+                    ("running", "Running"),
+                    ("succeeded", "Succeeded"),
+                    ("failed", "Failed"),
+                    ("cancelled", "Cancelled"),
+                ],
+                default="queued",
+                max_length=10,
+            ),
         ),
     ]

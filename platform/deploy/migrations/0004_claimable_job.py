@@ -4,20 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('deploy', '0003_class_thresholds'),
+        ("deploy", "0003_class_thresholds"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='modelexport',
-            name='error_fix',
+            model_name="modelexport",
+            name="error_fix",
             field=models.TextField(blank=True),
         ),
         migrations.AlterField(
-            model_name='modelexport',
-            name='status',
-            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='queued', max_length=10),
+            model_name="modelexport",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("queued", "Queued"),
+                    ("running", "Running"),
+                    ("succeeded", "Succeeded"),
+                    ("failed", "Failed"),
+                    ("cancelled", "Cancelled"),
+                ],
+                default="queued",
+                max_length=10,
+            ),
         ),
     ]
