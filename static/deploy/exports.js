@@ -76,7 +76,8 @@ function render(exports) {
 let timer = null;
 async function refresh() {
   clearTimeout(timer);
-  const { data: exports } = await request(api);
+  const { data } = await request(api);
+  const exports = data.results;
   render(exports);
   if (exports.some((e) => e.status === "queued" || e.status === "running")) {
     timer = setTimeout(refresh, POLL_MS);
