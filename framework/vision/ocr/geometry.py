@@ -43,16 +43,18 @@ def min_area_rect(points: np.ndarray) -> tuple[np.ndarray, float, float]:
     """The smallest-area rectangle around `points`: `(corners [4, 2] float64, width, height)`,
     width along the chosen hull edge. Rotating calipers: one side of the optimum lies on a hull
     edge, so every edge direction is tried. Degenerate sets (a point, a segment) get zero
-    height.
+    height, and an empty set four zero corners.
 
         corners, w, h = min_area_rect(np.array([[0, 0], [4, 0], [4, 2], [0, 2]]))  # 4.0, 2.0
     """
-    hull = convex_hull(points)
-    if len(hull) == 1:
-        return np.repeat(hull, 4, axis=0), 0.0, 0.0
+    hull = convex_hull(points).reshape(-1, 2)
+    if len(hull) == 0:  # an unclipped box can vanish: no corners to measure
+        return np.zeros((4, 2)), 0.0, 0.0
     edges = np.roll(hull, -1, axis=0) - hull
     lengths = np.hypot(edges[:, 0], edges[:, 1])
     keep = lengths > 0
+    if not keep.any():  # one point, however often repeated
+        return np.repeat(hull[:1], 4, axis=0), 0.0, 0.0
     u = edges[keep] / lengths[keep, None]  # [E, 2] edge directions
     v = np.stack([-u[:, 1], u[:, 0]], axis=1)
     pu = hull @ u.T  # [N, E]

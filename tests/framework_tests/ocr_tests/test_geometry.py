@@ -88,3 +88,11 @@ def test_a_ring_has_an_outer_border_and_a_hole() -> None:
     outer, hole = border_point_sets(ring)
     assert geometry.min_area_rect(outer)[1:] == pytest.approx((6.0, 6.0))
     assert geometry.min_area_rect(hole)[1:] == pytest.approx((4.0, 4.0))  # pixels around it
+
+
+def test_an_empty_or_single_point_set_has_no_area() -> None:
+    # unclip can shrink a sliver to nothing; the post-process then drops it by its zero side.
+    for points in (np.zeros((0, 2)), np.array([[3.0, 4.0]] * 3)):
+        corners, width, height = geometry.min_area_rect(points)
+        assert corners.shape == (4, 2)
+        assert (width, height) == (0.0, 0.0)
