@@ -181,6 +181,22 @@ class AcceptedLabelSerializer(serializers.Serializer):
     threshold = serializers.FloatField(allow_null=True, help_text="The minimum it passed")
 
 
+class DetectedBoxSerializer(serializers.Serializer):
+    """One object a detector found: the package's per-class NMS kept it
+    (framework.inference.packaged_model.detect)."""
+
+    box = serializers.ListField(
+        child=serializers.FloatField(),
+        min_length=4,
+        max_length=4,
+        help_text="x1, y1, x2, y2 in the image's own pixels (origin at its top-left corner)",
+    )
+    index = serializers.IntegerField(help_text="The class's index in the model's classes")
+    name = serializers.CharField(help_text="The class's name")
+    score = serializers.FloatField(help_text="Confidence from 0 to 1")
+    threshold = serializers.FloatField(help_text="The class's minimum confidence it passed")
+
+
 class PredictionSerializer(serializers.Serializer):
     """One image's answer (for the OpenAPI schema). `labels` is the answer as a set: the
     accepted class of a single-label model, every class over its threshold for a multi-label
@@ -192,7 +208,7 @@ class PredictionSerializer(serializers.Serializer):
     accepted = serializers.BooleanField()
     labels = AcceptedLabelSerializer(many=True)
     classes = serializers.ListField(child=serializers.DictField())
-    boxes = serializers.ListField(child=serializers.DictField())
+    boxes = DetectedBoxSerializer(many=True, help_text="Detection: the boxes found, best first")
 
 
 class ServedModelSerializer(serializers.Serializer):

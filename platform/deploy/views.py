@@ -18,6 +18,7 @@ from core.scoping import Role, get_object_for_user_or_404, require_role
 from deploy.models import Deployment, ModelExport
 from deploy.services import exports as export_service
 from deploy.services import wheel
+from framework.inference.package import MULTI_LABEL_THRESHOLD
 from training.models import EvaluationReport, TrainingJob
 
 
@@ -104,9 +105,10 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, servable: Any)
 
 def _report_points(report: EvaluationReport | None) -> list[list[float]]:
     """[confidence, 1 if correct else 0, predicted class index] per evaluated image, for the
-    threshold explorers (overall and per class). None for a multi-label report: its explorer
-    reads the per-class precision-recall curves instead."""
-    if report is None or report.task == TrainingJob.Task.MULTI_LABEL:
+    threshold explorers (overall and per class). None for a multi-label report (its explorer
+    reads the per-class precision-recall curves instead) or a detection one (no single
+    prediction per image)."""
+    if report is None or report.task != TrainingJob.Task.CLASSIFICATION:
         return []
     return [[p["conf"], int(p["pred"] == p["true"]), p["pred"]] for p in report.predictions]
 
@@ -131,6 +133,8 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = {
         "deployment": deployment.pk,
         "task": meta.get("task", "classification"),
+        # Multi-label and detection classes have the package's own thresholds (the report's).
+        "per_class_defaults": meta.get("task") in ("multi_label", "detection"),
         # The package's own thresholds: a multi-label deployment without its own uses them.
         "package_thresholds": meta.get("thresholds") or {"score": None, "per_class": {}},
         "threshold": deployment.threshold,
@@ -148,12 +152,14 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
     servable = deployment.workspace.model_exports.filter(
         status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
     )
-    # The slider starts at the saved threshold; a multi-label one at the package's default.
+    # The slider starts at the saved threshold, else at the package's default where classes
+    # have their own (multi-label, detection).
     package_score = page["package_thresholds"].get("score")
     if deployment.threshold is not None:
         slider_value = deployment.threshold
-    elif page["task"] == "multi_label":
-        slider_value = 0.5 if package_score is None else package_score
+    elif page["per_class_defaults"]:
+        unset = MULTI_LABEL_THRESHOLD if page["task"] == "multi_label" else 0
+        slider_value = unset if package_score is None else package_score
     else:
         slider_value = 0
     context = {

@@ -239,6 +239,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
         "classes": job.class_names,
         "canEdit": can_edit,
         "testImages": test_images,
+        "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
     }
     return render(
         request,

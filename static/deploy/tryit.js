@@ -3,6 +3,7 @@
 // confidence threshold, overall and per class (with what it means on the evaluation images),
 // and save it, switch the served export, and watch the traffic.
 import { api } from "../datastore/api.js";
+import { colourOf, drawDetections } from "../js/boxes.js";
 import { el, plotlyText, replace } from "../js/dom.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
@@ -13,7 +14,10 @@ const chartBox = $("chart-classes");
 const ACCEPTED = "#0f766e";
 const BELOW = "#cbd5e1";
 const MULTI = page.task === "multi_label";
-// Multi-label: until a threshold is saved or the slider moves, each class uses the package's.
+const DETECTION = page.task === "detection";
+// Multi-label and detection: until a threshold is saved or the slider moves, each class uses
+// the package's.
+const PER_CLASS = page.per_class_defaults;
 let sliderChosen = page.threshold != null;
 
 let last = null; // { image: HTMLImageElement, prediction }
@@ -25,18 +29,19 @@ function threshold() {
 // The per-class inputs: a class with a value uses it instead of the slider's threshold.
 const classInputs = new Map();
 
+// A multi-label class with no threshold uses 0.5; a detector's keeps every box it answers.
 function packageThreshold(name) {
   const own = page.package_thresholds.per_class?.[name];
   if (own != null) return own;
-  return page.package_thresholds.score ?? 0.5;
+  return page.package_thresholds.score ?? (MULTI ? 0.5 : 0);
 }
 
-// As the server decides: the class's own, else the deployment's, else (multi-label) the
-// package's for the class.
+// As the server decides: the class's own, else the deployment's, else (multi-label,
+// detection) the package's for the class.
 function thresholdOf(name) {
   const input = classInputs.get(name);
   if (input && input.value !== "") return Number(input.value);
-  return MULTI && !sliderChosen ? packageThreshold(name) : threshold();
+  return PER_CLASS && !sliderChosen ? packageThreshold(name) : threshold();
 }
 
 // Multi-label: the classes of the answer that reach their thresholds, best first.
@@ -96,6 +101,11 @@ function draw() {
   if (!last) return;
   const { image, prediction } = last;
   $("preview").hidden = false;
+  if (DETECTION) {
+    drawBoxes(image, prediction.boxes);
+    describe(prediction);
+    return;
+  }
   const scale = Math.min(1, 360 / Math.max(image.width, image.height));
   const smallest = image.width < 64 ? 6 : 1; // tiny digits: draw them big and crisp
   canvas.width = image.width * Math.max(scale, smallest);
@@ -103,26 +113,24 @@ function draw() {
   const ctx = canvas.getContext("2d");
   ctx.imageSmoothingEnabled = smallest === 1;
   ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-  if (page.task === "detection") drawBoxes(ctx, prediction.boxes, canvas.width / image.width);
-  else drawClasses(prediction.classes, MULTI ? "Score of every class (its threshold: |)" : "Top classes");
+  drawClasses(prediction.classes, MULTI ? "Score of every class (its threshold: |)" : "Top classes");
   describe(prediction);
 }
 
-function drawBoxes(ctx, boxes, scale) {
+// The answer's boxes that reach their class's threshold, on the image and as a list.
+function drawBoxes(image, boxes) {
   const shown = boxes.filter((b) => b.score >= thresholdOf(b.name));
-  ctx.lineWidth = 2;
-  ctx.font = "13px system-ui, sans-serif";
-  for (const b of shown) {
-    const [x1, y1, x2, y2] = b.box.map((v) => v * scale);
-    ctx.strokeStyle = ACCEPTED;
-    ctx.strokeRect(x1, y1, x2 - x1, y2 - y1);
-    const tag = `${b.name} ${(100 * b.score).toFixed(0)}%`;
-    ctx.fillStyle = ACCEPTED;
-    ctx.fillRect(x1, Math.max(0, y1 - 18), ctx.measureText(tag).width + 8, 18);
-    ctx.fillStyle = "#fff";
-    ctx.fillText(tag, x1 + 4, Math.max(13, y1 - 5));
-  }
-  drawClasses(shown.map((b) => ({ name: b.name, score: b.score })), "Boxes above the threshold");
+  const percent = (b) => `${(100 * b.score).toFixed(0)}%`;
+  drawDetections(canvas, image, shown.map((b) => ({
+    box: b.box, colour: colourOf(b.index), label: `${b.name} ${percent(b)}`,
+  })), { maxSide: 480 });
+  replace($("detected-boxes"), shown.map((b) => el("li", { class: "detected-box", "data-class": b.name },
+    el("span", { class: "swatch", style: { "--swatch": colourOf(b.index) } }),
+    el("span", { class: "class-name" }, b.name),
+    el("span", { class: "probability" }, percent(b)),
+    el("span", { class: "muted small" }, `at ${b.box.map((v) => Math.round(v)).join(", ")}`))));
+  explainClasses();
+  document.body.dataset.boxesDrawn = String(shown.length);
 }
 
 function drawClasses(classes, title = "Top classes") {
@@ -162,9 +170,10 @@ function drawClasses(classes, title = "Top classes") {
 function describe(prediction) {
   const answer = $("answer");
   answer.classList.remove("error");
-  if (page.task === "detection") {
+  if (DETECTION) {
     const kept = prediction.boxes.filter((b) => b.score >= thresholdOf(b.name)).length;
-    answer.textContent = `${kept} of ${prediction.boxes.length} boxes above their thresholds`;
+    answer.textContent = `${kept} of ${prediction.boxes.length} boxes reach their class's threshold`
+      + ` (model v${last.model.version})`;
     return;
   }
   if (MULTI) {
@@ -191,7 +200,7 @@ function describe(prediction) {
 function explain() {
   const t = threshold();
   $("threshold-value").textContent = t.toFixed(2);
-  if (MULTI) {
+  if (PER_CLASS) {
     $("explorer").textContent = sliderChosen
       ? `Every class without its own threshold is predicted from ${t.toFixed(2)}.`
       : "Each class uses the package's threshold for it; move the slider to use one for all.";
@@ -218,7 +227,7 @@ function buildClassRows() {
       type: "number", min: "0", max: "1", step: "0.01", placeholder: "—", "data-class-name": name,
       "aria-label": `Threshold for ${name}`, disabled: !editable, value: page.class_thresholds[name],
     });
-    if (MULTI) input.placeholder = packageThreshold(name).toFixed(2);
+    if (PER_CLASS) input.placeholder = packageThreshold(name).toFixed(2);
     input.addEventListener("input", () => { explainClasses(); draw(); });
     classInputs.set(name, input);
     return el("tr", {}, el("td", {}, name), el("td", {}, input), el("td", { class: "small" }));
@@ -236,6 +245,15 @@ function curveAt(index, t) {
 }
 
 function explainClasses() {
+  if (DETECTION) { // per class: its boxes in the image tried that reach its threshold
+    const boxes = last ? last.prediction.boxes : [];
+    page.class_names.forEach((name) => {
+      const mine = boxes.filter((b) => b.name === name);
+      const kept = mine.filter((b) => b.score >= thresholdOf(name)).length;
+      classInputs.get(name).closest("tr").lastChild.textContent = last ? `${kept}/${mine.length}` : "";
+    });
+    return;
+  }
   if (MULTI) {
     page.class_names.forEach((name, index) => {
       classInputs.get(name).closest("tr").lastChild.textContent = curveAt(index, thresholdOf(name));
@@ -274,14 +292,14 @@ async function saveClassThresholds() {
 async function saveThreshold(value) {
   try {
     const { data } = await api(page.detail_url, { method: "PATCH", json: { threshold: value } });
-    const none = MULTI ? "the package's, per class" : "none";
+    const none = PER_CLASS ? "the package's, per class" : "none";
     $("saved-threshold").textContent = data.threshold == null ? none : data.threshold.toFixed(2);
-    if (MULTI) {
+    if (PER_CLASS) {
       sliderChosen = data.threshold != null;
       explain(); explainClasses(); draw();
     }
     say(data.threshold == null
-      ? (MULTI ? "Saved: each class uses the package's threshold." : "Saved: the endpoint accepts every prediction.")
+      ? (PER_CLASS ? "Saved: each class uses the package's threshold." : "Saved: the endpoint accepts every prediction.")
       : `Saved: the endpoint now answers with threshold ${data.threshold.toFixed(2)}.`);
   } catch (error) {
     say(error.message, true);

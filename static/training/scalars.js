@@ -1,4 +1,5 @@
 // Shared by the job and comparison pages: smoothing, x axes and Plotly traces for scalar series.
+import { colourOf, drawDetections, loadImage } from "../js/boxes.js";
 import { el, plotlyText } from "../js/dom.js";
 
 export const COLORS = ["#0f766e", "#e6194b", "#4363d8", "#f58231", "#911eb4", "#3cb44b", "#f032e6", "#9a6324"];
@@ -61,10 +62,12 @@ export function chartLayout(title, { xmode, logY }) {
 }
 
 // Which chart a tag is drawn in: train/loss, val/loss and train/eval_loss (the evaluation of
-// the training images, for a version without validation images) share "loss".
+// the training images, for a version without validation images) share "loss"; a detector's
+// loss parts (loss_vfl, loss_dfl, ...) share "loss parts", and its mAP and mAP50 share "mAP".
 export function chartOf(tag) {
   const metric = tag.split("/").pop().replace(/^eval_/, "");
-  return { acc: "accuracy", micro_f1: "F1", macro_f1: "F1", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
+  if (metric.startsWith("loss_")) return "loss parts";
+  return { mAP50: "mAP", acc: "accuracy", micro_f1: "F1", macro_f1: "F1", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
 }
 
 export function appendSeries(target, incoming) {
@@ -100,6 +103,7 @@ export function makeSortable(table) {
 // One sample's tile: the image, the predicted and the true class (or, multi-label, the two
 // label sets), and a relabel link.
 export function thumbnail(sample, names, { relabel = false } = {}) {
+  if (Array.isArray(sample.found)) return boxesThumbnail(sample, names);
   if (Array.isArray(sample.true)) return labelSetThumbnail(sample, names, { relabel });
   const right = sample.pred === sample.true;
   const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, "Relabel")];
@@ -126,4 +130,25 @@ function labelSetThumbnail(sample, names, { relabel }) {
     el("figcaption", {},
       el("span", { class: "muted" }, "predicted: "), chosen.length ? chosen : el("span", { class: "muted" }, "none"), el("br"),
       el("span", { class: "muted" }, "true: "), actual, link));
+}
+
+// Detection: the thumbnail with its true boxes (dashed) and the boxes found over the score a
+// tile shows (`BOX_SCORE`), drawn on a canvas once the thumbnail has loaded. Rows as the
+// report's: truth [[class, x1, y1, x2, y2]], found [[class, score, x1, y1, x2, y2, truth]].
+const BOX_SCORE = 0.5;
+
+function boxesThumbnail(sample, names) {
+  const found = sample.found.filter((f) => f[1] >= BOX_SCORE);
+  const canvas = el("canvas", { "aria-label": `sample ${sample.sample}` });
+  const wrong = found.some((f) => f[6] < 0) || new Set(found.map((f) => f[6])).size < sample.truth.length;
+  loadImage(`/api/samples/${sample.sample}/thumbnail/`).then((image) => {
+    const scale = image.naturalWidth / sample.size[0];
+    const shrink = (box) => box.map((v) => v * scale);
+    drawDetections(canvas, image, [
+      ...sample.truth.map((t) => ({ box: shrink(t.slice(1)), colour: colourOf(t[0]), dashed: true })),
+      ...found.map((f) => ({ box: shrink(f.slice(2, 6)), colour: f[6] < 0 ? "#dc2626" : colourOf(f[0]), label: `${names[f[0]]} ${(100 * f[1]).toFixed(0)}%` })),
+    ], { maxSide: 200, lineWidth: 1.5 });
+  }).catch(() => {});
+  return el("figure", { class: `thumb detection-thumb ${wrong ? "wrong" : "right"}`, "data-sample": sample.sample, "data-boxes": String(found.length) },
+    canvas, el("figcaption", {}, `${found.length} found, ${sample.truth.length} true`));
 }

@@ -1,14 +1,15 @@
 // The report page's test-split section: starts an evaluation of the finished model on the
 // version's test split, follows its progress, and shows its scores (the report's shape:
 // accuracy, top-5 where it means something, per-class scores and the confusion matrix; for a
-// multi-label job mAP and F1 at the thresholds the report chose, applied as they are).
+// multi-label job mAP and F1 at the thresholds the report chose, applied as they are; for a
+// detector COCO mAP, per-class AP and the class mix-ups at its report's thresholds).
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
 import { PLOT_CONFIG } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const base = `/api/jobs/${page.job}/evaluations/`;
-const names = page.classes;
+const classes = page.classes;
 const POLL_MS = 1000;
 const $ = (id) => document.getElementById(id);
 const fixed = (v, digits = 4) => (v == null ? "—" : Number(v).toFixed(digits));
@@ -31,6 +32,13 @@ function score(label, value, id) {
 }
 
 function scores(result) {
+  if (result.task === "detection") {
+    return [
+      score("mAP@[.5:.95] (test)", fixed(result.mean_average_precision), "test-map"),
+      score("mAP@.5 (test)", fixed(result.map_50), "test-map50"),
+      score("Images", String(result.sample_count), "test-count"),
+    ];
+  }
   if (result.task === "multi_label") {
     const t = fixed(result.default_threshold, 2);
     return [
@@ -48,27 +56,33 @@ function scores(result) {
   ];
 }
 
+const ap = (v) => (v == null ? "—" : fixed(v, 3));
+// Per task: the per-class table's columns and one class's cells.
+const PER_CLASS = {
+  classification: [["Class", "Precision", "Recall", "F1", "Support"], (c) => [c.name, fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3), c.support]],
+  multi_label: [["Class", "AP", "Support", "Threshold", "Precision", "Recall", "F1"], (c) => [c.name, ap(c.ap), c.support, fixed(c.threshold, 3), fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3)]],
+  detection: [["Class", "True boxes", "AP@[.5:.95]", "AP@.5", "Threshold", "Precision", "Recall", "F1"], (c) => [c.name, c.support, ap(c.ap), ap(c.ap50), fixed(c.threshold, 3), fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3)]],
+};
+
 function perClassTable(result) {
-  const multi = result.task === "multi_label";
-  const head = multi ? ["Class", "AP", "Support", "Threshold", "Precision", "Recall", "F1"] : ["Class", "Precision", "Recall", "F1", "Support"];
-  const row = (c) => (multi
-    ? [c.name, c.ap == null ? "—" : fixed(c.ap, 3), c.support, fixed(c.threshold, 3), fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3)]
-    : [c.name, fixed(c.precision, 3), fixed(c.recall, 3), fixed(c.f1, 3), c.support]);
+  const [head, row] = PER_CLASS[result.task] ?? PER_CLASS.classification;
   const table = $("test-per-class");
   replace(table.tHead, el("tr", {}, head.map((h) => el("th", {}, h))));
   replace(table.tBodies[0], result.per_class.map((c) => el("tr", {}, row(c).map((v) => el("td", {}, String(v))))));
 }
 
-function drawConfusion(z) {
+// Detection mix-ups have a background row and column (boxes on nothing, objects missed).
+function drawConfusion(z, detection) {
   const box = $("test-confusion");
   box.hidden = false;
+  const names = detection ? [...classes, "background"] : classes;
   const ticks = { tickvals: names, ticktext: names.map(plotlyText) };
   const text = z.map((r, i) => r.map((v, j) => plotlyText(`true ${names[i]}, predicted ${names[j]}: ${v}`)));
   const peak = Math.max(...z.flat(), 1);
   window.Plotly.newPlot(box, [{
     type: "heatmap", z, x: names, y: names, text, hoverinfo: "text", colorscale: [[0, "#f1f5f9"], [1, "#0f766e"]], xgap: 1, ygap: 1,
   }], {
-    title: { text: "Confusion matrix, test split", font: { size: 14 } }, margin: { t: 40, r: 10, b: 60, l: 70 }, height: 420,
+    title: { text: detection ? "Class mix-ups, test split" : "Confusion matrix, test split", font: { size: 14 } }, margin: { t: 40, r: 10, b: 60, l: 70 }, height: 420,
     xaxis: { title: { text: "predicted" }, type: "category", ...ticks },
     yaxis: { title: { text: "true" }, type: "category", autorange: "reversed", ...ticks },
     annotations: z.flatMap((r, i) => r.map((v, j) => ({ x: names[j], y: names[i], text: String(v), showarrow: false, font: { size: 11, color: v > peak / 3 ? "#fff" : "#1f2937" } }))),
@@ -82,7 +96,7 @@ function showResult(result) {
   $("test-summary").textContent = `On the ${result.sample_count} images of the test split (evaluation #${result.id}${when}).${omitted}`;
   replace($("test-scores"), scores(result));
   perClassTable(result);
-  if (result.task !== "multi_label") drawConfusion(result.confusion);
+  if (result.task !== "multi_label") drawConfusion(result.confusion, result.task === "detection");
 }
 
 async function follow(evaluation) {

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from modelzoo.catalog import head_keys
+from modelzoo.catalog import get_architecture, head_keys
 from modelzoo.services.shipped import load_shipped
 from training.models import TrainingJob
 from workers.runtime.fine_tune import parameter_groups
@@ -22,6 +22,8 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
     """The architecture with `len(job.class_names)` outputs and the weights the job chose."""
     arch = job.arch
     num_classes = len(job.class_names)
+    if arch.shipped_part == "backbone" and job.init == TrainingJob.Init.SHIPPED:
+        return _detector_on_shipped_backbone(job, log)
     network = arch.build(num_classes)
     if job.init == TrainingJob.Init.SCRATCH:
         log(f"{arch.name} starts from random weights ({num_classes} classes).")
@@ -55,6 +57,19 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
     return network
 
 
+def _detector_on_shipped_backbone(job: TrainingJob, log: Callable[[str], None]) -> Any:
+    """A detector whose backbone starts from the shipped ImageNet classifier it is made of
+    (hash-checked as the framework loads it); its neck and head start from random weights."""
+    arch = job.arch
+    network = arch.build(len(job.class_names), pretrained_backbone=True)
+    backbone = get_architecture(arch.backbone).name
+    log(
+        f"{arch.name}'s backbone starts from the shipped ImageNet {backbone} weights; its neck "
+        f"and head start from random weights for {len(job.class_names)} classes."
+    )
+    return network
+
+
 def build_loss(task: str = TrainingJob.Task.CLASSIFICATION, config: dict | None = None) -> Any:
     import framework
 
@@ -78,6 +93,8 @@ def monitored(job: TrainingJob) -> tuple[str, str]:
     """(metric name, what people call it) that early stopping and the best epoch follow."""
     if job.is_multi_label:
         return "mAP", "validation mAP"
+    if job.is_detection:
+        return "mAP", "validation mAP@[.5:.95]"
     return "acc", "validation accuracy"
 
 

@@ -39,7 +39,7 @@ def evaluation_tag(split: str, name: str) -> str:
     return f"train/eval_{name}" if split == "train" else f"{split}/{name}"
 
 
-def no_validation_notice(early_stopping: bool, multi_label: bool) -> str:
+def no_validation_notice(early_stopping: bool, thresholds: bool) -> str:
     """What the log says when a version has no validation images (the rule: version_data
     .may_choose_on)."""
     stopping = (
@@ -48,12 +48,12 @@ def no_validation_notice(early_stopping: bool, multi_label: bool) -> str:
         if early_stopping
         else ""
     )
-    thresholds = " and every class keeps the job's threshold" if multi_label else ""
+    kept = " and every class keeps the job's threshold" if thresholds else ""
     return (
         "No validation images in this version: each epoch is evaluated on the training images "
         "instead (series train/eval_*), and so is the report. These numbers are optimistic: "
         f"the model has seen these images. {stopping}Nothing is chosen on them: the job trains "
-        f"every epoch and keeps the last model{thresholds}. The test split stays untouched; "
+        f"every epoch and keeps the last model{kept}. The test split stays untouched; "
         "evaluate it from the report once the job has finished."
     )
 
@@ -87,7 +87,8 @@ class JobControl(Callback):
         super().__init__()
         self.job, self.recorder, self.position = job, recorder, position
 
-    def _check(self) -> None:
+    def check(self) -> None:
+        """Flushes when due; JobLost or JobCancelled when the run must stop here."""
         self.recorder.maybe_flush()
         if self.recorder.lost.is_set():
             raise JobLost(self.job.pk)
@@ -98,10 +99,10 @@ class JobControl(Callback):
         loss = (logs or {}).get("loss", [0.0])[0]
         if not math.isfinite(loss):  # the step just taken is not counted yet
             raise LossNotFinite(float(loss), self.position.step + 1, self.position.epoch)
-        self._check()
+        self.check()
 
     def on_eval_batch_end(self, step: int, logs: dict | None = None) -> None:
-        self._check()
+        self.check()
 
 
 class ScalarReporter(Callback):

@@ -13,15 +13,19 @@ from collections.abc import Callable
 from typing import Any
 
 from framework.hapi.callbacks import Callback
-from modelzoo.catalog import head_keys
+from modelzoo.catalog import get_architecture, head_keys
 
 
 def split_parameters(arch_key: str, network: Any) -> tuple[list[Any], list[Any]]:
-    """(backbone, head) parameters; the head is what the catalog names as the classifier."""
-    head_names = head_keys(arch_key)
+    """(backbone, head) parameters. A classifier's head is what the catalog finds to be its
+    classifier; a detector's backbone is what its entry names (`backbone_prefix`), and
+    everything after it (the neck and the head) counts as the head."""
+    prefix = get_architecture(arch_key).backbone_prefix
+    head_names = frozenset() if prefix else head_keys(arch_key)
     backbone, head = [], []
     for name, parameter in network.named_parameters():
-        (head if name in head_names else backbone).append(parameter)
+        in_head = not name.startswith(prefix) if prefix else name in head_names
+        (head if in_head else backbone).append(parameter)
     return backbone, head
 
 
@@ -45,9 +49,10 @@ class BackboneWarmup(Callback):
         epochs: int,
         current_epoch: Callable[[], int],
         log: Callable[[str], None],
+        learning: str = "the new classifier head learns",
     ) -> None:
         super().__init__()
-        self.backbone, self.epochs = backbone, epochs
+        self.backbone, self.epochs, self.learning = backbone, epochs, learning
         self.current_epoch, self.log = current_epoch, log
         self.frozen: bool | None = None
 
@@ -60,7 +65,7 @@ class BackboneWarmup(Callback):
         if frozen:
             self.log(
                 f"The backbone is frozen for the first {self.epochs} epoch"
-                f"{'s' if self.epochs != 1 else ''}: only the new classifier head learns."
+                f"{'s' if self.epochs != 1 else ''}: only {self.learning}."
             )
         elif self.frozen is not None:
             self.log("The backbone is unfrozen: every layer learns from here on.")
@@ -82,4 +87,6 @@ def warmup_callbacks(
     backbone, head = split_parameters(arch_key, network)
     if epochs <= 0 or not backbone or not head:
         return []
-    return [BackboneWarmup(backbone, epochs, current_epoch, log)]
+    detector = bool(get_architecture(arch_key).backbone_prefix)
+    learning = "the new neck and head learn" if detector else "the new classifier head learns"
+    return [BackboneWarmup(backbone, epochs, current_epoch, log, learning)]

@@ -2,8 +2,9 @@
 split), from claim to result: the saved weights, the split's images through the pipeline the
 job evaluated with, and the report's scores written to the evaluation row.
 
-Nothing is chosen on these images: a multi-label model is scored at the per-class thresholds
-its job's report settled on (the job's threshold when there is no report to say)."""
+Nothing is chosen on these images: a multi-label model or a detector is scored at the
+per-class thresholds its job's report settled on (the job's threshold when there is no report
+to say)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,12 @@ import numpy as np
 from core.errors import describe_unexpected
 from modelzoo.services.weights import load_network
 from training.models import EvaluationReport, SplitEvaluation, TrainingJob
-from training.services.version_data import examples
+from training.services.version_data import detection_examples, examples
 from workers.runtime.data import ImageDataset, load_split, normalisation
+from workers.runtime.detection_data import DetectionImages
+from workers.runtime.detection_report import DEFAULT_THRESHOLD as DETECTION_THRESHOLD
+from workers.runtime.detection_report import detection_scores
+from workers.runtime.detection_trainer import predict_detections
 from workers.runtime.evaluation import predict, single_label_scores, softmax
 from workers.runtime.failures import SampleError
 from workers.runtime.multi_label import sigmoid
@@ -82,6 +87,8 @@ def _evaluate(evaluation: SplitEvaluation, progress: Progress) -> dict[str, Any]
         raise EvaluationFailed(f"The model trained by job #{job.pk} was deleted.")
     progress(5, "Loading the model")
     network = load_network(evaluation.weights)
+    if job.is_detection:
+        return _evaluate_detector(job, network, version, split, progress)
     items = examples(version, split)
     if not items:
         raise EvaluationFailed(f"This version has no labeled {split} images.")
@@ -100,6 +107,29 @@ def _evaluate(evaluation: SplitEvaluation, progress: Progress) -> dict[str, Any]
     return single_label_scores(job.class_names, items, outputs)
 
 
+def _evaluate_detector(
+    job: TrainingJob, network: Any, version: Any, split: str, progress: Progress
+) -> dict[str, Any]:
+    """The split's boxes found as the job evaluated its own (letterboxed at its input size,
+    normalised as it trained), scored at the per-class thresholds of its report."""
+    items = detection_examples(version, split)
+    if not items:
+        raise EvaluationFailed(f"This version has no {split} images.")
+    progress(10, f"Reading {len(items)} {split} images")
+    size = int(job.config["input_size"])
+    mean, std = normalisation(job.config, 3)
+
+    def predicted(done: int, total: int) -> None:
+        progress(20 + 70 * done // total, f"Finding boxes: {done} of {total} images")
+
+    found = predict_detections(
+        network, DetectionImages(items, size), size, mean, std, progress=predicted
+    )
+    progress(95, "Scoring")
+    _, thresholds = _thresholds(job, DETECTION_THRESHOLD)
+    return detection_scores(job.class_names, items, found, thresholds)
+
+
 def _dataset(job: TrainingJob, version_id: int, split: str, items: list[Any]) -> ImageDataset:
     """The split's images as the job evaluated its own (workers.runtime.trainer.load_splits):
     unaugmented, at its input size, normalised as it was trained."""
@@ -110,9 +140,9 @@ def _dataset(job: TrainingJob, version_id: int, split: str, items: list[Any]) ->
     return ImageDataset(items, images, channels, size, None, multi, mean=mean, std=std)
 
 
-def _thresholds(job: TrainingJob) -> tuple[float, np.ndarray]:
+def _thresholds(job: TrainingJob, default: float | None = None) -> tuple[float, np.ndarray]:
     """The job's threshold, and each class's from its report (applied, never re-chosen)."""
-    default = float(job.config.get("threshold", 0.5))
+    default = float(job.config.get("threshold", 0.5)) if default is None else default
     report = EvaluationReport.objects.filter(job=job).first()
     chosen = list(report.class_thresholds) if report is not None else []
     if len(chosen) != len(job.class_names):

@@ -14,6 +14,12 @@ from modelzoo.services.weights import save_weights
 from training.models import EvaluationReport, TrainingJob
 from workers.runtime.build import monitored
 from workers.runtime.checkpoints import discard_checkpoint
+from workers.runtime.detection_report import write_detection_report
+from workers.runtime.detection_trainer import (
+    DetectionRun,
+    load_detection_splits,
+    predict_detections,
+)
 from workers.runtime.evaluation import predict, write_report
 from workers.runtime.failures import JobCancelled, JobLost, describe
 from workers.runtime.joblog import captured
@@ -65,6 +71,8 @@ def run_claimed(job: TrainingJob, device: str) -> None:
 
 
 def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
+    if job.is_detection:
+        return _train_detector_and_report(job, recorder, device)
     splits = load_splits(job, recorder.log)
     run = TrainingRun(job, recorder, splits, device)
     network = run.run()
@@ -94,7 +102,39 @@ def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> b
     )
 
 
+def _train_detector_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
+    splits = load_detection_splits(job, recorder.log)
+    run = DetectionRun(job, recorder, splits, device)
+    network = run.run()
+    position = run.position
+    epoch, step = (position.epoch, position.step) if position else (job.epoch, job.step)
+    size = int(job.config["input_size"])
+    found = predict_detections(network, splits.evaluate, size, run.mean, run.std, run.eval_batch)
+    report = write_detection_report(
+        job, splits.eval_split, splits.eval_examples, found, recorder, epoch, step
+    )
+    weights = _save_output(job, network, report)
+    if run.best:
+        recorder.log(
+            f"Best {monitored(job)[1]}: {run.best['value']:.4f}, after epoch {run.best['epoch']}."
+        )
+    measured = f"{report.sample_count} {splits.eval_split} images"
+    if not report.is_held_out:
+        measured += " (optimistic: the model trained on them)"
+    recorder.log(f"Finished: {_scores(report)} on {measured}. The model is saved in the model zoo.")
+    recorder.flush()
+    held_out = report.split == "val"  # the job's val_* fields hold validation numbers only
+    return job.mark_succeeded(
+        val_map=report.mean_average_precision if held_out else None,
+        val_map_50=report.map_50 if held_out else None,
+        train_loss=run.last_eval.get("train_loss"),
+        output_weights=weights,
+    )
+
+
 def _scores(report: EvaluationReport) -> str:
+    if report.task == TrainingJob.Task.DETECTION:
+        return f"mAP@[.5:.95] {report.mean_average_precision:.4f} and mAP@.5 {report.map_50:.4f}"
     if report.task == TrainingJob.Task.MULTI_LABEL:
         return (
             f"mAP {report.mean_average_precision:.4f}, micro F1 {report.micro_f1:.4f} and "
@@ -109,12 +149,12 @@ def _scores(report: EvaluationReport) -> str:
 
 def _save_output(job: TrainingJob, network: Any, report: EvaluationReport) -> Weights:
     """The trained network as saved weights, with the normalisation it was trained with. A
-    multi-label model's record says so, with the thresholds its report chose: an export made
-    after the job is gone still has them."""
+    multi-label or detection model's record says so, with the thresholds its report chose: an
+    export made after the job is gone still has them."""
     provenance: dict[str, Any] = {"job": job.pk, "dataset": job.dataset_label}
     if job.config.get("normalize"):  # what the images were normalised with, for exports
         provenance["normalize"] = job.config["normalize"]
-    if job.is_multi_label:
+    if job.is_multi_label or job.is_detection:
         provenance |= {
             "task": job.task,
             "default_threshold": report.default_threshold,

@@ -33,7 +33,10 @@ class ReportView(JobNestedMixin, generics.GenericAPIView):
     """The evaluation report: accuracy, top-5, per-class scores, confusion matrix, PR curves
     and every prediction (sample, true class, predicted class, confidence, top 5). A
     multi-label report has the mAP, micro and macro F1, per-class thresholds, AP and PR
-    curves, and every image's true and predicted label sets instead."""
+    curves, and every image's true and predicted label sets instead. A detection report has
+    COCO mAP@[.5:.95] (mean_average_precision) and mAP@.5 (map_50), per-class AP and score
+    thresholds, IoU-0.5 PR curves, class mix-ups with a background row and column, and every
+    image's true and found boxes in its pixels (predictions)."""
 
     serializer_class = EvaluationReportSerializer
 
@@ -60,6 +63,13 @@ class ReportCellView(JobNestedMixin, generics.GenericAPIView):
         if job.is_multi_label:
             raise ValidationError(
                 {"detail": "A multi-label report has no confusion matrix: see report/examples/."}
+            )
+        if job.is_detection:
+            raise ValidationError(
+                {
+                    "detail": "A detection report's mix-ups count boxes, not images: each "
+                    "image's true and found boxes are in report/ (predictions)."
+                }
             )
         params = request.query_params
         limit = int_param(params, "limit", 60, low=1, high=1000)

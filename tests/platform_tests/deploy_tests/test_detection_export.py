@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from deploy.exporting.detection_checks import INT8_MIN_BOX_AGREEMENT, matched
 from deploy.exporting.source import load_trained, package_meta
 from deploy.models import ModelExport
 from framework.inference.package import PackageMeta
@@ -28,6 +29,12 @@ from tests.platform_tests.deploy_tests.detection_base import (
 # Boxes in image pixels (images of 160×120 shown at 128×96): float32 arithmetic in another
 # order moves them by far less than this.
 BOX_ATOL, SCORE_ATOL = 0.05, 1e-4
+
+
+def _rows(boxes: list[dict], names: list[str]) -> np.ndarray:
+    """Answers' boxes as detection rows (class, score, x1, y1, x2, y2)."""
+    rows = [[names.index(b["name"]), b["score"], *b["box"]] for b in boxes]
+    return np.array(rows, np.float64).reshape(-1, 6)
 
 
 class DetectionExportTests(DetectionDeployTestCase):
@@ -109,3 +116,34 @@ class DetectionExportTests(DetectionDeployTestCase):
             want = expected_boxes(self.detection_job, image, CLASS_THRESHOLDS)
             assert_same_boxes(got, want, BOX_ATOL, SCORE_ATOL)
         np.testing.assert_array_equal(meta.class_names, self.detection_job.class_names)
+
+    # INT8 moves scores a little, so a box near its threshold may come or go: the export must
+    # answer the trained model's boxes (same class, IoU >= 0.5) at least
+    # INT8_MIN_BOX_AGREEMENT of the time, and its own check must say so.
+    def agreement(self, answers: list[dict], images: list[Image.Image]) -> float:
+        names = self.detection_job.class_names
+        found = total = 0
+        for image, answer in zip(images, answers, strict=True):
+            want = expected_boxes(self.detection_job, image, CLASS_THRESHOLDS)
+            found += matched(_rows(want, names), _rows(answer["boxes"], names))
+            total += max(len(want), len(answer["boxes"]))
+        return found / total
+
+    @pytest.mark.slow
+    def test_the_int8_package_answers_the_trained_models_boxes(self) -> None:
+        export = export_now(self.detection_job, ModelExport.Format.INT8_PACKAGE, self.alice)
+        self.assertTrue(export.parity_passed, export.details)
+        self.assertEqual(export.meta["precision"], "int8")
+        self.assertGreaterEqual(export.top1_agreement, INT8_MIN_BOX_AGREEMENT)
+        self.assertIn("quantization", export.details)
+        images = [Image.open(io.BytesIO(d)) for d in shapes_pngs(self.shapes, 12)]
+        answers = PackagedModel.load(export.file.path).predict(images)
+        self.assertGreaterEqual(self.agreement(answers, images), INT8_MIN_BOX_AGREEMENT)
+
+    @pytest.mark.slow
+    def test_the_int8_onnx_runs_in_onnxruntime_and_keeps_the_boxes(self) -> None:
+        pytest.importorskip("onnxruntime")
+        export = export_now(self.detection_job, ModelExport.Format.INT8_ONNX, self.alice)
+        self.assertTrue(export.runtime.startswith("onnxruntime"), export.runtime)
+        self.assertTrue(export.parity_passed, export.details)
+        self.assertGreaterEqual(export.details["detection"]["box_agreement"], 0.9)

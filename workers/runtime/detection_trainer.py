@@ -1,0 +1,350 @@
+"""One training run of a detection job, in an explicit loop.
+
+framework.Model.fit feeds one label tensor per batch; a detector's targets are a list of boxes
+per image, and its loss has parts (VFL, GIoU, DFL). So this loop calls the network, its `loss`
+and the optimizer itself, and otherwise keeps the one job lifecycle the classifiers have: the
+same recorder (scalars per step, log, progress, heartbeat), a checkpoint after every epoch to
+resume from, a cancel or a lost job noticed at every step, a NaN loss stopped with a reason,
+out-of-memory retried at half the batch, the frozen-backbone warm-up of the fine-tuning recipe,
+and early stopping and the best epoch on the validation mAP@[.5:.95], chosen on validation
+images only (training.services.version_data.may_choose_on).
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from training.models import MetricRecord, TrainingJob
+from training.services.version_data import (
+    DetectionExample,
+    detection_examples,
+    evaluation_split,
+    may_choose_on,
+)
+from workers.runtime.build import build_network, build_optimizer
+from workers.runtime.callbacks import (
+    MEMORY_EVERY,
+    JobControl,
+    Position,
+    evaluation_tag,
+    histogram,
+    no_validation_notice,
+)
+from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
+from workers.runtime.data import normalisation
+from workers.runtime.detection_data import (
+    DetectionImages,
+    augmentation,
+    evaluation_batch,
+    to_image_pixels,
+    training_batch,
+    training_sizes,
+)
+from workers.runtime.detection_report import gallery_row
+from workers.runtime.devices import memory_in_use
+from workers.runtime.failures import LossNotFinite, OutOfMemoryAtBatchOne, is_out_of_memory
+from workers.runtime.fine_tune import warmup_callbacks
+from workers.runtime.recorder import JobRecorder
+
+PROBE_SAMPLES = 8  # evaluation images whose boxes the job page shows after every epoch
+MAX_EVAL_BATCH = 32
+# What evaluation keeps of the detector's boxes: COCO's mAP counts low-scoring ones too.
+SCORE_THRESHOLD = 0.05
+IOU_THRESHOLD = 0.6
+MAX_DETECTIONS = 100
+
+
+@dataclass
+class DetectionSplits:
+    train: DetectionImages
+    evaluate: DetectionImages
+    eval_split: str
+    eval_examples: list[DetectionExample]
+    probe: list[int]  # eval-set indices shown on the job page
+
+
+def _box_count(items: list[DetectionExample]) -> int:
+    return sum(len(e.classes) for e in items)
+
+
+def load_detection_splits(job: TrainingJob, log: Callable[[str], None]) -> DetectionSplits:
+    version = job.dataset_version
+    if version is None:
+        raise FileNotFoundError("The dataset version this job trains on has been deleted.")
+    config = job.config
+    size = int(config["input_size"])
+    split = evaluation_split(version)
+    train_items = detection_examples(version, "train")
+    eval_items = detection_examples(version, split)
+    sizes = training_sizes(config)
+    scales = f", multi-scale from {sizes[0]} to {sizes[-1]}" if len(sizes) > 1 else ""
+    log(
+        f"Data: {len(train_items)} training images with {_box_count(train_items)} boxes, "
+        f"{len(eval_items)} {split} images with {_box_count(eval_items)} boxes, "
+        f"{len(job.class_names)} classes, letterboxed to {size}×{size}{scales}."
+    )
+    if not may_choose_on(split):
+        log(no_validation_notice(bool(config.get("early_stopping")), thresholds=True))
+    probe = np.linspace(0, len(eval_items) - 1, min(PROBE_SAMPLES, len(eval_items)))
+    return DetectionSplits(
+        train=DetectionImages(train_items, size),
+        evaluate=DetectionImages(eval_items, size),
+        eval_split=split,
+        eval_examples=eval_items,
+        probe=sorted({int(i) for i in probe.round()}),
+    )
+
+
+def predict_detections(
+    network: Any,
+    images: DetectionImages,
+    size: int,
+    mean: np.ndarray,
+    std: np.ndarray,
+    batch_size: int = MAX_EVAL_BATCH,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, np.ndarray]]:
+    """Per image of `images`, in order: the boxes found ("boxes" [K, 4] in the stored image's
+    pixels, "scores", "labels"), best first."""
+    import framework
+
+    network.eval()
+    found: list[dict[str, np.ndarray]] = []
+    with framework.no_grad():
+        for start in range(0, len(images), batch_size):
+            indices = list(range(start, min(start + batch_size, len(images))))
+            batch, boxed = evaluation_batch(images, indices, size, mean, std)
+            results = network.postprocess(
+                network(framework.to_tensor(batch)),
+                score_threshold=SCORE_THRESHOLD,
+                iou_threshold=IOU_THRESHOLD,
+                max_detections=MAX_DETECTIONS,
+            )
+            for index, letterboxed, result in zip(indices, boxed, results, strict=True):
+                boxes = to_image_pixels(images, index, result["boxes"], letterboxed)
+                found.append({**result, "boxes": boxes})
+            if progress is not None:
+                progress(indices[-1] + 1, len(images))
+    network.train()
+    return found
+
+
+def mean_average_precisions(
+    examples: list[DetectionExample], found: list[dict[str, np.ndarray]], num_classes: int
+) -> tuple[float, float]:
+    """COCO (mAP@[.5:.95], mAP@.5); 0 where no class has a true box."""
+    from framework.metric import coco_evaluate
+
+    truth = [{"image_id": i, "boxes": e.boxes, "labels": e.classes} for i, e in enumerate(examples)]
+    result = coco_evaluate(truth, [{"image_id": i, **f} for i, f in enumerate(found)], num_classes)
+    return tuple(0.0 if math.isnan(v) else float(v) for v in (result.map, result.map_50))
+
+
+def _histograms(network: Any, of: Callable[[Any], Any]) -> dict[str, dict[str, Any]]:
+    """Histograms of `of(parameter)` (its values, or its gradient) for each weight matrix or
+    kernel (biases and norms are left out, as the classifiers' are)."""
+    found = {}
+    for name, parameter in network.named_parameters():
+        values = of(parameter)
+        if values is not None and len(parameter.shape) > 1:
+            hist = histogram(np.asarray(values.numpy(), dtype=np.float64))
+            if hist:
+                found[name] = hist
+    return found
+
+
+class DetectionRun:
+    """Trains a detection job to its last epoch (or early stop) and returns the network."""
+
+    def __init__(
+        self, job: TrainingJob, recorder: JobRecorder, splits: DetectionSplits, device: str
+    ) -> None:
+        self.job, self.recorder, self.splits, self.device = job, recorder, splits, device
+        self.position: Position | None = None
+        self.last_eval: dict[str, float] = {}
+        self.best: dict[str, Any] = {}  # {"value", "epoch"} of the validation mAP
+        self.eval_batch = min(2 * job.batch_size, MAX_EVAL_BATCH)
+        self.mean, self.std = normalisation(job.config, 3)
+        self.last_found: list[dict[str, np.ndarray]] | None = None
+        self.gradients: dict[str, dict[str, Any]] = {}  # histograms of the epoch's last step
+
+    def log(self, message: str, level: str = "INFO") -> None:
+        self.recorder.log(message, level)
+
+    def run(self) -> Any:
+        """Out of memory halves the batch and tries again from the last checkpoint."""
+        batch = self.job.batch_size
+        while True:
+            try:
+                return self._fit(batch)
+            except Exception as error:
+                if not is_out_of_memory(error):
+                    raise
+                if batch <= 1:
+                    raise OutOfMemoryAtBatchOne() from error
+                self.log(
+                    f"Out of memory with a batch of {batch} images; retrying automatically "
+                    f"with {batch // 2} from the last checkpoint.",
+                    "WARNING",
+                )
+                batch //= 2
+                self.eval_batch = min(2 * batch, MAX_EVAL_BATCH)
+                self.recorder.update_progress(batch_size=batch)
+                self.recorder.flush()
+                gc.collect()
+                if self.device.startswith("gpu"):
+                    from framework.core import backend
+
+                    backend.cupy.get_default_memory_pool().free_all_blocks()
+
+    def _fit(self, batch: int) -> Any:
+        import framework
+
+        job, config = self.job, self.job.config
+        framework.set_device(self.device)
+        framework.seed(int(config["seed"]))
+        network = build_network(job, self.log)
+        steps_per_epoch = math.ceil(len(self.splits.train) / batch)
+        optimizer = build_optimizer(config, network, steps_per_epoch, job.arch.key)
+        epoch, step, stopping = 0, 0, {"wait": 0, "stopped": False}
+        checkpoint = load_checkpoint(job.pk)
+        if checkpoint is not None:
+            network.set_state_dict(checkpoint["model"])
+            optimizer.set_state_dict(checkpoint["optimizer"])
+            progress = checkpoint["progress"]
+            epoch, step = int(progress["epoch"]), int(progress["step"])
+            stopping = progress.get("early_stopping") or stopping
+            self.best = progress.get("best") or {}
+            self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
+        self.recorder.discard_after(step, epoch)
+        total = int(config["epochs"])
+        self.position = position = Position(epoch, step, steps_per_epoch, total)
+        self.recorder.update_progress(
+            total_steps=position.total_steps, batch_size=batch, step=step, epoch=epoch
+        )
+        if epoch >= total or stopping.get("stopped"):
+            return network
+        warmup = warmup_callbacks(config, job.arch.key, network, lambda: position.epoch, self.log)
+        control = JobControl(job, self.recorder, position)
+        for epoch_index in range(epoch, total):
+            for callback in warmup:
+                callback.on_epoch_begin(epoch_index)
+            self._train_epoch(network, optimizer, batch, epoch_index, control)
+            stop = self._evaluate(network, control, stopping)
+            self._end_epoch(network, optimizer, batch, stopping)
+            if stop:
+                self.log(
+                    f"Early stopping after epoch {position.epoch}: the validation mAP stopped "
+                    f"improving for {stopping['wait']} epochs."
+                )
+                break
+        for callback in warmup:
+            callback.on_train_end()
+        return network
+
+    def _train_epoch(
+        self, network: Any, optimizer: Any, batch: int, epoch: int, control: JobControl
+    ) -> None:
+        import framework
+        from framework.optimizer.lr import LRScheduler
+
+        config, position, record = self.job.config, self.position, self.recorder.scalar
+        transform, sizes = augmentation(config), training_sizes(config)
+        scheduler = optimizer._learning_rate
+        network.train()
+        order = np.random.default_rng([int(config["seed"]), epoch]).permutation(
+            len(self.splits.train)
+        )
+        started = last = time.monotonic()
+        for start in range(0, len(order), batch):
+            indices = order[start : start + batch]
+            images, targets = training_batch(
+                self.splits.train, indices, transform, sizes, self.mean, self.std
+            )
+            losses = network.loss(network(framework.to_tensor(images)), targets, epoch=epoch)
+            value = float(losses["loss"].numpy())
+            if not math.isfinite(value):  # the step just taken is not counted yet
+                raise LossNotFinite(value, position.step + 1, position.epoch)
+            losses["loss"].backward()
+            if start + batch >= len(order):  # the epoch's last update: its gradients
+                self.gradients = _histograms(network, lambda p: p.grad)
+            optimizer.step()
+            optimizer.clear_grad()
+            if isinstance(scheduler, LRScheduler):
+                scheduler.step()
+            position.step += 1
+            now, wall = time.monotonic(), time.time()
+            for name, part in losses.items():
+                record(f"train/{name}", position.step, float(part.numpy()), wall)
+            record("train/lr", position.step, float(optimizer.get_lr()), wall)
+            record("train/throughput", position.step, len(indices) / max(now - last, 1e-9), wall)
+            if position.step % MEMORY_EVERY == 1:
+                memory = memory_in_use(self.device) / 2**20
+                record("device/memory_mb", position.step, memory, wall)
+            last = now
+            self.last_eval["train_loss"] = value
+            self.recorder.update_progress(step=position.step, eta_seconds=position.eta_seconds())
+            control.check()
+        self.recorder.scalar("train/epoch_time", position.step, time.monotonic() - started)
+
+    def _evaluate(self, network: Any, control: JobControl, stopping: dict[str, Any]) -> bool:
+        """Records the epoch's mAP; True when early stopping says to stop here."""
+        config, splits, position = self.job.config, self.splits, self.position
+        found = predict_detections(
+            network,
+            splits.evaluate,
+            int(config["input_size"]),
+            self.mean,
+            self.std,
+            self.eval_batch,
+            lambda done, count: control.check(),
+        )
+        self.last_found = found
+        value, value_50 = mean_average_precisions(
+            splits.eval_examples, found, len(self.job.class_names)
+        )
+        for name, number in (("mAP", value), ("mAP50", value_50)):
+            tag = evaluation_tag(splits.eval_split, name)
+            self.last_eval[tag] = number
+            self.recorder.scalar(tag, position.step, number)
+        if not may_choose_on(splits.eval_split):
+            return False
+        if value > self.best.get("value", -math.inf):
+            self.best = {"value": value, "epoch": position.epoch + 1}
+            stopping["wait"] = 0
+        else:
+            stopping["wait"] += 1
+        if config.get("early_stopping") and stopping["wait"] >= int(config["patience"]):
+            stopping["stopped"] = True
+        return bool(stopping["stopped"])
+
+    def _end_epoch(
+        self, network: Any, optimizer: Any, batch: int, stopping: dict[str, Any]
+    ) -> None:
+        """Histograms, the probe images' boxes, then the checkpoint (after every point is
+        stored: see callbacks.EpochEnd), and the progress."""
+        position, recorder = self.position, self.recorder
+        epoch, step = position.epoch, position.step
+        weights = _histograms(network, lambda p: p)
+        for kind, histograms in (("weights", weights), ("grads", self.gradients)):
+            for name, hist in histograms.items():
+                recorder.record(MetricRecord.Kind.HISTOGRAM, f"{kind}/{name}", epoch, step, hist)
+        self.gradients = {}
+        rows = [
+            gallery_row(self.splits.eval_examples[i], self.last_found[i]) for i in self.splits.probe
+        ]
+        recorder.record(MetricRecord.Kind.PREDICTIONS, "samples", epoch, step, {"samples": rows})
+        position.epoch += 1
+        recorder.flush()
+        progress = {"epoch": position.epoch, "step": step, "batch_size": batch}
+        progress |= {"early_stopping": stopping, "best": self.best}
+        save_checkpoint(self.job.pk, network, optimizer, progress)
+        recorder.update_progress(epoch=position.epoch, checkpoint_epoch=position.epoch)
+        recorder.flush()
