@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from drf_spectacular.types import OpenApiTypes
@@ -30,7 +29,6 @@ from modelzoo.serializers import (
     TryPhotoSerializer,
     WeightsImportSerializer,
     WeightsSerializer,
-    api_error,
 )
 from modelzoo.services.detecting import try_ready
 from modelzoo.services.listing import catalog, describe, describe_ready, ready_catalog
@@ -195,16 +193,13 @@ class WeightsImportListView(WorkspaceNestedMixin, generics.ListAPIView):
         incoming = ImportWeightsSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        try:
-            job = start_import(
-                workspace=self.get_workspace(),
-                user=request.user,
-                architecture=data["architecture"],
-                upload=data["file"],
-                name=data.get("name", ""),
-            )
-        except DjangoValidationError as error:
-            raise api_error(error) from None
+        job = start_import(
+            workspace=self.get_workspace(),
+            user=request.user,
+            architecture=data["architecture"],
+            upload=data["file"],
+            name=data.get("name", ""),
+        )
         return Response(WeightsImportSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 

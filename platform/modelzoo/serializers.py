@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from modelzoo.catalog import ARCHITECTURES
 from modelzoo.models import Weights, WeightsImport
-
-
-def api_error(error: DjangoValidationError) -> serializers.ValidationError:
-    """A model-level ValidationError as a DRF one, keeping its per-field messages."""
-    if hasattr(error, "error_dict"):
-        return serializers.ValidationError(error.message_dict)
-    return serializers.ValidationError({"detail": error.messages})
 
 
 class WeightsSerializer(serializers.ModelSerializer):

@@ -3,7 +3,6 @@ read one with its scores (the report's shape). Viewers read; members start them.
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
@@ -11,7 +10,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.pagination import WholeListPagination, page_body
-from modelzoo.serializers import api_error
 from training.api.base import JobNestedMixin
 from training.models import SplitEvaluation
 from training.serializers import (
@@ -42,10 +40,7 @@ class EvaluationListView(JobNestedMixin, generics.GenericAPIView):
         job = self.get_job()
         given = EvaluationCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        try:
-            evaluation = start_evaluation(job, given.validated_data["split"], request.user)
-        except DjangoValidationError as error:
-            raise api_error(error) from None
+        evaluation = start_evaluation(job, given.validated_data["split"], request.user)
         body = SplitEvaluationSerializer(evaluation).data
         return Response(body, status=status.HTTP_202_ACCEPTED)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import ValidationError
@@ -16,7 +15,6 @@ from core.pagination import WholeListPagination, page_body
 from core.permissions import IsWorkspaceMember
 from datastore.models import DatasetVersion
 from modelzoo.models import Weights
-from modelzoo.serializers import api_error
 from training.api.base import JobNestedMixin, int_param
 from training.models import JobLogLine, TrainingJob
 from training.serializers import CreateJobSerializer, JobLogLineSerializer, TrainingJobSerializer
@@ -51,20 +49,17 @@ class JobListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
             weights = Weights.objects.filter(pk=data["weights"], workspace=workspace).first()
             if weights is None:
                 raise ValidationError({"weights": "No saved weights with this id here."})
-        try:
-            job = create_job(
-                workspace=workspace,
-                user=request.user,
-                version=version,
-                architecture=data["architecture"],
-                preset=data["preset"],
-                overrides=data["hyperparameters"],
-                init=data["init"],
-                weights=weights,
-                name=data.get("name", ""),
-            )
-        except DjangoValidationError as error:
-            raise api_error(error) from None
+        job = create_job(
+            workspace=workspace,
+            user=request.user,
+            version=version,
+            architecture=data["architecture"],
+            preset=data["preset"],
+            overrides=data["hyperparameters"],
+            init=data["init"],
+            weights=weights,
+            name=data.get("name", ""),
+        )
         return Response(TrainingJobSerializer(job).data, status=status.HTTP_201_CREATED)
 
 
@@ -101,10 +96,7 @@ class JobRerunView(JobNestedMixin, generics.GenericAPIView):
     def post(self, request: Request, pk: int) -> Response:
         job = self.get_job()
         self.check_object_permissions(request, job)
-        try:
-            clone = rerun_job(job, request.user)
-        except DjangoValidationError as error:
-            raise api_error(error) from None
+        clone = rerun_job(job, request.user)
         return Response(TrainingJobSerializer(clone).data, status=status.HTTP_201_CREATED)
 
 
