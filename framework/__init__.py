@@ -273,6 +273,22 @@ from framework.ops.search import (
     unique,
 )
 
+# --- Paddle 3 names added for code written against paddle (owner: linalg/API coverage) -----------
+from framework.ops.manipulation import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    row_stack,
+    tensor_split,
+    vsplit,
+    vstack,
+)
+
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 from framework import nn
 from framework.nn.param_attr import ParamAttr, create_parameter

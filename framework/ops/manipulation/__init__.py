@@ -34,6 +34,20 @@ from framework.ops.manipulation.shape import (
     unsqueeze,
     unsqueeze_,
 )
+from framework.ops.manipulation.stacking import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    row_stack,
+    tensor_split,
+    vsplit,
+    vstack,
+)
 from framework.ops.manipulation.tile import repeat_interleave, tile
 from framework.ops.manipulation.transfer import to_place
 from framework.ops.manipulation.transpose import (
@@ -54,6 +68,9 @@ from framework.ops.manipulation.where import (
 
 __all__ = [
     "astype",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "broadcast_shape",
     "broadcast_tensors",
     "broadcast_to",
@@ -61,10 +78,13 @@ __all__ = [
     "chunk",
     "clip",
     "clone",
+    "column_stack",
     "concat",
     "diag",
     "diag_embed",
     "diagonal",
+    "dsplit",
+    "dstack",
     "expand",
     "expand_as",
     "flatten",
@@ -73,6 +93,8 @@ __all__ = [
     "gather",
     "gather_nd",
     "getitem",
+    "hsplit",
+    "hstack",
     "index_add",
     "index_select",
     "masked_fill",
@@ -87,6 +109,7 @@ __all__ = [
     "reshape",
     "reshape_",
     "roll",
+    "row_stack",
     "scatter",
     "scatter_nd",
     "scatter_nd_add",
@@ -98,6 +121,7 @@ __all__ = [
     "sum_to",
     "t",
     "take_along_axis",
+    "tensor_split",
     "tile",
     "to_place",
     "transpose",
@@ -107,6 +131,8 @@ __all__ = [
     "unsqueeze",
     "unsqueeze_",
     "unstack",
+    "vsplit",
+    "vstack",
     "where",
 ]
 
@@ -164,4 +190,11 @@ TENSOR_METHODS = {
     "unsqueeze_": unsqueeze_,
     "unstack": unstack,
     "where": _where_method,
+    "atleast_1d": atleast_1d,
+    "atleast_2d": atleast_2d,
+    "atleast_3d": atleast_3d,
+    "dsplit": dsplit,
+    "hsplit": hsplit,
+    "tensor_split": tensor_split,
+    "vsplit": vsplit,
 }
