@@ -274,6 +274,12 @@ from framework.ops.search import (
 )
 
 # --- Paddle 3 names added for code written against paddle (owner: linalg/API coverage) -----------
+from framework.ops.linalg import (
+    cdist,
+    dist,
+    pdist,
+    renorm,
+)
 from framework.ops.manipulation import (
     atleast_1d,
     atleast_2d,

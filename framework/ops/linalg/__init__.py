@@ -3,6 +3,12 @@ method forms."""
 
 from framework.ops.linalg.decomposition import cholesky, eig, eigh, eigvals, eigvalsh, qr
 from framework.ops.linalg.determinant import det, slogdet
+from framework.ops.linalg.distance import (
+    cdist,
+    dist,
+    pdist,
+    renorm,
+)
 from framework.ops.linalg.einsum import einsum
 from framework.ops.linalg.householder import householder_product, ormqr
 from framework.ops.linalg.lowrank import pca_lowrank, svd_lowrank
@@ -38,6 +44,7 @@ __all__ = [
     "addmm",
     "baddbmm",
     "bmm",
+    "cdist",
     "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
@@ -46,6 +53,7 @@ __all__ = [
     "cov",
     "cross",
     "det",
+    "dist",
     "dot",
     "eig",
     "eigh",
@@ -73,8 +81,10 @@ __all__ = [
     "ormqr",
     "outer",
     "pca_lowrank",
+    "pdist",
     "pinv",
     "qr",
+    "renorm",
     "slogdet",
     "solve",
     "svd",
@@ -133,4 +143,7 @@ TENSOR_METHODS = {
     "triangular_solve": triangular_solve,
     "vecdot": vecdot,
     "vector_norm": vector_norm,
+    "cdist": cdist,
+    "dist": dist,
+    "renorm": renorm,
 }
