@@ -315,6 +315,14 @@ from framework.ops.manipulation import (
     vsplit,
     vstack,
 )
+from framework.ops.search import (
+    bincount,
+    bucketize,
+    histogram,
+    histogram_bin_edges,
+    histogramdd,
+    isin,
+)
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 from framework import nn

@@ -4,6 +4,14 @@
 """
 
 from framework.ops.search.cumulative import cumprod, cumsum
+from framework.ops.search.histograms import (
+    bincount,
+    bucketize,
+    histogram,
+    histogram_bin_edges,
+    histogramdd,
+    isin,
+)
 from framework.ops.search.one_hot import one_hot
 from framework.ops.search.sort import argsort, searchsorted, sort
 from framework.ops.search.topk import kthvalue, mode, topk
@@ -11,8 +19,14 @@ from framework.ops.search.unique import unique
 
 __all__ = [
     "argsort",
+    "bincount",
+    "bucketize",
     "cumprod",
     "cumsum",
+    "histogram",
+    "histogram_bin_edges",
+    "histogramdd",
+    "isin",
     "kthvalue",
     "mode",
     "one_hot",
@@ -31,4 +45,10 @@ TENSOR_METHODS = {
     "sort": sort,
     "topk": topk,
     "unique": unique,
+    "bincount": bincount,
+    "bucketize": bucketize,
+    "histogram": histogram,
+    "histogram_bin_edges": histogram_bin_edges,
+    "histogramdd": histogramdd,
+    "isin": isin,
 }
