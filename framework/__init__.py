@@ -315,6 +315,17 @@ from framework.ops.manipulation import (
     vsplit,
     vstack,
 )
+from framework.ops.math import (
+    copysign,
+    frexp,
+    gcd,
+    isneginf,
+    isposinf,
+    lcm,
+    ldexp,
+    nextafter,
+    signbit,
+)
 from framework.ops.search import (
     bincount,
     bucketize,
