@@ -302,6 +302,8 @@ from framework.ops.manipulation import (
     row_stack,
     slice,  # noqa: A004 - Paddle shadows builtins here
     strided_slice,
+    swapaxes,
+    swapdims,
     take,
     tensor_split,
     trace,

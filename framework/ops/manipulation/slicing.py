@@ -1,5 +1,5 @@
 """Slices, windows and reorderings with Paddle's names: slice, strided_slice, crop, narrow,
-take, unfold, rot90, unflatten, ravel, view, view_as, permute, msort.
+take, unfold, rot90, unflatten, ravel, view, view_as, permute, swapaxes/swapdims, msort.
 
 Compositions of `getitem`, reshape, flip and transpose (the reinterpreting `view(dtype)`
 aside), so gradients flow through those ops.
@@ -243,6 +243,27 @@ def permute(input: Tensor, *dims) -> Tensor:  # noqa: A002 - Paddle's argument n
     """
     perm = dims[0] if len(dims) == 1 and isinstance(dims[0], list | tuple) else dims
     return transpose(input, list(perm))
+
+
+def swapaxes(x: Tensor, *axes, name: str | None = None) -> Tensor:
+    """`x` with two dims exchanged, PyTorch's way `swapaxes(x, 0, 2)`, or with a full
+    permutation `swapaxes(x, [2, 1, 0])` as Paddle's own `swapaxes` (an alias of `transpose`)
+    also takes. Same dtype; negative axes count from the end.
+
+        framework.swapaxes(framework.ones([2, 3, 4]), 0, 2).shape   # [4, 3, 2]
+    """
+    if len(axes) == 1 and isinstance(axes[0], list | tuple | Tensor):
+        return transpose(x, _ints(axes[0], "swapaxes"))
+    if len(axes) != 2:
+        raise TypeError(f"swapaxes: takes two axes or one permutation, got {axes!r}")
+    ndim = x._data.ndim
+    a, b = (_axis(int(axis), ndim, "swapaxes") for axis in axes)
+    perm = list(range(ndim))
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+swapdims = swapaxes
 
 
 def msort(input: Tensor) -> Tensor:  # noqa: A002 - Paddle's argument name

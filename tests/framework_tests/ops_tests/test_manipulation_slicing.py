@@ -192,3 +192,20 @@ def test_bad_input_raises_clear_errors():
         framework.view(framework.ones([4, 3]), "int64")
     with pytest.raises(ValueError, match="differ in size"):
         framework.view_as(a, framework.ones([3]))
+
+
+@pytest.mark.parametrize("args", [(0, 2), (-1, 0), (1, 1), ([2, 0, 1],)])
+def test_swapaxes_takes_two_axes_or_a_permutation_like_paddle(args):
+    paddle = pytest.importorskip("paddle")
+    x = _rand((2, 3, 4))
+    for op in ("swapaxes", "swapdims"):
+        ours = getattr(framework, op)(_t(x), *args)
+        theirs = getattr(paddle, op)(paddle.to_tensor(x), *args)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+        np.testing.assert_array_equal(getattr(_t(x), op)(*args).numpy(), theirs.numpy())
+    check_backward(lambda t: framework.swapaxes(t, *args), [x])
+    check_double_backward(lambda t: framework.swapdims(t * t, *args), [x])
+    with pytest.raises(TypeError, match="two axes or one permutation"):
+        framework.swapaxes(_t(x), 0)
+    with pytest.raises(ValueError, match="out of range"):
+        framework.swapaxes(_t(x), 0, 3)
