@@ -318,6 +318,9 @@ from framework.ops.manipulation import (
     vstack,
 )
 from framework.ops.math import (
+    acosh,
+    asinh,
+    atanh,
     copysign,
     frexp,
     gcd,

@@ -83,6 +83,11 @@ from framework.ops.math.inplace import (
     trunc_,
     zero_,
 )
+from framework.ops.math.inverse_hyperbolic import (
+    acosh,
+    asinh,
+    atanh,
+)
 from framework.ops.math.lerp import lerp
 from framework.ops.math.power import hypot, pow, reciprocal, rpow, rsqrt, sqrt, square
 from framework.ops.math.rounding import ceil, floor, frac, round, sgn, sign, trunc
@@ -109,13 +114,16 @@ __all__ = [
     "abs_",
     "acos",
     "acos_",
+    "acosh",
     "add",
     "add_n",
     "asin",
     "asin_",
+    "asinh",
     "atan",
     "atan2",
     "atan_",
+    "atanh",
     "ceil",
     "copysign",
     "cos",
