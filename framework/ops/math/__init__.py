@@ -89,6 +89,13 @@ from framework.ops.math.inverse_hyperbolic import (
     atanh,
 )
 from framework.ops.math.lerp import lerp
+from framework.ops.math.piecewise import (
+    fmax,
+    fmin,
+    heaviside,
+    sinc,
+    stanh,
+)
 from framework.ops.math.power import hypot, pow, reciprocal, rpow, rsqrt, sqrt, square
 from framework.ops.math.rounding import ceil, floor, frac, round, sgn, sign, trunc
 from framework.ops.math.special import erf
@@ -143,10 +150,13 @@ __all__ = [
     "floor_divide_",
     "floor_mod",
     "floor_mod_",
+    "fmax",
+    "fmin",
     "frac",
     "frac_",
     "frexp",
     "gcd",
+    "heaviside",
     "hypot",
     "isfinite",
     "isinf",
@@ -191,11 +201,13 @@ __all__ = [
     "signbit",
     "sin",
     "sin_",
+    "sinc",
     "sinh",
     "sinh_",
     "sqrt",
     "square",
     "square_",
+    "stanh",
     "subtract",
     "subtract_",
     "tan",
