@@ -207,7 +207,6 @@ from framework.ops.linalg import (
     mv,
     norm,
     outer,
-    outer as ger,
     tensordot,
     vecdot,
 )
@@ -332,9 +331,12 @@ from framework.ops.math import (
     lcm,
     ldexp,
     nextafter,
+    positive,
     signbit,
     sinc,
     stanh,
+    sub,
+    true_divide,
 )
 from framework.ops.search import (
     bincount,
@@ -344,6 +346,23 @@ from framework.ops.search import (
     histogramdd,
     isin,
 )
+from framework.ops.linalg import outer as ger
+from framework.ops.logic import equal as eq
+from framework.ops.logic import greater_equal as ge
+from framework.ops.logic import greater_than as greater
+from framework.ops.logic import greater_than as gt
+from framework.ops.logic import less_equal as le
+from framework.ops.logic import less_than as less
+from framework.ops.logic import less_than as lt
+from framework.ops.logic import not_equal as ne
+from framework.ops.manipulation import clip as clamp
+from framework.ops.manipulation import concat as cat
+from framework.ops.manipulation import concat as concatenate
+from framework.ops.manipulation import flip as reverse
+from framework.ops.manipulation import take_along_axis as take_along_dim
+from framework.ops.math import divide as div
+from framework.ops.math import multiply as mul
+from framework.ops.math import neg as negative
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 from framework import nn

@@ -18,6 +18,7 @@ from framework.ops.math.arithmetic import (
     subtract,
 )
 from framework.ops.math.classification import isfinite, isinf, isnan, nan_to_num
+from framework.ops.math.compat_names import positive, sub, true_divide
 from framework.ops.math.exponential import (
     exp,
     expm1,
@@ -187,6 +188,7 @@ __all__ = [
     "neg",
     "neg_",
     "nextafter",
+    "positive",
     "pow",
     "pow_",
     "rad2deg",
@@ -208,12 +210,14 @@ __all__ = [
     "square",
     "square_",
     "stanh",
+    "sub",
     "subtract",
     "subtract_",
     "tan",
     "tan_",
     "tanh",
     "tanh_",
+    "true_divide",
     "trunc",
     "trunc_",
 ]
