@@ -8,8 +8,48 @@ from rest_framework import serializers
 from modelzoo.catalog import ARCHITECTURES
 from modelzoo.models import Weights, WeightsImport
 
+# Imported weights: what their conversion did; a job's: where they came from (its provenance).
+WEIGHTS_REPORT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        **{
+            key: {"type": "integer", "description": f"Imported: tensors {key}"}
+            for key in ("tensors", "renamed", "transposed", "dropped", "constants_ignored")
+        },
+        "layers": {"type": "array", "items": {"type": "string"}},
+        "source_key": {"type": "string", "description": "Imported: the state dict's key"},
+        "num_classes": {"type": "integer"},
+        "check": {"type": "string", "description": "Imported: the test forward pass"},
+        "job": {"type": "integer", "description": "Trained: the job"},
+        "dataset": {"type": "string", "description": "Trained: the version it trained on"},
+        "normalize": {
+            "type": "object",
+            "description": "Trained: the normalisation it used",
+            "properties": {
+                "mean": {"type": "array", "items": {"type": "number"}},
+                "std": {"type": "array", "items": {"type": "number"}},
+            },
+        },
+        "task": {"type": "string"},
+        "default_threshold": {"type": "number", "nullable": True},
+        "class_thresholds": {"type": "array", "items": {"type": "number", "nullable": True}},
+    },
+}
+
+
+@extend_schema_field(WEIGHTS_REPORT_SCHEMA)
+class WeightsReportField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string"}})
+class ClassNamesField(serializers.JSONField):
+    pass
+
 
 class WeightsSerializer(serializers.ModelSerializer):
+    class_names = ClassNamesField(read_only=True, help_text="In the model's output order")
+    report = WeightsReportField(read_only=True)
     source_description = serializers.CharField(read_only=True)
     job = serializers.SerializerMethodField()
     download_url = serializers.SerializerMethodField()

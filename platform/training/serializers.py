@@ -13,7 +13,60 @@ from training.models import EvaluationReport, JobLogLine, SplitEvaluation, Train
 from training.models.report import TOP_K, ReportFields
 
 
+def _field_schema(field: Field) -> dict[str, Any]:
+    if field.kind is bool:
+        return {"type": "boolean", "description": field.label}
+    if field.choices is not None:
+        return {"type": "string", "enum": list(field.choices), "description": field.label}
+    schema: dict[str, Any] = {
+        "type": "integer" if field.kind is int else "number",
+        "description": field.label,
+    }
+    if field.low is not None:
+        schema["minimum"] = field.low
+    if field.high is not None:
+        schema["maximum"] = field.high
+    return schema
+
+
+def _json_field(schema: dict[str, Any], help_text: str) -> serializers.JSONField:
+    """A report's JSON column, typed in the schema (a subclass each: the schema is the class's)."""
+    field = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
+    return field(read_only=True, help_text=help_text)
+
+
+HYPERPARAMETER_PROPERTIES = {
+    name: _field_schema(field)
+    for fields in (FIELDS, *TASK_FIELDS.values())
+    for name, field in fields.items()
+}
+# A job's hyperparameters: the preset's with the request's overrides, and what the job derived
+# from its data (e.g. the normalisation), hence open to more keys.
+CONFIG_SCHEMA = {
+    "type": "object",
+    "properties": HYPERPARAMETER_PROPERTIES,
+    "additionalProperties": True,
+}
+CLASS_NAMES_SCHEMA = {"type": "array", "items": {"type": "string"}}
+FAILURE_DETAIL_SCHEMA = {
+    "type": "object",
+    "description": "What the failure is about, where it is about one thing",
+    "properties": {
+        "sample_id": {"type": "integer", "description": "The image that could not be read"},
+        "dataset_id": {"type": "integer", "nullable": True},
+        "name": {"type": "string", "description": "The image's file name"},
+        "step": {"type": "integer", "description": "Where the loss stopped being finite"},
+        "epoch": {"type": "integer"},
+    },
+}
+
+
 class TrainingJobSerializer(serializers.ModelSerializer):
+    class_names = _json_field(CLASS_NAMES_SCHEMA, "The classes, in the model's output order")
+    config = _json_field(CONFIG_SCHEMA, "The hyperparameters it trains with")
+    failure_detail = _json_field(
+        FAILURE_DETAIL_SCHEMA, "Empty unless the failure is about one thing"
+    )
     status = serializers.ChoiceField(choices=TrainingJob.Status.choices, read_only=True)
     task = serializers.ChoiceField(
         choices=TrainingJob.Task.choices, read_only=True, help_text="The dataset's task"
@@ -84,31 +137,11 @@ class TrainingJobSerializer(serializers.ModelSerializer):
         return f"/api/jobs/{job.pk}/report/" if job.status == TrainingJob.Status.SUCCEEDED else None
 
 
-def _field_schema(field: Field) -> dict[str, Any]:
-    if field.kind is bool:
-        return {"type": "boolean", "description": field.label}
-    if field.choices is not None:
-        return {"type": "string", "enum": list(field.choices), "description": field.label}
-    schema: dict[str, Any] = {
-        "type": "integer" if field.kind is int else "number",
-        "description": field.label,
-    }
-    if field.low is not None:
-        schema["minimum"] = field.low
-    if field.high is not None:
-        schema["maximum"] = field.high
-    return schema
-
-
 @extend_schema_field(
     {
         "type": "object",
         "additionalProperties": False,
-        "properties": {
-            name: _field_schema(field)
-            for fields in (FIELDS, *TASK_FIELDS.values())
-            for name, field in fields.items()
-        },
+        "properties": HYPERPARAMETER_PROPERTIES,
     }
 )
 class HyperparametersField(serializers.DictField):
@@ -172,12 +205,6 @@ REPORT_FIELDS = [
 NUMBER_OR_NULL = {"type": "number", "nullable": True}
 NUMBERS = {"type": "array", "items": {"type": "number"}}
 INDICES = {"type": "array", "items": {"type": "integer"}}
-
-
-def _json_field(schema: dict[str, Any], help_text: str) -> serializers.JSONField:
-    """A report's JSON column, typed in the schema (a subclass each: the schema is the class's)."""
-    field = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
-    return field(read_only=True, help_text=help_text)
 
 
 PER_CLASS_SCHEMA = {
@@ -421,3 +448,101 @@ class TrainableVersionSerializer(serializers.Serializer):
     problems = serializers.ListField(
         child=serializers.CharField(), help_text="Why it cannot train (empty when it can)"
     )
+
+
+# The metric and report readers' answers, for the OpenAPI schema.
+
+
+RECORD_DATA_SCHEMA = {
+    "anyOf": [
+        {
+            "type": "object",
+            "title": "histogram",
+            "required": ["counts", "edges"],
+            "properties": {"counts": INDICES, "edges": NUMBERS},
+        },
+        {
+            "type": "object",
+            "title": "predictions",
+            "required": ["samples"],
+            "properties": {"samples": {"type": "array", "items": {"type": "object"}}},
+        },
+        {**PR_CURVES_SCHEMA["items"], "title": "pr_curve"},
+    ]
+}
+
+
+class ScalarSeriesSerializer(serializers.Serializer):
+    """One tag's points after the request's `after`, downsampled to `max_points`."""
+
+    step = serializers.ListField(child=serializers.IntegerField())
+    wall = serializers.ListField(child=serializers.FloatField(), help_text="Unix seconds")
+    value = serializers.ListField(child=serializers.FloatField(allow_null=True))
+    total = serializers.IntegerField(help_text="Points before downsampling")
+    last_id = serializers.IntegerField(help_text="Pass as `after` to read only newer points")
+
+
+class ScalarsSerializer(serializers.Serializer):
+    series = serializers.DictField(child=ScalarSeriesSerializer(), help_text="Per tag")
+    last_id = serializers.IntegerField()
+
+
+class ScalarTagsSerializer(serializers.Serializer):
+    tags = serializers.ListField(child=serializers.CharField())
+
+
+class MetricRecordRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tag = serializers.CharField()
+    epoch = serializers.IntegerField()
+    step = serializers.IntegerField()
+    data = _json_field(RECORD_DATA_SCHEMA, "The record: a histogram, predictions or a PR curve")
+
+
+class RecordsSerializer(serializers.Serializer):
+    records = MetricRecordRowSerializer(many=True)
+    tags = serializers.ListField(child=serializers.CharField(), help_text="Tags of this kind")
+    last_id = serializers.IntegerField(help_text="Pass as `after` to read only newer records")
+
+
+class ReportSampleSerializer(serializers.Serializer):
+    """One evaluated image of a single-label report."""
+
+    sample = serializers.IntegerField()
+    true = serializers.IntegerField(help_text="Its class's index")
+    pred = serializers.IntegerField(help_text="The predicted class's index")
+    conf = serializers.FloatField(help_text="The predicted class's probability")
+    top = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+        required=False,
+        help_text="[class, probability] of the best classes, best first",
+    )
+    true_name = serializers.CharField()
+    pred_name = serializers.CharField()
+    thumbnail = serializers.CharField()
+    relabel = serializers.CharField(allow_null=True)
+
+
+class ReportCellSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Images in the cell (or mistakes in all)")
+    samples = ReportSampleSerializer(many=True)
+
+
+class ComparedJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=TrainingJob.Status.choices)
+    architecture = serializers.CharField()
+    dataset = serializers.CharField()
+    preset = serializers.CharField()
+    config = _json_field(CONFIG_SCHEMA, "The hyperparameters it trained with")
+    task = serializers.ChoiceField(choices=TrainingJob.Task.choices)
+    val_accuracy = serializers.FloatField(allow_null=True)
+    val_map = serializers.FloatField(allow_null=True)
+    val_loss = serializers.FloatField(allow_null=True)
+    train_loss = serializers.FloatField(allow_null=True)
+    seconds = serializers.FloatField(allow_null=True, help_text="Time it ran")
+
+
+class ComparisonSerializer(serializers.Serializer):
+    jobs = ComparedJobSerializer(many=True)

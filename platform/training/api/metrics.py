@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from training.api.base import JobNestedMixin, int_param
 from training.models import MetricRecord
+from training.serializers import RecordsSerializer, ScalarsSerializer, ScalarTagsSerializer
 from training.services.scalars import MAX_POINTS, csv_rows, read_scalars, tags_of
 
 
@@ -25,7 +26,7 @@ class ScalarsView(JobNestedMixin, generics.GenericAPIView):
             OpenApiParameter("after", int),
             OpenApiParameter("max_points", int),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: ScalarsSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         job = self.get_job()
@@ -58,7 +59,7 @@ class RecordsView(JobNestedMixin, generics.GenericAPIView):
             OpenApiParameter("after", int),
             OpenApiParameter("tags_only", bool),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: RecordsSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         job = self.get_job()
@@ -84,6 +85,6 @@ class RecordsView(JobNestedMixin, generics.GenericAPIView):
 class ScalarTagsView(JobNestedMixin, generics.GenericAPIView):
     """The names of the job's scalar series."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: ScalarTagsSerializer})
     def get(self, request: Request, pk: int) -> Response:
         return Response({"tags": tags_of(self.get_job().pk)})

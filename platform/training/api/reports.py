@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
@@ -16,7 +15,12 @@ from core.api import WorkspaceNestedMixin
 from core.permissions import IsWorkspaceMember
 from training.api.base import JobNestedMixin, int_param
 from training.models import EvaluationReport, TrainingJob
-from training.serializers import EvaluationReportSerializer, ReportExamplesSerializer
+from training.serializers import (
+    ComparisonSerializer,
+    EvaluationReportSerializer,
+    ReportCellSerializer,
+    ReportExamplesSerializer,
+)
 from training.services.reports import comparison_rows, describe_predictions
 
 
@@ -55,7 +59,7 @@ class ReportCellView(JobNestedMixin, generics.GenericAPIView):
             OpenApiParameter("pred", int),
             OpenApiParameter("limit", int),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: ReportCellSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         job = self.get_job()
@@ -115,7 +119,7 @@ class CompareView(WorkspaceNestedMixin, generics.GenericAPIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("ids", str, required=True)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: ComparisonSerializer},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
