@@ -25,6 +25,10 @@ class FreezeForm(forms.Form):
     test = forms.FloatField(min_value=0, max_value=1, initial=0.1)
     seed = forms.IntegerField(initial=0)
     note = forms.CharField(max_length=200, required=False)
+    # Sent by the "Freeze an identical copy" button, shown once a freeze was refused for
+    # matching the latest version.
+    confirm_identical = forms.BooleanField(required=False)
+    asks_to_confirm = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -227,6 +227,12 @@ class FreezeVersionSerializer(serializers.Serializer):
     )
     seed = serializers.IntegerField(required=False, default=0)
     note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    confirm_identical = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Freeze even when the latest version holds exactly the same samples, labels "
+        "and splits (refused with code identical_version otherwise)",
+    )
 
 
 @extend_schema_field(

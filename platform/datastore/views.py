@@ -188,9 +188,11 @@ def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
             seed=data["seed"],
             note=data["note"],
             ratios={s: data[s] for s in ("train", "val", "test")},
+            confirm_identical=data["confirm_identical"],
         )
     except ValidationError as error:
         form.add_error(None, error)
+        form.asks_to_confirm = any(e.code == "identical_version" for e in error.error_list)
         return False
     messages.success(
         request, f"Froze version {version.number} with {version.sample_count} samples."

@@ -44,10 +44,13 @@ def job_exports(request: HttpRequest, pk: int) -> HttpResponse:
         require_role(request.user, job.workspace, Role.MEMBER)
         try:
             threshold = _optional_float(request.POST.get("threshold"))
-            export = export_service.start_export(
+            export, created = export_service.request_export(
                 job, request.POST.get("format", ""), request.user, threshold
             )
-            messages.success(request, f"Export v{export.version} is queued.")
+            if created:
+                messages.success(request, f"Export v{export.version} is queued.")
+            else:
+                messages.info(request, f"Export v{export.version} is already {export.status}.")
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         return redirect("deploy:job_exports", pk=job.pk)

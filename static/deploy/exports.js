@@ -85,8 +85,13 @@ async function refresh() {
   panel.dataset.ready = "true";
 }
 
+// The button stays disabled while its request is in flight, so a double click asks once (and
+// the API answers an identical export still in flight rather than queueing another).
 form?.addEventListener("submit", async (event) => {
   event.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  if (button.disabled) return;
+  button.disabled = true;
   errorBox.hidden = true;
   const format = form.elements.format.value;
   const given = form.elements.threshold.value;
@@ -96,6 +101,8 @@ form?.addEventListener("submit", async (event) => {
   } catch (error) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;
+  } finally {
+    button.disabled = false;
   }
   refresh();
 });

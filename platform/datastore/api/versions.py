@@ -27,7 +27,9 @@ from datastore.services.versions import freeze_version
 
 
 class VersionListView(DatasetNestedMixin, generics.ListCreateAPIView):
-    """The dataset's frozen versions. POST freezes the labeled samples as a new version."""
+    """The dataset's frozen versions. POST freezes the labeled samples as a new version; one
+    identical to the latest version is refused (400, code `identical_version`) unless the body
+    says `"confirm_identical": true`."""
 
     serializer_class = DatasetVersionSerializer
 
@@ -46,6 +48,7 @@ class VersionListView(DatasetNestedMixin, generics.ListCreateAPIView):
             ratios=data.get("ratios"),
             seed=data["seed"],
             note=data["note"],
+            confirm_identical=data["confirm_identical"],
         )
         return Response(DatasetVersionSerializer(version).data, status=status.HTTP_201_CREATED)
 

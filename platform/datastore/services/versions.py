@@ -114,7 +114,11 @@ def freeze_version(
     ratios: dict[str, float] | None = None,
     seed: int = 0,
     note: str = "",
+    confirm_identical: bool = False,
 ) -> DatasetVersion:
+    """Freezes the labeled samples as the dataset's next version. A version identical to the
+    latest one (the same classes, samples, labels and splits) is refused unless
+    `confirm_identical`: it would only be a second name for the same data."""
     classes = list(dataset.classes.all())
     class_index = {c.pk: i for i, c in enumerate(classes)}
     snaps = _snapshots(dataset, class_index)
@@ -129,6 +133,9 @@ def freeze_version(
     else:
         raise ValidationError(f"Unknown split method '{method}'.")
     names = [c.name for c in classes]
+    frozen_classes = [{"name": c.name, "color": c.color} for c in classes]
+    if not confirm_identical:
+        refuse_identical_to_latest(dataset, frozen_classes, snaps, splits)
     for _attempt in range(3):  # two people freezing at once race for the next number
         try:
             with transaction.atomic():
@@ -142,7 +149,7 @@ def freeze_version(
                     seed=seed,
                     created_by=user,
                     sample_count=len(snaps),
-                    classes=[{"name": c.name, "color": c.color} for c in classes],
+                    classes=frozen_classes,
                     stats=_stats(snaps, splits, names),
                 )
                 VersionItem.objects.bulk_create(
@@ -161,3 +168,28 @@ def freeze_version(
         except IntegrityError:
             continue
     raise ValidationError("Another version was being frozen at the same time; try again.")
+
+
+def refuse_identical_to_latest(
+    dataset: Dataset, classes: list[dict], snaps: list[Snapshot], splits: list[str]
+) -> None:
+    """Raises ValidationError (code `identical_version`) when the latest version already holds
+    exactly these classes, samples, labels and splits."""
+    latest = dataset.versions.order_by("-number").first()
+    if latest is None or latest.sample_count != len(snaps):
+        return
+    if [c["name"] for c in latest.classes] != [c["name"] for c in classes]:
+        return
+    frozen = latest.items.order_by("sample_id").values_list("sample_id", "split", "labels")
+    wanted = sorted(
+        ((snap.sample_id, split, snap.labels) for snap, split in zip(snaps, splits, strict=True)),
+        key=lambda item: item[0],
+    )
+    # Equal counts (checked above), so zip pairs every item; stored labels come back as lists.
+    if any(a != b for a, b in zip(frozen.iterator(chunk_size=5000), wanted, strict=False)):
+        return
+    raise ValidationError(
+        f"Version {latest.number} already holds exactly these samples, labels and splits. "
+        "Freeze anyway to make an identical copy (confirm_identical).",
+        code="identical_version",
+    )

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.files.storage import default_storage
 from django.db.models import ProtectedError, QuerySet
 from django.http import FileResponse, Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -21,13 +21,14 @@ from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from deploy.models import ModelExport
 from deploy.serializers import ExportCreateSerializer, ModelExportSerializer
-from deploy.services.exports import start_export
+from deploy.services.exports import request_export
 from training.models import TrainingJob
 
 
 class JobExportListView(generics.ListCreateAPIView):
     """A job's exports, newest first. Members start one: `{"format": "package"}` (also
-    `onnx`, `int8_package`, `int8_onnx`); it runs on a worker and reports its progress."""
+    `onnx`, `int8_package`, `int8_onnx`); it runs on a worker and reports its progress. The
+    same request while such an export is still queued or running answers that one (200)."""
 
     serializer_class = ModelExportSerializer
     permission_classes = [IsWorkspaceMember]
@@ -48,19 +49,29 @@ class JobExportListView(generics.ListCreateAPIView):
     def get_queryset(self) -> QuerySet[ModelExport]:
         return ModelExport.objects.filter(job=self.get_job()).select_related("created_by")
 
-    @extend_schema(request=ExportCreateSerializer, responses={201: ModelExportSerializer})
+    @extend_schema(
+        request=ExportCreateSerializer,
+        responses={
+            201: ModelExportSerializer,
+            200: OpenApiResponse(
+                ModelExportSerializer,
+                description="An identical export is already queued or running: that one.",
+            ),
+        },
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         given = ExportCreateSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        export = start_export(
+        export, created = request_export(
             self.get_job(),
             data["format"],
             request.user,
             data.get("threshold"),
             data.get("class_thresholds"),
         )
-        return Response(ModelExportSerializer(export).data, status=status.HTTP_201_CREATED)
+        answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(ModelExportSerializer(export).data, status=answer)
 
 
 class WorkspaceExportListView(WorkspaceNestedMixin, generics.ListAPIView):

@@ -59,8 +59,21 @@ def start_export(
     threshold: float | None = None,
     class_thresholds: dict[str, float] | None = None,
 ) -> ModelExport:
+    """`request_export`'s export, new or already in flight."""
+    return request_export(job, fmt, user, threshold, class_thresholds)[0]
+
+
+def request_export(
+    job: TrainingJob,
+    fmt: str,
+    user: Any,
+    threshold: float | None = None,
+    class_thresholds: dict[str, float] | None = None,
+) -> tuple[ModelExport, bool]:
     """Creates the next version of `job`'s model in format `fmt` (with `threshold` and
-    `class_thresholds` as the package's confidence thresholds) and queues its export."""
+    `class_thresholds` as the package's confidence thresholds) and queues its export; answers
+    `(export, True)`. An identical export still queued or running is answered instead, as
+    `(export, False)`: a double click costs the worker nothing."""
     check_exportable(job, fmt)
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise ValidationError({"threshold": "A threshold is a confidence from 0 to 1."})
@@ -68,6 +81,9 @@ def start_export(
     for _attempt in range(3):
         try:
             with transaction.atomic():
+                in_flight = identical_in_flight(job, fmt, threshold, class_thresholds or {})
+                if in_flight is not None:
+                    return in_flight, False
                 latest = ModelExport.objects.filter(job=job).aggregate(v=Max("version"))["v"]
                 export = ModelExport.objects.create(
                     workspace_id=job.workspace_id,
@@ -81,10 +97,29 @@ def start_export(
                     created_by=user if getattr(user, "is_authenticated", False) else None,
                 )
                 enqueue(EXPORT_TASK, export.pk)
-            return export
+            return export, True
         except IntegrityError:
-            continue  # another request took this version number at the same moment
+            # Another request took this version number at the same moment; the next attempt
+            # answers its export if it is this same one.
+            continue
     raise ValidationError("Too many exports of this job are being created at once; try again.")
+
+
+def identical_in_flight(
+    job: TrainingJob, fmt: str, threshold: float | None, class_thresholds: dict[str, float]
+) -> ModelExport | None:
+    """The newest export of `job` with these settings that is still queued or running."""
+    waiting = ModelExport.objects.filter(
+        job=job,
+        format=fmt,
+        status__in=[ModelExport.Status.QUEUED, ModelExport.Status.RUNNING],
+    ).order_by("-version")
+    # Thresholds and per-class thresholds are compared here, not in SQL: a JSON field's
+    # equality differs between SQLite and PostgreSQL, and a job has few exports in flight.
+    for export in waiting:
+        if export.threshold == threshold and export.class_thresholds == class_thresholds:
+            return export
+    return None
 
 
 def exports_of(job: TrainingJob) -> list[ModelExport]:

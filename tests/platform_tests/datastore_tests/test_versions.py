@@ -33,8 +33,8 @@ class VersionTests(DatastoreTestCase):
 
     def test_the_same_seed_gives_the_same_split(self) -> None:
         splits = []
-        for _ in range(2):
-            version = self.freeze(split_method="stratified", seed=3)
+        for confirm in (False, True):  # the second is identical: it needs confirming
+            version = self.freeze(split_method="stratified", seed=3, confirm_identical=confirm)
             items = self.client.get(
                 f"/api/versions/{version['id']}/items/", {"page_size": 100}
             ).json()["results"]

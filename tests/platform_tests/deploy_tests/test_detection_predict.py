@@ -112,8 +112,8 @@ class DetectionExportApiTests(DetectionDeployTestCase):
             return self.api_client_for(user).post(url, {"format": fmt}, format="json")
 
     def test_owner_and_member_export_a_detection_job(self) -> None:
-        for user in (self.alice, self.bob):
-            response = self.start(user)
+        for user, fmt in ((self.alice, "package"), (self.bob, "onnx")):
+            response = self.start(user, fmt)
             self.assertEqual(response.status_code, 201, response.content)
             self.assertEqual(response.json()["status"], "queued")
 

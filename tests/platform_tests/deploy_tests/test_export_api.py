@@ -29,11 +29,11 @@ class ExportApiTests(DeployTestCase):
         return response, enqueue
 
     def test_owner_and_member_start_an_export_that_is_queued(self) -> None:
-        for user in (self.alice, self.bob):
-            response, enqueue = self.start(user)
+        for user, fmt in ((self.alice, "onnx"), (self.bob, "package")):
+            response, enqueue = self.start(user, fmt)
             self.assertEqual(response.status_code, 201, response.content)
             body = response.json()
-            self.assertEqual((body["status"], body["format"]), ("queued", "onnx"))
+            self.assertEqual((body["status"], body["format"]), ("queued", fmt))
             enqueue.assert_called_once_with("deploy.export_model", body["id"])
         versions = list(ModelExport.objects.filter(job=self.job).values_list("version", flat=True))
         self.assertEqual(sorted(versions), [1, 2, 3])

@@ -143,8 +143,8 @@ class MultiLabelExportTests(MultiLabelDeployTestCase):
     def test_members_export_viewers_cannot_and_outsiders_get_404(self) -> None:
         url = f"/api/jobs/{self.job.pk}/model-exports/"
         with mock.patch("deploy.services.exports.enqueue"):
-            for user in (self.alice, self.bob):
-                response = self.api_client_for(user).post(url, {"format": "onnx"}, format="json")
+            for user, fmt in ((self.alice, "onnx"), (self.bob, "package")):
+                response = self.api_client_for(user).post(url, {"format": fmt}, format="json")
                 self.assertEqual(response.status_code, 201, user)
             viewer = self.api_client_for(self.vera)
             self.assertEqual(viewer.get(url).status_code, 200)
