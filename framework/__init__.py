@@ -321,6 +321,8 @@ from framework.ops.math import (
     asinh,
     atanh,
     copysign,
+    cumulative_trapezoid,
+    diff,
     fmax,
     fmin,
     frexp,
@@ -336,6 +338,7 @@ from framework.ops.math import (
     sinc,
     stanh,
     sub,
+    trapezoid,
     true_divide,
 )
 from framework.ops.search import (

@@ -84,6 +84,11 @@ from framework.ops.math.inplace import (
     trunc_,
     zero_,
 )
+from framework.ops.math.integration import (
+    cumulative_trapezoid,
+    diff,
+    trapezoid,
+)
 from framework.ops.math.inverse_hyperbolic import (
     acosh,
     asinh,
@@ -138,7 +143,9 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cumulative_trapezoid",
     "deg2rad",
+    "diff",
     "divide",
     "divide_",
     "erf",
@@ -217,6 +224,7 @@ __all__ = [
     "tan_",
     "tanh",
     "tanh_",
+    "trapezoid",
     "true_divide",
     "trunc",
     "trunc_",
