@@ -344,10 +344,13 @@ from framework.ops.math import (
 from framework.ops.search import (
     bincount,
     bucketize,
+    cummax,
+    cummin,
     histogram,
     histogram_bin_edges,
     histogramdd,
     isin,
+    logcumsumexp,
 )
 from framework.ops.linalg import outer as ger
 from framework.ops.logic import equal as eq

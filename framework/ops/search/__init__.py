@@ -4,6 +4,11 @@
 """
 
 from framework.ops.search.cumulative import cumprod, cumsum
+from framework.ops.search.cumulative_extrema import (
+    cummax,
+    cummin,
+    logcumsumexp,
+)
 from framework.ops.search.histograms import (
     bincount,
     bucketize,
@@ -21,6 +26,8 @@ __all__ = [
     "argsort",
     "bincount",
     "bucketize",
+    "cummax",
+    "cummin",
     "cumprod",
     "cumsum",
     "histogram",
@@ -28,6 +35,7 @@ __all__ = [
     "histogramdd",
     "isin",
     "kthvalue",
+    "logcumsumexp",
     "mode",
     "one_hot",
     "searchsorted",
@@ -47,8 +55,11 @@ TENSOR_METHODS = {
     "unique": unique,
     "bincount": bincount,
     "bucketize": bucketize,
+    "cummax": cummax,
+    "cummin": cummin,
     "histogram": histogram,
     "histogram_bin_edges": histogram_bin_edges,
     "histogramdd": histogramdd,
     "isin": isin,
+    "logcumsumexp": logcumsumexp,
 }
