@@ -273,6 +273,11 @@ from framework.ops.search import (
 )
 
 # --- Paddle 3 names added for code written against paddle (owner: linalg/API coverage) -----------
+from framework.ops.creation import (
+    logspace,
+    rand_like,
+    randn_like,
+)
 from framework.ops.linalg import (
     cdist,
     dist,

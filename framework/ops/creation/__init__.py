@@ -13,6 +13,11 @@ from framework.ops.creation.constant import (
     zeros,
     zeros_like,
 )
+from framework.ops.creation.log_and_like import (
+    logspace,
+    rand_like,
+    randn_like,
+)
 from framework.ops.creation.random import (
     bernoulli,
     bernoulli_,
@@ -42,15 +47,18 @@ __all__ = [
     "full",
     "full_like",
     "linspace",
+    "logspace",
     "multinomial",
     "normal",
     "normal_",
     "ones",
     "ones_like",
     "rand",
+    "rand_like",
     "randint",
     "randint_like",
     "randn",
+    "randn_like",
     "randperm",
     "standard_normal",
     "uniform",
