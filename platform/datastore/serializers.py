@@ -167,6 +167,17 @@ class StartImportSerializer(serializers.Serializer):
 
 class ImportJobSerializer(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
+    outcome = serializers.ChoiceField(
+        choices=ImportJob.Outcome.choices,
+        read_only=True,
+        help_text="What it did: an import that succeeded may still have added nothing "
+        "(nothing_imported) or left files out (partly_imported)",
+    )
+    outcome_reasons = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="Why it added less than it was given: its first errors, for people",
+    )
 
     class Meta:
         model = ImportJob
@@ -183,6 +194,8 @@ class ImportJobSerializer(serializers.ModelSerializer):
             "format_note",
             "samples_added",
             "files_skipped",
+            "outcome",
+            "outcome_reasons",
             "error",
             "error_fix",
             "report",

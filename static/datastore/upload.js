@@ -160,27 +160,41 @@ async function follow(job) {
   }
 }
 
+// How each outcome looks: an import that succeeded but added nothing, or left files out, is
+// not a success to the person who uploaded the files.
+const TONES = { imported: "ok", partly_imported: "warning", nothing_imported: "failed", failed: "failed" };
+
+function reasonList(reasons) {
+  return reasons?.length ? el("ul", { class: "reasons" }, reasons.map((r) => el("li", {}, r))) : null;
+}
+
 function report(job) {
   const box = $("outcome");
   box.hidden = false;
-  const counts = (job.report && job.report.counts) || {};
-  if (job.status === "succeeded") {
-    box.className = "outcome ok";
-    const added = `Imported ${job.samples_added} image${job.samples_added === 1 ? "" : "s"}`;
-    const skipped = job.files_skipped ? ` · ${job.files_skipped} skipped` : "";
-    const problems = counts.error || counts.warning ? ` · ${counts.error || 0} errors, ${counts.warning || 0} warnings` : "";
-    replace(box,
-      el("p", {}, el("strong", {}, added), ` (${job.format_note})${skipped}${problems}`),
-      el("p", {},
-        el("a", { class: "button small", href: `/datasets/${dataset}/` }, "Open the gallery"), " ",
-        el("a", { class: "button small secondary", href: `/datasets/${dataset}/report/?import=${job.id}` }, "Read the report")));
-  } else {
-    box.className = "outcome failed";
+  const outcome = job.outcome ?? "failed";
+  box.className = `outcome ${TONES[outcome] ?? "failed"}`;
+  box.dataset.outcome = outcome;
+  if (outcome === "failed") {
     replace(box,
       el("p", {}, el("strong", {}, "The import failed; the dataset is unchanged.")),
       el("p", { class: "reason" }, job.error),
       el("p", { class: "fix muted" }, job.error_fix));
+    return;
   }
+  const counts = (job.report && job.report.counts) || {};
+  const added = outcome === "nothing_imported"
+    ? "Nothing was imported"
+    : `Imported ${job.samples_added} image${job.samples_added === 1 ? "" : "s"}`;
+  const skipped = job.files_skipped ? ` · ${job.files_skipped} skipped` : "";
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const problems = counts.error || counts.warning ? ` · ${plural(counts.error || 0, "error")}, ${plural(counts.warning || 0, "warning")}` : "";
+  const note = job.format_note && outcome !== "nothing_imported" ? ` (${job.format_note})` : "";
+  replace(box,
+    el("p", {}, el("strong", {}, added), `${note}${skipped}${problems}`),
+    reasonList(job.outcome_reasons),
+    el("p", {},
+      outcome === "nothing_imported" ? null : el("a", { class: "button small", href: `/datasets/${dataset}/` }, "Open the gallery"), " ",
+      el("a", { class: "button small secondary", href: `/datasets/${dataset}/report/?import=${job.id}` }, "Read the report")));
 }
 
 async function start() {

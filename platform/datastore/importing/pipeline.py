@@ -88,6 +88,23 @@ def _inspect(
     return f"{stem}{info.extension}", info
 
 
+def _report_no_images(tree: SourceTree, report: Report) -> None:
+    """An upload with nothing to import says why, rather than importing zero images quietly."""
+    names = list(tree)
+    if not names:
+        reason = "The upload holds no files: the zip or folder is empty."
+    else:
+        shown = ", ".join(f"'{n}'" for n in names[:3]) + (" ..." if len(names) > 3 else "")
+        count = f"{len(names):,} file{'s' if len(names) != 1 else ''}"
+        reason = f"The upload holds no images: {count} ({shown}), none of them an image."
+    report.error(
+        "no_images",
+        "",
+        reason,
+        "Upload JPEG, PNG, BMP or WebP images, or a zip or folder of them with their labels.",
+    )
+
+
 def _report_ignored(tree: SourceTree, report: Report) -> None:
     for path in tree:
         if not is_image_name(path) and not path.lower().endswith(LABEL_EXTENSIONS):
@@ -204,6 +221,8 @@ def prepare_import(
     report.extend(result.report)
     _report_ignored(tree, report)
     records = sorted(result.records.values(), key=lambda r: r.path)
+    if not records:
+        _report_no_images(tree, report)
     target.samples_dir.mkdir(parents=True, exist_ok=True)
     target.thumbs_dir.mkdir(parents=True, exist_ok=True)
     samples: list[PreparedSample] = []

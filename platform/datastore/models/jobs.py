@@ -44,6 +44,16 @@ class Job(ClaimableJob):
 
 
 class ImportJob(Job):
+    class Outcome(models.TextChoices):
+        """What the import did, for people: a job that succeeded may still have added nothing."""
+
+        PENDING = "pending", "In progress"
+        IMPORTED = "imported", "Imported"
+        PARTLY_IMPORTED = "partly_imported", "Imported with errors"
+        NOTHING_IMPORTED = "nothing_imported", "Nothing imported"
+        FAILED = "failed", "Failed"
+
+    REASONS_SHOWN = 3
     activity = "importing"
 
     upload = models.ForeignKey(
@@ -61,6 +71,44 @@ class ImportJob(Job):
 
     def __str__(self) -> str:
         return f"import {self.pk} into {self.dataset}"
+
+    @property
+    def outcome(self) -> str:
+        if not self.is_finished:
+            return self.Outcome.PENDING
+        if self.status != self.Status.SUCCEEDED:
+            return self.Outcome.FAILED
+        if not self.samples_added:
+            return self.Outcome.NOTHING_IMPORTED
+        errors = (self.report.get("counts") or {}).get("error", 0)
+        return self.Outcome.PARTLY_IMPORTED if errors else self.Outcome.IMPORTED
+
+    @property
+    def outcome_label(self) -> str:
+        return self.Outcome(self.outcome).label
+
+    @property
+    def outcome_reasons(self) -> list[str]:
+        """Why an import added less than it was given: the first few errors of its report
+        (or, when nothing was added and nothing was wrong, its warnings: duplicates, say)."""
+        outcome = self.outcome
+        if outcome == self.Outcome.FAILED:
+            return [self.error] if self.error else []
+        if outcome not in (self.Outcome.PARTLY_IMPORTED, self.Outcome.NOTHING_IMPORTED):
+            return []
+        problems = self.report.get("problems") or []
+        picked = [p for p in problems if p.get("severity") == "error"] or [
+            p for p in problems if p.get("severity") == "warning"
+        ]
+        reasons = [
+            f"{p['file']}: {p['reason']}" if p.get("file") else p["reason"]
+            for p in picked[: self.REASONS_SHOWN]
+        ]
+        if len(picked) > self.REASONS_SHOWN:
+            reasons.append(f"… and {len(picked) - self.REASONS_SHOWN:,} more in the report.")
+        if not reasons:
+            reasons.append("No image in the upload could be added.")
+        return reasons
 
     def give_up_if_exhausted(self) -> bool:
         gave_up = super().give_up_if_exhausted()
