@@ -173,11 +173,31 @@ def test_onnx_export_needs_opset_13_and_can_keep_int8_activations(tmp_path) -> N
     with pytest.raises(ValueError, match="opset 13"):
         export_onnx(int8, str(tmp_path / "old"), opset_version=12)
     x = _images(6, seed=5)
+    unfused = ort.SessionOptions()
+    unfused.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    want = int8(x).numpy()
     for activation_type in ("uint8", "int8"):
-        path = export_onnx(int8, str(tmp_path / activation_type), activation_type=activation_type)
-        session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        # 8-bit weights: the file means exactly what the framework's INT8 model computes
+        path = export_onnx(
+            int8,
+            str(tmp_path / f"{activation_type}-8"),
+            activation_type=activation_type,
+            weight_bits=8,
+        )
+        session = ort.InferenceSession(path, unfused, providers=["CPUExecutionProvider"])
         (got,) = session.run(None, {session.get_inputs()[0].name: x})
-        np.testing.assert_allclose(got, int8(x).numpy(), atol=1e-5)
+        np.testing.assert_allclose(got, want, atol=1e-5)
+        # 7-bit weights (the default): onnxruntime's fused int8 kernels compute exactly what
+        # the file means on every x86 CPU, VNNI or not, a weight's rounding step from the above
+        path = export_onnx(int8, str(tmp_path / activation_type), activation_type=activation_type)
+        fused = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        reference = ort.InferenceSession(path, unfused, providers=["CPUExecutionProvider"])
+        name = fused.get_inputs()[0].name
+        (got,), (meant,) = fused.run(None, {name: x}), reference.run(None, {name: x})
+        np.testing.assert_allclose(got, meant, atol=1e-5)
+        assert 0 < np.abs(got - want).max() < 0.05 * np.abs(want).max()
+    with pytest.raises(ValueError, match="weight_bits"):
+        export_onnx(int8, str(tmp_path / "six"), weight_bits=6)
 
 
 def test_slim_is_the_same_api() -> None:
