@@ -546,3 +546,37 @@ class ComparedJobSerializer(serializers.Serializer):
 
 class ComparisonSerializer(serializers.Serializer):
     jobs = ComparedJobSerializer(many=True)
+
+
+class WorkerDeviceSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="'gpu:0', or 'cpu'")
+    kind = serializers.ChoiceField(choices=["cpu", "gpu"])
+    name = serializers.CharField(required=False)
+    memory_bytes = serializers.IntegerField(required=False, allow_null=True)
+
+
+class RunningJobSerializer(serializers.Serializer):
+    device = serializers.CharField(allow_blank=True)
+    job = serializers.IntegerField(allow_null=True, help_text="Null for another team's job")
+    name = serializers.CharField(allow_blank=True)
+
+
+class ClusterWorkerSerializer(serializers.Serializer):
+    hostname = serializers.CharField()
+    online = serializers.BooleanField()
+    devices = WorkerDeviceSerializer(many=True)
+    queues = serializers.ListField(child=serializers.CharField())
+    last_seen = serializers.DateTimeField()
+    running = RunningJobSerializer(many=True)
+
+
+class WorkspaceQueueSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    queued = serializers.IntegerField()
+    running = serializers.IntegerField()
+
+
+class ClusterSerializer(serializers.Serializer):
+    workers = ClusterWorkerSerializer(many=True, help_text="Seen in the last hour")
+    workspaces = WorkspaceQueueSerializer(many=True, help_text="Yours, with their job counts")
