@@ -6,6 +6,8 @@ the box labeling page at its image; and, with a real worker, the test split's mA
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from datastore.models import Annotation, DatasetVersion, Sample
@@ -114,10 +116,14 @@ def test_labeled_boxes_train_a_detector_whose_boxes_the_report_draws(
     expect(page.locator("#confusion .heatmaplayer")).to_have_count(1)
     screenshot("report")
 
-    # One low threshold for every class: more boxes are kept, and the explorer follows.
+    # One low threshold for every class, at most the best box's score (ten epochs on 20 images
+    # find some boxes, how confidently varies by machine): boxes are kept, the explorer follows.
+    best = max(f[1] for row in report.predictions for f in row["found"])
+    low = min(0.15, math.floor(best * 100) / 100)
+    assert low >= 0.05, best
     page.locator("#own-thresholds").uncheck()
-    page.locator("#threshold").fill("0.15")
-    expect(page.locator("#explorer tbody tr").first.locator("td").nth(1)).to_have_text("0.150")
+    page.locator("#threshold").fill(f"{low:.2f}")
+    expect(page.locator("#explorer tbody tr").first.locator("td").nth(1)).to_have_text(f"{low:.3f}")
     page.wait_for_function(f"() => ({FOUND})().some((n) => n > 0)")
     assert sum(page.evaluate(FOUND)) > 0  # predicted boxes drawn on the gallery's images
     page.locator("#gallery").scroll_into_view_if_needed()
