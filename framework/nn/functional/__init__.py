@@ -105,4 +105,9 @@ from framework.nn.functional.pooling3d import (
     max_pool3d,
 )
 from framework.nn.functional.sequence import sequence_mask
+
+# --- vision rearrangements, bilinear, local response norm (owner: API coverage, issue 24) -----
+from framework.nn.functional.bilinear import bilinear
+from framework.nn.functional.local_response_norm import local_response_norm
+from framework.nn.functional.rearrange import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from framework.ops.search import one_hot
