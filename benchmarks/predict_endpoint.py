@@ -1,17 +1,20 @@
 """The predict endpoint under load: the digits LeNet behind gunicorn, 20 concurrent clients.
 
-    python benchmarks/predict_endpoint.py [--connections 20] [--duration 20] [--workers 4]
-                                          [--threads 1] [--body json|multipart]
+    python benchmarks/predict_endpoint.py [--connections 20] [--duration 20]
+                                          [--body json|multipart]
+                                          [--server runstack|custom [--workers 2] [--threads 1]]
 
 Trains a LeNet on the demo digits through the real job pipeline, exports it as an inference
-package through the real export pipeline, deploys it, and serves the platform with gunicorn
-(gthread: `--workers` processes x `--threads` threads; by default one single-threaded process
-per core, since the request path is CPU-bound Python under the GIL) on a throwaway SQLite
-database. Then
-`wrk` (Debian's package: `apt-get install wrk`), a real HTTP load tool written in C, keeps
+package through the real export pipeline, deploys it, and serves the platform on a throwaway
+SQLite database: by default exactly as `make run` serves it (runstack's `web_command`, in
+make run's environment), or with `--server custom` gunicorn gthread with `--workers`
+processes x `--threads` threads (by default one single-threaded process per core, since the
+request path is CPU-bound Python under the GIL, and one BLAS thread each). Then `wrk`
+(Debian's package: `apt-get install wrk`), a real HTTP load tool written in C, keeps
 `--connections` keep-alive connections busy for `--duration` seconds, each request one 28x28
 digit (base64 JSON, or a multipart upload with `--body multipart`) with an API token. Without
-wrk, a Python client with one thread per connection stands in, and the JSON says so.
+wrk, a Python client with one thread per connection stands in; `client` in the JSON says
+which ran.
 
 Prints JSON with requests/s and the latency percentiles the clients saw, the CPU each request
 cost the server and the load tool, and from those the rate two idle cores would sustain (this
@@ -39,8 +42,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from annotation_save import start_server  # noqa: E402 (sibling scripts, not a package)
-from dataset_import import REPO, django_sandbox  # noqa: E402
+from annotation_save import (  # noqa: E402 (sibling scripts, not a package)
+    add_server_arguments,
+    start_server,
+)
+from dataset_import import REPO, django_sandbox, process_tree_cpu_seconds  # noqa: E402
 
 WRK_SCRIPT = """
 wrk.method = "POST"
@@ -101,17 +107,6 @@ def deployed_lenet(folder: Path) -> tuple[int, str, bytes]:
     return deployment.pk, token, png.getvalue()
 
 
-def process_tree_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a live process and its live children (gunicorn's workers)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    for each in [pid, *map(int, children)]:
-        fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-    return total
-
-
 def children_cpu_seconds() -> float:
     """CPU seconds of this process's finished children (the load tool)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -134,7 +129,7 @@ def request_body(kind: str, image: bytes) -> tuple[bytes, str]:
 
 
 def warm_up(port: int, path: str, headers: dict[str, str], body: bytes, count: int) -> None:
-    """Enough requests on fresh connections that every worker process has loaded the model."""
+    """Requests on fresh connections, enough that every worker process has loaded the model."""
     for _ in range(count):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         connection.request("POST", path, body=body, headers=headers)
@@ -177,7 +172,7 @@ def run_wrk(url: str, headers: dict[str, str], body: bytes, args: argparse.Names
         int, line.split()[1:]
     )
     return {
-        "tool": "wrk " + wrk_version(),
+        "client": "wrk " + wrk_version(),
         "requests": requests,
         "requests_per_s": round(requests / (duration_us / 1e6), 1),
         "non_2xx": status,
@@ -221,7 +216,7 @@ def run_python_clients(
         return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
 
     return {
-        "tool": "python threads (wrk not installed)",
+        "client": "python threads (wrk not installed)",
         "requests": len(ordered),
         "requests_per_s": round(len(ordered) / elapsed, 1),
         "non_2xx": failures[0],
@@ -238,36 +233,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=20)
     parser.add_argument("--duration", type=int, default=20)
-    # One process per core: the request path is CPU-bound Python, so more processes than cores
-    # only add context switches (on 2 cores, 4 workers gave p95 43-52 ms, 2 workers 31 ms).
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--threads", type=int, default=1)
+    # With --server custom, one process per core: the request path is CPU-bound Python, so more
+    # processes than cores only add context switches (on 2 cores, 4 workers gave p95 43-52 ms,
+    # 2 workers 31 ms).
+    add_server_arguments(parser, workers=os.cpu_count() or 2, threads=1)
     parser.add_argument("--body", choices=("json", "multipart"), default="json")
-    parser.add_argument("--port", type=int, default=8791)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="sampan-predict-bench-"))
     try:
         deployment, token, image = deployed_lenet(folder)
+        from core import localstack
+
+        port = args.port or localstack.free_port()
         body, content_type = request_body(args.body, image)
         headers = {"Authorization": f"Bearer {token}", "Content-Type": content_type}
         path = f"/api/deployments/{deployment}/predict"
-        # One BLAS thread per serving thread: LeNet's GEMMs are tiny, and threads would spin.
-        os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        server = start_server(folder, args.port, args.workers, args.threads)
+        if args.server == "custom":
+            # One BLAS thread per serving thread: LeNet's GEMMs are tiny, and threads would
+            # spin. `make run` sets none of these, so runstack runs without them.
+            os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        server = start_server(folder, port, args.workers, args.threads, server=args.server)
         try:
-            warm_up(args.port, path, headers, body, 8 * args.workers)
+            warm_up(port, path, headers, body, 8 * max(args.workers, 4))
             server_cpu, tool_cpu = process_tree_cpu_seconds(server.pid), children_cpu_seconds()
             if shutil.which("wrk"):
-                load = run_wrk(f"http://127.0.0.1:{args.port}{path}", headers, body, args)
+                load = run_wrk(f"http://127.0.0.1:{port}{path}", headers, body, args)
                 tool_cpu = children_cpu_seconds() - tool_cpu
             else:
-                load = run_python_clients(args.port, path, headers, body, args)
-                tool_cpu = float("nan")  # the clients run in this process
+                load = run_python_clients(port, path, headers, body, args)
+                tool_cpu = None  # the clients run in this process: not measurable apart
             server_cpu = process_tree_cpu_seconds(server.pid) - server_cpu
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            localstack.stop(server)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     result = {
@@ -276,14 +275,17 @@ def main() -> None:
         "body": args.body,
         "connections": args.connections,
         "duration_s": args.duration,
-        "server": f"gunicorn gthread, {args.workers} workers x {args.threads} threads",
+        "server": args.server,
+        "server_command": " ".join(server.args[1:]),  # after the Python interpreter
         "cpus": os.cpu_count(),
         **load,
         # The machine may be shared: the CPU each request cost says what two idle cores give.
         "server_cpu_ms_per_request": round(1000 * server_cpu / load["requests"], 3),
-        "load_tool_cpu_ms_per_request": round(1000 * tool_cpu / load["requests"], 3),
+        "load_tool_cpu_ms_per_request": None
+        if tool_cpu is None
+        else round(1000 * tool_cpu / load["requests"], 3),
         "requests_per_s_if_2_idle_cores": round(
-            2 * load["requests"] / (server_cpu + (tool_cpu if tool_cpu == tool_cpu else 0)), 1
+            2 * load["requests"] / (server_cpu + (tool_cpu or 0)), 1
         ),
         "load_average_1m": round(os.getloadavg()[0], 2),
         "targets": {"p95_ms_below": 50, "requests_per_s_at_least": 200},
