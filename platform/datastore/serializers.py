@@ -173,6 +173,9 @@ class ImportJobSerializer(serializers.ModelSerializer):
         help_text="What it did: an import that succeeded may still have added nothing "
         "(nothing_imported) or left files out (partly_imported)",
     )
+    outcome_display = serializers.CharField(
+        source="outcome_label", read_only=True, help_text="The outcome, for people"
+    )
     outcome_reasons = serializers.ListField(
         child=serializers.CharField(),
         read_only=True,
@@ -195,6 +198,7 @@ class ImportJobSerializer(serializers.ModelSerializer):
             "samples_added",
             "files_skipped",
             "outcome",
+            "outcome_display",
             "outcome_reasons",
             "error",
             "error_fix",

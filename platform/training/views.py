@@ -105,7 +105,8 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         job = _create_from_form(request, workspace, form)
         if job is not None:
-            messages.success(request, f"Job #{job.pk} is queued.")
+            # Tagged so the job page takes the flash down once the job has started (charts.js).
+            messages.success(request, f"Job #{job.pk} is queued.", extra_tags="job-queued")
             return redirect("training:job_detail", pk=job.pk)
     return render(
         request,
@@ -215,7 +216,11 @@ def job_action(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "cancel":
         if not job.is_finished:
             job.request_cancel()
-            messages.info(request, "Cancel requested: the job stops at its next training step.")
+            messages.info(
+                request,
+                "Cancel requested: the job stops at its next training step.",
+                extra_tags="job-cancelling",
+            )
         return redirect("training:job_detail", pk=job.pk)
     if action == "rerun":
         try:

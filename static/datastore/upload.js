@@ -197,6 +197,28 @@ function report(job) {
       el("a", { class: "button small secondary", href: `/datasets/${dataset}/report/?import=${job.id}` }, "Read the report")));
 }
 
+// "Recent imports", redrawn from the API after an import, in the template's shape.
+const RECENT = 5;
+const when = (iso) => new Date(iso).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+
+function recentImport(job) {
+  const finished = job.outcome !== "pending";
+  const label = finished ? job.outcome_display : job.status[0].toUpperCase() + job.status.slice(1);
+  return el("div", { class: `small recent-import outcome-${job.outcome}`, "data-job": job.id, "data-status": job.status, "data-outcome": job.outcome },
+    el("p", {},
+      el("span", { class: `badge outcome-${job.outcome}` }, label),
+      ` ${when(job.created_at)} · ${job.samples_added} added`,
+      finished && [" · ", el("a", { href: `/datasets/${dataset}/report/?import=${job.id}` }, "report")]),
+    reasonList(job.outcome_reasons));
+}
+
+async function refreshRecent() {
+  const list = $("recent-imports");
+  const { data } = await api(`${list.dataset.api}?page_size=${RECENT}`);
+  replace(list, data.results.length ? data.results.map(recentImport) : el("p", { class: "muted small" }, "None yet."));
+  list.dataset.refreshed = String(Number(list.dataset.refreshed || 0) + 1);
+}
+
 async function start() {
   $("start").disabled = true;
   $("upload-block").hidden = false;
@@ -214,6 +236,7 @@ async function start() {
     report({ status: "failed", error: error.message, error_fix: "Fix the problem and press the button again: finished files are not sent twice." });
     $("start").disabled = false;
   }
+  await refreshRecent().catch((error) => console.error(error));
 }
 
 if ($("dropzone")) {
@@ -231,5 +254,5 @@ if ($("dropzone")) {
   $("start").addEventListener("click", start);
   // An import started before this page was (re)loaded: keep showing its progress.
   const running = document.querySelector(".recent-import[data-status=queued], .recent-import[data-status=running]");
-  if (running) follow(running.dataset.job).then(report);
+  if (running) follow(running.dataset.job).then(report).then(refreshRecent);
 }

@@ -107,4 +107,12 @@ form?.addEventListener("submit", async (event) => {
   refresh();
 });
 
+// On the job page, the job may succeed while the page is open: offer the form then.
+document.addEventListener("job-status", (event) => {
+  if (event.detail.status !== "succeeded") return;
+  document.getElementById("export-unavailable")?.remove();
+  if (form) form.hidden = false;
+  refresh();
+});
+
 refresh();

@@ -55,7 +55,24 @@ function showJob(job) {
   const finished = ["succeeded", "failed", "cancelled"].includes(job.status);
   if ($("cancel")) $("cancel").hidden = finished;
   $("report-link").hidden = job.status !== "succeeded";
-  document.body.dataset.jobStatus = job.status;
+  takeDownStaleFlashes(job.status, finished);
+  if (document.body.dataset.jobStatus !== job.status) {
+    document.body.dataset.jobStatus = job.status;
+    // The export panel (deploy/exports.js) offers its form once the job has succeeded.
+    document.dispatchEvent(new CustomEvent("job-status", { detail: { job: job.id, status: job.status } }));
+  }
+}
+
+// "Job #N is queued" and "Cancel requested" describe a moment that has passed once the job
+// has started or finished; the status badge says what is true now.
+function takeDownStaleFlashes(status, finished) {
+  const stale = [status !== "queued" && ".message.job-queued", finished && ".message.job-cancelling"].filter(Boolean);
+  if (!stale.length) return;
+  document.querySelectorAll(stale.join(", ")).forEach((message) => {
+    const list = message.parentElement;
+    message.remove();
+    if (list && !list.children.length) list.remove();
+  });
 }
 
 // --- scalars ------------------------------------------------------------------------------
