@@ -34,8 +34,19 @@ class ClosedSignUpTests(BaseTestCase):
 
     def test_the_login_page_offers_no_sign_up(self) -> None:
         response = self.client.get("/login/")
-        self.assertNotContains(response, 'href="/signup/">Create an account')
+        self.assertNotContains(response, 'href="/signup/"')
         self.assertContains(response, "Ask this server")
+
+    def test_no_page_links_to_the_closed_sign_up(self) -> None:
+        # The header of every page and the home page's call to action.
+        response = self.client.get("/")
+        self.assertEqual(response.status_code, 200)
+        self.assertNotContains(response, 'href="/signup/"')
+        self.assertContains(response, 'href="/login/"')
+
+    @override_settings(SIGNUP_OPEN=True)
+    def test_an_open_server_links_to_it(self) -> None:
+        self.assertContains(self.client.get("/"), 'href="/signup/"')
 
     def test_an_invited_account_still_joins(self) -> None:
         self.client.force_login(self.alice)
