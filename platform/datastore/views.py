@@ -23,7 +23,7 @@ from datastore.importing.formats.base import Format
 from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample
 from datastore.services.exports import start_export
 from datastore.services.statistics import latest_report
-from datastore.services.versions import freeze_version
+from datastore.services.versions import IdenticalVersion, freeze_version
 
 
 @dataclass(frozen=True)
@@ -190,9 +190,12 @@ def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
             ratios={s: data[s] for s in ("train", "val", "test")},
             confirm_identical=data["confirm_identical"],
         )
+    except IdenticalVersion as identical:
+        form.add_error(None, identical.same_as)  # the page's own button confirms
+        form.asks_to_confirm = True
+        return False
     except ValidationError as error:
         form.add_error(None, error)
-        form.asks_to_confirm = any(e.code == "identical_version" for e in error.error_list)
         return False
     messages.success(
         request, f"Froze version {version.number} with {version.sample_count} samples."

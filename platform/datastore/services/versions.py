@@ -106,6 +106,20 @@ def _range(values: list[int]) -> dict[str, float]:
     return {"min": min(values), "max": max(values), "mean": round(sum(values) / len(values), 1)}
 
 
+class IdenticalVersion(ValidationError):
+    """The freeze would copy `latest` exactly; the API's message tells clients how to insist."""
+
+    def __init__(self, latest: DatasetVersion) -> None:
+        self.latest = latest
+        self.same_as = (
+            f"Version {latest.number} already holds exactly these samples, labels and splits."
+        )
+        super().__init__(
+            f"{self.same_as} Freeze anyway to make an identical copy (confirm_identical).",
+            code="identical_version",
+        )
+
+
 def freeze_version(
     dataset: Dataset,
     *,
@@ -173,8 +187,8 @@ def freeze_version(
 def refuse_identical_to_latest(
     dataset: Dataset, classes: list[dict], snaps: list[Snapshot], splits: list[str]
 ) -> None:
-    """Raises ValidationError (code `identical_version`) when the latest version already holds
-    exactly these classes, samples, labels and splits."""
+    """Raises IdenticalVersion (code `identical_version`) when the latest version already
+    holds exactly these classes, samples, labels and splits."""
     latest = dataset.versions.order_by("-number").first()
     if latest is None or latest.sample_count != len(snaps):
         return
@@ -188,8 +202,4 @@ def refuse_identical_to_latest(
     # Equal counts (checked above), so zip pairs every item; stored labels come back as lists.
     if any(a != b for a, b in zip(frozen.iterator(chunk_size=5000), wanted, strict=False)):
         return
-    raise ValidationError(
-        f"Version {latest.number} already holds exactly these samples, labels and splits. "
-        "Freeze anyway to make an identical copy (confirm_identical).",
-        code="identical_version",
-    )
+    raise IdenticalVersion(latest)
