@@ -62,16 +62,37 @@ def add_at(target, key: tuple, values) -> None:
     if len(arrays) == 1 and key[-1] is arrays[0] and _is_int_array(arrays[0]):
         axis = len(key) - 1
         if all(k == slice(None) for k in key[:axis]) and axis < len(shape):
+            check_in_bounds(arrays[0], axis, shape[axis])
             flat = _axis_positions(xp, shape, axis, arrays[0])
             values = xp.broadcast_to(values, flat.shape)
             xp.add.at(target.reshape(-1), flat.reshape(-1), values.reshape(-1))
             return
     if len(key) == len(shape) and len(arrays) == len(key) and all(map(_is_int_array, arrays)):
+        for axis, (index, size) in enumerate(zip(arrays, shape, strict=True)):
+            check_in_bounds(index, axis, size)
         flat = xp.ravel_multi_index(tuple(xp.broadcast_arrays(*arrays)), shape, mode="wrap")
         values = xp.broadcast_to(values, flat.shape)
         xp.add.at(target.reshape(-1), flat.reshape(-1), values.reshape(-1))
         return
     xp.add.at(target, key, values)
+
+
+def check_in_bounds(index, axis: int, size: int) -> None:
+    """Raise IndexError unless every entry of the integer array `index` lies in [-size, size).
+
+    The flat paths of `add_at` would otherwise wrap an out-of-range index onto another element
+    (or, for `(:, ..., index)` keys, spill into the next row) instead of failing as NumPy and
+    Paddle do.
+    """
+    if not index.size:
+        return
+    low, high = int(index.min()), int(index.max())
+    if low < -size or high >= size:
+        bad = high if high >= size else low
+        raise IndexError(
+            f"index {bad} is out of bounds for axis {axis} with size {size} "
+            f"(expected >= {-size} and < {size})"
+        )
 
 
 def _is_int_array(k: object) -> bool:
