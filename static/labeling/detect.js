@@ -130,7 +130,23 @@ function render() {
       }
     }
   });
+  document.body.dataset.noObjectsMark = "";
+  if (state.sample.labeled && !boxes().length) drawNoObjectsMark();
   $("zoom-text").textContent = `${Math.round(view.scale * 100)}%`;
+}
+
+// A labeled image without boxes says so on the image: "no objects" is a label, not a gap.
+function drawNoObjectsMark() {
+  const text = "No objects";
+  ctx.font = "600 15px system-ui, sans-serif";
+  const width = ctx.measureText(text).width + 20;
+  const x = Math.max(view.x + 8, 8);
+  const y = Math.max(view.y + 8, 8);
+  ctx.fillStyle = "rgba(15, 118, 110, 0.9)";
+  ctx.fillRect(x, y, width, 26);
+  ctx.fillStyle = "#fff";
+  ctx.fillText(text, x + 10, y + 18);
+  document.body.dataset.noObjectsMark = String(state.sample.id);
 }
 
 function clampBox(box) {
@@ -248,7 +264,9 @@ function endDrag() {
     render();
     return;
   }
-  commit(next.filter((b) => b.w >= MIN_SIDE / 2 && b.h >= MIN_SIDE / 2));
+  // A new box is not left selected: the class keys choose the class of the next box only.
+  const selected = drag.kind === "draw" ? -1 : state.selected;
+  commit(next.filter((b) => b.w >= MIN_SIDE / 2 && b.h >= MIN_SIDE / 2), selected);
 }
 
 canvas.addEventListener("pointerup", endDrag);
@@ -290,11 +308,24 @@ function deleteBox(index) {
   commit(state.sample.boxes.filter((_, i) => i !== index), -1);
 }
 
+// The class of the boxes drawn next; it changes no box already drawn (see applyClass).
 function chooseClass(classId) {
   currentClass = classId;
-  if (state.selected >= 0 && state.sample.boxes[state.selected]) setClass(state.selected, classId);
   listBoxes();
   render();
+}
+
+// The chosen class onto the selected box (click a box, or point at it in the list, first).
+function applyClass() {
+  if (state.selected >= 0 && state.sample.boxes[state.selected] && currentClass !== null) {
+    setClass(state.selected, currentClass);
+  }
+}
+
+function toggleFocus() {
+  const on = document.body.classList.toggle("labeling-focus");
+  $("focus").setAttribute("aria-pressed", String(on));
+  $("focus").textContent = on ? "Leave focus" : "Focus";
 }
 
 function markEmpty() {
@@ -345,6 +376,10 @@ document.addEventListener("keydown", (event) => {
     copyPrevious();
   } else if (key.toLowerCase() === "e") {
     markEmpty();
+  } else if (key.toLowerCase() === "a") {
+    applyClass();
+  } else if (key.toLowerCase() === "m") {
+    toggleFocus();
   } else if (key === "+" || key === "=") {
     zoom(1.25);
   } else if (key === "-") {
@@ -374,6 +409,8 @@ $("undo").addEventListener("click", () => session.undo());
 $("redo").addEventListener("click", () => session.redo());
 $("copy-previous").addEventListener("click", copyPrevious);
 $("no-objects").addEventListener("click", markEmpty);
+$("apply-class").addEventListener("click", applyClass);
+$("focus").addEventListener("click", toggleFocus);
 new ResizeObserver(resize).observe($("canvas-box"));
 
 buildClassButtons();

@@ -51,8 +51,8 @@ def label_in_the_browser(page, sample: Sample) -> list[tuple[str, float, float, 
     page.goto(f"/datasets/{sample.dataset_id}/label/?sample={sample.pk}")
     page.wait_for_function(f"() => document.body.dataset.imageReady === '{sample.pk}'")
     for name, x, y, w, h in wanted:
+        page.keyboard.press(str(CLASSES.index(name) + 1))  # the class of the box drawn next
         draw_box(page, x, y, w, h)
-        page.keyboard.press(str(CLASSES.index(name) + 1))  # the new box's class
         expect(page.locator("#save-status")).to_have_text("All changes saved")
     return wanted
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from datastore.models import Annotation, Dataset, Sample
@@ -62,7 +64,12 @@ def test_it_draws_moves_and_resizes_a_box(
     expect(status).to_have_text("All changes saved")
     assert boxes_of(astronaut)[0][1:] == pytest.approx((140, 120, 260, 180), abs=2)
 
-    page.keyboard.press("2")  # the selected box becomes a cat
+    page.keyboard.press("2")  # the class of the next boxes: the selected one stays a person
+    expect(
+        page.locator(f'#classes button[data-class-id="{dataset.classes.get(name="cat").pk}"]')
+    ).to_have_class(re.compile(r"\bon\b"))
+    assert boxes_of(astronaut)[0][0] == "person"
+    page.keyboard.press("a")  # apply it to the selected box
     expect(status).to_have_text("All changes saved")
     assert boxes_of(astronaut)[0][0] == "cat"
     screenshot("drawn")
