@@ -425,6 +425,13 @@ from framework import onnx
 # --- quantization (owner: quantization) ---------------------------------------------------------
 from framework import quantization, slim
 
+# --- Paddle's module paths: paddle.tensor, paddle.framework, paddle.base (owner: API coverage) ---
+# Thin re-exports of the objects above, under the module paths Paddle code imports from. They
+# load last: each imports names from the packages above. The framework is dynamic-graph only:
+# `disable_static` is a no-op, `enable_static` raises (see `framework.framework`).
+from framework import base, framework, tensor
+from framework.framework import disable_static, enable_static, in_dynamic_mode
+
 __version__ = "0.1.0"
 
 

@@ -372,3 +372,20 @@ class Fold(Layer):
             f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
             f"padding={self.paddings}, stride={self.strides}"
         )
+
+
+# --- Paddle's layout: `paddle.nn.layer.common` also holds these layers, defined in sibling
+# modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.dropout import (  # noqa: E402, F401
+    AlphaDropout,
+    Dropout,
+    Dropout2D,
+    Dropout3D,
+)
+from framework.nn.layer.margin_loss import (  # noqa: E402, F401
+    CosineSimilarity,
+)
+from framework.nn.layer.padding3d import (  # noqa: E402, F401
+    Pad3D,
+    ZeroPad3D,
+)

@@ -352,3 +352,11 @@ class Conv2DTranspose(_ConvNd):
             output_size=output_size,
             data_format=self._data_format,
         )
+
+
+# --- Paddle's layout: `paddle.nn.layer.conv` also holds these layers, defined in sibling
+# modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.conv3d import (  # noqa: E402, F401
+    Conv3D,
+    Conv3DTranspose,
+)

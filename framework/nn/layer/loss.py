@@ -159,3 +159,20 @@ class KLDivLoss(Layer):
 
     def forward(self, input: Tensor, label: Tensor) -> Tensor:
         return F.kl_div(input, label, self.reduction, self.log_target)
+
+
+# --- Paddle's layout: `paddle.nn.layer.loss` also holds these layers, defined in sibling
+# modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.ctc_loss import (  # noqa: E402, F401
+    CTCLoss,
+)
+from framework.nn.layer.margin_loss import (  # noqa: E402, F401
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)

@@ -425,3 +425,11 @@ class InstanceNorm1D(_InstanceNormBase):
 
 class InstanceNorm2D(_InstanceNormBase):
     """Instance normalization of NCHW inputs."""
+
+
+# --- Paddle's layout: `paddle.nn.layer.norm` also holds these layers, defined in sibling
+# modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.norm3d import (  # noqa: E402, F401
+    BatchNorm3D,
+    InstanceNorm3D,
+)

@@ -216,3 +216,13 @@ class AdaptiveMaxPool2D(Layer):
 
     def extra_repr(self) -> str:
         return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+# --- Paddle's layout: `paddle.nn.layer.pooling` also holds these layers, defined in sibling
+# modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.pooling3d import (  # noqa: E402, F401
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool3D,
+    AvgPool3D,
+    MaxPool3D,
+)

@@ -291,3 +291,12 @@ class TransformerEncoder(Layer):
 
     def gen_cache(self, src: Tensor) -> list:
         return [layer.gen_cache(src) for layer in self.layers]
+
+
+# --- Paddle's layout: `paddle.nn.layer.transformer` also holds these layers, defined in sibling
+# modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.transformer_decoder import (  # noqa: E402, F401
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+)

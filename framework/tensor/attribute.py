@@ -1,0 +1,21 @@
+"""`framework.tensor.attribute`, as `paddle.tensor.attribute`: tensor attributes.
+
+The framework's own ops (the same objects as `framework.<name>`) under the names
+Paddle's module of this path offers (mapping taken from Paddle 3.3's layout).
+"""
+
+from framework import (  # noqa: A004 - Paddle's names shadow builtins
+    is_complex,
+    is_floating_point,
+    is_integer,
+    rank,
+    shape,
+)
+
+__all__ = [
+    "is_complex",
+    "is_floating_point",
+    "is_integer",
+    "rank",
+    "shape",
+]

@@ -1,0 +1,49 @@
+"""`framework.tensor.creation`, as `paddle.tensor.creation`: to_tensor, zeros, arange, ...
+
+The framework's own ops (the same objects as `framework.<name>`) under the names
+Paddle's module of this path offers (mapping taken from Paddle 3.3's layout).
+"""
+
+from framework import (  # noqa: A004 - Paddle's names shadow builtins
+    arange,
+    create_parameter,
+    diag,
+    diag_embed,
+    diagflat,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    meshgrid,
+    ones,
+    ones_like,
+    to_tensor,
+    tril,
+    triu,
+    zeros,
+    zeros_like,
+)
+
+__all__ = [
+    "arange",
+    "create_parameter",
+    "diag",
+    "diag_embed",
+    "diagflat",
+    "empty",
+    "empty_like",
+    "eye",
+    "full",
+    "full_like",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "to_tensor",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
+]

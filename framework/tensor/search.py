@@ -1,0 +1,41 @@
+"""`framework.tensor.search`, as `paddle.tensor.search`: sorting, searching and selecting.
+
+The framework's own ops (the same objects as `framework.<name>`) under the names
+Paddle's module of this path offers (mapping taken from Paddle 3.3's layout).
+"""
+
+from framework import (  # noqa: A004 - Paddle's names shadow builtins
+    argmax,
+    argmin,
+    argsort,
+    bucketize,
+    index_sample,
+    index_select,
+    kthvalue,
+    masked_select,
+    mode,
+    msort,
+    nonzero,
+    searchsorted,
+    sort,
+    topk,
+    where,
+)
+
+__all__ = [
+    "argmax",
+    "argmin",
+    "argsort",
+    "bucketize",
+    "index_sample",
+    "index_select",
+    "kthvalue",
+    "masked_select",
+    "mode",
+    "msort",
+    "nonzero",
+    "searchsorted",
+    "sort",
+    "topk",
+    "where",
+]
