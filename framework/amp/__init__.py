@@ -1,5 +1,6 @@
 """Automatic mixed precision (`framework.amp`), as in `paddle.amp`."""
 
+from framework.amp import debugging
 from framework.amp.auto_cast import amp_cast, auto_cast, is_auto_cast_enabled
 from framework.amp.decorate import decorate
 from framework.amp.grad_scaler import GradScaler
@@ -23,6 +24,7 @@ __all__ = [
     "GradScaler",
     "amp_cast",
     "auto_cast",
+    "debugging",
     "decorate",
     "is_auto_cast_enabled",
     "is_bfloat16_supported",
