@@ -10,7 +10,7 @@ NotImplementedError pointing at `framework.jit.to_static`: the framework is dyna
 Paddle's C++ `paddle.base.core` has no counterpart here and is left out.
 """
 
-from framework.base import dygraph, framework, initializer, param_attr
+from framework.base import data_feeder, dygraph, framework, initializer, param_attr
 from framework.base.dygraph import disable_dygraph, enable_dygraph
 from framework.base.framework import (
     Executor,
@@ -33,6 +33,7 @@ __all__ = [
     "ParamAttr",
     "Program",
     "Tensor",
+    "data_feeder",
     "default_main_program",
     "default_startup_program",
     "disable_dygraph",

@@ -258,6 +258,27 @@ def test_base_module():
         base.disable_dygraph()
 
 
+def test_base_data_feeder_matches_paddle_in_dynamic_mode():
+    from framework.base.data_feeder import (
+        check_dtype,
+        check_shape,
+        check_type,
+        check_variable_and_dtype,
+        convert_dtype,
+    )
+
+    real = pytest.importorskip("paddle.base.data_feeder")
+    for dtype in ["float32", np.float16, np.dtype("int64"), "bool", np.int8]:
+        assert convert_dtype(dtype) == real.convert_dtype(dtype)
+    assert convert_dtype(paddle.float32) == "float32"
+    x = paddle.ones([2])
+    # no-ops in dynamic-graph mode, as Paddle's
+    assert check_type(x, "x", (paddle.Tensor,), "op") is None
+    assert check_dtype(x.dtype, "x", ["int8"], "op") is None
+    assert check_variable_and_dtype(x, "x", ["int8"], "op") is None
+    assert check_shape([2, 3], "op") is None
+
+
 @pytest.mark.parametrize(
     "make",
     [
