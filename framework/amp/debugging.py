@@ -15,17 +15,20 @@ not Paddle's kernel names. Creation ops (`ones`, `rand`, ...) do not pass that p
 a `framework.jit.to_static` function runs its captured graph outside it (tracing it owns the
 hook), so those ops are neither counted nor checked.
 
-Left out: `compare_accuracy` (compares Paddle's own dump files) and `check_layer_numerics`.
+`check_layer_numerics` checks the ops of a layer's forward (Paddle also checks its backward
+ops; here the backward pass is not checked). Left out: `compare_accuracy`, which compares
+the dump files Paddle's C++ checker writes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import os
 import sys
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -261,6 +264,32 @@ def disable_tensor_checker() -> None:
     _sync_hooks()
 
 
+def check_layer_numerics(func: Callable) -> Callable:
+    """Decorate a layer's `forward` so every op it runs is checked for NaN/Inf, raising at the
+    first one (CHECK_NAN_INF_AND_ABORT), as `paddle.amp.debugging.check_layer_numerics`.
+
+    As in Paddle, the first argument must be a tensor. Only the forward ops are checked.
+    """
+
+    @functools.wraps(func)
+    def wrapper(self, *args, **kwargs):
+        if not args:
+            raise RuntimeError("No elements found in args.")
+        if not isinstance(args[0], Tensor):
+            raise RuntimeError("First input of this layer must be tensor.")
+        global _checker
+        previous = _checker
+        _checker = TensorCheckerConfig(enable=True)
+        _sync_hooks()
+        try:
+            return func(self, *args, **kwargs)
+        finally:
+            _checker = previous
+            _sync_hooks()
+
+    return wrapper
+
+
 # --- operator statistics -------------------------------------------------------------------------
 
 
@@ -309,6 +338,7 @@ def collect_operator_stats() -> Iterator[None]:
 __all__ = [
     "DebugMode",
     "TensorCheckerConfig",
+    "check_layer_numerics",
     "check_numerics",
     "collect_operator_stats",
     "disable_operator_stats_collection",

@@ -139,3 +139,34 @@ def test_operator_stats_enable_disable_and_hooks_restored(capsys):
     debugging.disable_operator_stats_collection()
     assert "Multiply " in capsys.readouterr().out
     assert (autograd._trace_hook, recording._hook) == before
+
+
+def test_check_layer_numerics_paddle_example():
+    class MyLayer(paddle.nn.Layer):
+        def __init__(self, dtype, divide=False):
+            super().__init__()
+            self._w = self.create_parameter([2, 3], dtype=dtype)
+            self._b = self.create_parameter([2, 3], dtype=dtype)
+            self.divide = divide
+
+        @paddle.amp.debugging.check_layer_numerics
+        def forward(self, x):
+            if self.divide:
+                return 1 / x * self._w + self._b
+            return x @ self._w + self._b
+
+    dtype = "float32"
+    x = paddle.rand([10, 2, 2], dtype=dtype)
+    model = MyLayer(dtype)
+    x[0] = float(0)
+    loss = model(x)
+    adam = paddle.optimizer.Adam(parameters=model.parameters())
+    loss.backward()
+    adam.step()
+
+    with pytest.raises(RuntimeError, match="NAN or INF"), np.errstate(all="ignore"):
+        MyLayer(dtype, divide=True)(x)
+    with pytest.raises(RuntimeError, match="must be tensor"):
+        model(np.ones([2, 2]))
+    with np.errstate(all="ignore"):
+        paddle.log(paddle.to_tensor([-1.0]))  # the checker is off again
