@@ -170,3 +170,17 @@ def test_check_layer_numerics_paddle_example():
         model(np.ones([2, 2]))
     with np.errstate(all="ignore"):
         paddle.log(paddle.to_tensor([-1.0]))  # the checker is off again
+
+
+@pytest.mark.gpu
+def test_check_numerics_and_checker_on_gpu(capsys):
+    z = paddle.to_tensor(VALUES).cuda()
+    stats, values = debugging.check_numerics(z, "foo", "z", debugging.DebugMode.CHECK_NAN_INF)
+    np.testing.assert_array_equal(stats.numpy(), [1, 2, 1])
+    assert "device=gpu" in capsys.readouterr().err
+    debugging.enable_tensor_checker(debugging.TensorCheckerConfig(enable=True))
+    try:
+        with pytest.raises(RuntimeError, match="op=Log"):
+            paddle.log(paddle.to_tensor([-1.0]).cuda())
+    finally:
+        debugging.disable_tensor_checker()

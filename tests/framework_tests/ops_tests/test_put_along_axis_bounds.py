@@ -64,3 +64,14 @@ def test_scatter_nd_add_out_of_range_raises():
     x = framework.zeros([3, 2])
     with pytest.raises(IndexError):
         framework.scatter_nd_add(x, framework.to_tensor([[5, 0]]), framework.ones([1]))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("reduce", ["add", "mean", "assign"])
+def test_out_of_range_index_raises_on_gpu(reduce):
+    x = framework.zeros([2, 4]).cuda()
+    index = framework.to_tensor([[9]], place=x.place)
+    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+        framework.put_along_axis(x, index, 1.0, axis=1, reduce=reduce)
+    ok = framework.put_along_axis(x, framework.to_tensor([[-1]], place=x.place), 1.0, 1, reduce)
+    np.testing.assert_array_equal(ok.numpy()[:, 3], [1.0 if reduce != "mean" else 0.5] * 2)
