@@ -8,6 +8,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.json_schema import STRINGS, typed_json_field
 from datastore.importing.formats.base import Format
 from datastore.models import (
     Annotation,
@@ -77,7 +78,72 @@ class BoxSerializer(serializers.Serializer):
     h = serializers.FloatField()
 
 
+SPLIT_NAMES = ("train", "val", "test")
+PROBLEM_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string"},
+        "severity": {"type": "string", "enum": ["error", "warning", "info"]},
+        "file": {"type": "string", "description": "Path inside the upload; empty: all of it"},
+        "where": {"type": "string", "description": "Line, field or element in the file"},
+        "reason": {"type": "string"},
+        "fix": {"type": "string"},
+    },
+}
+IMPORT_REPORT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "counts": {
+            "type": "object",
+            "description": "Problems per severity",
+            "additionalProperties": {"type": "integer"},
+        },
+        "by_code": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "problems": {"type": "array", "items": PROBLEM_SCHEMA},
+    },
+}
+RATIOS_SCHEMA = {
+    "type": "object",
+    "description": "Each split's share of the samples",
+    "properties": {split: {"type": "number"} for split in SPLIT_NAMES},
+}
+VERSION_CLASSES_SCHEMA = {
+    "type": "array",
+    "description": "In label order: a label is an index into this list",
+    "items": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "color": {"type": "string"}},
+    },
+}
+SIZE_RANGE = {
+    "type": "object",
+    "properties": {k: {"type": "number"} for k in ("min", "max", "mean")},
+}
+VERSION_STATS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "samples": {"type": "integer"},
+        "per_split": {
+            "type": "object",
+            "properties": {split: {"type": "integer"} for split in SPLIT_NAMES},
+        },
+        "per_class": {
+            "type": "object",
+            "description": "Per split: labels per class name",
+            "properties": {
+                split: {"type": "object", "additionalProperties": {"type": "integer"}}
+                for split in SPLIT_NAMES
+            },
+        },
+        "boxes": {"type": "integer"},
+        "width": SIZE_RANGE,
+        "height": SIZE_RANGE,
+    },
+}
+
+
 class SampleSerializer(serializers.ModelSerializer):
+    problems = typed_json_field(STRINGS, "Problem codes the import found in this image")
     class_ids = serializers.SerializerMethodField()
     boxes = serializers.SerializerMethodField()
     image_url = serializers.SerializerMethodField()
@@ -166,6 +232,7 @@ class StartImportSerializer(serializers.Serializer):
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
+    report = typed_json_field(IMPORT_REPORT_SCHEMA, "Every problem found, by file")
     percent = serializers.IntegerField(read_only=True)
     outcome = serializers.ChoiceField(
         choices=ImportJob.Outcome.choices,
@@ -211,6 +278,9 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
 
 class DatasetVersionSerializer(serializers.ModelSerializer):
+    ratios = typed_json_field(RATIOS_SCHEMA, "The split's shares (random and stratified)")
+    classes = typed_json_field(VERSION_CLASSES_SCHEMA, "The classes frozen with it")
+    stats = typed_json_field(VERSION_STATS_SCHEMA, "Counts per split and class, image sizes")
     warnings = serializers.ListField(
         child=serializers.CharField(),
         source="split_warnings",

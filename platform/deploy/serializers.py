@@ -8,6 +8,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
 from deploy.models import Deployment, ModelExport
 
@@ -31,7 +32,67 @@ class ParitySerializer(serializers.Serializer):
     )
 
 
+PACKAGE_META_SCHEMA = {
+    "type": "object",
+    "description": "The package's meta.json (framework.inference.package.PackageMeta)",
+    "properties": {
+        "name": {"type": "string"},
+        "task": {"type": "string"},
+        "class_names": STRINGS,
+        "preprocessing": {
+            "type": "object",
+            "properties": {
+                "size": {"type": "array", "items": {"type": "integer"}},
+                "mean": {"type": "array", "items": {"type": "number"}},
+                "std": {"type": "array", "items": {"type": "number"}},
+                "layout": {"type": "string"},
+                "dtype": {"type": "string"},
+            },
+        },
+        "precision": {"type": "string", "description": "float32 or int8"},
+        "thresholds": {
+            "type": "object",
+            "properties": {
+                "score": {"type": "number", "nullable": True},
+                "per_class": {"type": "object", "additionalProperties": {"type": "number"}},
+            },
+        },
+        "source": {"type": "object", "description": "The job, dataset and weights it came from"},
+        "input_name": {"type": "string"},
+        "created_at": {"type": "string", "format": "date-time"},
+        "framework_version": {"type": "string"},
+        "nms": {"type": "object", "description": "Detection: the NMS the package applies"},
+    },
+}
+EXPORT_DETAILS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "quantization": {"type": "object", "description": "INT8: which layers are quantized"},
+        "label_set_agreement": {
+            "type": "number",
+            "description": "Multi-label: images given the same label set by both models",
+        },
+        "detection": {
+            "type": "object",
+            "description": "Detection parity: boxes matched between the two models",
+            "properties": {
+                "box_max_abs_diff_px": {"type": "number", "nullable": True},
+                "box_agreement": {"type": "number", "nullable": True},
+                "boxes_compared": {"type": "integer"},
+                "match_iou": {"type": "number"},
+            },
+        },
+    },
+}
+
+
 class ModelExportSerializer(serializers.ModelSerializer):
+    class_thresholds = typed_json_field(
+        {"type": "object", "additionalProperties": {"type": "number"}},
+        "Class name: its minimum confidence, written into the package",
+    )
+    meta = typed_json_field(PACKAGE_META_SCHEMA, "Empty until the export succeeds")
+    details = typed_json_field(EXPORT_DETAILS_SCHEMA, "What the checks found beyond parity")
     format = ExportFormatField(read_only=True)
     format_display = serializers.CharField(source="get_format_display", read_only=True)
     job = serializers.IntegerField(source="job_id", read_only=True, allow_null=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.json_schema import STRINGS, typed_json_field
 from modelzoo.catalog import ARCHITECTURES
 from modelzoo.models import Weights, WeightsImport
 
@@ -37,19 +38,9 @@ WEIGHTS_REPORT_SCHEMA = {
 }
 
 
-@extend_schema_field(WEIGHTS_REPORT_SCHEMA)
-class WeightsReportField(serializers.JSONField):
-    pass
-
-
-@extend_schema_field({"type": "array", "items": {"type": "string"}})
-class ClassNamesField(serializers.JSONField):
-    pass
-
-
 class WeightsSerializer(serializers.ModelSerializer):
-    class_names = ClassNamesField(read_only=True, help_text="In the model's output order")
-    report = WeightsReportField(read_only=True)
+    class_names = typed_json_field(STRINGS, "In the model's output order")
+    report = typed_json_field(WEIGHTS_REPORT_SCHEMA, "What made these weights")
     source_description = serializers.CharField(read_only=True)
     job = serializers.SerializerMethodField()
     download_url = serializers.SerializerMethodField()

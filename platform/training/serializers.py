@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.json_schema import INDICES, NUMBER_OR_NULL, NUMBERS, STRINGS, typed_json_field
 from modelzoo.presets import PRESETS
 from training.hyperparameters import FIELDS, TASK_FIELDS, Field
 from training.models import EvaluationReport, JobLogLine, SplitEvaluation, TrainingJob
@@ -29,12 +30,6 @@ def _field_schema(field: Field) -> dict[str, Any]:
     return schema
 
 
-def _json_field(schema: dict[str, Any], help_text: str) -> serializers.JSONField:
-    """A report's JSON column, typed in the schema (a subclass each: the schema is the class's)."""
-    field = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
-    return field(read_only=True, help_text=help_text)
-
-
 HYPERPARAMETER_PROPERTIES = {
     name: _field_schema(field)
     for fields in (FIELDS, *TASK_FIELDS.values())
@@ -47,7 +42,7 @@ CONFIG_SCHEMA = {
     "properties": HYPERPARAMETER_PROPERTIES,
     "additionalProperties": True,
 }
-CLASS_NAMES_SCHEMA = {"type": "array", "items": {"type": "string"}}
+CLASS_NAMES_SCHEMA = STRINGS
 FAILURE_DETAIL_SCHEMA = {
     "type": "object",
     "description": "What the failure is about, where it is about one thing",
@@ -62,9 +57,9 @@ FAILURE_DETAIL_SCHEMA = {
 
 
 class TrainingJobSerializer(serializers.ModelSerializer):
-    class_names = _json_field(CLASS_NAMES_SCHEMA, "The classes, in the model's output order")
-    config = _json_field(CONFIG_SCHEMA, "The hyperparameters it trains with")
-    failure_detail = _json_field(
+    class_names = typed_json_field(CLASS_NAMES_SCHEMA, "The classes, in the model's output order")
+    config = typed_json_field(CONFIG_SCHEMA, "The hyperparameters it trains with")
+    failure_detail = typed_json_field(
         FAILURE_DETAIL_SCHEMA, "Empty unless the failure is about one thing"
     )
     status = serializers.ChoiceField(choices=TrainingJob.Status.choices, read_only=True)
@@ -202,11 +197,6 @@ REPORT_FIELDS = [
 ]
 
 
-NUMBER_OR_NULL = {"type": "number", "nullable": True}
-NUMBERS = {"type": "array", "items": {"type": "number"}}
-INDICES = {"type": "array", "items": {"type": "integer"}}
-
-
 PER_CLASS_SCHEMA = {
     "type": "array",
     "items": {
@@ -324,14 +314,14 @@ class ReportShapeSerializer(serializers.ModelSerializer):
         "job's threshold without one); an evaluation applies the job's, never re-chooses",
     )
 
-    per_class = _json_field(PER_CLASS_SCHEMA, "Each class's scores, in class order")
-    confusion = _json_field(
+    per_class = typed_json_field(PER_CLASS_SCHEMA, "Each class's scores, in class order")
+    confusion = typed_json_field(
         CONFUSION_SCHEMA,
         "Counts: rows are true classes, columns predicted (detection: the "
         "last row and column are background, for misses and false positives)",
     )
-    pr_curves = _json_field(PR_CURVES_SCHEMA, "Each class's precision-recall curve, thinned")
-    predictions = _json_field(PREDICTIONS_SCHEMA, "One row per evaluated image")
+    pr_curves = typed_json_field(PR_CURVES_SCHEMA, "Each class's precision-recall curve, thinned")
+    predictions = typed_json_field(PREDICTIONS_SCHEMA, "One row per evaluated image")
 
     def get_class_names(self, report: ReportFields) -> list[str]:
         return list(report.job.class_names)
@@ -496,7 +486,9 @@ class MetricRecordRowSerializer(serializers.Serializer):
     tag = serializers.CharField()
     epoch = serializers.IntegerField()
     step = serializers.IntegerField()
-    data = _json_field(RECORD_DATA_SCHEMA, "The record: a histogram, predictions or a PR curve")
+    data = typed_json_field(
+        RECORD_DATA_SCHEMA, "The record: a histogram, predictions or a PR curve"
+    )
 
 
 class RecordsSerializer(serializers.Serializer):
@@ -535,7 +527,7 @@ class ComparedJobSerializer(serializers.Serializer):
     architecture = serializers.CharField()
     dataset = serializers.CharField()
     preset = serializers.CharField()
-    config = _json_field(CONFIG_SCHEMA, "The hyperparameters it trained with")
+    config = typed_json_field(CONFIG_SCHEMA, "The hyperparameters it trained with")
     task = serializers.ChoiceField(choices=TrainingJob.Task.choices)
     val_accuracy = serializers.FloatField(allow_null=True)
     val_map = serializers.FloatField(allow_null=True)
