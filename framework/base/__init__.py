@@ -10,7 +10,14 @@ NotImplementedError pointing at `framework.jit.to_static`: the framework is dyna
 Paddle's C++ `paddle.base.core` has no counterpart here and is left out.
 """
 
-from framework.base import data_feeder, dygraph, framework, initializer, param_attr
+from framework.base import (
+    data_feeder,
+    dygraph,
+    framework,
+    initializer,
+    param_attr,
+    unique_name,
+)
 from framework.base.dygraph import disable_dygraph, enable_dygraph
 from framework.base.framework import (
     Executor,
@@ -47,4 +54,5 @@ __all__ = [
     "param_attr",
     "program_guard",
     "set_global_initializer",
+    "unique_name",
 ]

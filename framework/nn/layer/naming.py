@@ -7,11 +7,13 @@ import re
 from collections import defaultdict
 
 _counters: defaultdict[str, itertools.count] = defaultdict(itertools.count)
+_name_prefix = ""  # prepended to every name inside `framework.base.unique_name.guard("...")`
 
 
 def unique_name(prefix: str) -> str:
-    """`prefix_0`, `prefix_1`, ... one counter per prefix for the life of the process."""
-    return f"{prefix}_{next(_counters[prefix])}"
+    """`prefix_0`, `prefix_1`, ... one counter per prefix for the life of the process (or of a
+    `framework.base.unique_name.guard()` block)."""
+    return f"{_name_prefix}{prefix}_{next(_counters[prefix])}"
 
 
 def snake_case(name: str) -> str:

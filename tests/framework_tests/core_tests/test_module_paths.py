@@ -258,6 +258,33 @@ def test_base_module():
         base.disable_dygraph()
 
 
+def test_base_unique_name_like_paddle():
+    from framework.base import unique_name
+
+    real = pytest.importorskip("paddle.base.unique_name")
+    for m in (unique_name, real):
+        with m.guard():
+            assert [m.generate("fc"), m.generate("fc"), m.generate("conv")] == [
+                "fc_0",
+                "fc_1",
+                "conv_0",
+            ]
+            with m.guard("model_"):
+                assert m.generate("fc") == "model_fc_0"
+            assert m.generate("fc") == "fc_2"
+    with unique_name.guard():
+        layer = paddle.nn.Linear(2, 2)
+        assert layer.weight.name == "linear_0.w_0"
+    for m, make in (
+        (unique_name, paddle.nn.Linear),
+        (real, pytest.importorskip("paddle").nn.Linear),
+    ):
+        with m.guard("net_"):
+            layer = make(2, 2)
+            # the prefix lands twice on parameters, in Paddle as here: names build on the layer's
+            assert (layer._full_name, layer.weight.name) == ("net_linear_0", "net_net_linear_0.w_0")
+
+
 def test_base_data_feeder_matches_paddle_in_dynamic_mode():
     from framework.base.data_feeder import (
         check_dtype,
