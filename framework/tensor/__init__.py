@@ -4,7 +4,10 @@
     paddle.tensor.math.add(x, y)             # the same function as paddle.add
     from framework.tensor.manipulation import reshape
 
-Every name here is the framework's own object (`framework.tensor.add is framework.add`); the
+Every name here is the framework's own object (`framework.tensor.add is framework.add`); a
+few live elsewhere: `inverse` is `framework.linalg.inv`, `sigmoid` is
+`framework.nn.functional.sigmoid`, `div_`/`mul_`/`sub_` are `divide_`/`multiply_`/`subtract_`,
+and in-place ops such as `sqrt_` are the functions bound onto `framework.Tensor`. The
 submodules mirror Paddle's layout (`math`, `manipulation`, `creation`, `linalg`, `logic`,
 `search`, `stat`, `random`, `attribute`, `einsum`, `ops`). As in Paddle, the name `einsum`
 here is the function; its module is still importable as `framework.tensor.einsum`.
@@ -348,6 +351,16 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     zeros,
     zeros_like,
 )
+from framework import (
+    divide_ as div_,
+)
+from framework import (
+    multiply_ as mul_,
+)
+from framework import (
+    subtract_ as sub_,
+)
+from framework.core.tensor import Tensor as _Tensor
 from framework.linalg import (  # noqa: A004 - Paddle's names shadow builtins
     cholesky,
     cholesky_inverse,
@@ -376,6 +389,26 @@ from framework.linalg import (  # noqa: A004 - Paddle's names shadow builtins
     svd_lowrank,
     svdvals,
 )
+from framework.linalg import (
+    inv as inverse,
+)
+from framework.nn.functional import (  # noqa: A004 - Paddle's names shadow builtins
+    sigmoid,
+)
+
+# In-place ops Paddle binds onto Tensor, as functions (`paddle.tensor.sqrt_(x)`).
+add_ = _Tensor.add_
+ceil_ = _Tensor.ceil_
+exp_ = _Tensor.exp_
+exponential_ = _Tensor.exponential_
+floor_ = _Tensor.floor_
+lerp_ = _Tensor.lerp_
+reciprocal_ = _Tensor.reciprocal_
+round_ = _Tensor.round_
+rsqrt_ = _Tensor.rsqrt_
+scale_ = _Tensor.scale_
+sqrt_ = _Tensor.sqrt_
+uniform_ = _Tensor.uniform_
 
 __all__ = [
     "abs",
@@ -384,6 +417,7 @@ __all__ = [
     "acos_",
     "acosh",
     "add",
+    "add_",
     "add_n",
     "addmm",
     "all",
@@ -423,6 +457,7 @@ __all__ = [
     "cast",
     "cdist",
     "ceil",
+    "ceil_",
     "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
@@ -457,6 +492,7 @@ __all__ = [
     "diff",
     "dist",
     "div",
+    "div_",
     "divide",
     "divide_",
     "dot",
@@ -474,14 +510,17 @@ __all__ = [
     "equal_all",
     "erf",
     "exp",
+    "exp_",
     "expand",
     "expand_as",
     "expm1",
+    "exponential_",
     "eye",
     "flatten",
     "flatten_",
     "flip",
     "floor",
+    "floor_",
     "floor_divide",
     "floor_divide_",
     "floor_mod",
@@ -515,6 +554,7 @@ __all__ = [
     "index_sample",
     "index_select",
     "inner",
+    "inverse",
     "is_complex",
     "is_empty",
     "is_floating_point",
@@ -534,6 +574,7 @@ __all__ = [
     "ldexp",
     "le",
     "lerp",
+    "lerp_",
     "less",
     "less_equal",
     "less_than",
@@ -579,6 +620,7 @@ __all__ = [
     "moveaxis",
     "msort",
     "mul",
+    "mul_",
     "multi_dot",
     "multinomial",
     "multiplex",
@@ -628,6 +670,7 @@ __all__ = [
     "rank",
     "ravel",
     "reciprocal",
+    "reciprocal_",
     "reduce_as",
     "remainder",
     "remainder_",
@@ -639,9 +682,12 @@ __all__ = [
     "roll",
     "rot90",
     "round",
+    "round_",
     "row_stack",
     "rsqrt",
+    "rsqrt_",
     "scale",
+    "scale_",
     "scatter",
     "scatter_add",
     "scatter_nd",
@@ -651,6 +697,7 @@ __all__ = [
     "select_scatter",
     "sgn",
     "shape",
+    "sigmoid",
     "sign",
     "signbit",
     "sin",
@@ -665,6 +712,7 @@ __all__ = [
     "sort",
     "split",
     "sqrt",
+    "sqrt_",
     "square",
     "square_",
     "squeeze",
@@ -675,6 +723,7 @@ __all__ = [
     "std",
     "strided_slice",
     "sub",
+    "sub_",
     "subtract",
     "subtract_",
     "sum",
@@ -708,6 +757,7 @@ __all__ = [
     "unflatten",
     "unfold",
     "uniform",
+    "uniform_",
     "unique",
     "unsqueeze",
     "unsqueeze_",

@@ -1,7 +1,8 @@
 """`framework.tensor.attribute`, as `paddle.tensor.attribute`: tensor attributes.
 
-The framework's own ops (the same objects as `framework.<name>`) under the names
-Paddle's module of this path offers (mapping taken from Paddle 3.3's layout).
+The framework's own ops (the objects `framework`, `framework.linalg`, `framework.nn.functional`
+or `framework.Tensor` hold) under the names Paddle's module of this path offers (mapping taken
+from Paddle 3.3's layout).
 """
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins

@@ -1,7 +1,8 @@
 """`framework.tensor.math`, as `paddle.tensor.math`: elementwise math and reductions.
 
-The framework's own ops (the same objects as `framework.<name>`) under the names
-Paddle's module of this path offers (mapping taken from Paddle 3.3's layout).
+The framework's own ops (the objects `framework`, `framework.linalg`, `framework.nn.functional`
+or `framework.Tensor` hold) under the names Paddle's module of this path offers (mapping taken
+from Paddle 3.3's layout).
 """
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
@@ -133,12 +134,34 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     trunc_,
     vander,
 )
+from framework import (
+    divide_ as div_,
+)
+from framework import (
+    multiply_ as mul_,
+)
+from framework import (
+    subtract_ as sub_,
+)
+from framework.core.tensor import Tensor as _Tensor
+from framework.linalg import (  # noqa: A004 - Paddle's names shadow builtins
+    inv as inverse,
+)
+from framework.nn.functional import (  # noqa: A004 - Paddle's names shadow builtins
+    sigmoid,
+)
+
+# In-place ops Paddle binds onto Tensor, as functions (`paddle.tensor.sqrt_(x)`).
+add_ = _Tensor.add_
+lerp_ = _Tensor.lerp_
+scale_ = _Tensor.scale_
 
 __all__ = [
     "abs",
     "acos",
     "acosh",
     "add",
+    "add_",
     "add_n",
     "addmm",
     "all",
@@ -168,6 +191,7 @@ __all__ = [
     "deg2rad",
     "diff",
     "div",
+    "div_",
     "divide",
     "divide_",
     "exp",
@@ -186,6 +210,7 @@ __all__ = [
     "heaviside",
     "hypot",
     "inner",
+    "inverse",
     "isfinite",
     "isin",
     "isinf",
@@ -197,6 +222,7 @@ __all__ = [
     "lcm",
     "ldexp",
     "lerp",
+    "lerp_",
     "log",
     "log10",
     "log10_",
@@ -217,6 +243,7 @@ __all__ = [
     "mod",
     "mod_",
     "mul",
+    "mul_",
     "multiplex",
     "multiply",
     "multiply_",
@@ -241,7 +268,9 @@ __all__ = [
     "round",
     "rsqrt",
     "scale",
+    "scale_",
     "sgn",
+    "sigmoid",
     "sign",
     "signbit",
     "sin",
@@ -250,6 +279,7 @@ __all__ = [
     "sqrt",
     "stanh",
     "sub",
+    "sub_",
     "subtract",
     "subtract_",
     "sum",

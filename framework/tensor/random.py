@@ -1,7 +1,8 @@
 """`framework.tensor.random`, as `paddle.tensor.random`: random sampling.
 
-The framework's own ops (the same objects as `framework.<name>`) under the names
-Paddle's module of this path offers (mapping taken from Paddle 3.3's layout).
+The framework's own ops (the objects `framework`, `framework.linalg`, `framework.nn.functional`
+or `framework.Tensor` hold) under the names Paddle's module of this path offers (mapping taken
+from Paddle 3.3's layout).
 """
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
@@ -19,9 +20,15 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     standard_normal,
     uniform,
 )
+from framework.core.tensor import Tensor as _Tensor
+
+# In-place ops Paddle binds onto Tensor, as functions (`paddle.tensor.sqrt_(x)`).
+exponential_ = _Tensor.exponential_
+uniform_ = _Tensor.uniform_
 
 __all__ = [
     "bernoulli_",
+    "exponential_",
     "multinomial",
     "normal",
     "normal_",
@@ -34,4 +41,5 @@ __all__ = [
     "randperm",
     "standard_normal",
     "uniform",
+    "uniform_",
 ]

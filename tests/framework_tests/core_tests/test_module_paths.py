@@ -5,6 +5,7 @@ switches. Paddle's documented examples that use these paths run unchanged."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import subprocess
 import sys
 import textwrap
@@ -33,8 +34,24 @@ TENSOR_SUBMODULES = (
 )
 
 
+# paddle.tensor names whose object the framework has under another name or module.
+_ELSEWHERE = {
+    "div_": framework.divide_,
+    "mul_": framework.multiply_,
+    "sub_": framework.subtract_,
+    "inverse": framework.linalg.inv,
+    "sigmoid": framework.nn.functional.sigmoid,
+}
+
+
 def _origin(name: str):
-    return getattr(framework, name) if hasattr(framework, name) else getattr(framework.linalg, name)
+    if name in _ELSEWHERE:
+        return _ELSEWHERE[name]
+    if hasattr(framework, name):
+        return getattr(framework, name)
+    if hasattr(framework.linalg, name):
+        return getattr(framework.linalg, name)
+    return inspect.getattr_static(framework.Tensor, name)  # an in-place op bound as a method
 
 
 # --- paddle.tensor ---------------------------------------------------------------------------
@@ -73,6 +90,10 @@ def test_tensor_paths_as_paddle_code_uses_them():
     assert paddle.tensor.logic.equal is paddle.equal
     assert paddle.tensor.random.randn is paddle.randn
     assert paddle.tensor.attribute.shape is paddle.shape
+    y = paddle.to_tensor([4.0, 9.0])
+    paddle.tensor.ops.sqrt_(y)  # the in-place ops Paddle binds onto Tensor, as functions
+    np.testing.assert_allclose(y.numpy(), [2.0, 3.0])
+    np.testing.assert_allclose(paddle.tensor.math.inverse(x).numpy(), np.linalg.inv(x.numpy()))
 
 
 def test_tensor_einsum_names_the_function_and_its_module_still_imports():
