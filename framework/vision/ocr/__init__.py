@@ -5,6 +5,9 @@ pipeline, and the losses and labels to fine-tune it.
     ocr = OCRPipeline.from_onnx("det.onnx", "rec.onnx", "cls.onnx")
     lines = ocr(image)  # [OCRLine(polygon, text, score), ...]
 
+Training the detector: `make_db_labels` turns an image's text polygons into DB targets and
+`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them.
+
 Nothing here needs OpenCV, onnxruntime, shapely or pyclipper: the geometry (region hulls,
 minimum-area rectangles, round offsets) and the resampling are NumPy.
 """
@@ -12,11 +15,14 @@ minimum-area rectangles, round offsets) and the resampling are NumPy.
 from __future__ import annotations
 
 from framework.vision.ocr.ctc_decode import ctc_greedy_decode
+from framework.vision.ocr.db_labels import make_db_labels
+from framework.vision.ocr.db_loss import DBLoss, balanced_bce_loss, db_dice_loss, mask_l1_loss
 from framework.vision.ocr.db_postprocess import DBPostProcess
 from framework.vision.ocr.pipeline import OCRLine, OCRPipeline, crop_text_line, sort_reading_order
 from framework.vision.ocr.predictors import TextClassifier, TextDetector, TextRecognizer
 
 __all__ = [
+    "DBLoss",
     "DBPostProcess",
     "OCRLine",
     "OCRPipeline",
@@ -24,6 +30,10 @@ __all__ = [
     "TextDetector",
     "TextRecognizer",
     "crop_text_line",
+    "balanced_bce_loss",
     "ctc_greedy_decode",
+    "db_dice_loss",
+    "make_db_labels",
+    "mask_l1_loss",
     "sort_reading_order",
 ]
