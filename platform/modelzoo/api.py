@@ -20,6 +20,8 @@ from core.scoping import get_object_for_user_or_404, scoped
 from modelzoo.catalog import UnknownArchitecture, get_architecture
 from modelzoo.models import Weights, WeightsImport
 from modelzoo.serializers import (
+    ArchitectureListSerializer,
+    ArchitectureSerializer,
     ImportWeightsSerializer,
     ReadyModelListSerializer,
     ReadyModelSerializer,
@@ -45,7 +47,7 @@ class ArchitectureListView(generics.GenericAPIView):
     @extend_schema(
         operation_id="modelzoo_architectures_list",
         parameters=[OpenApiParameter("task", str)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: ArchitectureListSerializer},
     )
     def get(self, request: Request) -> Response:
         entries = catalog()
@@ -65,7 +67,7 @@ def _architecture(key: str) -> Any:
 class ArchitectureDetailView(generics.GenericAPIView):
     """One architecture of the catalog."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: ArchitectureSerializer})
     def get(self, request: Request, key: str) -> Response:
         return Response(describe(_architecture(key)))
 

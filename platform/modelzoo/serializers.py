@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.json_schema import STRINGS, typed_json_field
+from core.json_schema import NUMBER_OR_NULL, STRINGS, typed_json_field
 from modelzoo.catalog import ARCHITECTURES
 from modelzoo.models import Weights, WeightsImport
 
@@ -241,3 +241,79 @@ class TryPhotoResultSerializer(serializers.Serializer):
     top5 = _TopClassSerializer(many=True)
     preprocessing = ManifestPreprocessingField(help_text="The weights' manifest's preprocessing")
     elapsed_ms = serializers.FloatField()
+
+
+class ArchitectureProfileSerializer(serializers.Serializer):
+    """Parameters, FLOPs and state size at `input_shape` with `num_classes` outputs."""
+
+    num_classes = serializers.IntegerField()
+    input_shape = serializers.ListField(child=serializers.IntegerField())
+    status = serializers.ChoiceField(choices=["ready", "unmeasured"])
+    params = serializers.IntegerField(allow_null=True)
+    flops = serializers.IntegerField(allow_null=True)
+    state_bytes = serializers.IntegerField(allow_null=True)
+    error = serializers.CharField(allow_blank=True, help_text="How to measure it, if unmeasured")
+
+
+class ShippedProvenanceSerializer(serializers.Serializer):
+    title = serializers.CharField(allow_blank=True)
+    source = typed_json_field(
+        {
+            "type": "object",
+            "description": "The package, version, file and license the weights come from",
+            "properties": {
+                key: {"type": "string"}
+                for key in ("package", "version", "file", "sha256", "license", "upstream")
+            },
+        }
+    )
+    published = typed_json_field(
+        {
+            "type": "object",
+            "nullable": True,
+            "description": "The accuracy its authors publish, and where",
+            "properties": {
+                "top1": NUMBER_OR_NULL,
+                "top5": NUMBER_OR_NULL,
+                "dataset": {"type": "string"},
+                "source": {"type": "string"},
+            },
+        }
+    )
+    preprocessing = ManifestPreprocessingField(allow_null=True)
+    sha256 = serializers.CharField(allow_blank=True, help_text="Of the stored, converted file")
+
+
+class ShippedWeightsSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    size_bytes = serializers.IntegerField()
+    backbone_only = serializers.BooleanField(help_text="A detector's: its backbone's weights")
+    backbone = serializers.CharField(allow_null=True)
+    num_classes = serializers.IntegerField(allow_null=True, help_text="Null: a backbone's")
+    provenance = ShippedProvenanceSerializer(allow_null=True)
+    try_url = serializers.CharField(allow_null=True)
+
+
+class ArchitectureSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    family = serializers.CharField()
+    task = serializers.CharField()
+    description = serializers.CharField()
+    in_channels = serializers.IntegerField()
+    input_size = serializers.IntegerField()
+    min_input_size = serializers.IntegerField()
+    max_input_size = serializers.IntegerField()
+    profile = ArchitectureProfileSerializer()
+    presets = typed_json_field(
+        {
+            "type": "object",
+            "description": "Each preset's hyperparameters for this architecture",
+            "additionalProperties": {"type": "object", "additionalProperties": True},
+        }
+    )
+    shipped_weights = ShippedWeightsSerializer(allow_null=True)
+
+
+class ArchitectureListSerializer(serializers.Serializer):
+    architectures = ArchitectureSerializer(many=True)
