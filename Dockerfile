@@ -55,4 +55,4 @@ USER sampan
 EXPOSE 8000
 # As docker-compose.yml's web service: threads keep idle keep-alive connections from holding a
 # process each.
-CMD ["gunicorn", "studio.wsgi:application", "--bind=0.0.0.0:8000", "--workers=3", "--worker-class=gthread", "--threads=4", "--keep-alive=5", "--timeout=120", "--access-logfile=-"]
+CMD ["gunicorn", "studio.wsgi:application", "--bind=0.0.0.0:8000", "--workers=3", "--worker-class=gthread", "--threads=4", "--keep-alive=5", "--timeout=120", "--access-logfile=-", "--logger-class=core.gunicorn_logging.Logger"]

@@ -2,7 +2,8 @@
 
 Each line has ``time`` (UTC, ISO 8601), ``level``, ``logger`` and ``message``; ``request_id``
 inside a web request (``core.request_ids``), ``task`` and ``task_id`` inside a Celery task, and
-``exception`` with the traceback when there is one. Line breaks inside a message or a
+``exception`` with the traceback when there is one; ``http`` on gunicorn's access lines
+(``core.gunicorn_logging``). Line breaks inside a message or a
 traceback are escaped by JSON, so a line is always one whole record.
 
 The web processes get it from settings.LOGGING; the workers also route Celery's own loggers
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,6 +34,8 @@ class JsonFormatter(logging.Formatter):
         if request_id is not None:
             entry["request_id"] = request_id
         entry.update(_task_fields())
+        if record.name == "gunicorn.access" and isinstance(record.args, Mapping):
+            entry["http"] = access_fields(record.args)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         elif record.exc_text:
@@ -39,6 +43,31 @@ class JsonFormatter(logging.Formatter):
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
         return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+def access_fields(atoms: Mapping[str, Any]) -> dict[str, Any]:
+    """One request as gunicorn's access log sees it (its atoms: h remote address, m method,
+    U path, q query, s status, B bytes, D microseconds, a user agent, f referer)."""
+
+    def atom(key: str) -> Any:
+        value = atoms.get(key, "-")
+        return None if value in ("-", "", None) else value
+
+    fields = {
+        "method": atom("m"),
+        "path": atom("U"),
+        "query": atom("q"),
+        "status": int(atoms["s"]) if str(atoms.get("s", "")).isdigit() else None,
+        "bytes": int(atoms["B"]) if str(atoms.get("B", "")).isdigit() else 0,
+        "duration_ms": round(int(atoms["D"]) / 1000, 3)
+        if str(atoms.get("D", "")).isdigit()
+        else None,
+        "remote": atom("h"),
+        "user_agent": atom("a"),
+        "referer": atom("f"),
+        "request_id": atom("{x-request-id}o"),
+    }
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 def _task_fields() -> dict[str, str]:

@@ -160,6 +160,7 @@ def web_command(host: str, port: int, *, reload: bool, workers: int) -> list[str
         "--keep-alive=5",
         "--timeout=120",
         "--access-logfile=-",
+        "--logger-class=core.gunicorn_logging.Logger",  # LOG_FORMAT for gunicorn's lines too
     ]
 
 
