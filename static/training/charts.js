@@ -239,3 +239,9 @@ $("epoch-slider").addEventListener("input", drawPredictions);
 $("histogram-tag").addEventListener("change", () => pollHistograms(true));
 $("histogram-mode").addEventListener("change", () => pollHistograms(true));
 poll();
+
+// Cancelling throws away the run's remaining epochs: ask first (the last checkpoint stays).
+$("cancel")?.addEventListener("click", (event) => {
+  const name = state.job?.name ? `“${state.job.name}”` : "this job";
+  if (!window.confirm(`Cancel ${name}? It stops at its next training step.`)) event.preventDefault();
+});
