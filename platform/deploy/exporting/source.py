@@ -109,7 +109,8 @@ def package_meta(export: ModelExport, trained: TrainedModel) -> PackageMeta:
         if trained.has_report_thresholds:
             source["validation_map"] = job.val_map
     return PackageMeta(
-        name=f"{export.name} v{export.version}",
+        # The job name often ends in its dataset version ("… on Rocket v1"): say which v is which.
+        name=f"{export.name} (model v{export.version})",
         task=trained.task,
         class_names=trained.class_names,
         preprocessing=trained.preprocessing,
