@@ -69,9 +69,14 @@ async function tryImage(blob) {
   body.append("image", blob, blob.name || "pasted.png");
   body.append("top_k", "20"); // every class up to 20: the slider then works without a refetch
   body.append("threshold", "0");
+  clearResult(); // a refused file must not leave the last image's answer on show
   $("answer").textContent = "Predicting…";
-  const [image, answer] = await Promise.all([loadImage(blob), predict(body)]);
+  const [image, answer] = await Promise.all([loadImage(blob).catch(() => null), predict(body)]);
   if (!answer) return;
+  if (!image) {
+    refuse("The server answered, but this browser cannot show the image.");
+    return;
+  }
   last = { image, prediction: answer.predictions[0], model: answer.model };
   draw();
   traffic();
@@ -82,10 +87,28 @@ async function predict(body) {
     const { data } = await api(page.predict_url, { method: "POST", body });
     return data;
   } catch (error) {
-    $("answer").textContent = error.message;
-    $("answer").classList.add("error");
+    refuse(error.message);
     return null;
   }
+}
+
+// No image, no boxes, no chart: what is shown belongs to the file just chosen.
+function clearResult() {
+  last = null;
+  $("preview").hidden = true;
+  canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+  if ($("detected-boxes")) replace($("detected-boxes"));
+  if (chartBox && window.Plotly) window.Plotly.purge(chartBox);
+  document.body.dataset.chartReady = "";
+  document.body.dataset.boxesDrawn = "";
+  document.body.dataset.refused = "";
+}
+
+function refuse(message) {
+  clearResult();
+  $("answer").textContent = message;
+  $("answer").classList.add("error");
+  document.body.dataset.refused = "true";
 }
 
 function loadImage(blob) {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -121,6 +122,19 @@ def test_try_an_image_save_a_threshold_and_call_the_endpoint(
     page.reload()
     page.wait_for_function("() => document.body.dataset.trafficReady === 'true'")
     expect(page.locator("#traffic-totals")).to_contain_text("Requests (1 h)")
+
+    # A refused file takes the last image's answer off the page: no image, no chart.
+    page.set_input_files("#file", str(image))
+    page.wait_for_function("() => document.body.dataset.chartReady === 'true'")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not an image")
+    page.set_input_files("#file", str(notes))
+    page.wait_for_function("() => document.body.dataset.refused === 'true'")
+    expect(page.locator("#answer")).to_have_class(re.compile(r"\berror\b"))
+    expect(page.locator("#answer")).not_to_contain_text("model v1")
+    expect(page.locator("#preview")).to_be_hidden()
+    expect(page.locator("#chart-classes .main-svg")).to_have_count(0)
+    screenshot("refused")
 
 
 def test_a_threshold_picked_in_the_evaluation_report_is_saved_into_the_deployment(

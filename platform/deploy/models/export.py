@@ -72,12 +72,13 @@ class ModelExport(ClaimableJob):
         indexes = [models.Index(fields=["workspace", "status"], name="export_by_status")]
 
     def __str__(self) -> str:
-        return f"{self.name} v{self.version} ({self.get_format_display()})"
+        return f"{self.name} (model v{self.version}, {self.get_format_display()})"
 
     # --- reading ---------------------------------------------------------------------------------
     @property
     def label(self) -> str:
-        return f"{self.name} · v{self.version} · {self.get_format_display()}"
+        # "model v": the job's name often ends in its dataset's version ("… on Digits v1").
+        return f"{self.name} · model v{self.version} · {self.get_format_display()}"
 
     @property
     def is_servable(self) -> bool:

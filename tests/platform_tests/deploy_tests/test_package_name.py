@@ -16,3 +16,6 @@ class PackageNameTests(DeployTestCase):
         self.assertEqual(first.meta["name"], f"LeNet on Digits v1 (model v{first.version})")
         self.assertEqual(second.meta["name"], f"LeNet on Digits v1 (model v{second.version})")
         self.assertNotEqual(first.version, second.version)
+        self.assertEqual(
+            first.label, f"LeNet on Digits v1 · model v{first.version} · Inference package"
+        )
