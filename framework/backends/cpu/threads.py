@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from framework.ops.nn import blas_threads
+from framework.backends.cpu import blas_threads
 
 CPU_WORKERS = max(1, min(len(os.sched_getaffinity(0)), 8))
 

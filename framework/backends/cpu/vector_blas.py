@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import gemm, threads
+from framework.backends.cpu import gemm, threads
 
 # Shorter vectors go through NumPy, whose ufuncs then run in cache (a Momentum update, BLAS
 # against NumPy: 64K float32 values 35 against 29 us, 128K 51 against 79 us).

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import blas_threads, openmp
+from framework.backends.cpu import blas_threads, openmp
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _SEQUENTIAL, _GNU_OPENMP = 1, 3  # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU

@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import openmp, threads
-from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.backends.cpu import openmp, threads
+from framework.core.conv_geometry import ConvGeometry
 
 # oneDNN C API constants (dnnl_types.h, v3)
 _F32 = 3
