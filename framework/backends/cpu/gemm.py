@@ -13,7 +13,7 @@ MKL runs on GNU OpenMP, the runtime oneDNN's teams use too (`openmp`), held to o
 by default: `matmul` uses it where BLAS is meant to run one thread anyway, inside
 `blas_threads.single_threaded_blas` (not while threads are lent to a single sample);
 `threaded_matmul` gives one call a team. Without GNU OpenMP, MKL is loaded sequential and
-`threaded_matmul` declines. `SAMPAN_MKL=0` turns MKL off.
+`threaded_matmul` declines. `SAMPAN_MKL=0` (or `off`) turns MKL off.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.backends.cpu import blas_threads, openmp
+from framework.backends.cpu import blas_threads, openmp, switches
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _SEQUENTIAL, _GNU_OPENMP = 1, 3  # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU
@@ -45,7 +45,7 @@ _vector_routines: dict[tuple[str, np.dtype], Any] = {}  # MKL's scal and axpy, w
 def _load():
     """`{dtype: cblas_?gemm}` from MKL's runtime library, or None when it is not usable."""
     global _set_local_threads
-    if os.environ.get("SAMPAN_MKL", "1") == "0":
+    if not switches.mkl_enabled():
         return None
     folder = os.path.join(sys.prefix, "lib")  # where the mkl wheel puts its libraries
     names = ("libmkl_rt.so.3", "libmkl_rt.so.2", "libmkl_rt.so")

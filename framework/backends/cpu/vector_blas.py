@@ -16,18 +16,18 @@ off / on (`SAMPAN_MKL`): MLP 4.0-4.2 / 3.8-4.0 ms, MobileNetV2 488-500 / 362-388
 ResNet-18 634-643 / 582 ms. Otherwise the routines are looked up in the BLAS library that
 NumPy loaded (found by `threadpoolctl`), under the symbol names of the builds NumPy ships.
 Where none is found, or for arrays BLAS cannot take (not float32/float64, not contiguous,
-short), the same update runs through NumPy. `SAMPAN_VECTOR_BLAS=0` turns the BLAS route off.
+short), the same update runs through NumPy. `SAMPAN_VECTOR_BLAS=0` (or `off`) turns the BLAS
+route off.
 """
 
 from __future__ import annotations
 
 import ctypes
-import os
 from typing import Any
 
 import numpy as np
 
-from framework.backends.cpu import gemm, threads
+from framework.backends.cpu import gemm, switches, threads
 
 # Shorter vectors go through NumPy, whose ufuncs then run in cache (a Momentum update, BLAS
 # against NumPy: 64K float32 values 35 against 29 us, 128K 51 against 79 us).
@@ -50,7 +50,7 @@ def _symbol_candidates(name: str) -> list[tuple[str, type]]:
 
 def _load() -> dict[tuple[str, np.dtype], Any]:
     """`{(routine, dtype): function}` for scal and axpy, or an empty dict."""
-    if os.environ.get("SAMPAN_VECTOR_BLAS", "1") == "0":
+    if not switches.vector_blas_enabled():
         return {}
     if gemm.vector_routines():
         return gemm.vector_routines()
