@@ -1,13 +1,10 @@
 """GEMMs through Intel MKL when the `mkl` wheel is installed; NumPy otherwise.
 
 Convolutions (training kernels and the predictor) cut their work into cache-sized chunks and run
-each chunk's GEMM on one core (see `blas_threads`). NumPy's OpenBLAS runs its SkylakeX kernels
-on the Sapphire Rapids CPUs we deploy on; MKL's sgemm is 1.2-1.3x faster on our conv shapes,
-one thread each (measured: 3136x576 @ 576x64 124 -> 156 GFLOP/s, 256x4608 @ 4608x512
-135 -> 167, 4096x1152 @ 1152x128 145 -> 173), and on two threads the MLP's seven products
-of a training step take 1.31 ms against OpenBLAS's 1.56 (PyTorch 1.25;
-`benchmarks/linear_products.py`). Arrays stay NumPy arrays; only the product goes through
-`cblas_?gemm`.
+each chunk's GEMM on one core (see `blas_threads`). On the Intel CPUs we deploy on, NumPy's
+OpenBLAS runs older kernels, and MKL's sgemm is faster on our conv and linear shapes, on one
+thread and on a team (the measurements: `benchmarks/README.md`, `gemm.py` and
+`linear_products.py`). Arrays stay NumPy arrays; only the product goes through `cblas_?gemm`.
 
 MKL runs on GNU OpenMP, the runtime oneDNN's teams use too (`openmp`), held to one thread
 by default: `matmul` uses it where BLAS is meant to run one thread anyway, inside
