@@ -1,10 +1,11 @@
-"""Single-threaded GEMMs on our conv and linear shapes: `framework.ops.nn.gemm` (MKL's sequential
-sgemm when the mkl wheel is installed) against NumPy's own BLAS and PyTorch, one thread each.
+"""Single-threaded GEMMs on our conv and linear shapes: `framework.backends.cpu.gemm` (MKL's
+sequential sgemm when the mkl wheel is installed) against NumPy's own BLAS and PyTorch, one thread
+each.
 
     python benchmarks/gemm.py
     python benchmarks/gemm.py --repeats 100
 
-Conv chunks run one GEMM per core (see framework/ops/nn/blas_threads.py), so one thread is
+Conv chunks run one GEMM per core (see framework/backends/cpu/blas_threads.py), so one thread is
 the case that matters. Each shape is `[M, K] @ [K, N]` with the right operand a transposed
 weight, as the conv kernels call it. Prints JSON: median GFLOP/s per library and the ratios
 to NumPy.
@@ -25,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import numpy as np  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
-from framework.ops.nn import blas_threads, gemm  # noqa: E402
+from framework.backends.cpu import blas_threads, gemm  # noqa: E402
 
 SHAPES = {  # (M, K, N) -> where it comes from
     (3136, 576, 64): "ResNet-18 224 stage 1, 3x3 conv, one image",

@@ -12,7 +12,7 @@ Prints JSON: per case the median milliseconds of ours and of PyTorch (same proce
   CIFAR ResNet-18 and MobileNetV2 activations (batch 32; PyTorch `channels_last`), ours on
   oneDNN where it is installed and on our NumPy passes (`ours_numpy`).
 - `momentum_step`: one `Momentum(0.9)` step over each benchmark model's parameters (gradients
-  set once), ours through BLAS scal/axpy (`framework/ops/nn/vector_blas.py`) and through NumPy
+  set once), ours through BLAS scal/axpy (`framework/backends/cpu/vector_blas.py`) and through NumPy
   ufuncs, against `torch.optim.SGD(momentum=0.9)`.
 """
 
@@ -34,7 +34,7 @@ from models import build_model, torch_nn  # noqa: E402
 
 import framework  # noqa: E402
 import framework.nn.functional as F  # noqa: E402
-from framework.ops.nn import onednn, vector_blas  # noqa: E402
+from framework.backends.cpu import onednn, vector_blas  # noqa: E402
 
 POOL_SHAPES = [(64, 6, 28, 28), (64, 16, 10, 10)]
 NORM_SHAPES = [(32, 64, 32, 32), (32, 256, 8, 8), (32, 96, 32, 32), (32, 144, 16, 16)]

@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import numpy as np  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
-from framework.ops.nn import gemm  # noqa: E402
+from framework.backends.cpu import gemm  # noqa: E402
 
 # name -> ((rows, cols) of a, (rows, cols) of b, whether a / b are transposed views)
 PRODUCTS = {

@@ -1,4 +1,5 @@
-"""Convolutions: our NumPy kernels against Intel oneDNN (framework/ops/nn/onednn.py) and PyTorch.
+"""Convolutions: our NumPy kernels against Intel oneDNN (framework/backends/cpu/onednn.py)
+and PyTorch.
 
     python benchmarks/onednn_conv.py [--repeat 30] [--threads 2]
 
@@ -36,8 +37,8 @@ sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from timing import median_seconds  # noqa: E402
 
-from framework.ops.nn import onednn  # noqa: E402
-from framework.ops.nn.conv_geometry import ConvGeometry  # noqa: E402
+from framework.backends.cpu import onednn  # noqa: E402
+from framework.core.conv_geometry import ConvGeometry  # noqa: E402
 from framework.ops.nn.conv_kernels import (  # noqa: E402
     conv_forward,
     conv_input_grad,

@@ -107,7 +107,7 @@ class Config:
     def set_cpu_math_library_num_threads(self, cpu_math_library_num_threads: int) -> None:
         """CPU cores one predictor run may use (default: all of them, at most 8). The
         predictor shares its convolution chunks out over these cores itself and keeps the
-        BLAS library single-threaded while it runs (see `framework.inference.blas_threads`)."""
+        BLAS library single-threaded while it runs (see `framework.backends.cpu.blas_threads`)."""
         self._threads = max(1, int(cpu_math_library_num_threads))
 
     def cpu_math_library_num_threads(self) -> int | None:

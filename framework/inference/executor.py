@@ -15,7 +15,7 @@ machine, where each of ~70 per-op joins waits for a partner thread that is often
 scheduled). A single sample runs every op on the calling thread: its ops are too small to cut
 into chunks for our workers, whose every hand-off wakes a sleeping thread (about 0.1 ms here).
 
-With oneDNN installed (`framework.ops.nn.onednn`), every convolution of a run on one thread
+With oneDNN installed (`framework.backends.cpu.onednn`), every convolution of a run on one thread
 (a twin's slice, a one-thread predictor) runs on oneDNN's kernels with one thread, and a
 single sample's on oneDNN's OpenMP team with the executor's cores. Such runs use a twin
 without fused blocks (their kernels are NumPy's). Measured on 2 cores, oneDNN on / off: batch
@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from framework.backends.cpu import blas_threads, onednn, threads
 from framework.inference.arena import BufferArena
 from framework.inference.kernels import KernelContext, builder_for
 from framework.inference.kernels.registry import PreparedWeights, share_out
@@ -37,7 +38,6 @@ from framework.inference.passes import block_fusion
 from framework.inference.passes.batch_split import batch_separable
 from framework.inference.passes.memory_plan import MemoryPlan, plan_memory
 from framework.jit.graph import Graph
-from framework.ops.nn import blas_threads, onednn, threads
 
 
 class Executor:

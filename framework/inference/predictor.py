@@ -20,8 +20,8 @@ import contextlib
 import threading
 from typing import Any
 
+from framework.backends.cpu import blas_threads, threads
 from framework.core import backend
-from framework.inference import blas_threads
 from framework.inference.config import Config
 from framework.inference.executor import Executor
 from framework.inference.handle import PredictorTensor
@@ -29,7 +29,6 @@ from framework.inference.kernels.registry import PreparedWeights
 from framework.inference.passes import optimize
 from framework.jit.graph import Graph
 from framework.jit.serialization import load_graph
-from framework.ops.nn import threads
 
 
 class _Shared:

@@ -7,10 +7,10 @@ from functools import partial
 
 import numpy as np
 
+from framework.backends.cpu import vector_blas
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.ops.nn import vector_blas
 from framework.optimizer.fused import accumulator_dtype, fused_kernel
 from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer

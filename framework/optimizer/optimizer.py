@@ -18,10 +18,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from framework.backends.cpu.threads import SHARE_MIN_ELEMENTS, parallel_for, workers
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.ops.nn.threads import SHARE_MIN_ELEMENTS, parallel_for, workers
 from framework.optimizer.lr import LRScheduler
 from framework.regularizer import L2Decay, WeightDecayRegularizer
 

@@ -14,11 +14,11 @@ from the arena.
 
 from __future__ import annotations
 
+from framework.backends.cpu import blas_threads, onednn
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import activation, conv_gemm, depthwise, winograd
 from framework.inference.kernels.registry import kernel
 from framework.jit.op_schema import attr
-from framework.ops.nn import blas_threads, onednn
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward, conv_input_grad
 
 _NHWC_ORDER = (0, 2, 3, 1)

@@ -15,12 +15,12 @@ Inputs and outputs are channel-last (`[N, H, W, C]` memory), like the training k
 
 from __future__ import annotations
 
+from framework.backends.cpu import gemm
+from framework.backends.cpu.threads import split_ranges
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels.registry import share_out
-from framework.ops.nn import gemm
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into, window_view
-from framework.ops.nn.threads import split_ranges
-from framework.ops.nn.workspace import scratch
 
 # GEMM operands per call (im2col columns or input rows, plus output rows). Measured on the
 # 2-core box (batch 32, two cores): 8 MB beats 4 MB by 5% on CIFAR ResNet-18 and ResNet-18

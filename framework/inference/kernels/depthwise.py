@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels.registry import share_out
-from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.workspace import scratch
 
 BAND_BYTES = 1 << 20  # output bytes per band (per-call costs; the taps stream row by row)
 

@@ -16,12 +16,12 @@ the CPU with prepared weights; the op never reaches a saved model).
 
 from __future__ import annotations
 
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import activation, depthwise
 from framework.inference.kernels.conv import conv_epilogue, window_2d
 from framework.inference.kernels.conv_gemm import product
 from framework.inference.kernels.registry import internal_kernel, share_out
-from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.workspace import scratch
 
 OP_TYPE = "inverted_residual"  # inputs: x, expand w, b?, depthwise w, b?, project w, b?;
 # attrs: the three fused conv2d nodes ("expand", "depthwise", "project")

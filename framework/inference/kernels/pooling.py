@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import depthwise
 from framework.inference.kernels.registry import kernel, share_out
 from framework.jit.op_schema import attr
 from framework.ops.nn.adaptive_pooling import AdaptiveMaxPool, averaging_matrix
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.layout import memory_order
 from framework.ops.nn.pooling import avg_pool_forward, window_counts
-from framework.ops.nn.workspace import scratch
 
 _CHUNK_BYTES = 2 << 20  # input per chunk of max pooling
 _NHWC = (0, 2, 3, 1)

@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from framework.backends.cpu.workspace import scratch
 from framework.core.backend import to_numpy
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels.conv_gemm import conv_into
 from framework.inference.kernels.int8_gemm import IntegerGemm, exact_pieces
 from framework.inference.kernels.registry import kernel
 from framework.inference.kernels.requantize import Epilogue
 from framework.jit.op_schema import attr
 from framework.ops.nn import depthwise
-from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.workspace import scratch
 
 _NHWC_ORDER = (0, 2, 3, 1)
 X, X_SCALE, X_ZERO, WEIGHT, W_SCALE, BIAS, Y_SCALE, Y_ZERO = range(8)

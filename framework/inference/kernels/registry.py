@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from framework.backends.cpu import threads
+from framework.backends.cpu.threads import parallel_for, split_ranges
 from framework.inference.arena import BufferArena
 from framework.jit.graph import Node
-from framework.ops.nn import threads
 from framework.ops.nn.layout import memory_order
-from framework.ops.nn.threads import parallel_for, split_ranges
 
 KernelBuilder = Callable[[Node, "KernelContext"], Callable[..., Any]]
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.backends.cpu import gemm
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels.conv_gemm import CHUNK_BYTES
 from framework.inference.kernels.registry import share_out
-from framework.ops.nn import gemm
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into
-from framework.ops.nn.workspace import scratch
 
 # G of F(2x2, 3x3): the weight transform U = G g G^T.
 _G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])

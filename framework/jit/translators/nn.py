@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.core.conv_geometry import ConvGeometry
 from framework.jit.errors import TracingError, UnsupportedOpError, location
 from framework.jit.translators.registry import translates
 from framework.ops.nn.adaptive_pooling import (
@@ -13,7 +14,6 @@ from framework.ops.nn.adaptive_pooling import (
     averaging_matrix,
 )
 from framework.ops.nn.conv import Conv, ConvTranspose
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.dropout import MaskedScale
 from framework.ops.nn.embedding import EmbeddingLookup
 from framework.ops.nn.interpolate import AxisResample

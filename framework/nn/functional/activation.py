@@ -13,6 +13,8 @@ re-exported here, as in `paddle.nn.functional.activation`; `tanh` is `framework.
 from __future__ import annotations
 
 from framework.amp.auto_cast import amp_cast
+from framework.backends.cpu.threads import blockwise
+from framework.backends.cpu.workspace import scratch
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -32,8 +34,6 @@ from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
 from framework.ops.math import tanh
 from framework.ops.math.inplace import inplace_form
 from framework.ops.nn.layout import memory_order
-from framework.ops.nn.threads import blockwise
-from framework.ops.nn.workspace import scratch
 
 __all__ = [
     "celu",

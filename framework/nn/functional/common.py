@@ -9,10 +9,10 @@ import numpy as np
 
 from framework.amp.auto_cast import amp_cast
 from framework.core.backend import get_array_module
+from framework.core.conv_geometry import ConvGeometry, as_pair
 from framework.core.random import get_rng
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.pad import pad
-from framework.ops.nn.conv_geometry import ConvGeometry, as_pair
 from framework.ops.nn.dropout import MaskedScale
 from framework.ops.nn.interpolate import AxisResample, ResampleSpec
 from framework.ops.nn.linear import Linear

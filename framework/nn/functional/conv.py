@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from framework.amp.auto_cast import amp_cast
+from framework.core.conv_geometry import ConvGeometry, as_pair, parse_padding
 from framework.core.tensor import Tensor
 from framework.ops.nn.conv import Conv, ConvTranspose
-from framework.ops.nn.conv_geometry import ConvGeometry, as_pair, parse_padding
 
 _LAYOUTS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC")}
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from framework.core.conv_geometry import as_pair, parse_padding
 from framework.core.tensor import Tensor
 from framework.nn.functional.conv import _same_transposed, conv2d, conv2d_transpose
 from framework.ops.manipulation import pad, transpose
-from framework.ops.nn.conv_geometry import as_pair, parse_padding
 
 _LAYOUTS = ("NCDHW", "NDHWC")
 

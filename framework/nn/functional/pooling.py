@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from framework.core.backend import get_array_module
+from framework.core.conv_geometry import ConvGeometry, as_pair, parse_padding
 from framework.core.tensor import Tensor
 from framework.ops.nn.adaptive_pooling import (
     AdaptiveMaxPool,
@@ -13,7 +14,6 @@ from framework.ops.nn.adaptive_pooling import (
     SeparableLinear,
     averaging_matrix,
 )
-from framework.ops.nn.conv_geometry import ConvGeometry, as_pair, parse_padding
 from framework.ops.nn.pooling import AvgPool, MaxPool, from_nchw, to_nchw, window_counts
 
 _LAYOUTS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC")}

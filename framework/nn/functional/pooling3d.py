@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from framework.core.backend import get_array_module
+from framework.core.conv_geometry import as_pair, parse_padding
 from framework.core.tensor import Tensor
 from framework.nn.functional.pooling import (
     adaptive_avg_pool2d,
@@ -26,7 +27,6 @@ from framework.ops.linalg import matmul
 from framework.ops.manipulation import concat, pad, transpose
 from framework.ops.math import maximum
 from framework.ops.nn.adaptive_pooling import adaptive_bins, averaging_matrix
-from framework.ops.nn.conv_geometry import as_pair, parse_padding
 from framework.ops.reduction import max as reduce_max
 
 Size = int | Sequence[int]

@@ -8,13 +8,13 @@ function sees one dtype and its gradients come back in the dtype of their input.
 
 from __future__ import annotations
 
+from framework.backends.cpu.threads import blockwise
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import sum_to
 from framework.ops.math.promotion import as_float_pair, promote
-from framework.ops.nn.threads import blockwise
 
 _SHARED_ADD_ELEMENTS = 1 << 18
 

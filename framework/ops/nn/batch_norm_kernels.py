@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import math
 
-from framework.ops.nn import onednn, threads
-from framework.ops.nn.workspace import scratch
+from framework.backends.cpu import onednn, threads
+from framework.backends.cpu.workspace import scratch
 
 _BLOCK_ELEMENTS = 1 << 16  # one core: a block and its temporaries stay in L2
 _SHARED_BLOCK_ELEMENTS = 1 << 18  # shared over the cores: fewer GIL hand-offs

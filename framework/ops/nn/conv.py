@@ -11,9 +11,9 @@ and gradients of any order come out exact:
 from __future__ import annotations
 
 from framework.core.autograd import Function
+from framework.core.conv_geometry import ConvGeometry
 from framework.core.tensor import Tensor
 from framework.ops.nn.channel_sum import channel_sum
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward, conv_input_grad, conv_weight_grad
 
 

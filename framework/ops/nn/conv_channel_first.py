@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 
-from framework.ops.nn import gemm
-from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.threads import parallel_assign, parallel_gemms
-from framework.ops.nn.workspace import scratch
+from framework.backends.cpu import gemm
+from framework.backends.cpu.threads import parallel_assign, parallel_gemms
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 
 
 def suits(x_shape: tuple[int, ...], weight_shape: tuple[int, ...], geom: ConvGeometry) -> bool:

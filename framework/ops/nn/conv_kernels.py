@@ -17,13 +17,14 @@ Weights enter the GEMMs in the layout of `conv_weights`.
 
 from __future__ import annotations
 
+from framework.backends.cpu import gemm, onednn
+from framework.backends.cpu.threads import parallel_gemms
+from framework.backends.cpu.workspace import scratch
 from framework.core.backend import get_array_module
-from framework.ops.nn import conv_channel_first, depthwise, gemm, onednn
-from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.core.conv_geometry import ConvGeometry
+from framework.ops.nn import conv_channel_first, depthwise
 from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weight_from_gemm
 from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
-from framework.ops.nn.threads import parallel_gemms
-from framework.ops.nn.workspace import scratch
 
 
 def conv_forward(x, weight, bias, geom: ConvGeometry, out=None):

@@ -11,8 +11,8 @@ shared out over the cores.
 
 from __future__ import annotations
 
+from framework.backends.cpu.threads import SHARE_MIN_ELEMENTS, parallel_assign, parallel_for
 from framework.core.backend import get_array_module
-from framework.ops.nn.threads import SHARE_MIN_ELEMENTS, parallel_assign, parallel_for
 
 _BLOCK = 32
 

@@ -9,10 +9,10 @@ CPU the batch is cut into cache-sized chunks shared out over the cores.
 
 from __future__ import annotations
 
-from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.backends.cpu.threads import parallel_for
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into, window_view
-from framework.ops.nn.threads import parallel_for
-from framework.ops.nn.workspace import scratch
 
 _CHUNK_BYTES = 1 << 20
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from framework.ops.nn.conv_geometry import ConvGeometry
-from framework.ops.nn.threads import parallel_assign, parallel_for, parallel_gemms
-from framework.ops.nn.workspace import scratch
+from framework.backends.cpu.threads import parallel_assign, parallel_for, parallel_gemms
+from framework.backends.cpu.workspace import scratch
+from framework.core.conv_geometry import ConvGeometry
 
 # Bytes of im2col columns per chunk: what the last-level cache keeps hot for the GEMM. Smaller
 # chunks per core (2-8 MB, near the L2 size) measured slower: deep layers (4x4 pixels, 512

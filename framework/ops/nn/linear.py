@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.backends.cpu import blas_threads, gemm, threads
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.tensor import Tensor
-from framework.ops.nn import blas_threads, gemm, threads
 from framework.ops.nn.channel_sum import channel_sum
 
 # Multiply-adds below which a GEMM runs on one BLAS thread. Splitting a small GEMM gains little,

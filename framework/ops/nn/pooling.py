@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.backends.cpu.threads import parallel_for
+from framework.backends.cpu.workspace import scratch
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
+from framework.core.conv_geometry import ConvGeometry
 from framework.core.tensor import Tensor
-from framework.ops.nn.conv_geometry import ConvGeometry
 from framework.ops.nn.index_scatter import is_channel_last
-from framework.ops.nn.threads import parallel_for
-from framework.ops.nn.workspace import scratch
 
 _SHARED_POOL_ELEMENTS = 1 << 15  # outputs; smaller pools run on one core
 

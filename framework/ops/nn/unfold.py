@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
+from framework.core.conv_geometry import ConvGeometry
 from framework.core.tensor import Tensor
-from framework.ops.nn.conv_geometry import ConvGeometry
 
 
 def _taps(geom: ConvGeometry):

@@ -8,11 +8,11 @@ import pytest
 
 import framework
 import framework.nn.functional as F
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference import Executor
 from framework.inference.kernels import depthwise
 from framework.inference.passes import optimize
 from framework.jit import InputSpec, trace_layer
-from framework.ops.nn.conv_geometry import ConvGeometry
 
 
 def _reference(x, w, bias, stride, pads, dilation):

@@ -214,8 +214,8 @@ def test_chunked_kernels_give_the_same_result_for_any_chunk_size(monkeypatch, ch
 
 @pytest.mark.parametrize("batch", [1, 3])
 def test_conv_work_shared_over_cores_matches(batch) -> None:
+    from framework.core.conv_geometry import ConvGeometry
     from framework.inference.kernels import conv_gemm
-    from framework.ops.nn.conv_geometry import ConvGeometry
 
     rng = np.random.default_rng(batch)
     for kernel, size, channels in ((3, 8, 16), (1, 6, 32), (3, 2, 64)):

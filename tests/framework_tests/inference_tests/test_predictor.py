@@ -254,8 +254,8 @@ def test_gpu_predictor_matches_cpu(model_path) -> None:
 
 def test_workers_share_the_cores_and_blas_threads_come_back(model_path) -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    from framework.inference import blas_threads
-    from framework.ops.nn.blas_threads import _blas_libraries
+    from framework.backends.cpu import blas_threads
+    from framework.backends.cpu.blas_threads import _blas_libraries
 
     switched = {lib.filepath for lib in _blas_libraries()}  # MKL, if loaded, is sequential
     assert switched
@@ -292,7 +292,7 @@ class GroupedConvNet(nn.Layer):
 def _two_workers_counting_hand_offs(monkeypatch) -> list:
     """Two cores' worth of workers, whatever the machine has; returns the list that records
     every piece of work handed to the pool."""
-    from framework.ops.nn import threads
+    from framework.backends.cpu import threads
 
     monkeypatch.setattr(threads, "CPU_WORKERS", 2)
     monkeypatch.setattr(threads, "_pool", None)
@@ -312,7 +312,7 @@ def _two_workers_counting_hand_offs(monkeypatch) -> list:
 def test_a_one_thread_predictor_keeps_training_kernels_on_its_thread(tmp_path, monkeypatch):
     """One thread per request means one core, also in kernels that share work over the cores
     in training; with two threads they share it again, with the same results."""
-    from framework.ops.nn import threads
+    from framework.backends.cpu import threads
 
     model = GroupedConvNet()
     model.eval()
@@ -348,8 +348,8 @@ def test_a_single_sample_runs_on_its_thread_and_blas_spreads_the_gemms(tmp_path,
     hand-offs to sleeping workers). A batch of several shares its work over the workers with
     BLAS on one thread. The results agree."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
+    from framework.backends.cpu import blas_threads, onednn, threads
     from framework.inference.kernels import conv_gemm
-    from framework.ops.nn import blas_threads, onednn, threads
 
     if not blas_threads.available():
         pytest.skip("no BLAS library reachable through threadpoolctl")
@@ -401,8 +401,8 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
     workers, each slice's convolutions on oneDNN with one thread; a one-thread predictor runs
     the whole batch so. Without oneDNN they run our kernels. The results agree with each other
     and with the eager model."""
+    from framework.backends.cpu import blas_threads, onednn
     from framework.inference.kernels import conv_gemm
-    from framework.ops.nn import blas_threads, onednn
 
     if not onednn.available():
         pytest.skip("oneDNN is not installed")
@@ -477,9 +477,9 @@ def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path,
     """With oneDNN installed, a single sample runs on a twin without fused blocks whose three
     convolutions (ReLU6 fused) are oneDNN's, and so do the slices of a batch. Without oneDNN
     both run the fused inverted-residual kernel. All agree with eager."""
+    from framework.backends.cpu import onednn
     from framework.inference.kernels import inverted_residual, registry
     from framework.inference.passes import block_fusion
-    from framework.ops.nn import onednn
 
     model = InvertedResidual()
     model.eval()

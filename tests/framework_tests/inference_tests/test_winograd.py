@@ -10,10 +10,10 @@ import pytest
 import framework
 import framework.nn.functional as F
 from framework import nn
+from framework.core.conv_geometry import ConvGeometry
 from framework.inference import Config, create_predictor
 from framework.inference.kernels import conv_gemm, winograd
 from framework.jit import InputSpec
-from framework.ops.nn.conv_geometry import ConvGeometry
 
 RNG = np.random.default_rng(11)
 
@@ -100,7 +100,7 @@ def test_the_predictor_runs_batches_by_winograd_and_a_single_sample_by_im2col(
     BLAS spreads over the lent cores, keeps the im2col GEMM. The transformed weight is made
     once, on first use, for all the cores."""
     pytest.importorskip("threadpoolctl")
-    from framework.ops.nn import blas_threads, onednn, threads
+    from framework.backends.cpu import blas_threads, onednn, threads
 
     if not blas_threads.available():
         pytest.skip("no BLAS library reachable through threadpoolctl")

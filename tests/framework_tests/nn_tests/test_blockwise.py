@@ -9,7 +9,7 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.ops.nn import threads
+from framework.backends.cpu import threads
 
 SHAPE = (4, 16, 128, 128)  # 1,048,576 elements: at the sharing threshold
 

@@ -13,14 +13,8 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.ops.nn import (
-    blas_threads,
-    conv_channel_first,
-    conv_kernels,
-    im2col,
-    onednn,
-    threads,
-)
+from framework.backends.cpu import blas_threads, onednn, threads
+from framework.ops.nn import conv_channel_first, conv_kernels, im2col
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
 

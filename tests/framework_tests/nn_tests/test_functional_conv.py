@@ -8,7 +8,7 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.ops.nn.workspace import workspace_bytes
+from framework.backends.cpu.workspace import workspace_bytes
 from framework.testing import check_backward, check_double_backward
 
 

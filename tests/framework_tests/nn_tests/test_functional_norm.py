@@ -290,7 +290,7 @@ def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(
     """A batch big enough that the statistics and gradient passes are split over threads
     (NumPy's route: oneDNN, which channel-last memory would take, is held off)."""
     torch = pytest.importorskip("torch")
-    from framework.ops.nn import onednn, threads
+    from framework.backends.cpu import onednn, threads
 
     monkeypatch.setattr(onednn, "_batch_norm", lambda x, eps: None)
     shared = []

@@ -321,8 +321,8 @@ def test_max_pool2d_2x2_pairwise_path_gradients(channel_last):
 
 
 def test_max_pool2d_2x2_pairwise_path_equals_the_tap_path(monkeypatch):
+    from framework.core.conv_geometry import ConvGeometry
     from framework.ops.nn import pooling
-    from framework.ops.nn.conv_geometry import ConvGeometry
 
     geom = ConvGeometry((2, 2), (2, 2), ((0, 0), (0, 0)), (1, 1), 1, (10, 12), (5, 6))
     for channel_last in (False, True):

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from framework.ops.nn import blas_threads, gemm
+from framework.backends.cpu import blas_threads, gemm
 
 RNG = np.random.default_rng(3)
 
@@ -164,7 +164,7 @@ def _product_in_child(queue) -> None:
     threaded = gemm.threaded_matmul(a, a, out, 2)
     with blas_threads.single_threaded_blas():
         gemm.matmul(np, a, a, out)
-    from framework.ops.nn import onednn
+    from framework.backends.cpu import onednn
 
     correct = bool(np.allclose(out, a @ a, rtol=1e-4, atol=1e-3))
     queue.put((threaded, correct, onednn.available()))

@@ -9,8 +9,8 @@ import threading
 import numpy as np
 import pytest
 
-from framework.ops.nn import onednn
-from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.backends.cpu import onednn
+from framework.core.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward
 
 needs_onednn = pytest.mark.skipif(not onednn.available(), reason="oneDNN is not installed")
@@ -352,7 +352,7 @@ def test_paddle_and_onednn_share_a_process_when_paddle_loads_first(paddle_first)
     import sys
 
     ours = (
-        "from framework.ops.nn import onednn; assert onednn.available(); "
+        "from framework.backends.cpu import onednn; assert onednn.available(); "
         "import numpy as np; x = np.ones((4, 3), np.float32); "
         "assert onednn.batch_norm_forward(x, x[0], x[0], 1e-5) is not None; "
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from framework.ops.nn import threads
+from framework.backends.cpu import threads
 
 
 @pytest.mark.timeout(60)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from framework.ops.nn import gemm, vector_blas
+from framework.backends.cpu import gemm, vector_blas
 from framework.optimizer import SGD, Momentum
 from tests.framework_tests.optimizer_tests.test_optimizer_parity import run_ours
 

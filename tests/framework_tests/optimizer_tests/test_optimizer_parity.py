@@ -255,7 +255,7 @@ def test_float16_parameters_update_in_place_with_float32_state():
 def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkeypatch):
     """A big parameter is shared over the cores, a middling one updated in cache-sized blocks
     on one thread, a small one whole; all three give exactly the whole-array update."""
-    from framework.ops.nn import threads, vector_blas
+    from framework.backends.cpu import threads, vector_blas
     from framework.optimizer import optimizer as base
 
     monkeypatch.setattr(vector_blas, "usable", lambda *arrays: False)  # the NumPy route

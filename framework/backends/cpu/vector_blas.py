@@ -3,31 +3,26 @@
 A Momentum update written with NumPy ufuncs is four passes per block (scale the velocity, add
 the gradient, multiply into a temporary, subtract); as BLAS calls it is three (scal, axpy,
 axpy) with no temporary, since axpy multiplies and adds in one pass (NumPy has no such ufunc),
-and BLAS splits a long vector over its threads, so each core's cache holds its half.
-Measured on the 2-core box: `y += a*x` on 401K float32 values 23 us as axpy, 195 us as NumPy's
-multiply into a temporary and add; the MLP's Momentum step (669K parameters) 0.32 ms against
-0.46 ms, CIFAR ResNet-18's 5.5 against 8.6 ms.
+and BLAS splits a long vector over its threads, so each core's cache holds its half
+(the measurements: `benchmarks/README.md`, "Recorded: vector BLAS").
 
 Where MKL runs on GNU OpenMP (`gemm.threaded()`), the routines are MKL's, run on a team of
 the training thread's cores: the same runtime as the GEMMs and oneDNN's kernels, so no
-OpenBLAS threads are left spinning to fight their next team. The MLP's train step took 8.0 ms
-with OpenBLAS's axpy beside MKL's threaded GEMMs, 3.8-4.0 with MKL's; train steps with MKL
-off / on (`SAMPAN_MKL`): MLP 4.0-4.2 / 3.8-4.0 ms, MobileNetV2 488-500 / 362-388 ms,
-ResNet-18 634-643 / 582 ms. Otherwise the routines are looked up in the BLAS library that
-NumPy loaded (found by `threadpoolctl`), under the symbol names of the builds NumPy ships.
-Where none is found, or for arrays BLAS cannot take (not float32/float64, not contiguous,
-short), the same update runs through NumPy. `SAMPAN_VECTOR_BLAS=0` turns the BLAS route off.
+OpenBLAS threads are left spinning to fight their next team. Otherwise the routines are looked
+up in the BLAS library that NumPy loaded (found by `threadpoolctl`), under the symbol names of
+the builds NumPy ships. Where none is found, or for arrays BLAS cannot take (not float32/float64,
+not contiguous, short), the same update runs through NumPy. `SAMPAN_VECTOR_BLAS=0` (or `off`)
+turns the BLAS route off.
 """
 
 from __future__ import annotations
 
 import ctypes
-import os
 from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import gemm, threads
+from framework.backends.cpu import gemm, switches, threads
 
 # Shorter vectors go through NumPy, whose ufuncs then run in cache (a Momentum update, BLAS
 # against NumPy: 64K float32 values 35 against 29 us, 128K 51 against 79 us).
@@ -50,7 +45,7 @@ def _symbol_candidates(name: str) -> list[tuple[str, type]]:
 
 def _load() -> dict[tuple[str, np.dtype], Any]:
     """`{(routine, dtype): function}` for scal and axpy, or an empty dict."""
-    if os.environ.get("SAMPAN_VECTOR_BLAS", "1") == "0":
+    if not switches.vector_blas_enabled():
         return {}
     if gemm.vector_routines():
         return gemm.vector_routines()

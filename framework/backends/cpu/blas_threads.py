@@ -1,7 +1,7 @@
 """Who uses the CPU cores during convolutions and predictor runs: our workers, not BLAS.
 
 Convolutions (training kernels and the predictor) cut their work into cache-sized chunks and
-give whole chunks to the cores (`framework.ops.nn.threads.parallel_for`), so every GEMM call
+give whole chunks to the cores (`framework.backends.cpu.threads.parallel_for`), so every GEMM call
 runs on one core with its operands in that core's cache. A multi-threaded BLAS would instead
 split every small GEMM call across the cores and synchronise them each time: slower on a
 quiet machine, and much slower on a busy one, where the partner thread is often not

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from framework.ops.nn import blas_threads
+from framework.backends.cpu import blas_threads
 
 CPU_WORKERS = max(1, min(len(os.sched_getaffinity(0)), 8))
 
@@ -134,11 +134,10 @@ def parallel_gemms(xp, work: Callable[[int, int], object], n: int) -> list | Non
         return parallel_for(work, n)
 
 
-# Handing work to the pool and collecting it costs about 0.1 ms on the virtual machines we run
-# on (117 us for empty work on 2 cores, mostly the two thread wake-ups), as much as one core's
-# pass over half a million float32 values. Elementwise work is shared out only
-# from this many elements on; below, one core is faster (measured: a 256K-element copy 62 us
-# on one core, 173 us shared over two; at 2M elements 761 us against 549 us).
+# Handing work to the pool and collecting it costs about as much as one core's pass over half
+# a million float32 values (mostly the thread wake-ups). Elementwise work is shared out only
+# from this many elements on; below, one core is faster (the measurements:
+# `benchmarks/README.md`, "Recorded: CPU runtime thresholds").
 SHARE_MIN_ELEMENTS = 1 << 20
 
 

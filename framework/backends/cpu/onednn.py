@@ -12,9 +12,9 @@ runs its float32 convolutions (`conv_forward`, `conv_input_grad`, `conv_weight_g
 channel-last batch norms (`batch_norm_forward`, `batch_norm_backward`) on it.
 
 The library comes from the `onednn-cpu-gomp` wheel (oneDNN 3.2, GNU OpenMP runtime, CPU only;
-it needs the system's `libgomp.so.1`). Without it, or with `SAMPAN_ONEDNN=0`, `available()` is
-False and callers keep their NumPy kernels. It is used only inside `cores(n)`, which also sets
-the calling thread's OpenMP team size.
+it needs the system's `libgomp.so.1`). Without it, or with `SAMPAN_ONEDNN=0` (or `off`),
+`available()` is False and callers keep their NumPy kernels. It is used only inside `cores(n)`,
+which also sets the calling thread's OpenMP team size.
 
 `Conv2d` is one inference convolution (input strides, fixed weight and bias, geometry): the
 weight is reordered once into the layout oneDNN chose, into a NumPy buffer. `TrainingConv2d`
@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import openmp, threads
-from framework.ops.nn.conv_geometry import ConvGeometry
+from framework.backends.cpu import openmp, switches, threads
+from framework.core.conv_geometry import ConvGeometry
 
 # oneDNN C API constants (dnnl_types.h, v3)
 _F32 = 3
@@ -223,7 +223,7 @@ def _openmp_limit() -> int:
 
 
 def _load() -> _Library | None:
-    if os.environ.get("SAMPAN_ONEDNN", "1") == "0":
+    if not switches.onednn_enabled():
         return None
     folder = os.path.join(sys.prefix, "lib")  # where the onednn-cpu-gomp wheel puts it
     paths = [os.path.join(folder, "libdnnl.so.3")]

@@ -1,19 +1,16 @@
 """GEMMs through Intel MKL when the `mkl` wheel is installed; NumPy otherwise.
 
 Convolutions (training kernels and the predictor) cut their work into cache-sized chunks and run
-each chunk's GEMM on one core (see `blas_threads`). NumPy's OpenBLAS runs its SkylakeX kernels
-on the Sapphire Rapids CPUs we deploy on; MKL's sgemm is 1.2-1.3x faster on our conv shapes,
-one thread each (measured: 3136x576 @ 576x64 124 -> 156 GFLOP/s, 256x4608 @ 4608x512
-135 -> 167, 4096x1152 @ 1152x128 145 -> 173), and on two threads the MLP's seven products
-of a training step take 1.31 ms against OpenBLAS's 1.56 (PyTorch 1.25;
-`benchmarks/linear_products.py`). Arrays stay NumPy arrays; only the product goes through
-`cblas_?gemm`.
+each chunk's GEMM on one core (see `blas_threads`). On the Intel CPUs we deploy on, NumPy's
+OpenBLAS runs older kernels, and MKL's sgemm is faster on our conv and linear shapes, on one
+thread and on a team (the measurements: `benchmarks/README.md`, `gemm.py` and
+`linear_products.py`). Arrays stay NumPy arrays; only the product goes through `cblas_?gemm`.
 
 MKL runs on GNU OpenMP, the runtime oneDNN's teams use too (`openmp`), held to one thread
 by default: `matmul` uses it where BLAS is meant to run one thread anyway, inside
 `blas_threads.single_threaded_blas` (not while threads are lent to a single sample);
 `threaded_matmul` gives one call a team. Without GNU OpenMP, MKL is loaded sequential and
-`threaded_matmul` declines. `SAMPAN_MKL=0` turns MKL off.
+`threaded_matmul` declines. `SAMPAN_MKL=0` (or `off`) turns MKL off.
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.ops.nn import blas_threads, openmp
+from framework.backends.cpu import blas_threads, openmp, switches
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _SEQUENTIAL, _GNU_OPENMP = 1, 3  # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU
@@ -45,7 +42,7 @@ _vector_routines: dict[tuple[str, np.dtype], Any] = {}  # MKL's scal and axpy, w
 def _load():
     """`{dtype: cblas_?gemm}` from MKL's runtime library, or None when it is not usable."""
     global _set_local_threads
-    if os.environ.get("SAMPAN_MKL", "1") == "0":
+    if not switches.mkl_enabled():
         return None
     folder = os.path.join(sys.prefix, "lib")  # where the mkl wheel puts its libraries
     names = ("libmkl_rt.so.3", "libmkl_rt.so.2", "libmkl_rt.so")

@@ -3,11 +3,10 @@
 Both load the same `libgomp.so.1`, so their teams never fight each other; what matters is how
 long a team's idle threads spin before they sleep. GNU OpenMP's default, 300,000 rounds (about
 a millisecond here), left teams spinning into the NumPy and BLAS work that follows them in
-training and fighting it for the cores (MobileNetV2 train step with oneDNN's batch norm: 660 ms
-without oneDNN, 750 with, 560-600 at 20,000 rounds). Sleeping at once
-(`OMP_WAIT_POLICY=PASSIVE`) made single-sample predictor runs, a team per convolution, up to
-1.8x slower; 20,000 rounds did not. The runtime reads this once, when it loads, so whoever
-loads it does so inside `spin_limit`.
+training and fighting it for the cores; sleeping at once (`OMP_WAIT_POLICY=PASSIVE`) slows
+single-sample predictor runs, a team per convolution; 20,000 rounds avoids both (the
+measurements: `benchmarks/README.md`, "Recorded: CPU runtime thresholds"). The runtime reads
+this once, when it loads, so whoever loads it does so inside `spin_limit`.
 
 GNU OpenMP cannot run a team in a child forked after the parent ran one (the child waits for
 threads it does not have). Whoever starts a team says so (`team_started`); in such a child

@@ -1,0 +1,1 @@
+"""Framework backends: the CPU runtime (native-library bindings and thread teams)."""
