@@ -122,7 +122,7 @@ function drawScalars() {
     const [low, high] = [Math.min(...values), Math.max(...values)];
     if (low === high && !opts.logY) layout.yaxis.range = low ? [0, 2 * low] : [-1, 1]; // a flat line, e.g. a constant learning rate
     window.Plotly.react(element, data, layout, PLOT_CONFIG);
-    element.dataset.points = String(data.reduce((n, trace) => n + (trace.showlegend === false ? trace.y.length : 0), 0));
+    element.dataset.points = String(data.reduce((n, trace) => n + (trace.meta === "raw" ? trace.y.length : 0), 0));
   }
 }
 
@@ -228,10 +228,21 @@ async function poll() {
       document.body.dataset.chartsReady = "true";
       return; // nothing more will come
     }
+    connection(true);
   } catch (error) {
     console.error(error);
+    connection(false);
   }
-  setTimeout(poll, POLL_MS);
+  setTimeout(poll, state.failures ? Math.min(10_000, POLL_MS * 2 ** state.failures) : POLL_MS);
+}
+
+// A poll that fails says so on the page, and the page keeps trying, a little slower each time.
+function connection(ok) {
+  state.failures = ok ? 0 : (state.failures ?? 0) + 1;
+  const note = $("poll-status");
+  note.hidden = ok;
+  note.textContent = ok ? "" : "Connection lost, retrying…";
+  document.body.dataset.connection = ok ? "ok" : "lost";
 }
 
 ["smoothing", "x-axis", "log-y"].forEach((id) => $(id).addEventListener("input", drawScalars));

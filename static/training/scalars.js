@@ -35,19 +35,30 @@ export function xTitle(mode) {
 // Series that are schedules or readings, not noisy estimates: smoothing would only blur them.
 const UNSMOOTHED = new Set(["lr", "memory_mb", "epoch_time"]);
 
-// The raw curve, faint, behind the smoothed one.
+// Fewer points than this (a per-epoch series of a short job) are drawn as they are: a moving
+// average over a handful of epochs ends far from the last real value.
+const SMOOTH_MIN_POINTS = 12;
+
+// The raw curve, faint, behind the smoothed one, and the last raw value, marked and written.
 export function traces(series, { name, color, smoothing, xmode, start, group }) {
   const x = xValues(series, xmode, start);
-  if (UNSMOOTHED.has(name.split("/").pop())) smoothing = 0;
+  const n = series.value.length;
+  if (UNSMOOTHED.has(name.split("/").pop()) || n < SMOOTH_MIN_POINTS) smoothing = 0;
   const raw = {
     x, y: series.value, name: plotlyText(`${name} (raw)`), type: "scatter", mode: "lines",
-    line: { color, width: 1 }, opacity: 0.25, showlegend: false, legendgroup: group ?? name, hoverinfo: "skip",
+    line: { color, width: 1 }, opacity: 0.25, showlegend: false, legendgroup: group ?? name, hoverinfo: "skip", meta: "raw",
   };
   const smoothed = {
-    x, y: smooth(series.value, smoothing), name: plotlyText(name), type: "scatter", mode: series.value.length < 3 ? "lines+markers" : "lines",
+    x, y: smooth(series.value, smoothing), name: plotlyText(name), type: "scatter", mode: n < 3 ? "lines+markers" : "lines",
     line: { color, width: 2 }, legendgroup: group ?? name,
   };
-  return [raw, smoothed];
+  const value = series.value[n - 1];
+  const last = {
+    x: [x[n - 1]], y: [value], type: "scatter", mode: "markers+text", text: [Number.isFinite(value) ? Number(value.toPrecision(4)).toString() : String(value)],
+    textposition: "top left", textfont: { color, size: 11 }, marker: { color, size: 6 }, showlegend: false,
+    legendgroup: group ?? name, customdata: [plotlyText(name)], hovertemplate: "%{customdata} (last): %{y}<extra></extra>", meta: "last",
+  };
+  return [raw, smoothed, last];
 }
 
 export function chartLayout(title, { xmode, logY }) {
