@@ -130,6 +130,7 @@ class ScalarReporter(Callback):
         self.epoch_started = self.last_end
         self.last_eval: dict[str, float] = {}  # by series tag, e.g. {"val/loss": 0.4}
         self.last_train_loss: float | None = None
+        self.last_epoch_seconds: float | None = None
 
     def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
         self.seen, self.loss_total = 0, 0.0
@@ -163,6 +164,7 @@ class ScalarReporter(Callback):
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         seconds = time.monotonic() - self.epoch_started
+        self.last_epoch_seconds = seconds
         self.recorder.scalar("train/epoch_time", self.position.step, seconds)
         if logs and logs.get("loss"):
             self.last_train_loss = float(logs["loss"][0])
@@ -176,12 +178,26 @@ class ScalarReporter(Callback):
             tag = evaluation_tag(self.split, name)
             self.last_eval[tag] = float(value)
             self.recorder.scalar(tag, step, float(value))
+        self.recorder.log(self.epoch_line(measured))
         value = logs.get(self.monitor)
         if not may_choose_on(self.split):
             return
         if value is not None and float(value) > self.best.get("value", -math.inf):
             # EpochEnd counts the epoch after this: it is still the one being evaluated.
             self.best = {"value": float(value), "epoch": self.position.epoch + 1}
+
+    def epoch_line(self, measured: dict[str, Any]) -> str:
+        """One log line per epoch with its numbers, as PaddleX logs them:
+        "Epoch 3/10: train loss 0.4120 · val loss 0.3877 · val acc 0.9012 · 12.3 s"."""
+        parts = []
+        if self.last_train_loss is not None:
+            parts.append(f"train loss {self.last_train_loss:.4f}")
+        for name, value in measured.items():  # "val loss", or "train eval_loss" without val
+            parts.append(f"{evaluation_tag(self.split, name).replace('/', ' ')} {float(value):.4f}")
+        if self.last_epoch_seconds is not None:
+            parts.append(f"{self.last_epoch_seconds:.1f} s")
+        position = self.position
+        return f"Epoch {position.epoch + 1}/{position.total_epochs}: " + " · ".join(parts)
 
 
 def histogram(values: np.ndarray) -> dict[str, Any] | None:

@@ -314,6 +314,13 @@ class DetectionRun:
             tag = evaluation_tag(splits.eval_split, name)
             self.last_eval[tag] = number
             self.recorder.scalar(tag, position.step, number)
+        # One line per epoch with its numbers, as the classifiers' (callbacks.ScalarReporter).
+        loss = self.last_eval.get("train_loss")
+        self.log(
+            f"Epoch {position.epoch + 1}/{position.total_epochs}: "
+            + (f"train loss {loss:.4f} · " if loss is not None else "")
+            + f"{splits.eval_split} mAP@[.5:.95] {value:.4f} · mAP@.5 {value_50:.4f}"
+        )
         if not may_choose_on(splits.eval_split):
             return False
         if value > self.best.get("value", -math.inf):
