@@ -81,6 +81,10 @@ def request_export(
     for _attempt in range(3):
         try:
             with transaction.atomic():
+                # One request per job at a time decides (PostgreSQL locks the job's row; SQLite
+                # writes one transaction at a time anyway): otherwise two can both find nothing
+                # in flight, and the second takes the next version number.
+                TrainingJob.objects.select_for_update().filter(pk=job.pk).first()
                 in_flight = identical_in_flight(job, fmt, threshold, class_thresholds or {})
                 if in_flight is not None:
                     return in_flight, False
