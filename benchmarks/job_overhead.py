@@ -72,7 +72,7 @@ def run_job(workspace: Any, user: Any, version: Any, config: dict[str, Any]) -> 
         if job.is_finished:
             break
         time.sleep(0.05)
-    assert job.status == TrainingJob.Status.SUCCEEDED, job.failure_reason
+    assert job.status == TrainingJob.Status.SUCCEEDED, job.error
     return {
         "wall_s": (job.finished_at - job.created_at).total_seconds(),
         "queue_s": (job.started_at - job.created_at).total_seconds(),

@@ -7,9 +7,11 @@ fails with a plain reason instead of being tried again: an import that kills its
 memory would otherwise come back forever. `core.stalled` re-sends the lost ones.
 
 Every background job builds on it: dataset imports and label exports (datastore), weights
-imports (modelzoo), model exports (deploy) and test-split evaluations (training). Each kind
-adds its own fields, says what it does (`activity`) for that reason, and may name fields a new
-attempt starts afresh (`claim_resets`). `core.reconcile` holds the table of kinds.
+imports (modelzoo), model exports (deploy), training jobs and test-split evaluations
+(training). Each kind adds its own fields, says what it does (`activity`) for that reason, may
+name fields a new attempt starts afresh (`claim_resets`) and fields its give-up sets
+(`exhausted_fields`), and may read its limits from settings (`stale_after`, `max_attempts`).
+`workers.runtime.reconciler` holds the table of kinds.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.errors import without_paths
@@ -41,6 +44,8 @@ class ClaimableJob(models.Model):
     activity = "running this job"
     # Fields each claim sets back, so a new attempt does not show the last one's progress.
     claim_resets: ClassVar[dict[str, Any]] = {}
+    # Fields set when the job is given up after MAX_ATTEMPTS (a kind's failure category).
+    exhausted_fields: ClassVar[dict[str, Any]] = {}
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=100, blank=True)
@@ -66,9 +71,20 @@ class ClaimableJob(models.Model):
         return self.status in self.FINISHED
 
     @classmethod
-    def abandoned(cls) -> Q:
-        """Running, but its worker stopped sending heartbeats."""
-        return Q(status=cls.Status.RUNNING, heartbeat_at__lt=timezone.now() - cls.STALE_AFTER)
+    def stale_after(cls) -> timedelta:
+        return cls.STALE_AFTER
+
+    @classmethod
+    def max_attempts(cls) -> int:
+        return cls.MAX_ATTEMPTS
+
+    @classmethod
+    def abandoned(cls, stale_after: timedelta | None = None) -> Q:
+        """Running, but its worker stopped sending heartbeats (or never sent one)."""
+        cutoff = timezone.now() - (stale_after or cls.stale_after())
+        return Q(status=cls.Status.RUNNING) & (
+            Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True)
+        )
 
     def _mine(self) -> models.QuerySet[Any]:
         return type(self).objects.filter(
@@ -77,12 +93,14 @@ class ClaimableJob(models.Model):
 
     def claim(self, *, worker: str = "", device: str = "") -> bool:
         """True for exactly one worker: the first to take a queued (or abandoned) job. A job
-        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`)."""
+        abandoned MAX_ATTEMPTS times is failed instead (see `give_up_if_exhausted`).
+        `started_at` keeps the first attempt's start, so a resumed job's duration counts it."""
         if self.give_up_if_exhausted():
             return False
         now = timezone.now()
+        first_start = Coalesce(F("started_at"), Value(now, output_field=models.DateTimeField()))
         claimable = Q(status=self.Status.QUEUED) | (
-            self.abandoned() & Q(attempt__lt=self.MAX_ATTEMPTS)
+            self.abandoned() & Q(attempt__lt=self.max_attempts())
         )
         won = (
             type(self)
@@ -90,7 +108,7 @@ class ClaimableJob(models.Model):
             .update(
                 status=self.Status.RUNNING,
                 attempt=F("attempt") + 1,
-                started_at=now,
+                started_at=first_start,
                 heartbeat_at=now,
                 stage="Starting",
                 worker=worker,
@@ -105,7 +123,7 @@ class ClaimableJob(models.Model):
     def give_up_if_exhausted(self) -> bool:
         """Fails the job if its worker stopped MAX_ATTEMPTS times; True when it did."""
         reason = (
-            f"The worker stopped {self.MAX_ATTEMPTS} times while {self.activity}, so Sampan "
+            f"The worker stopped {self.max_attempts()} times while {self.activity}, so Sampan "
             "stopped trying. The data may be too large for the worker's memory."
         )
         fix = (
@@ -113,12 +131,16 @@ class ClaimableJob(models.Model):
             "the worker more memory, then try again."
         )
         exhausted = type(self).objects.filter(
-            self.abandoned(), pk=self.pk, attempt__gte=self.MAX_ATTEMPTS
+            self.abandoned(), pk=self.pk, attempt__gte=self.max_attempts()
         )
         now = timezone.now()
         gave_up = (
             exhausted.update(
-                status=self.Status.FAILED, error=reason, error_fix=fix, finished_at=now
+                status=self.Status.FAILED,
+                error=reason,
+                error_fix=fix,
+                finished_at=now,
+                **self.exhausted_fields,
             )
             == 1
         )

@@ -2,7 +2,7 @@
 that keep killing their workers. For every job kind that follows the claim protocol:
 
 - ``Model.abandoned()``: a Q for running rows whose heartbeat stopped;
-- ``Model.MAX_ATTEMPTS`` and ``job.give_up_if_exhausted()``, which fails a job that was
+- ``Model.max_attempts()`` and ``job.give_up_if_exhausted()``, which fails a job that was
   abandoned that many times, with a plain reason;
 - ``status``, ``created_at``, ``heartbeat_at`` and ``attempt`` fields.
 
@@ -28,7 +28,7 @@ from core.queueing import enqueue
 def requeue_stalled(model: type[Any], task_name: str, *, resend_after: timedelta) -> int:
     """Fails exhausted jobs of ``model``, sends ``task_name`` again for the other stalled ones,
     and returns how many were sent."""
-    for job in model.objects.filter(model.abandoned(), attempt__gte=model.MAX_ATTEMPTS):
+    for job in model.objects.filter(model.abandoned(), attempt__gte=model.max_attempts()):
         job.give_up_if_exhausted()
     now = timezone.now()
     stalled = model.objects.annotate(last_sent=Coalesce("heartbeat_at", "created_at")).filter(

@@ -69,6 +69,9 @@ class TrainingJobSerializer(serializers.ModelSerializer):
     failure_kind = serializers.ChoiceField(
         choices=TrainingJob.Failure.choices, allow_blank=True, read_only=True
     )
+    # The API's names for the shared job's `error` and `error_fix`.
+    failure_reason = serializers.CharField(source="error", read_only=True)
+    failure_suggestion = serializers.CharField(source="error_fix", read_only=True)
     percent = serializers.IntegerField(read_only=True)
     report_url = serializers.SerializerMethodField()
     page_url = serializers.SerializerMethodField()

@@ -96,7 +96,7 @@ def test_labeled_boxes_train_a_detector_whose_boxes_the_report_draws(
         overrides={"epochs": 10, "input_size": 96},
     )
     job = run_now(job)
-    assert job.status == "succeeded", job.failure_reason
+    assert job.status == "succeeded", job.error
     report = job.report
 
     page.goto(f"/jobs/{job.pk}/")

@@ -299,7 +299,7 @@ def test_hostile_class_and_job_names_through_training_and_deployment(
         overrides={"epochs": 2, "batch_size": 8},
     )
     job = run_now(job)
-    assert job.status == TrainingJob.Status.SUCCEEDED, job.failure_reason
+    assert job.status == TrainingJob.Status.SUCCEEDED, job.error
     export = export_now(job, "package", user)
     deployment = Deployment.objects.create(
         workspace=workspace, name=IMG, export=export, created_by=user

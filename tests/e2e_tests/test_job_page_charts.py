@@ -25,7 +25,7 @@ def test_short_series_and_the_last_value(page, live_server, screenshot, tmp_path
         workspace=workspace, user=user, version=version, overrides={"epochs": 4, "batch_size": 8}
     )
     job = run_now(job)
-    assert job.status == "succeeded", job.failure_reason
+    assert job.status == "succeeded", job.error
     sign_in(page, user, live_server.url)
     page.goto(f"/jobs/{job.pk}/")
     page.wait_for_selector("body[data-charts-ready]")

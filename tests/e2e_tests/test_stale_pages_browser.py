@@ -46,7 +46,7 @@ def test_the_export_panel_appears_when_the_job_succeeds(
     expect(page.locator("#export-form")).to_be_hidden()
 
     job = run_now(TrainingJob.objects.get(name="Goes stale"))
-    assert job.status == TrainingJob.Status.SUCCEEDED, job.failure_reason
+    assert job.status == TrainingJob.Status.SUCCEEDED, job.error
     expect(page.locator("#status")).to_have_text("Succeeded", timeout=30_000)
     expect(page.locator("#export-form")).to_be_visible()
     expect(page.locator("#export-unavailable")).to_have_count(0)

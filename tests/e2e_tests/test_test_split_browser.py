@@ -28,7 +28,7 @@ def test_the_report_evaluates_the_test_split(
     version = digits_version(workspace, user, per_class=6, val=0.2, test=0.2)
     job, _ = make_job(workspace=workspace, user=user, version=version)
     job = run_now(job)
-    assert job.status == "succeeded", job.failure_reason
+    assert job.status == "succeeded", job.error
     sign_in(page, user, live_server.url)
 
     page.goto(f"/jobs/{job.pk}/report/")

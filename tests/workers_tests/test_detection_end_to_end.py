@@ -57,7 +57,7 @@ def test_shapes_train_to_a_useful_map_through_the_api(celery_worker, tmp_path, s
     assert created.status_code == 201, created.content
     job_id = created.json()["id"]
     job = wait_until(lambda: finished(job_id), 600, "the job to finish", every=0.5)
-    assert job.status == "succeeded", f"{job.failure_reason}\n{celery_worker.log()[-3000:]}"
+    assert job.status == "succeeded", f"{job.error}\n{celery_worker.log()[-3000:]}"
     detail = client.get(f"/api/jobs/{job_id}/").json()
     assert detail["task"] == "detection"
     print(f"\nshapes: val mAP@.5 {detail['val_map_50']:.3f}, mAP {detail['val_map']:.3f}")

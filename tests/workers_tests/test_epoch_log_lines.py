@@ -12,7 +12,7 @@ from training.models import JobLogLine
 class EpochLogTests(TrainingTestCase):
     def test_each_epoch_logs_its_losses_and_accuracy(self) -> None:
         job = self.run_now(self.make_job(overrides={"epochs": 3, "batch_size": 8}))
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         lines = JobLogLine.objects.filter(job=job).order_by("id").values_list("message", flat=True)
         epochs = [line for line in lines if line.startswith("Epoch ")]
         pattern = (

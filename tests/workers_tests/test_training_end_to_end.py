@@ -42,7 +42,7 @@ def test_digits_train_to_95_percent_through_the_api(celery_worker, tmp_path, set
     assert created.status_code == 201, created.content
     job_id = created.json()["id"]
     job = wait_until(lambda: finished(job_id), 300, "the job to finish", every=0.5)
-    assert job.status == "succeeded", f"{job.failure_reason}\n{celery_worker.log()[-3000:]}"
+    assert job.status == "succeeded", f"{job.error}\n{celery_worker.log()[-3000:]}"
     detail = client.get(f"/api/jobs/{job_id}/").json()
     assert detail["val_accuracy"] >= 0.95, detail
     assert detail["worker"] == celery_worker.hostname

@@ -76,7 +76,7 @@ def test_a_killed_worker_loses_no_job(redis_server, lab, tmp_path) -> None:
     finally:
         successor.stop()
     for job in (job_state(running.pk), job_state(waiting.pk)):
-        assert job.status == "succeeded", f"{job.failure_reason}\n{successor.log()[-3000:]}"
+        assert job.status == "succeeded", f"{job.error}\n{successor.log()[-3000:]}"
     resumed = job_state(running.pk)
     assert resumed.attempt == 2 and resumed.worker == successor.hostname
     log = list(JobLogLine.objects.filter(job=resumed).values_list("message", flat=True))

@@ -54,7 +54,7 @@ class RunJobTaskTests(TrainingTestCase):
         self.call(job.pk)
         job.refresh_from_db()
         self.assertEqual((job.status, job.failure_kind), ("failed", "device"))
-        self.assertIn("asks for a GPU", job.failure_reason)
+        self.assertIn("asks for a GPU", job.error)
 
 
 def test_slots_are_one_per_device_and_freed_on_release() -> None:

@@ -64,10 +64,10 @@ def _note(job: TrainingJob, message: str, level: str = "WARNING") -> None:
 def reconcile_jobs(
     *, stale_after: timedelta | None = None, resend_after: timedelta | None = None
 ) -> dict[str, int]:
-    stale_after = stale_after or timedelta(seconds=knob("TRAINING_STALE_AFTER_SECONDS"))
+    stale_after = stale_after or TrainingJob.stale_after()
     resend_after = resend_after or timedelta(seconds=knob("TRAINING_RESEND_AFTER_SECONDS"))
     counts = {"requeued": 0, "cancelled": 0, "failed": 0, "resent": 0}
-    for job in TrainingJob.abandoned(stale_after):
+    for job in TrainingJob.objects.filter(TrainingJob.abandoned(stale_after)):
         counts[_recover(job, stale_after)] += 1
     cutoff = timezone.now() - resend_after
     waiting = TrainingJob.objects.filter(status=TrainingJob.Status.QUEUED).filter(
@@ -88,13 +88,13 @@ def _recover(job: TrainingJob, stale_after: timedelta) -> str:
         if job.mark_cancelled():
             _note(job, f"{who} stopped responding; the job was cancelled as requested.")
         return "cancelled"
-    if job.attempt >= int(knob("TRAINING_MAX_ATTEMPTS")):
+    if job.attempt >= TrainingJob.max_attempts():
         job.mark_failed(
-            TrainingJob.Failure.WORKER_LOST,
             f"The worker running this job stopped responding {job.attempt} times, the last "
             f"one {who}.",
             "Workers die when the machine runs out of memory or restarts. Check the worker's "
             "log and memory, then re-run the job, perhaps with a smaller batch.",
+            kind=TrainingJob.Failure.WORKER_LOST,
         )
         return "failed"
     if job.requeue_abandoned(timezone.now() - stale_after):

@@ -64,7 +64,7 @@ def run_claimed(job: TrainingJob, device: str) -> None:
             recorder.log(trace, "ERROR")
             recorder.flush()
             ended = job.mark_failed(
-                outcome.kind, outcome.reason, outcome.suggestion, **outcome.detail
+                outcome.reason, outcome.suggestion, kind=outcome.kind, detail=outcome.detail
             )
     if ended:
         discard_checkpoint(job.pk)

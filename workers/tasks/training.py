@@ -62,7 +62,7 @@ def run_job(self: Any, job_id: int) -> None:
         except DeviceUnavailable as error:
             if job.claim(worker=hostname, device=slot.device.id):
                 outcome = describe(error, learning_rate=0.0, dataset_id=None)
-                job.mark_failed(outcome.kind, outcome.reason, outcome.suggestion)
+                job.mark_failed(outcome.reason, outcome.suggestion, kind=outcome.kind)
             return
         if not job.claim(worker=hostname, device=device):
             logger.info("Training job %s was claimed by another worker", job_id)

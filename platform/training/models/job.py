@@ -1,33 +1,27 @@
 """A training job. Its row is the source of truth for its state, not Celery.
 
-Workers change a job only through the verbs below, each a conditional UPDATE: `claim` wins for
-exactly one worker, and every later write names the attempt it belongs to, so a worker that
-lost its job (the reconciler gave it to another) can no longer change it.
+It is a claimable job (`core.jobs`): workers change it only through the shared verbs, each a
+conditional UPDATE fenced by the attempt. Training adds its extras: a cancel request read at
+every step, one-UPDATE progress writes, a failure category, and a requeue for the reconciler,
+because an abandoned training job resumes from its checkpoint rather than starting over.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
-from django.conf import settings
 from django.db import models
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Q
 from django.utils import timezone
 
 from core.errors import without_paths
+from core.jobs import ClaimableJob
 from modelzoo.catalog import Architecture, get_architecture
+from training.conf import knob
 
 
-class TrainingJob(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
-
+class TrainingJob(ClaimableJob):
     class Task(models.TextChoices):
         # The values are the datastore's task types: a job trains its dataset's task.
         CLASSIFICATION = "classification", "Image classification"
@@ -47,7 +41,8 @@ class TrainingJob(models.Model):
         DEVICE = "device", "No suitable device"
         INTERNAL = "internal", "Unexpected error"
 
-    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
+    activity = "training this model"
+    exhausted_fields: ClassVar[dict[str, Any]] = {"failure_kind": Failure.WORKER_LOST}
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="training_jobs"
@@ -71,16 +66,8 @@ class TrainingJob(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reruns"
     )
 
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    created_at = models.DateTimeField(default=timezone.now)
     enqueued_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     cancel_requested_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
-    worker = models.CharField(max_length=200, blank=True)
-    device = models.CharField(max_length=20, blank=True)
 
     epoch = models.PositiveIntegerField(default=0)  # epochs completed
     total_epochs = models.PositiveIntegerField(default=0)
@@ -90,9 +77,8 @@ class TrainingJob(models.Model):
     eta_seconds = models.FloatField(null=True, blank=True)
     checkpoint_epoch = models.PositiveIntegerField(null=True, blank=True)
 
+    # With the shared `error` (the reason) and `error_fix` (the suggestion).
     failure_kind = models.CharField(max_length=15, choices=Failure.choices, blank=True)
-    failure_reason = models.TextField(blank=True)
-    failure_suggestion = models.TextField(blank=True)
     failure_detail = models.JSONField(default=dict, blank=True)  # e.g. the sample at fault
 
     val_accuracy = models.FloatField(null=True, blank=True)  # single-label
@@ -108,11 +94,8 @@ class TrainingJob(models.Model):
         on_delete=models.SET_NULL,
         related_name="produced_by",
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
 
-    class Meta:
+    class Meta(ClaimableJob.Meta):
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["workspace", "status"], name="job_by_status"),
@@ -144,10 +127,6 @@ class TrainingJob(models.Model):
         return "accuracy", self.val_accuracy
 
     @property
-    def is_finished(self) -> bool:
-        return self.status in self.FINISHED
-
-    @property
     def percent(self) -> int:
         if self.status == self.Status.SUCCEEDED:
             return 100
@@ -159,34 +138,16 @@ class TrainingJob(models.Model):
             return None
         return (self.finished_at or timezone.now()) - self.started_at
 
-    def _mine(self, attempt: int | None = None) -> models.QuerySet[TrainingJob]:
-        """This job, while it is running under `attempt` (default: the one loaded)."""
-        return TrainingJob.objects.filter(
-            pk=self.pk,
-            status=self.Status.RUNNING,
-            attempt=self.attempt if attempt is None else attempt,
-        )
+    # --- the shared lifecycle's limits, from settings ------------------------------------------
+    @classmethod
+    def stale_after(cls) -> timedelta:
+        return timedelta(seconds=knob("TRAINING_STALE_AFTER_SECONDS"))
 
-    # --- queueing --------------------------------------------------------------------------------
-    def claim(self, *, worker: str, device: str) -> bool:
-        """True for exactly one worker: the one that moves the job from queued to running."""
-        now = timezone.now()
-        won = TrainingJob.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
-            status=self.Status.RUNNING,
-            attempt=F("attempt") + 1,
-            started_at=Coalesce(F("started_at"), Value(now, output_field=models.DateTimeField())),
-            heartbeat_at=now,
-            worker=worker,
-            device=device,
-        )
-        if won:
-            self.refresh_from_db()
-        return won == 1
+    @classmethod
+    def max_attempts(cls) -> int:
+        return int(knob("TRAINING_MAX_ATTEMPTS"))
 
-    def release(self) -> bool:
-        """Gives a claimed job back to the queue untouched (this worker cannot run it now)."""
-        return self._mine().update(status=self.Status.QUEUED, worker="", device="") == 1
-
+    # --- cancelling ------------------------------------------------------------------------------
     def request_cancel(self) -> str:
         """A queued job is cancelled at once; a running one at its next step. Returns the status
         the job has now."""
@@ -214,10 +175,6 @@ class TrainingJob(models.Model):
         return bool(row and row[0])
 
     # --- progress (worker side, fenced by attempt) -----------------------------------------------
-    def beat(self) -> bool:
-        """Writes the heartbeat; False when this worker no longer owns the job."""
-        return self._mine().update(heartbeat_at=timezone.now()) == 1
-
     def report_progress(self, **fields: Any) -> bool:
         """Writes progress fields and the heartbeat; False when this worker no longer owns the
         job. A running job calls this every second, so it is one plain UPDATE, not the ORM's."""
@@ -240,38 +197,27 @@ class TrainingJob(models.Model):
 
     # --- endings (worker side, fenced by attempt) ------------------------------------------------
     def _finish(self, status: str, **fields: Any) -> bool:
-        fields.update(status=status, finished_at=timezone.now(), eta_seconds=None)
-        owned = self._mine().update(**fields) == 1
-        if owned:
-            for name, value in fields.items():
-                setattr(self, name, value)
-        return owned
+        return super()._finish(status, eta_seconds=None, **fields)
 
-    def mark_succeeded(self, **results: Any) -> bool:
-        return self._finish(self.Status.SUCCEEDED, **results)
-
-    def mark_cancelled(self) -> bool:
-        return self._finish(self.Status.CANCELLED)
-
-    def mark_failed(self, kind: str, reason: str, suggestion: str = "", **detail: Any) -> bool:
-        """Ends the job with a reason people read; server paths in it are cut to their names."""
+    def mark_failed(
+        self,
+        reason: str,
+        fix: str = "",
+        *,
+        kind: str = Failure.INTERNAL,
+        detail: dict[str, Any] | None = None,
+    ) -> bool:
+        """Ends the job with a reason people read, its category (`Failure`) and what it was at
+        (e.g. the sample at fault); server paths are cut to their names."""
         return self._finish(
             self.Status.FAILED,
             failure_kind=kind,
-            failure_reason=without_paths(reason),
-            failure_suggestion=without_paths(suggestion),
-            failure_detail=detail,
+            error=without_paths(reason),
+            error_fix=without_paths(fix),
+            failure_detail=detail or {},
         )
 
     # --- the reconciler --------------------------------------------------------------------------
-    @classmethod
-    def abandoned(cls, stale_after: timedelta) -> models.QuerySet[TrainingJob]:
-        """Running jobs whose heartbeat stopped: their worker died or lost the database."""
-        cutoff = timezone.now() - stale_after
-        return cls.objects.filter(status=cls.Status.RUNNING).filter(
-            Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True)
-        )
-
     def requeue_abandoned(self, cutoff: Any) -> bool:
         """Puts an abandoned job back in the queue (it will resume from its checkpoint), unless
         its heartbeat came back since `cutoff` was decided."""

@@ -35,7 +35,7 @@ def train_lenet(workspace: Any, user: Any, version: Any) -> TrainingJob:
         overrides={"epochs": 2, "batch_size": 16},
     )
     job = run_now(job)
-    assert job.status == TrainingJob.Status.SUCCEEDED, job.failure_reason
+    assert job.status == TrainingJob.Status.SUCCEEDED, job.error
     return job
 
 

@@ -131,5 +131,5 @@ def train_multi_label(
     )
     job = run_now(job)
     if job.status != "succeeded":
-        raise RuntimeError(f"The multi-label job failed: {job.failure_reason}")
+        raise RuntimeError(f"The multi-label job failed: {job.error}")
     return job

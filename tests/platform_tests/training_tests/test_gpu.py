@@ -16,5 +16,5 @@ class GpuTrainingTests(TrainingTestCase):
     def test_a_job_trains_on_the_gpu_and_reports_its_memory(self) -> None:
         self.assertEqual(detect_devices()[0].kind, "gpu")
         job = self.run_now(self.make_job(overrides={"device": "gpu"}), device="gpu:0")
-        self.assertEqual((job.status, job.device), ("succeeded", "gpu:0"), job.failure_reason)
+        self.assertEqual((job.status, job.device), ("succeeded", "gpu:0"), job.error)
         self.assertGreater(job.val_accuracy, 0.0)

@@ -64,3 +64,61 @@ class JobStateTests(TrainingTestCase):
         self.assertEqual((clone.config, clone.architecture), (job.config, job.architecture))
         self.assertEqual((clone.rerun_of, clone.created_by), (job, self.bob))
         self.assertEqual(clone.dataset_version, job.dataset_version)
+
+
+class SharedLifecycleTests(TrainingTestCase):
+    """A training job runs on the shared claimable job's verbs (core.jobs), with its limits
+    read from the training settings."""
+
+    def stale(self, job: TrainingJob, attempt: int) -> None:
+        TrainingJob.objects.filter(pk=job.pk).update(
+            status="running", attempt=attempt, heartbeat_at=timezone.now() - timedelta(hours=1)
+        )
+        job.refresh_from_db()
+
+    def test_a_resumed_attempt_keeps_the_first_start(self) -> None:
+        job = self.make_job()
+        job.claim(worker="a", device="cpu")
+        first_start = job.started_at
+        self.assertTrue(job.requeue_abandoned(timezone.now() + timedelta(seconds=1)))
+        self.assertTrue(job.claim(worker="b", device="cpu"))
+        self.assertEqual((job.attempt, job.started_at), (2, first_start))
+
+    def test_the_attempt_cap_comes_from_the_training_settings(self) -> None:
+        job = self.make_job()
+        with self.settings(TRAINING_MAX_ATTEMPTS=2):
+            self.stale(job, attempt=1)
+            self.assertTrue(job.claim(worker="b", device="cpu"))  # takes the abandoned job over
+            self.stale(job, attempt=2)
+            self.assertFalse(job.claim(worker="c", device="cpu"))
+        job.refresh_from_db()
+        self.assertEqual((job.status, job.failure_kind), ("failed", "worker_lost"))
+        self.assertIn("stopped 2 times while training this model", job.error)
+
+    def test_staleness_comes_from_the_training_settings(self) -> None:
+        job = self.make_job()
+        job.claim(worker="a", device="cpu")
+        TrainingJob.objects.filter(pk=job.pk).update(
+            heartbeat_at=timezone.now() - timedelta(seconds=30)
+        )
+        with self.settings(TRAINING_STALE_AFTER_SECONDS=60):
+            self.assertFalse(TrainingJob.objects.filter(TrainingJob.abandoned()).exists())
+        with self.settings(TRAINING_STALE_AFTER_SECONDS=10):
+            self.assertTrue(TrainingJob.objects.filter(TrainingJob.abandoned()).exists())
+
+    def test_a_failure_keeps_its_category_and_the_api_its_names(self) -> None:
+        job = self.make_job()
+        job.claim(worker="a", device="cpu")
+        self.assertTrue(
+            job.mark_failed(
+                "The batch did not fit in /srv/data memory.",
+                "Use a smaller batch.",
+                kind=TrainingJob.Failure.OUT_OF_MEMORY,
+                detail={"batch_size": 64},
+            )
+        )
+        body = self.api_client_for(self.alice).get(f"/api/jobs/{job.pk}/").json()
+        self.assertEqual(body["failure_kind"], "out_of_memory")
+        self.assertEqual(body["failure_reason"], "The batch did not fit in …/data memory.")
+        self.assertEqual(body["failure_suggestion"], "Use a smaller batch.")
+        self.assertEqual((body["failure_detail"], body["eta_seconds"]), ({"batch_size": 64}, None))

@@ -46,7 +46,7 @@ class MultiLabelEarlyStoppingTests(TrainingTestCase):
 
     def test_it_stops_when_the_validation_map_stops_improving(self) -> None:
         values = series_arrays(self.job.pk, "val/mAP")[2].tolist()
-        self.assertEqual(self.job.status, "succeeded", self.job.failure_reason)
+        self.assertEqual(self.job.status, "succeeded", self.job.error)
         self.assertLess(len(values), EPOCHS)  # it did stop early
         self.assertEqual(self.job.epoch, len(values))
         self.assertEqual(stopping_epoch(values, PATIENCE), len(values))

@@ -27,7 +27,7 @@ class MultiLabelGpuTrainingTests(TrainingTestCase):
             version=pairs, architecture="lenet", overrides={"device": "gpu", "epochs": 3}
         )
         job = self.run_now(job, device="gpu:0")
-        self.assertEqual((job.status, job.device), ("succeeded", "gpu:0"), job.failure_reason)
+        self.assertEqual((job.status, job.device), ("succeeded", "gpu:0"), job.error)
         framework.set_device("cpu")
         items = examples(pairs, "val")
         network = load_network(job.output_weights)

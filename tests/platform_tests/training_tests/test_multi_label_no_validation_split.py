@@ -34,7 +34,7 @@ class MultiLabelNoValidationSplitTests(TrainingTestCase):
         cls.job = run_now(job)
 
     def test_it_records_the_training_images_scores_under_their_own_names(self) -> None:
-        self.assertEqual(self.job.status, "succeeded", self.job.failure_reason)
+        self.assertEqual(self.job.status, "succeeded", self.job.error)
         tags = set(tags_of(self.job.pk))
         self.assertLessEqual(set(NAMES), tags)
         self.assertFalse([t for t in tags if t.startswith(("val/", "test/"))], tags)

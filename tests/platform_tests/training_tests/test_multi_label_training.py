@@ -58,7 +58,7 @@ class MultiLabelTrainingTests(TrainingTestCase):
 
     def test_it_succeeds_as_a_multi_label_job(self) -> None:
         job = self.job
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         self.assertEqual((job.task, job.config["threshold"]), ("multi_label", 0.5))
         self.assertEqual(job.class_names, list(CLASSES))
         self.assertIsNone(job.val_accuracy)

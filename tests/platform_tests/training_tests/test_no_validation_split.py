@@ -42,7 +42,7 @@ class NoValidationSplitTests(TrainingTestCase):
         return "\n".join(JobLogLine.objects.filter(job=self.job).values_list("message", flat=True))
 
     def test_it_names_every_series_after_the_training_images(self) -> None:
-        self.assertEqual(self.job.status, "succeeded", self.job.failure_reason)
+        self.assertEqual(self.job.status, "succeeded", self.job.error)
         tags = set(tags_of(self.job.pk))
         self.assertLessEqual({"train/eval_loss", "train/eval_acc", "train/loss", "train/acc"}, tags)
         self.assertFalse([t for t in tags if t.startswith(("val/", "test/"))], tags)

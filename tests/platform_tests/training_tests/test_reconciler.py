@@ -59,7 +59,7 @@ class ReconcilerTests(TrainingTestCase):
         self.assertEqual(self.reconcile()["failed"], 1)
         job.refresh_from_db()
         self.assertEqual((job.status, job.failure_kind), ("failed", "worker_lost"))
-        self.assertIn("stopped responding 2 times", job.failure_reason)
+        self.assertIn("stopped responding 2 times", job.error)
 
     def test_queued_jobs_whose_message_may_be_lost_are_sent_again(self) -> None:
         waiting = self.make_job()

@@ -30,7 +30,7 @@ class TrainingRunTests(TrainingTestCase):
 
     def test_it_succeeds_with_timestamps_and_progress(self) -> None:
         job = self.job
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         self.assertTrue(job.created_at <= job.started_at <= job.finished_at)
         self.assertEqual((job.epoch, job.step), (3, job.total_steps))
         self.assertEqual(job.percent, 100)
