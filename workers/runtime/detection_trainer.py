@@ -2,17 +2,16 @@
 
 framework.Model.fit feeds one label tensor per batch; a detector's targets are a list of boxes
 per image, and its loss has parts (VFL, GIoU, DFL). So this loop calls the network, its `loss`
-and the optimizer itself, and otherwise keeps the one job lifecycle the classifiers have: the
-same recorder (scalars per step, log, progress, heartbeat), a checkpoint after every epoch to
-resume from, a cancel or a lost job noticed at every step, a NaN loss stopped with a reason,
-out-of-memory retried at half the batch, the frozen-backbone warm-up of the fine-tuning recipe,
-and early stopping and the best epoch on the validation mAP@[.5:.95], chosen on validation
-images only (training.services.version_data.may_choose_on).
+and the optimizer itself, and otherwise keeps the one job lifecycle the classifiers have
+(`resumable_run`): the same recorder (scalars per step, log, progress, heartbeat), a checkpoint
+after every epoch to resume from, a cancel or a lost job noticed at every step, a NaN loss
+stopped with a reason, out-of-memory retried at half the batch, the frozen-backbone warm-up of
+the fine-tuning recipe, and early stopping and the best epoch on the validation mAP@[.5:.95],
+chosen on validation images only (training.services.version_data.may_choose_on).
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import time
 from collections.abc import Callable
@@ -28,16 +27,14 @@ from training.services.version_data import (
     evaluation_split,
     may_choose_on,
 )
-from workers.runtime.build import build_network, build_optimizer
 from workers.runtime.callbacks import (
     MEMORY_EVERY,
     JobControl,
-    Position,
     evaluation_tag,
     histogram,
     no_validation_notice,
 )
-from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
+from workers.runtime.checkpoints import save_checkpoint
 from workers.runtime.data import normalisation
 from workers.runtime.detection_data import (
     DetectionImages,
@@ -49,9 +46,10 @@ from workers.runtime.detection_data import (
 )
 from workers.runtime.detection_report import gallery_row
 from workers.runtime.devices import memory_in_use
-from workers.runtime.failures import LossNotFinite, OutOfMemoryAtBatchOne, is_out_of_memory
+from workers.runtime.failures import LossNotFinite
 from workers.runtime.fine_tune import warmup_callbacks
 from workers.runtime.recorder import JobRecorder
+from workers.runtime.resumable_run import ResumableRun
 
 PROBE_SAMPLES = 8  # evaluation images whose boxes the job page shows after every epoch
 MAX_EVAL_BATCH = 32
@@ -160,77 +158,27 @@ def _histograms(network: Any, of: Callable[[Any], Any]) -> dict[str, dict[str, A
     return found
 
 
-class DetectionRun:
+class DetectionRun(ResumableRun):
     """Trains a detection job to its last epoch (or early stop) and returns the network."""
+
+    max_eval_batch = MAX_EVAL_BATCH
 
     def __init__(
         self, job: TrainingJob, recorder: JobRecorder, splits: DetectionSplits, device: str
     ) -> None:
-        self.job, self.recorder, self.splits, self.device = job, recorder, splits, device
-        self.position: Position | None = None
-        self.last_eval: dict[str, float] = {}
-        self.best: dict[str, Any] = {}  # {"value", "epoch"} of the validation mAP
-        self.eval_batch = min(2 * job.batch_size, MAX_EVAL_BATCH)
+        super().__init__(job, recorder, splits, device)
         self.mean, self.std = normalisation(job.config, 3)
         self.last_found: list[dict[str, np.ndarray]] | None = None
         self.gradients: dict[str, dict[str, Any]] = {}  # histograms of the epoch's last step
 
-    def log(self, message: str, level: str = "INFO") -> None:
-        self.recorder.log(message, level)
-
-    def run(self) -> Any:
-        """Out of memory halves the batch and tries again from the last checkpoint."""
-        batch = self.job.batch_size
-        while True:
-            try:
-                return self._fit(batch)
-            except Exception as error:
-                if not is_out_of_memory(error):
-                    raise
-                if batch <= 1:
-                    raise OutOfMemoryAtBatchOne() from error
-                self.log(
-                    f"Out of memory with a batch of {batch} images; retrying automatically "
-                    f"with {batch // 2} from the last checkpoint.",
-                    "WARNING",
-                )
-                batch //= 2
-                self.eval_batch = min(2 * batch, MAX_EVAL_BATCH)
-                self.recorder.update_progress(batch_size=batch)
-                self.recorder.flush()
-                gc.collect()
-                if self.device.startswith("gpu"):
-                    from framework.core import backend
-
-                    backend.cupy.get_default_memory_pool().free_all_blocks()
-
     def _fit(self, batch: int) -> Any:
-        import framework
-
         job, config = self.job, self.job.config
-        framework.set_device(self.device)
-        framework.seed(int(config["seed"]))
-        network = build_network(job, self.log)
-        steps_per_epoch = math.ceil(len(self.splits.train) / batch)
-        optimizer = build_optimizer(config, network, steps_per_epoch, job.arch.key)
-        epoch, step, stopping = 0, 0, {"wait": 0, "stopped": False}
-        checkpoint = load_checkpoint(job.pk)
-        if checkpoint is not None:
-            network.set_state_dict(checkpoint["model"])
-            optimizer.set_state_dict(checkpoint["optimizer"])
-            progress = checkpoint["progress"]
-            epoch, step = int(progress["epoch"]), int(progress["step"])
-            stopping = progress.get("early_stopping") or stopping
-            self.best = progress.get("best") or {}
-            self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
-        self.recorder.discard_after(step, epoch)
-        total = int(config["epochs"])
-        self.position = position = Position(epoch, step, steps_per_epoch, total)
-        self.recorder.update_progress(
-            total_steps=position.total_steps, batch_size=batch, step=step, epoch=epoch
-        )
-        if epoch >= total or stopping.get("stopped"):
+        start = self._start(batch)
+        network, optimizer, position = start.network, start.optimizer, start.position
+        if start.finished:
             return network
+        stopping = start.progress.get("early_stopping") or {"wait": 0, "stopped": False}
+        epoch, total = position.epoch, position.total_epochs
         warmup = warmup_callbacks(config, job.arch.key, network, lambda: position.epoch, self.log)
         control = JobControl(job, self.recorder, position)
         for epoch_index in range(epoch, total):

@@ -1,10 +1,9 @@
-"""One training run of a job on framework.Model.fit: data, network, resume from the last
-checkpoint, the callbacks that report and control it, and out-of-memory retries."""
+"""One training run of a classification job on framework.Model.fit: its data, and the
+callbacks that report and control it (the resume and out-of-memory retries are
+`resumable_run`'s)."""
 
 from __future__ import annotations
 
-import gc
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,28 +11,20 @@ from typing import Any
 from framework.hapi.callbacks import EarlyStopping, LRScheduler
 from training.models import TrainingJob
 from training.services.version_data import Example, evaluation_split, examples, may_choose_on
-from workers.runtime.build import (
-    build_loss,
-    build_metrics,
-    build_network,
-    build_optimizer,
-    monitored,
-)
+from workers.runtime.build import build_loss, build_metrics, monitored
 from workers.runtime.callbacks import (
     EpochEnd,
     GradientProbe,
     JobControl,
-    Position,
     ScalarReporter,
     no_validation_notice,
 )
-from workers.runtime.checkpoints import load_checkpoint, save_checkpoint
+from workers.runtime.checkpoints import save_checkpoint
 from workers.runtime.data import ImageDataset, augmentation, load_split, normalisation
 from workers.runtime.evaluation import predict, softmax
-from workers.runtime.failures import OutOfMemoryAtBatchOne, is_out_of_memory
 from workers.runtime.fine_tune import warmup_callbacks
 from workers.runtime.multi_label import sigmoid
-from workers.runtime.recorder import JobRecorder
+from workers.runtime.resumable_run import ResumableRun
 
 PROBE_SAMPLES = 16
 MAX_EVAL_BATCH = 256  # evaluation keeps no gradients: twice the training batch fits
@@ -116,84 +107,22 @@ def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
     )
 
 
-class TrainingRun:
-    def __init__(
-        self,
-        job: TrainingJob,
-        recorder: JobRecorder,
-        splits: Splits,
-        device: str,
-    ) -> None:
-        self.job, self.recorder, self.splits = job, recorder, splits
-        self.device = device
-        self.position: Position | None = None
-        self.last_eval: dict[str, float] = {}
-        self.best: dict[str, Any] = {}  # {"value", "epoch"} of the monitored metric
-        self.eval_batch = min(2 * job.batch_size, MAX_EVAL_BATCH)
+class TrainingRun(ResumableRun):
+    """A classifier's run (single- or multi-label), on framework.Model.fit."""
 
-    def log(self, message: str, level: str = "INFO") -> None:
-        self.recorder.log(message, level)
-
-    def run(self) -> Any:
-        """Trains to the last epoch and returns the network. Out of memory halves the batch
-        and tries again from the last checkpoint, down to a batch of one."""
-        batch = self.job.batch_size
-        while True:
-            try:
-                return self._fit(batch)
-            except Exception as error:
-                if not is_out_of_memory(error):
-                    raise
-                if batch <= 1:
-                    raise OutOfMemoryAtBatchOne() from error
-                smaller = batch // 2
-                self.log(
-                    f"Out of memory with a batch of {batch} images; retrying automatically "
-                    f"with {smaller} from the last checkpoint.",
-                    "WARNING",
-                )
-                batch = smaller
-                self.eval_batch = min(2 * batch, MAX_EVAL_BATCH)
-                self.recorder.update_progress(batch_size=batch)
-                self.recorder.flush()
-                self._free_memory()
-
-    def _free_memory(self) -> None:
-        gc.collect()
-        if self.device.startswith("gpu"):
-            from framework.core import backend
-
-            backend.cupy.get_default_memory_pool().free_all_blocks()
+    max_eval_batch = MAX_EVAL_BATCH
 
     def _fit(self, batch: int) -> Any:
         import framework
         from framework.io import DataLoader
 
         job, config = self.job, self.job.config
-        framework.set_device(self.device)
-        framework.seed(int(config["seed"]))
-        network = build_network(job, self.log)
-        steps_per_epoch = math.ceil(len(self.splits.train) / batch)
-        optimizer = build_optimizer(config, network, steps_per_epoch, job.arch.key)
-        epoch, step, stopper_state, best = 0, 0, None, {}
-        checkpoint = load_checkpoint(job.pk)
-        if checkpoint is not None:
-            network.set_state_dict(checkpoint["model"])
-            optimizer.set_state_dict(checkpoint["optimizer"])
-            progress = checkpoint["progress"]
-            epoch, step = int(progress["epoch"]), int(progress["step"])
-            stopper_state = progress.get("early_stopping")
-            best = progress.get("best") or {}
-            self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
-        self.recorder.discard_after(step, epoch)
-        total_epochs = int(config["epochs"])
-        self.position = position = Position(epoch, step, steps_per_epoch, total_epochs)
-        self.recorder.update_progress(
-            total_steps=position.total_steps, batch_size=batch, step=step, epoch=epoch
-        )
-        self.best = best
-        if epoch >= total_epochs or (stopper_state or {}).get("stopped"):
+        start = self._start(batch)
+        network, optimizer, position = start.network, start.optimizer, start.position
+        if start.finished:
             return network
+        stopper_state = start.progress.get("early_stopping")
+        total_epochs, epoch = position.total_epochs, position.epoch
         model = framework.Model(network)
         metrics = build_metrics(job, network)
         model.prepare(optimizer=optimizer, loss=build_loss(job.task, config), metrics=metrics)
@@ -201,7 +130,7 @@ class TrainingRun:
         control = JobControl(job, self.recorder, position)
         split = self.splits.eval_split
         reporter = ScalarReporter(
-            self.recorder, position, self.device, metrics.name(), monitor, best, split
+            self.recorder, position, self.device, metrics.name(), monitor, self.best, split
         )
         stopper = (
             ResumableEarlyStopping(monitor, int(config["patience"]), stopper_state)

@@ -18,7 +18,7 @@ from django.test import override_settings
 from core.testing import BaseTestCase
 from datastore.models import DatasetVersion
 from training.demo.digits import digits_version
-from training.models import TrainingJob
+from training.models import JobLogLine, TrainingJob
 from training.services.jobs import create_job
 
 FAST = {
@@ -64,6 +64,36 @@ class TrainingTestCase(BaseTestCase):
 
     def run_now(self, job: TrainingJob, device: str = "cpu") -> TrainingJob:
         return run_now(job, device)
+
+
+class WorkerDied(BaseException):
+    """Stands for a SIGKILL: nothing in the worker handles it."""
+
+
+def log_of(job: TrainingJob) -> str:
+    return "\n".join(JobLogLine.objects.filter(job=job).values_list("message", flat=True))
+
+
+def memory_for(max_batch: int) -> Any:
+    """Patches every run's network to raise MemoryError on a training batch over `max_batch`
+    images, as a device that is too small would."""
+    from workers.runtime import resumable_run
+
+    real = resumable_run.build_network
+
+    def small_memory(job: TrainingJob, log: Any) -> Any:
+        network = real(job, log)
+        forward = network.forward
+
+        def limited(x: Any) -> Any:
+            if network.training and x.shape[0] > max_batch:
+                raise MemoryError("simulated: the batch does not fit")
+            return forward(x)
+
+        network.forward = limited
+        return network
+
+    return mock.patch.object(resumable_run, "build_network", small_memory)
 
 
 def make_job(**options: Any) -> tuple[TrainingJob, mock.MagicMock]:

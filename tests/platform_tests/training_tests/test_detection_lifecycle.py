@@ -15,9 +15,14 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from framework.vision.models.picodet import PicoDet
-from tests.platform_tests.training_tests.base import TrainingTestCase
+from tests.platform_tests.training_tests.base import (
+    TrainingTestCase,
+    WorkerDied,
+    log_of,
+    memory_for,
+)
 from tests.platform_tests.training_tests.detection_data import shapes_version
-from training.models import JobLogLine, MetricRecord, TrainingJob
+from training.models import MetricRecord, TrainingJob
 from training.services.scalars import series_arrays, tags_of
 from workers.runtime import detection_trainer
 from workers.runtime.callbacks import JobControl
@@ -26,14 +31,6 @@ from workers.runtime.reconciler import reconcile_jobs
 
 # 9 training images at 64×64 from random weights: a step takes a fraction of a second.
 SMALL = {"input_size": 64, "batch_size": 4, "epochs": 2}
-
-
-class WorkerDied(BaseException):
-    """Stands for a SIGKILL: nothing in the worker handles it."""
-
-
-def log_of(job: TrainingJob) -> str:
-    return "\n".join(JobLogLine.objects.filter(job=job).values_list("message", flat=True))
 
 
 class DetectionLifecycleTests(TrainingTestCase):
@@ -49,7 +46,7 @@ class DetectionLifecycleTests(TrainingTestCase):
 
     def test_each_epoch_records_loss_parts_map_histograms_and_boxes(self) -> None:
         job = self.run_now(self.detection_job())
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         self.assertEqual((job.epoch, job.step), (2, job.total_steps))
         tags = set(tags_of(job.pk))
         parts = {"train/loss", "train/loss_vfl", "train/loss_giou", "train/loss_dfl"}
@@ -81,27 +78,13 @@ class DetectionLifecycleTests(TrainingTestCase):
         with mock.patch.object(PicoDet, "loss", poisoned):
             job = self.run_now(self.detection_job())
         self.assertEqual((job.status, job.failure_kind), ("failed", "not_finite"))
-        self.assertIn("became NaN (not a number) at step 2 (epoch 1)", job.failure_reason)
-        self.assertIn("Lower the learning rate", job.failure_suggestion)
+        self.assertIn("became NaN (not a number) at step 2 (epoch 1)", job.error)
+        self.assertIn("Lower the learning rate", job.error_fix)
 
     def test_out_of_memory_halves_the_batch_and_retries(self) -> None:
-        real = detection_trainer.build_network
-
-        def small_memory(job: TrainingJob, log: Any) -> Any:
-            network = real(job, log)
-            forward = network.forward
-
-            def limited(x: Any) -> Any:
-                if network.training and x.shape[0] > 2:
-                    raise MemoryError("simulated: the batch does not fit")
-                return forward(x)
-
-            network.forward = limited
-            return network
-
-        with mock.patch.object(detection_trainer, "build_network", small_memory):
+        with memory_for(max_batch=2):
             job = self.run_now(self.detection_job(epochs=1))
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         self.assertEqual(job.batch_size, 2)
         self.assertIn(
             "Out of memory with a batch of 4 images; retrying automatically with 2", log_of(job)
@@ -115,7 +98,7 @@ class DetectionLifecycleTests(TrainingTestCase):
         path.write_bytes(b"this is not a PNG any more")
         job = self.run_now(self.detection_job())
         self.assertEqual((job.status, job.failure_kind), ("failed", "data"))
-        self.assertIn(f"(sample #{item.sample_id}) could not be read", job.failure_reason)
+        self.assertIn(f"(sample #{item.sample_id}) could not be read", job.error)
         self.assertEqual(job.failure_detail["sample_id"], item.sample_id)
 
     def test_a_cancel_takes_effect_within_one_step(self) -> None:

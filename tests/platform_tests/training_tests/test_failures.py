@@ -15,21 +15,18 @@ from django.test import override_settings
 from django.utils import timezone
 
 import framework
-from tests.platform_tests.training_tests.base import TrainingTestCase
-from training.models import JobLogLine, ScalarChunk, TrainingJob
+from tests.platform_tests.training_tests.base import (
+    TrainingTestCase,
+    WorkerDied,
+    log_of,
+    memory_for,
+)
+from training.models import ScalarChunk, TrainingJob
 from training.services.scalars import series_arrays
 from workers.runtime import build, trainer
 from workers.runtime.callbacks import EpochEnd, ScalarReporter
 from workers.runtime.checkpoints import checkpoint_path
 from workers.runtime.reconciler import reconcile_jobs
-
-
-class WorkerDied(BaseException):
-    """Stands for a SIGKILL: nothing in the worker handles it."""
-
-
-def log_of(job: TrainingJob) -> str:
-    return "\n".join(JobLogLine.objects.filter(job=job).values_list("message", flat=True))
 
 
 class FailureTests(TrainingTestCase):
@@ -53,30 +50,16 @@ class FailureTests(TrainingTestCase):
         with mock.patch("workers.runtime.trainer.build_loss", return_value=poisoned):
             job = self.run_now(job)
         self.assertEqual((job.status, job.failure_kind), ("failed", "not_finite"))
-        self.assertIn("became NaN (not a number) at step 3 (epoch 1)", job.failure_reason)
-        self.assertIn("Lower the learning rate: try 0.05, a tenth of 0.5", job.failure_suggestion)
+        self.assertIn("became NaN (not a number) at step 3 (epoch 1)", job.error)
+        self.assertIn("Lower the learning rate: try 0.05, a tenth of 0.5", job.error_fix)
         self.assertEqual(job.failure_detail, {"step": 3, "epoch": 0})
         self.assertIn("Failed: The training loss became NaN", log_of(job))
 
     def test_out_of_memory_halves_the_batch_and_retries(self) -> None:
-        real = build.build_network
-
-        def small_memory(job: TrainingJob, log: Any) -> Any:
-            network = real(job, log)
-            forward = network.forward
-
-            def limited(x: Any) -> Any:
-                if network.training and x.shape[0] > 4:
-                    raise MemoryError("simulated: the batch does not fit")
-                return forward(x)
-
-            network.forward = limited
-            return network
-
         job = self.make_job(overrides={"epochs": 1, "batch_size": 16})
-        with mock.patch("workers.runtime.trainer.build_network", small_memory):
+        with memory_for(max_batch=4):
             job = self.run_now(job)
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         self.assertEqual(job.batch_size, 4)
         log = log_of(job)
         self.assertIn("Out of memory with a batch of 16 images; retrying automatically with 8", log)
@@ -87,8 +70,8 @@ class FailureTests(TrainingTestCase):
         with mock.patch.object(framework.Model, "train_batch", side_effect=MemoryError()):
             job = self.run_now(job)
         self.assertEqual((job.status, job.failure_kind), ("failed", "out_of_memory"))
-        self.assertIn("even with a batch of one image", job.failure_reason)
-        self.assertIn("smaller input size", job.failure_suggestion)
+        self.assertIn("even with a batch of one image", job.error)
+        self.assertIn("smaller input size", job.error_fix)
 
     def test_an_unreadable_image_fails_the_job_naming_the_sample(self) -> None:
         item = self.version.items.filter(split="train").select_related("sample").first()
@@ -98,8 +81,8 @@ class FailureTests(TrainingTestCase):
         path.write_bytes(b"this is not a PNG any more")
         job = self.run_now(self.make_job())
         self.assertEqual((job.status, job.failure_kind), ("failed", "data"))
-        self.assertIn(f"(sample #{item.sample_id}) could not be read", job.failure_reason)
-        self.assertIn("freeze a new version", job.failure_suggestion)
+        self.assertIn(f"(sample #{item.sample_id}) could not be read", job.error)
+        self.assertIn("freeze a new version", job.error_fix)
         self.assertEqual(job.failure_detail["sample_id"], item.sample_id)
         self.client.force_login(self.alice)
         page = self.client.get(f"/jobs/{job.pk}/")

@@ -15,13 +15,8 @@ import numpy as np
 from framework.vision.models import save_pretrained
 from framework.vision.models.weight_store import manifest_path
 from modelzoo.catalog import get_architecture, head_keys
-from tests.platform_tests.training_tests.base import TrainingTestCase
-from training.models import JobLogLine, TrainingJob
+from tests.platform_tests.training_tests.base import TrainingTestCase, log_of
 from workers.runtime import build, fine_tune
-
-
-def log_of(job: TrainingJob) -> str:
-    return "\n".join(JobLogLine.objects.filter(job=job).values_list("message", flat=True))
 
 
 class FineTuningRecipeTests(TrainingTestCase):
@@ -74,7 +69,7 @@ class FineTuningRecipeTests(TrainingTestCase):
 
         with mock.patch.object(fine_tune.BackboneWarmup, "on_epoch_end", remember):
             job = self.run_now(job)
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         head = head_keys("mlp")
         start = {k: v.numpy() for k, v in self.shipped.state_dict().items()}
         backbone = [k for k in start if k not in head]

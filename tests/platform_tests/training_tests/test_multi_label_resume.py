@@ -11,7 +11,7 @@ from unittest import mock
 import numpy as np
 from django.utils import timezone
 
-from tests.platform_tests.training_tests.base import TrainingTestCase
+from tests.platform_tests.training_tests.base import TrainingTestCase, WorkerDied
 from tests.platform_tests.training_tests.multi_label_data import multi_label_version
 from training.models import JobLogLine, TrainingJob
 from training.services.scalars import series_arrays
@@ -20,10 +20,6 @@ from workers.runtime.checkpoints import load_checkpoint
 from workers.runtime.reconciler import reconcile_jobs
 
 EPOCHS = 4
-
-
-class WorkerDied(BaseException):
-    """Stands for a SIGKILL: nothing in the worker handles it."""
 
 
 class MultiLabelResumeTests(TrainingTestCase):

@@ -9,20 +9,15 @@ from unittest import mock
 
 from framework.vision.models import save_pretrained
 from modelzoo.catalog import get_architecture
-from tests.platform_tests.training_tests.base import TrainingTestCase
-from training.models import JobLogLine, TrainingJob
+from tests.platform_tests.training_tests.base import TrainingTestCase, log_of
 from workers.runtime.failures import describe, is_out_of_memory
-
-
-def log_of(job: TrainingJob) -> str:
-    return "\n".join(JobLogLine.objects.filter(job=job).values_list("message", flat=True))
 
 
 class StartingWeightsTests(TrainingTestCase):
     def test_a_job_continues_from_another_jobs_weights(self) -> None:
         first = self.run_now(self.make_job())
         job = self.run_now(self.make_job(init="saved", weights=first.output_weights))
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         self.assertIn(
             f"Loaded 6 of 6 tensors from the saved weights “{first.output_weights.name}”",
             log_of(job),
@@ -33,7 +28,7 @@ class StartingWeightsTests(TrainingTestCase):
         with mock.patch.dict(os.environ, {"FRAMEWORK_HOME": store}):
             save_pretrained(get_architecture("mlp").build(1000), "mlp")  # an "ImageNet" head
             job = self.run_now(self.make_job(init="shipped"))
-        self.assertEqual(job.status, "succeeded", job.failure_reason)
+        self.assertEqual(job.status, "succeeded", job.error)
         log = log_of(job)
         self.assertIn("Loaded 4 of 6 tensors from the shipped weights.", log)
         self.assertIn("The classifier head (5.bias, 5.weight) starts fresh for 10 classes.", log)
@@ -49,9 +44,9 @@ class StartingWeightsTests(TrainingTestCase):
                 stored.write(bytes([last[0] ^ 0xFF]))
             job = self.run_now(self.make_job(init="shipped"))
         self.assertEqual((job.status, job.failure_kind), ("failed", "weights"))
-        self.assertIn("failed their check", job.failure_reason)
-        self.assertIn("make weights", job.failure_suggestion)
-        self.assertNotIn(store, job.failure_reason)
+        self.assertIn("failed their check", job.error)
+        self.assertIn("make weights", job.error_fix)
+        self.assertNotIn(store, job.error)
 
 
 class FailureWordingTests(TrainingTestCase):
