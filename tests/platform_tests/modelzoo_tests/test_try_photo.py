@@ -1,16 +1,17 @@
 """Trying shipped weights on a photo: chelsea's top-5 holds a cat, for every signed-in role and
 for an API token; anonymous callers are refused; bad or oversized files and architectures
-without real weights get a clear refusal; a warm answer comes well under a second."""
+without real weights get a clear refusal; a warm answer reuses the loaded network."""
 
 from __future__ import annotations
 
 import io
-import time
 from typing import Any
+from unittest import mock
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from modelzoo.services import trying
 from tests.framework_tests.vision_tests.shipped_store import CAT_CLASSES, COFFEE_CLASSES, photo
 from tests.platform_tests.modelzoo_tests.base import ZooTestCase
 
@@ -55,15 +56,17 @@ class TryPhotoTests(ZooTestCase):
         self.assertEqual(self.try_as(client).status_code, 200)
         self.assertIn(self.try_as(APIClient()).status_code, (401, 403))
 
-    def test_a_warm_answer_comes_well_under_a_second(self) -> None:
+    def test_a_warm_answer_reuses_the_loaded_network(self) -> None:
+        # How fast a warm answer is belongs to benchmarks; what makes it warm is tested here:
+        # the network is loaded (and hash-checked) once per process and stored file.
         client = self.api_client_for(self.bob)
-        self.try_as(client)  # loads the network once for this process
-        started = time.perf_counter()
-        response = self.try_as(client)
-        elapsed = time.perf_counter() - started
-        self.assertEqual(response.status_code, 200)
-        self.assertLess(elapsed, 1.0)
-        self.assertLess(response.json()["elapsed_ms"], 1000)
+        trying._networks.pop("mobilenet_v2", None)
+        with mock.patch.object(trying, "_load", wraps=trying._load) as load:
+            first, second = self.try_as(client), self.try_as(client)
+        self.assertEqual((first.status_code, second.status_code), (200, 200))
+        self.assertEqual(load.call_count, 1)
+        self.assertEqual(first.json()["top5"], second.json()["top5"])
+        self.assertGreater(second.json()["elapsed_ms"], 0)
 
     def test_an_architecture_without_real_weights_says_so(self) -> None:
         response = self.try_as(self.api_client_for(self.bob), "resnet50")
