@@ -6,7 +6,9 @@ pipeline, and the losses and labels to fine-tune it.
     lines = ocr(image)  # [OCRLine(polygon, text, score), ...]
 
 Training the detector: `make_db_labels` turns an image's text polygons into DB targets and
-`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them.
+`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them. Evaluating:
+`text_detection_metrics` (precision, recall, hmean at IoU 0.5) and `text_recognition_metrics`
+(line accuracy, normalized edit distance), as PaddleOCR reports them.
 
 Nothing here needs OpenCV, onnxruntime, shapely or pyclipper: the geometry (region hulls,
 minimum-area rectangles, round offsets) and the resampling are NumPy.
@@ -18,6 +20,17 @@ from framework.vision.ocr.ctc_decode import ctc_greedy_decode
 from framework.vision.ocr.db_labels import make_db_labels
 from framework.vision.ocr.db_loss import DBLoss, balanced_bce_loss, db_dice_loss, mask_l1_loss
 from framework.vision.ocr.db_postprocess import DBPostProcess
+from framework.vision.ocr.metrics import (
+    TextDetectionMetrics,
+    TextRecognitionMetrics,
+    edit_distance,
+    is_simple_polygon,
+    polygon_area,
+    polygon_intersection_area,
+    polygon_iou,
+    text_detection_metrics,
+    text_recognition_metrics,
+)
 from framework.vision.ocr.pipeline import OCRLine, OCRPipeline, crop_text_line, sort_reading_order
 from framework.vision.ocr.predictors import TextClassifier, TextDetector, TextRecognizer
 
@@ -27,13 +40,22 @@ __all__ = [
     "OCRLine",
     "OCRPipeline",
     "TextClassifier",
+    "TextDetectionMetrics",
     "TextDetector",
+    "TextRecognitionMetrics",
     "TextRecognizer",
     "balanced_bce_loss",
     "crop_text_line",
     "ctc_greedy_decode",
     "db_dice_loss",
+    "edit_distance",
+    "is_simple_polygon",
     "make_db_labels",
     "mask_l1_loss",
+    "polygon_area",
+    "polygon_intersection_area",
+    "polygon_iou",
     "sort_reading_order",
+    "text_detection_metrics",
+    "text_recognition_metrics",
 ]
