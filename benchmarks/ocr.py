@@ -1,0 +1,197 @@
+"""The whole OCR pipeline (detect, classify direction, recognise) in our framework against
+rapidocr (onnxruntime + OpenCV), on the same PP-OCRv4 models and the same images.
+
+    python benchmarks/ocr.py                        # page, receipt; 7 timed runs each
+    python benchmarks/ocr.py --images page --repeats 3 --threads 1
+
+Images: `page` is `skimage.data.page()` (a scanned page, 191×384 grey); `receipt` is an A4-wide
+till receipt in English and Chinese, rendered with Noto Sans CJK (`fonts-noto-cjk`) at 1240
+pixels wide. Both runners read the three ONNX files inside the rapidocr-onnxruntime wheel.
+
+Each runner lives in its own process with `--threads` threads (OMP/BLAS threads for ours,
+`intra_op_num_threads` for onnxruntime), so neither pays for the other's spinning threads.
+After `--warmup` untimed calls per image, the runners take turns, one timed call each, for
+`--repeats` rounds. Prints JSON: per image and runner the median and minimum seconds, the lines
+read, whether both read the same strings, and the ratio framework / rapidocr (target: ≤ 1.3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.worker_lines import WorkerLines  # noqa: E402
+
+RUNNERS = ("framework", "rapidocr")
+FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+RECEIPT = [
+    "SAMPAN MARKET 萨姆潘超市",
+    "No. 88 Harbour Road, Shanghai",
+    "发票号码：20261202  收银员：07",
+    "Jasmine tea 茉莉花茶      2 x 18.00    36.00",
+    "Steamed buns 包子         6 x  3.50    21.00",
+    "Soy sauce 酱油 500ml      1 x 12.80    12.80",
+    "Rice 大米 5kg             1 x 45.00    45.00",
+    "Subtotal 小计                         114.80",
+    "VAT 13% 增值税                         13.21",
+    "TOTAL 合计                            128.01",
+    "Paid by card  刷卡支付   2026-12-02 14:31",
+    "谢谢惠顾 Thank you, come again!",
+]
+
+
+# --- images -------------------------------------------------------------------------------------
+def make_images(names: list[str]) -> dict[str, object]:
+    import numpy as np
+
+    images = {}
+    if "page" in names:
+        from skimage import data
+
+        grey = data.page()
+        images["page"] = np.repeat(grey[:, :, None], 3, axis=2)
+    if "receipt" in names:
+        from PIL import Image, ImageDraw, ImageFont
+
+        face = ImageFont.truetype(str(FONT), 30, index=2)  # Noto Sans CJK SC
+        width, line = 1240, 56
+        image = Image.new("RGB", (width, 120 + line * len(RECEIPT)), "white")
+        draw = ImageDraw.Draw(image)
+        for i, text in enumerate(RECEIPT):
+            draw.text((80, 60 + i * line), text, fill="black", font=face)
+        images["receipt"] = np.asarray(image)
+    return images
+
+
+# --- the worker side ----------------------------------------------------------------------------
+def worker(runner: str, folder: str) -> None:
+    """Reads 'run NAME' lines; answers one JSON line per call: seconds and the lines read."""
+    import numpy as np
+
+    models = Path(__import__("rapidocr_onnxruntime").__file__).parent / "models"
+    paths = [
+        models / "ch_PP-OCRv4_det_infer.onnx",
+        models / "ch_PP-OCRv4_rec_infer.onnx",
+        models / "ch_ppocr_mobile_v2.0_cls_infer.onnx",
+    ]
+    threads = int(os.environ["OCR_THREADS"])
+    if runner == "framework":
+        from framework.vision.ocr import OCRPipeline
+
+        pipeline = OCRPipeline.from_onnx(*paths)
+
+        def read(image):
+            return [line.text for line in pipeline(image)]
+    else:
+        from rapidocr_onnxruntime import RapidOCR
+
+        engine = RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1)
+
+        def read(image):
+            found, _ = engine(image)
+            return [text for _, text, _ in found or []]
+
+    print("ready", flush=True)
+    for request in sys.stdin:
+        name = request.split()[1]
+        image = np.ascontiguousarray(np.load(Path(folder) / f"{name}.npy"))
+        start = time.perf_counter()
+        texts = read(image)
+        seconds = time.perf_counter() - start
+        print(json.dumps({"seconds": seconds, "texts": texts}, ensure_ascii=False), flush=True)
+
+
+# --- the driver ---------------------------------------------------------------------------------
+class Runner:
+    def __init__(self, name: str, folder: str, threads: int, timeout: float) -> None:
+        env = dict(os.environ, OCR_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+        env.update(OPENBLAS_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
+        self.name, self.timeout = name, timeout
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--worker", name, "--folder", folder],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        self.lines = WorkerLines(self.process.stdout)
+        if self.lines.readline(timeout).strip() != "ready":
+            raise RuntimeError(f"the {name} worker did not start")
+
+    def run(self, image: str) -> dict:
+        self.process.stdin.write(f"run {image}\n")
+        self.process.stdin.flush()
+        return json.loads(self.lines.readline(self.timeout))
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--images", default="page,receipt")
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--worker", choices=RUNNERS)
+    parser.add_argument("--folder")
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.folder)
+        return
+    import numpy as np
+
+    names = args.images.split(",")
+    with tempfile.TemporaryDirectory(prefix="sampan-ocr-bench-") as folder:
+        images = make_images(names)
+        for name, image in images.items():
+            np.save(Path(folder) / f"{name}.npy", image)
+        runners = [Runner(r, folder, args.threads, args.timeout) for r in RUNNERS]
+        results: dict[str, dict] = {}
+        for name in names:
+            texts = {}
+            for runner in runners:
+                for _ in range(args.warmup):
+                    texts[runner.name] = runner.run(name)["texts"]
+            seconds: dict[str, list[float]] = {r.name: [] for r in runners}
+            for _ in range(args.repeats):
+                for runner in runners:  # turns: both see the same load
+                    seconds[runner.name].append(runner.run(name)["seconds"])
+            results[name] = {
+                "shape": list(images[name].shape),
+                **{
+                    r: {
+                        "median_s": round(statistics.median(seconds[r]), 4),
+                        "min_s": round(min(seconds[r]), 4),
+                        "lines": len(texts[r]),
+                    }
+                    for r in seconds
+                },
+                "same_text": texts["framework"] == texts["rapidocr"],
+                "framework_over_rapidocr": round(
+                    statistics.median(seconds["framework"])
+                    / statistics.median(seconds["rapidocr"]),
+                    3,
+                ),
+            }
+        for runner in runners:
+            runner.close()
+    report = {"threads": args.threads, "repeats": args.repeats, "images": results}
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
