@@ -6,7 +6,8 @@ pipeline, and the losses and labels to fine-tune it.
     lines = ocr(image)  # [OCRLine(polygon, text, score), ...]
 
 Training the detector: `make_db_labels` turns an image's text polygons into DB targets and
-`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them. Evaluating:
+`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them. Fine-tuning the recognizer:
+`RecognizerTrainer` (CTC on line crops and their text). Evaluating:
 `text_detection_metrics` (precision, recall, hmean at IoU 0.5) and `text_recognition_metrics`
 (line accuracy, normalized edit distance), as PaddleOCR reports them.
 
@@ -33,12 +34,14 @@ from framework.vision.ocr.metrics import (
 )
 from framework.vision.ocr.pipeline import OCRLine, OCRPipeline, crop_text_line, sort_reading_order
 from framework.vision.ocr.predictors import TextClassifier, TextDetector, TextRecognizer
+from framework.vision.ocr.rec_training import RecognizerTrainer, encode_texts
 
 __all__ = [
     "DBLoss",
     "DBPostProcess",
     "OCRLine",
     "OCRPipeline",
+    "RecognizerTrainer",
     "TextClassifier",
     "TextDetectionMetrics",
     "TextDetector",
@@ -49,6 +52,7 @@ __all__ = [
     "ctc_greedy_decode",
     "db_dice_loss",
     "edit_distance",
+    "encode_texts",
     "is_simple_polygon",
     "make_db_labels",
     "mask_l1_loss",

@@ -65,3 +65,20 @@ def rotated(image: np.ndarray, degrees: float) -> np.ndarray:
         degrees, resample=Image.BICUBIC, expand=True, fillcolor=(255, 255, 255)
     )
     return np.asarray(turned)
+
+
+def render_dot_matrix(text: str, dot: int = 4) -> np.ndarray:
+    """`text` as a dot-matrix printer or a dot-peen marker prints it: the glyphs rasterised
+    at 11 px, each ink pixel drawn as a round dot `dot` px apart. `[H, W, 3]` uint8. PP-OCRv4
+    reads these poorly: its training data has few of them."""
+    from PIL import Image, ImageDraw
+
+    face = font(11)
+    small = Image.new("L", (int(face.getlength(text)) + 4, 13), 255)
+    ImageDraw.Draw(small).text((2, 0), text, fill=0, font=face)
+    ink = np.asarray(small) < 128
+    image = Image.new("RGB", (ink.shape[1] * dot, ink.shape[0] * dot), "white")
+    draw = ImageDraw.Draw(image)
+    for y, x in zip(*np.nonzero(ink), strict=True):
+        draw.ellipse([x * dot + 0.5, y * dot + 0.5, (x + 1) * dot - 1, (y + 1) * dot - 1], "black")
+    return np.asarray(image)
