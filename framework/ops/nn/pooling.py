@@ -12,14 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from framework.backends.cpu.threads import parallel_for
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.conv_geometry import ConvGeometry
 from framework.core.tensor import Tensor
 from framework.ops.nn.index_scatter import is_channel_last
-
-_SHARED_POOL_ELEMENTS = 1 << 15  # outputs; smaller pools run on one core
 
 
 def empty_like_layout(xp, shape: tuple[int, ...], like, dtype=None):
@@ -89,7 +88,7 @@ def max_pool_forward(x, geom: ConvGeometry):
             xp.equal(taps[tap], best, out=equal)
             xp.copyto(winner, tap, where=equal)
 
-    if xp.__name__ == "numpy" and out.size >= _SHARED_POOL_ELEMENTS:
+    if xp.__name__ == "numpy" and out.size >= TUNING.pool_share_min_elements:
         parallel_for(work, n)  # images over the cores: the taps' loops run on one core each
     else:
         work(0, n)
@@ -153,7 +152,7 @@ def _pairwise_max_pool(xp, x, memory, channel_last: bool):
         xp.copyto(arg, right[:, 1], where=lower)
         arg += lower.view(np.uint8) * np.uint8(2)
 
-    if xp.__name__ == "numpy" and out_memory.size >= _SHARED_POOL_ELEMENTS:
+    if xp.__name__ == "numpy" and out_memory.size >= TUNING.pool_share_min_elements:
         parallel_for(work, p)
     else:
         work(0, p)
@@ -195,7 +194,7 @@ def _pairwise_scatter(xp, gy, arg):
         xp.multiply(by_row, ~right, out=pairs[:, 0])
         xp.multiply(by_row, right, out=pairs[:, 1])
 
-    if xp.__name__ == "numpy" and arg.size >= _SHARED_POOL_ELEMENTS:
+    if xp.__name__ == "numpy" and arg.size >= TUNING.pool_share_min_elements:
         parallel_for(work, p)
     else:
         work(0, p)

@@ -13,7 +13,9 @@ import contextlib
 import numpy as np
 import pytest
 
-from framework.backends.cpu import blas_threads, gemm, onednn, threads
+from framework.backends.cpu import blas_threads, gemm, threads
+from framework.backends.cpu.onednn import library, primitives
+from framework.backends.cpu.onednn import training as onednn
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import KernelContext, builder_for, conv_gemm, winograd
 from framework.inference.kernels import conv as conv_kernel_module
@@ -22,7 +24,7 @@ from framework.jit.graph import Node
 from framework.ops.nn import conv_channel_first, conv_kernels, depthwise, linear
 
 pytestmark = pytest.mark.skipif(
-    not (onednn.available() and gemm.threaded() and blas_threads.available()),
+    not (library.available() and gemm.threaded() and blas_threads.available()),
     reason="the record was made with oneDNN, threaded MKL and threadpoolctl installed",
 )
 
@@ -73,17 +75,13 @@ def _training_observer(monkeypatch) -> _Seen:
     seen.wrap(conv_kernels, "_pointwise_input_grad", "pointwise")
     seen.wrap(conv_kernels, "_pointwise_weight_grad", "pointwise")
     seen.wrap(conv_kernels, "_im2col_weight_grad", "im2col")
-    seen.wrap(conv_kernels, "_gemm_forward", "gemm")
+    seen.wrap(conv_kernels, "_pointwise_forward", "pointwise")
     return seen
 
 
 def _training_route(names: list[str]) -> str:
-    """The route from the entry points seen (`gemm` alone: the pointwise GEMM)."""
-    if not names:
-        return "empty"
-    if names == ["gemm"]:
-        return "pointwise"
-    return [n for n in names if n != "gemm"][0]
+    """The route from the entry points seen (the first: the others run inside it)."""
+    return names[0] if names else "empty"
 
 
 # x shape, weight shape, geometry kwargs
@@ -140,7 +138,7 @@ TRAINING_RECORD = {
 def _onednn_loaded(monkeypatch, loaded: bool):
     with monkeypatch.context() as patch:
         if not loaded:
-            patch.setattr(onednn, "available", lambda: False)
+            patch.setattr(library, "available", lambda: False)
         yield
 
 
@@ -191,7 +189,7 @@ def _conv_node(w_shape, stride=1, pad=0, dilation=1, groups=1) -> Node:
 
 def _predictor_observer(monkeypatch) -> _Seen:
     seen = _Seen(monkeypatch)
-    seen.wrap(onednn, "conv2d", "onednn", lambda done: done)
+    seen.wrap(primitives, "conv2d", "onednn", lambda done: done)
     seen.wrap(infer_depthwise, "depthwise_into", "depthwise")
     seen.wrap(winograd, "conv_into", "winograd")
     seen.wrap(conv_gemm, "conv_into", "gemm")
@@ -244,7 +242,7 @@ def test_predictor_convolutions_run_the_recorded_kernels(key, monkeypatch):
     seen = _predictor_observer(monkeypatch)
     with contextlib.ExitStack() as stack:
         if team:
-            stack.enter_context(onednn.cores(team))
+            stack.enter_context(library.cores(team))
         if lent:  # as the executor lends them: inside a single-threaded region
             stack.enter_context(blas_threads.single_threaded_blas())
             stack.enter_context(blas_threads.lent_threads(2))
@@ -343,12 +341,12 @@ def test_predictor_runs_follow_the_recorded_plan(key, monkeypatch):
         plan = {"split": 0, "team": 0, "lent": 0, "cap": 0}
         real_split = Executor._run_split
 
-        def split(self, inputs, initializers):
+        def split(self, inputs, *rest):
             plan["split"] = min(self.workers, len(inputs[0]))
-            return real_split(self, inputs, initializers)  # the twins' plans are recorded
+            return real_split(self, inputs, *rest)  # the twins' plans are recorded
 
         monkeypatch.setattr(Executor, "_run_split", split)
-        monkeypatch.setattr(onednn, "cores", _Recorder(onednn.cores, plan, "team"))
+        monkeypatch.setattr(library, "cores", _Recorder(library.cores, plan, "team"))
         monkeypatch.setattr(
             blas_threads, "lent_threads", _Recorder(blas_threads.lent_threads, plan, "lent")
         )
