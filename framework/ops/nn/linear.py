@@ -23,11 +23,12 @@ def _rows(a):
     return a if a.ndim == 2 else a.reshape(-1, a.shape[-1])
 
 
-def _matmul(a, b):
-    """`a @ b` of 2-D arrays, on the route `routing.matmul_route` picks: small CPU products on
-    one BLAS thread, large ones on MKL's team (when installed), the rest NumPy's."""
-    numpy = isinstance(a, np.ndarray)
-    plan = routing.matmul_route(a.shape[0], a.shape[1], b.shape[1], numpy, routing.live())
+def _matmul(a, b, plan: routing.MatmulPlan | None = None):
+    """`a @ b` of 2-D arrays, on the route `routing.matmul_route` picks (or `plan`'s): small CPU
+    products on one BLAS thread, large ones on MKL's team (when installed), the rest NumPy's."""
+    if plan is None:
+        numpy = isinstance(a, np.ndarray)
+        plan = routing.matmul_route(a.shape[0], a.shape[1], b.shape[1], numpy, routing.live())
     if plan.route is MatmulRoute.NUMPY:
         return a @ b
     out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))

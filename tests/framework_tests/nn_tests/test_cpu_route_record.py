@@ -2,8 +2,8 @@
 
 This is a characterization test: every row is what the kernels chose before the routing policy
 (`framework.backends.cpu.routing`) was written, observed by wrapping the kernel entry points.
-It must keep passing through any change to how routes are picked: the same shapes and flags
-run the same kernels.
+Each test checks both that the policy function gives the recorded route for the row and that
+the kernel observed running is that route's: the same shapes and flags run the same kernels.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import contextlib
 import numpy as np
 import pytest
 
-from framework.backends.cpu import blas_threads, gemm, threads
+from framework.backends.cpu import blas_threads, gemm, routing, threads
 from framework.backends.cpu.onednn import library, primitives
 from framework.backends.cpu.onednn import training as onednn
 from framework.core.conv_geometry import ConvGeometry
@@ -23,7 +23,8 @@ from framework.inference.kernels import depthwise as infer_depthwise
 from framework.jit.graph import Node
 from framework.ops.nn import conv_channel_first, conv_kernels, depthwise, linear
 
-pytestmark = pytest.mark.skipif(
+# Observing the kernels needs the backends the record was made with; the policy's tables do not.
+observed = pytest.mark.skipif(
     not (library.available() and gemm.threaded() and blas_threads.available()),
     reason="the record was made with oneDNN, threaded MKL and threadpoolctl installed",
 )
@@ -153,6 +154,33 @@ def _arrays(case: str, dtype: str, channel_last: bool):
     return x, weight, gy, geom
 
 
+ROUTE_NAMES = {
+    routing.ConvRoute.ONEDNN: "onednn",
+    routing.ConvRoute.CHANNEL_FIRST: "channel_first",
+    routing.ConvRoute.DEPTHWISE: "depthwise",
+    routing.ConvRoute.POINTWISE_GEMM: "pointwise",
+    routing.ConvRoute.IM2COL_GEMM: "im2col",
+    routing.ConvRoute.COL2IM_GEMM: "col2im",
+    routing.ConvRoute.EMPTY: "empty",
+    routing.ConvRoute.WINOGRAD: "winograd",
+    routing.ConvRoute.TRAINING_KERNELS: "training_kernels",
+}
+
+
+@pytest.mark.parametrize("key", list(TRAINING_RECORD), ids=lambda k: "-".join(map(str, k)))
+def test_the_policy_picks_the_recorded_training_routes(key):
+    case, dtype, loaded, channel_last = key
+    x_shape, w_shape, kwargs = CONV_SHAPES[case]
+    conv = routing.ConvCase(
+        x_shape, w_shape, _geom(x_shape, w_shape, **kwargs), np.dtype(dtype),
+        contiguous=not channel_last,
+    )  # fmt: skip
+    backends = routing.Backends(onednn=loaded)
+    routes = [routing.conv_route(conv, step, backends) for step in routing.ConvStep]
+    assert tuple(ROUTE_NAMES[r] for r in routes) == TRAINING_RECORD[key]
+
+
+@observed
 @pytest.mark.parametrize("key", list(TRAINING_RECORD), ids=lambda k: "-".join(map(str, k)))
 def test_training_convolutions_run_the_recorded_kernels(key, monkeypatch):
     case, dtype, loaded, channel_last = key
@@ -228,6 +256,30 @@ PREDICTOR_RECORD = {
 }
 
 
+def _recorded_name(route: routing.ConvRoute) -> str:
+    """The record's name for a predictor route: one `conv_gemm` kernel runs both GEMMs."""
+    gemms = (routing.ConvRoute.POINTWISE_GEMM, routing.ConvRoute.IM2COL_GEMM)
+    return "gemm" if route in gemms else ROUTE_NAMES[route]
+
+
+@pytest.mark.parametrize("key", list(PREDICTOR_RECORD), ids=lambda k: "-".join(map(str, k)))
+def test_the_policy_picks_the_recorded_predictor_routes(key):
+    case, dtype, static, team, lent = key
+    x_shape, w_shape, kwargs = PREDICTOR_SHAPES[case]
+    geom = _geom(x_shape, w_shape, **kwargs)
+    conv = routing.ConvCase(x_shape, w_shape, geom, np.dtype(dtype))
+    depthwise_taps = geom.groups == w_shape[0] and w_shape[1] == 1
+    prepared = routing.Prepared(
+        static_weight=static,
+        gemm=static and geom.groups == 1,
+        taps=static and depthwise_taps,
+    )
+    backends = routing.Backends(onednn=True, onednn_team=team, blas_lent=lent)
+    route = routing.predictor_conv_route(conv, prepared, backends)
+    assert _recorded_name(route) == PREDICTOR_RECORD[key]
+
+
+@observed
 @pytest.mark.parametrize("key", list(PREDICTOR_RECORD), ids=lambda k: "-".join(map(str, k)))
 def test_predictor_convolutions_run_the_recorded_kernels(key, monkeypatch):
     case, dtype, static, team, lent = key
@@ -266,6 +318,17 @@ MATMUL_RECORD = {
 }
 
 
+@pytest.mark.parametrize("key", list(MATMUL_RECORD), ids=lambda k: "-".join(map(str, k)))
+def test_the_policy_picks_the_recorded_product_routes(key):
+    m, k, n, mkl_threaded, ctl, nested = key
+    backends = routing.Backends(
+        mkl_threaded=mkl_threaded, blas_switchable=ctl, in_parallel_work=nested, workers=2
+    )
+    plan = routing.matmul_route(m, k, n, True, backends)
+    assert (plan.route.value, plan.team) == MATMUL_RECORD[key]
+
+
+@observed
 @pytest.mark.parametrize("key", list(MATMUL_RECORD), ids=lambda k: "-".join(map(str, k)))
 def test_linear_products_run_the_recorded_kernels(key, monkeypatch):
     m, k, n, mkl_threaded, ctl, nested = key
@@ -331,6 +394,28 @@ RUN_RECORD = {
 }
 
 
+def _plan_record(workers, batch, loaded, separable, precompute) -> tuple:
+    """The record's (parts, team, lent, cap) from the policy's plan of a run (and, for a split
+    run, the plan of its first twin's slice)."""
+    onednn_runs = routing.predictor_uses_onednn(precompute, True, routing.Backends(onednn=loaded))
+    splits = routing.splits_batches(workers, True, separable)
+    plan = routing.run_plan(batch, workers, splits, onednn_runs)
+    parts = 0
+    if plan.mode is routing.RunMode.SPLIT:
+        parts = plan.parts
+        plan = routing.run_plan(batch // plan.parts, 1, False, onednn_runs)
+    team = plan.team if plan.mode is routing.RunMode.ONEDNN else 0
+    lent = plan.team if plan.mode is routing.RunMode.LENT_BLAS else 0
+    cap = 1 if plan.mode in (routing.RunMode.ONEDNN, routing.RunMode.LENT_BLAS) else 0
+    return parts, team, lent, cap
+
+
+@pytest.mark.parametrize("key", list(RUN_RECORD), ids=lambda k: "-".join(map(str, k)))
+def test_the_policy_plans_the_recorded_runs(key):
+    assert _plan_record(*key) == RUN_RECORD[key]
+
+
+@observed
 @pytest.mark.parametrize("key", list(RUN_RECORD), ids=lambda k: "-".join(map(str, k)))
 def test_predictor_runs_follow_the_recorded_plan(key, monkeypatch):
     from framework.inference import Executor
