@@ -9,6 +9,7 @@ import threading
 import numpy as np
 import pytest
 
+from framework.backends.cpu import routing
 from framework.backends.cpu.onednn import library, primitives, training
 from framework.core.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward
@@ -391,8 +392,10 @@ TRAINING_CASES = {
 @needs_onednn
 @pytest.mark.parametrize("name", list(TRAINING_CASES) + ["grouped", "depthwise"])
 def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
-    """Forward, input gradient and weight gradient through oneDNN against our kernels, with the
-    weight and bias changing between calls (the primitives stay, the parameters do not)."""
+    """Forward, input gradient and weight gradient: the policy picks oneDNN for these float32
+    arrays, and its results equal our kernels' with the weight and bias changing between calls
+    (the primitives stay, the parameters do not)."""
+    from framework.backends.cpu.routing import ConvCase, ConvRoute, ConvStep
     from framework.ops.nn.conv_kernels import conv_input_grad, conv_weight_grad
 
     if name in ("grouped", "depthwise"):
@@ -405,17 +408,12 @@ def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
     else:
         x_shape, weight_shape, options = TRAINING_CASES[name]
         x, weight, bias, geom = _case(x_shape, weight_shape, **options)
+    case = ConvCase(x_shape, weight_shape, geom, np.dtype(np.float32), contiguous=False)
+    for step in ConvStep:
+        assert routing.conv_route(case, step, routing.live()) is ConvRoute.ONEDNN
     rng = np.random.default_rng(3)
     gy = _channel_last(rng.standard_normal((x_shape[0], weight_shape[0], *geom.out_size)))
     gy = gy.astype(np.float32)
-    calls = []
-    for method in ("forward", "input_grad", "weight_grad"):
-        real = getattr(primitives.TrainingConv2d, method)
-        monkeypatch.setattr(
-            primitives.TrainingConv2d,
-            method,
-            lambda self, *a, _real=real, _m=method: calls.append(_m) or _real(self, *a),
-        )
     for step in range(2):
         weight = weight * np.float32(0.9) + np.float32(0.01 * step)
         bias = bias + np.float32(step)
@@ -425,11 +423,10 @@ def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
             (conv_weight_grad, (x, gy, geom, weight_shape)),
         ]
         for function, args in results:
-            got = function(*args)
+            got = function(*args, route=ConvRoute.ONEDNN)
             expected = _numpy_route(monkeypatch, function, *args)
             assert got.shape == expected.shape
             np.testing.assert_allclose(got, expected, rtol=1e-4, atol=2e-5 * np.abs(expected).max())
-    assert calls == ["forward", "input_grad", "weight_grad"] * 2
     # results are NCHW-shaped views of channel-last memory, as our kernels give
     assert conv_forward(x, weight, bias, geom).transpose(0, 2, 3, 1).flags.c_contiguous
 
