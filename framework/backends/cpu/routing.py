@@ -4,7 +4,7 @@ the predictor spends its cores on a run.
 Each decision is a small pure function of the shapes, the dtype and the backends in force
 (`Backends`): `conv_route` (training's three convolution passes), `predictor_conv_route` (the
 predictor's convolution kernel), `matmul_route` (`Linear`'s products) and `run_plan` (an
-executor run). They return plain values that the kernels dispatch on. `training_team` is the
+executor run). They return plain values that the kernels dispatch on. `team_cores` is the
 one rule for how many cores an OpenMP team gets. Their thresholds are in the one tuning table,
 `tuning.TUNING`, each with the benchmark that set it.
 
@@ -81,9 +81,10 @@ def live() -> Backends:
     return _LIVE  # type: ignore[return-value]
 
 
-def training_team(in_parallel_work: bool, workers: int) -> int:
-    """The OpenMP team of a training op (oneDNN's, or MKL's for a large product): the thread's
-    cores, one inside shared-out work (whose other shares hold the other cores)."""
+def team_cores(in_parallel_work: bool, workers: int) -> int:
+    """The OpenMP team of a training op (oneDNN's, or MKL's for a large product or an
+    optimizer's scal/axpy): the thread's cores, one inside shared-out work (whose other shares
+    hold the other cores). A predictor run's team is `run_plan`'s."""
     return 1 if in_parallel_work else workers
 
 
@@ -288,7 +289,7 @@ def matmul_route(m: int, k: int, n: int, numpy: bool, backends: Backends) -> Mat
         return MatmulPlan(MatmulRoute.ONE_THREAD, 1)
     if not backends.mkl_threaded:
         return MatmulPlan(MatmulRoute.NUMPY)
-    return MatmulPlan(MatmulRoute.TEAM, training_team(backends.in_parallel_work, backends.workers))
+    return MatmulPlan(MatmulRoute.TEAM, team_cores(backends.in_parallel_work, backends.workers))
 
 
 # ---- predictor runs -----------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from framework.backends.cpu import gemm, switches, threads
+from framework.backends.cpu import gemm, routing, switches, threads
 from framework.backends.cpu.tuning import TUNING
 
 # Vectors shorter than `TUNING.vector_blas_min_size` go through NumPy, whose ufuncs then run
@@ -142,4 +142,4 @@ def axpy_(alpha: float, x, y) -> None:
 
 def _team():
     """MKL's team over the calling thread's cores (nothing changes for OpenBLAS's routines)."""
-    return gemm.team(1 if threads.in_parallel_work() else threads.workers())
+    return gemm.team(routing.team_cores(threads.in_parallel_work(), threads.workers()))

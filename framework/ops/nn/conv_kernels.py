@@ -2,15 +2,17 @@
 
 All three take NCHW-shaped arrays of any memory order and work channel-last inside (see
 `im2col`); results are NCHW-shaped views of channel-last memory, so the next convolution,
-batch norm or activation reads them without a transpose. Paths:
+batch norm or activation reads them without a transpose. `routing.conv_route` picks each
+call's route (`benchmarks/conv_ops.py` and `onednn_conv.py` measure them); the kernels:
 
-- float32 NumPy arrays go to oneDNN's kernels where it is installed (`onednn.conv_forward`,
-  `conv_input_grad`, `conv_weight_grad`), as PyTorch's CPU convolutions do; the rest (float64,
-  GPU arrays, shapes oneDNN has only reference loops for, no oneDNN) take the paths below;
-- 1x1 kernels without padding are a plain GEMM over pixels (strided for stride > 1);
-- depthwise kernels (groups == channels) are fused sums over window views (`depthwise`);
-- everything else is chunked im2col + GEMM. The input gradient of a stride-1 convolution is
-  itself a convolution (flipped kernel), which avoids col2im; other strides use col2im.
+- `ONEDNN`: oneDNN's kernels (`onednn.training`), as PyTorch's CPU convolutions do, for
+  float32 NumPy arrays where it is installed; a shape oneDNN has only reference loops for
+  takes the route the policy picks next;
+- `CHANNEL_FIRST`: few input channels, on NCHW columns (`conv_channel_first`);
+- `DEPTHWISE`: groups == channels, fused sums over window views (`depthwise`);
+- `POINTWISE_GEMM`: 1x1 kernels without padding, a plain GEMM over pixels;
+- `IM2COL_GEMM`: chunked im2col + GEMM; for the input gradient of a stride-1 convolution, the
+  flipped-kernel convolution, which avoids col2im; `COL2IM_GEMM` otherwise.
 
 Weights enter the GEMMs in the layout of `conv_weights`.
 """

@@ -130,8 +130,8 @@ def _pairwise_max_pool(xp, x, memory, channel_last: bool):
     """2x2/2 max pooling as two pairwise passes, first across columns, then across rows.
 
     Columns pair up as neighbours in memory and rows as neighbouring row blocks, so every pass
-    runs over long runs (NumPy's tap-by-tap passes over strided views walk `Wo`-long rows: 2.4x
-    slower on LeNet's `[64, 6, 28, 28]`, one core). Ties go to the first tap in row-major
+    runs over long runs (NumPy's tap-by-tap passes over strided views walk `Wo`-long rows,
+    slower: `benchmarks/layer_ops.py`). Ties go to the first tap in row-major
     order, as in the tap chain: the left column within a row, then the top row.
     """
     p, h, w, q = memory.shape
@@ -165,10 +165,10 @@ def _pairwise_max_pool(xp, x, memory, channel_last: bool):
 
 def _pairwise_scatter(xp, gy, arg):
     """The gradient of `_pairwise_max_pool` on channel-last memory: each output gradient written
-    to its winning tap, rows first, then columns, every pass over `C`-long runs or longer
-    (LeNet's `[64, 16, 10, 10]`: 0.10 ms, against 0.40 tap by tap). In `arg`'s layout, which
-    is the pooled input's. None for other layouts: on NCHW memory the pairwise passes come out
-    slower than the tap-by-tap ones (0.30 against 0.24 ms on `[64, 6, 28, 28]`)."""
+    to its winning tap, rows first, then columns, every pass over `C`-long runs or longer,
+    faster than tap by tap (`benchmarks/layer_ops.py`). In `arg`'s layout, which is the pooled
+    input's. None for other layouts: on NCHW memory the pairwise passes come out slower than
+    the tap-by-tap ones."""
     layout = _memory(arg)
     if layout is None or not layout[1] or arg.size == 0:
         return None

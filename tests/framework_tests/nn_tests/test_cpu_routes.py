@@ -300,10 +300,8 @@ def test_product_shapes_and_flags_pick_this_route(m, k, n, numpy, backends, rout
 @pytest.mark.parametrize(
     "in_parallel_work, workers, team", [(False, 2, 2), (True, 2, 1), (False, 1, 1), (False, 8, 8)]
 )
-def test_a_training_team_is_the_threads_cores_or_one_inside_shared_work(
-    in_parallel_work, workers, team
-):
-    assert routing.training_team(in_parallel_work, workers) == team
+def test_a_team_is_the_threads_cores_or_one_inside_shared_work(in_parallel_work, workers, team):
+    assert routing.team_cores(in_parallel_work, workers) == team
 
 
 # (batch, workers, splits batches, oneDNN runs, NumPy) -> plan

@@ -165,7 +165,7 @@ class cores:  # noqa: N801 - used as a context manager, like `no_grad`
 
     Outside it oneDNN is not used (`given()` is 0). The caller keeps other thread pools quiet
     meanwhile: OpenBLAS's threads spinning after a multi-threaded GEMM and an OpenMP team
-    fighting over two cores made CIFAR ResNet-18's convolutions 5x slower than either alone.
+    fighting over the same cores slow both down many times (`benchmarks/onednn_conv.py`).
     """
 
     def __init__(self, count: int) -> None:
@@ -191,8 +191,7 @@ def given() -> int:
 def _set_openmp_threads(count: int) -> None:
     """The calling thread's OpenMP team size (oneDNN's team for its next calls from here), at
     most `OMP_NUM_THREADS`: an OpenMP team on cores that other processes also use waits at its
-    barriers for threads the scheduler has put aside (a LeNet package's single-sample run took
-    7.4 ms instead of 0.5 beside another test process)."""
+    barriers for threads the scheduler has put aside (`benchmarks/predictor.py`)."""
     if _library is not None and _library.openmp is not None:
         _library.openmp.omp_set_num_threads(max(1, min(count, _openmp_limit())))
 

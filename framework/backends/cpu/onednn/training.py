@@ -5,7 +5,7 @@ The convolutions run where `routing.conv_route` picked oneDNN, and return None (
 written) for a shape oneDNN has only its reference loops for: the caller's NumPy kernels run
 then. The batch norms return None where oneDNN does not take the arrays at all. The
 primitives are kept per shape, the most recently used (`Recent`). Every call runs on the
-OpenMP team that `routing.training_team` sizes.
+OpenMP team that `routing.team_cores` sizes.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ _convs = Recent(TUNING.onednn_training_convs_kept)
 
 
 def _team() -> int:
-    return routing.training_team(threads.in_parallel_work(), threads.workers())
+    return routing.team_cores(threads.in_parallel_work(), threads.workers())
 
 
 def batch_norm_primitive(x, eps: float) -> BatchNorm | None:
