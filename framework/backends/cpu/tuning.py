@@ -48,6 +48,11 @@ class Tuning:
     inverted_residual_band_bytes: int = 2 << 20
     # The predictor's max pooling, input bytes per chunk (`predictor.py`).
     predictor_pool_chunk_bytes: int = 2 << 20
+    # The predictor's conv epilogue tiles the bias to about this many values, so that adding
+    # it is one long inner loop rather than one O-long loop per pixel (`predictor.py`).
+    bias_run: int = 4096
+    # Rows per block of the cache-blocked weight transposes of the conv kernels (`conv_ops.py`).
+    transpose_block: int = 32
     # Training batch norm's NumPy passes: elements per block on one core (a block and its
     # temporaries stay in L2) and shared over the cores (fewer GIL hand-offs) (`layer_ops.py`).
     batch_norm_block_elements: int = 1 << 16

@@ -17,6 +17,7 @@ import numpy as np
 from framework.backends.cpu import routing
 from framework.backends.cpu.onednn import primitives as onednn
 from framework.backends.cpu.routing import ConvRoute
+from framework.backends.cpu.tuning import TUNING
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import activation, conv_gemm, depthwise, winograd
 from framework.inference.kernels.registry import kernel
@@ -152,9 +153,6 @@ def _case(x4, w4, geom: ConvGeometry, static_weight, matrix, taps, static_bias: 
     return case, prepared
 
 
-_BIAS_RUN = 4096  # bias values tiled to about this many, so adding it is a long inner loop
-
-
 def conv_epilogue(bias, fused, xp):
     """Bias and activation for one chunk of output rows (`[pixels, O]`), in place. The bias
     is tiled `t` times and added to the chunk viewed as `[pixels / t, t*O]`: broadcasting a
@@ -163,7 +161,7 @@ def conv_epilogue(bias, fused, xp):
     if bias is None:
         return fused
     o = bias.shape[0]
-    times = max(1, _BIAS_RUN // o)
+    times = max(1, TUNING.bias_run // o)
     tiled = xp.tile(bias, times)
 
     def finish(rows) -> None:
