@@ -3,10 +3,11 @@ the predictor spends its cores on a run.
 
 Each decision is a small pure function of the shapes, the dtype and the backends in force
 (`Backends`): `conv_route` (training's three convolution passes), `predictor_conv_route` (the
-predictor's convolution kernel), `matmul_route` (`Linear`'s products) and `run_plan` (an
-executor run). They return plain values that the kernels dispatch on. `team_cores` is the
-one rule for how many cores an OpenMP team gets. Their thresholds are in the one tuning table,
-`tuning.TUNING`, each with the benchmark that set it.
+predictor's convolution kernel), `batch_norm_route` (training's batch norm), `matmul_route`
+(`Linear`'s products) and `run_plan` (an executor run). They return plain values that the
+kernels dispatch on. `team_cores` is the one rule for how many cores an OpenMP team gets.
+Their thresholds are in the one tuning table, `tuning.TUNING`, each with the benchmark that set
+it.
 
 `Backends` is what is loaded and allowed here: `live()` reads it from the backend modules
 (whose libraries read their `SAMPAN_*` switches once, through `switches.flag`, when they load),
@@ -261,6 +262,25 @@ def winograd_pays(case: ConvCase) -> bool:
     tiles = case.x_shape[0] * -(-ho // 2) * -(-wo // 2)
     channels = min(case.weight_shape[:2])
     return tiles >= TUNING.winograd_min_tiles and channels >= TUNING.winograd_min_channels
+
+
+# ---- batch norm ---------------------------------------------------------------------------
+
+
+class NormRoute(enum.Enum):
+    ONEDNN = "onednn"  # oneDNN's training batch norm on `[rows, channels]` memory
+    NUMPY = "numpy"  # our NumPy passes (`framework.ops.nn.batch_norm_kernels`)
+
+
+def batch_norm_route(
+    rows_shape: tuple[int, ...] | None, dtype, numpy: bool, backends: Backends
+) -> NormRoute:
+    """The route of a training-mode batch norm whose activations are `rows_shape`, C-contiguous
+    `[rows, channels]` (channel-last memory), or None (other memory: oneDNN's kernel for
+    channel-first memory is no faster than our passes, `benchmarks/layer_ops.py`)."""
+    if rows_shape is None or not numpy or dtype != np.float32 or math.prod(rows_shape) == 0:
+        return NormRoute.NUMPY
+    return NormRoute.ONEDNN if backends.onednn else NormRoute.NUMPY
 
 
 # ---- products -----------------------------------------------------------------------------

@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import math
 
-from framework.backends.cpu import threads
+import numpy as np
+
+from framework.backends.cpu import routing, threads
 from framework.backends.cpu.onednn import training as onednn
+from framework.backends.cpu.routing import NormRoute
 from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 
@@ -102,6 +105,15 @@ def _well_conditioned(xp, mean, var) -> bool:
     return bool(xp.all(mean * mean <= _CANCELLATION_RATIO * var))
 
 
+def _norm_route(rows) -> NormRoute:
+    """The policy's route for a pass whose arrays are all C-contiguous `[rows, channels]`
+    like `rows`, or not (None)."""
+    if rows is None:
+        return routing.batch_norm_route(None, None, False, routing.live())
+    numpy = isinstance(rows, np.ndarray)
+    return routing.batch_norm_route(rows.shape, rows.dtype, numpy, routing.live())
+
+
 def _rows(v):
     """A channel-last `[P, C, 1]` view as the C-contiguous `[P, C]` array oneDNN takes, or
     None."""
@@ -114,7 +126,7 @@ def channel_forward(xp, v, gamma, beta, eps: float):
     """Training-mode batch norm of a `[P, C, Q]` view with `[C]` gamma and beta (either may be
     None): `(out, mean, var, invstd)`, out shaped like the view and the statistics `[C]`."""
     rows = _rows(v)
-    if rows is not None:
+    if _norm_route(rows) is NormRoute.ONEDNN:
         c = v.shape[1]
         scale = xp.ones(c, v.dtype) if gamma is None else gamma.astype(v.dtype, copy=False)
         shift = xp.zeros(c, v.dtype) if beta is None else beta.astype(v.dtype, copy=False)
@@ -190,7 +202,8 @@ def channel_backward(xp, v, gy, mean, invstd, gamma, eps: float, out):
     p, c, q = v.shape
     m = p * q
     rows, grad_rows, out_rows = _rows(v), _rows(gy), _rows(out)
-    if rows is not None and grad_rows is not None and out_rows is not None:
+    rows_only = grad_rows is not None and out_rows is not None
+    if _norm_route(rows if rows_only else None) is NormRoute.ONEDNN:
         scale = xp.ones(c, v.dtype) if gamma is None else gamma.astype(v.dtype, copy=False)
         # The variance from invstd: oneDNN adds eps back, so it sees the forward's invstd.
         var = (1.0 / invstd.astype("float64") ** 2 - eps).astype(v.dtype)

@@ -520,3 +520,18 @@ def test_every_product_route_gives_the_same_numbers(shape):
     ]:
         _close(linear._matmul(a, b, plan), want)
         _close(linear._matmul(b.T, a.T, plan), want.T)  # transposed views, read in place
+
+
+@pytest.mark.parametrize(
+    "rows_shape, dtype, numpy, backends, route",
+    [
+        ((288, 24), F32, True, ONEDNN, routing.NormRoute.ONEDNN),
+        ((288, 24), F32, True, NONE, routing.NormRoute.NUMPY),
+        ((288, 24), F64, True, ONEDNN, routing.NormRoute.NUMPY),
+        ((288, 24), F32, False, ONEDNN, routing.NormRoute.NUMPY),  # a GPU array
+        (None, F32, True, ONEDNN, routing.NormRoute.NUMPY),  # channel-first memory
+        ((0, 24), F32, True, ONEDNN, routing.NormRoute.NUMPY),
+    ],
+)
+def test_batch_norm_memory_and_dtype_pick_this_route(rows_shape, dtype, numpy, backends, route):
+    assert routing.batch_norm_route(rows_shape, dtype, numpy, backends) is route

@@ -3,7 +3,7 @@
 
 The convolutions run where `routing.conv_route` picked oneDNN, and return None (nothing
 written) for a shape oneDNN has only its reference loops for: the caller's NumPy kernels run
-then. The batch norms return None where oneDNN does not take the arrays at all. The
+then, and so do the batch norms, where `routing.batch_norm_route` picked oneDNN. The
 primitives are kept per shape, the most recently used (`Recent`). Every call runs on the
 OpenMP team that `routing.team_cores` sizes.
 """
@@ -63,23 +63,21 @@ def _team() -> int:
 
 
 def batch_norm_primitive(x, eps: float) -> BatchNorm | None:
-    """The `BatchNorm` for C-contiguous float32 `[rows, channels]` arrays like `x`, or None
-    where oneDNN does not take them (not loaded, other arrays, no optimized kernel)."""
-    if not (
-        isinstance(x, np.ndarray)
-        and x.dtype == np.float32
-        and x.ndim == 2
-        and x.size > 0
-        and x.flags.c_contiguous
-        and dnnl.available()
-    ):
-        return None
+    """The `BatchNorm` for C-contiguous float32 `[rows, channels]` arrays like `x` (where
+    `routing.batch_norm_route` picked oneDNN), or None where oneDNN has no optimized kernel."""
+    if not (isinstance(x, np.ndarray) and x.dtype == np.float32 and x.ndim == 2):
+        raise ValueError("oneDNN's batch norm takes float32 [rows, channels] NumPy arrays")
+    if not (x.size > 0 and x.flags.c_contiguous):
+        raise ValueError("oneDNN's batch norm takes non-empty C-contiguous arrays")
+    if not dnnl.available():
+        raise dnnl.OneDNNError("oneDNN is not available")
     return _batch_norms.get((*x.shape, eps), lambda: BatchNorm(*x.shape, eps))
 
 
 def batch_norm_forward(x, scale, shift, eps: float):
     """`(out, mean, variance)` of training-mode batch norm of a channel-last `[rows, channels]`
-    array with float32 `[channels]` scale and shift, or None where oneDNN does not take it."""
+    array with float32 `[channels]` scale and shift, or None where oneDNN has no optimized
+    kernel."""
     primitive = batch_norm_primitive(x, eps)
     if primitive is None:
         return None
@@ -93,7 +91,7 @@ def batch_norm_forward(x, scale, shift, eps: float):
 
 def batch_norm_backward(x, grad_out, scale, mean, variance, eps: float, grad_x):
     """Writes `grad_x` of `batch_norm_forward`; returns `(grad_scale, grad_shift)`, or None
-    (nothing written) where oneDNN does not take it. Arrays are laid out like `x`."""
+    (nothing written) where oneDNN has no optimized kernel. Arrays are laid out like `x`."""
     primitive = batch_norm_primitive(x, eps)
     if primitive is None or not (grad_out.flags.c_contiguous and grad_x.flags.c_contiguous):
         return None
