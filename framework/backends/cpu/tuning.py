@@ -61,6 +61,10 @@ class Tuning:
     pool_share_min_elements: int = 1 << 15
     # Elements from which the optimizers' updates go through BLAS scal/axpy (`layer_ops.py`).
     vector_blas_min_size: int = 1 << 17
+    # Rounds a GNU OpenMP thread spins before it sleeps (`GOMP_SPINCOUNT`, unless the user set a
+    # wait policy): the default, about a millisecond, took cores from the next op
+    # (`train_step.py`, `predictor.py`).
+    openmp_spin_rounds: int = 20_000
     # oneDNN training primitives kept, the most recently used: convolutions (each holds its
     # weight in three layouts) and batch norm shapes (`train_step.py`, ResNet-18 and
     # MobileNetV2 use fewer).
