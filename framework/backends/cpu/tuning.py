@@ -61,6 +61,9 @@ class Tuning:
     pool_share_min_elements: int = 1 << 15
     # Elements from which the optimizers' updates go through BLAS scal/axpy (`layer_ops.py`).
     vector_blas_min_size: int = 1 << 17
+    # The most cores work is shared out over, whatever the machine has. Set with the first
+    # conv kernels and not measured beyond 2 cores yet (`train_step.py` with `--threads`).
+    max_cpu_workers: int = 8
     # Rounds a GNU OpenMP thread spins before it sleeps (`GOMP_SPINCOUNT`, unless the user set a
     # wait policy): the default, about a millisecond, took cores from the next op
     # (`train_step.py`, `predictor.py`).
