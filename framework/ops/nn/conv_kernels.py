@@ -71,9 +71,6 @@ def conv_forward(x, weight, bias, geom: ConvGeometry, out=None, route: ConvRoute
     picks it.
     """
     xp = get_array_module(x)
-    n, c = x.shape[:2]
-    o = weight.shape[0]
-    ho, wo = geom.out_size
     route, found = _route(
         lambda: _case(x.shape, weight.shape, geom, x, weight, bias,
                       contiguous=x.flags.c_contiguous, buffer=out is not None),
@@ -89,7 +86,7 @@ def conv_forward(x, weight, bias, geom: ConvGeometry, out=None, route: ConvRoute
             y += bias.reshape(-1, 1, 1)
         return y
     if out is None:
-        out = xp.empty((n, ho, wo, o), dtype=x.dtype)
+        out = xp.empty((x.shape[0], *geom.out_size, weight.shape[0]), dtype=x.dtype)
     if route is ConvRoute.DEPTHWISE:
         depthwise.forward(xp, x.transpose(0, 2, 3, 1), weight, geom, out)
     elif route is ConvRoute.POINTWISE_GEMM:
