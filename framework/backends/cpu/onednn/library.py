@@ -1,5 +1,5 @@
-"""oneDNN's shared library: finding and loading it, its C signatures, and the calling thread's
-OpenMP team (`cores`).
+"""oneDNN's shared library: finding and loading it, its C signatures, the calling thread's
+OpenMP team (`cores`), and the handles the primitives are built from (`Owned`, `Execution`).
 
 The library comes from the `onednn-cpu-gomp` wheel (oneDNN 3.2, GNU OpenMP runtime, CPU only;
 it needs the system's `libgomp.so.1`). Without it, or with `SAMPAN_ONEDNN=0` (or `off`),
