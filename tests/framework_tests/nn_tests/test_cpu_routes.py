@@ -29,6 +29,7 @@ from framework.inference.kernels import conv_gemm, depthwise, winograd
 from framework.inference.kernels.conv import gemm_matrix
 from framework.ops.nn import conv_kernels, linear
 
+R, S = ConvRoute, ConvStep  # short names for the tables
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 ONEDNN = Backends(onednn=True)
@@ -56,88 +57,28 @@ STEM = ((2, 3, 32, 32), (16, 3, 3, 3))
 
 # (case, step, backends, oneDNN refused) -> route
 TRAINING_TABLE = [
-    (_conv(*PLAIN, pad=1), ConvStep.FORWARD, ONEDNN, False, ConvRoute.ONEDNN),
-    (_conv(*PLAIN, pad=1), ConvStep.FORWARD, ONEDNN, True, ConvRoute.IM2COL_GEMM),
-    (_conv(*STEM, pad=1), ConvStep.FORWARD, ONEDNN, True, ConvRoute.CHANNEL_FIRST),
-    (_conv(*STEM, pad=1), ConvStep.WEIGHT_GRAD, ONEDNN, True, ConvRoute.CHANNEL_FIRST),
-    (_conv(*STEM, pad=1, buffer=True), ConvStep.FORWARD, ONEDNN, False, ConvRoute.IM2COL_GEMM),
-    (_conv(*STEM, pad=1, numpy=False), ConvStep.FORWARD, ONEDNN, False, ConvRoute.CHANNEL_FIRST),
-    (_conv(*PLAIN, dtype=None, pad=1), ConvStep.FORWARD, ONEDNN, False, ConvRoute.IM2COL_GEMM),
-    (_conv(*PLAIN, dtype=F64, pad=1), ConvStep.INPUT_GRAD, ONEDNN, False, ConvRoute.IM2COL_GEMM),
+    (_conv(*PLAIN, pad=1), S.FORWARD, ONEDNN, False, R.ONEDNN),
+    (_conv(*PLAIN, pad=1), S.FORWARD, ONEDNN, True, R.IM2COL_GEMM),
+    (_conv(*STEM, pad=1), S.FORWARD, ONEDNN, True, R.CHANNEL_FIRST),
+    (_conv(*STEM, pad=1), S.WEIGHT_GRAD, ONEDNN, True, R.CHANNEL_FIRST),
+    (_conv(*STEM, pad=1, buffer=True), S.FORWARD, ONEDNN, False, R.IM2COL_GEMM),
+    (_conv(*STEM, pad=1, numpy=False), S.FORWARD, ONEDNN, False, R.CHANNEL_FIRST),
+    (_conv(*PLAIN, dtype=None, pad=1), S.FORWARD, ONEDNN, False, R.IM2COL_GEMM),
+    (_conv(*PLAIN, dtype=F64, pad=1), S.INPUT_GRAD, ONEDNN, False, R.IM2COL_GEMM),
     # the flipped input gradient reads h*w*O values; col2im writes ho*wo*C: 64 outputs, 8 inputs
-    (
-        _conv((2, 8, 8, 8), (64, 8, 3, 3), pad=1),
-        ConvStep.INPUT_GRAD,
-        NONE,
-        False,
-        ConvRoute.COL2IM_GEMM,
-    ),
-    (
-        _conv((2, 32, 8, 8), (64, 32, 3, 3), pad=1),
-        ConvStep.INPUT_GRAD,
-        NONE,
-        False,
-        ConvRoute.IM2COL_GEMM,
-    ),
+    (_conv((2, 8, 8, 8), (64, 8, 3, 3), pad=1), S.INPUT_GRAD, NONE, False, R.COL2IM_GEMM),
+    (_conv((2, 32, 8, 8), (64, 32, 3, 3), pad=1), S.INPUT_GRAD, NONE, False, R.IM2COL_GEMM),
     # padding wider than the kernel's reach: no flipped convolution
-    (
-        _conv((2, 16, 8, 8), (8, 16, 3, 3), pad=3),
-        ConvStep.INPUT_GRAD,
-        NONE,
-        False,
-        ConvRoute.COL2IM_GEMM,
-    ),
-    (
-        _conv((2, 8, 8, 8), (8, 8, 3, 3), stride=2, pad=1),
-        ConvStep.INPUT_GRAD,
-        NONE,
-        False,
-        ConvRoute.COL2IM_GEMM,
-    ),
+    (_conv((2, 16, 8, 8), (8, 16, 3, 3), pad=3), S.INPUT_GRAD, NONE, False, R.COL2IM_GEMM),
+    (_conv((2, 8, 8, 8), (8, 8, 3, 3), stride=2, pad=1), S.INPUT_GRAD, NONE, False, R.COL2IM_GEMM),
     # few input channels against a wide output: the channel-first input gradient
-    (
-        _conv((2, 2, 16, 16), (8, 2, 3, 3), pad=1),
-        ConvStep.INPUT_GRAD,
-        NONE,
-        False,
-        ConvRoute.CHANNEL_FIRST,
-    ),
-    (
-        _conv((2, 16, 8, 8), (16, 1, 3, 3), pad=1, groups=16),
-        ConvStep.INPUT_GRAD,
-        NONE,
-        False,
-        ConvRoute.DEPTHWISE,
-    ),
-    (
-        _conv((2, 16, 8, 8), (32, 16, 1, 1)),
-        ConvStep.WEIGHT_GRAD,
-        NONE,
-        False,
-        ConvRoute.POINTWISE_GEMM,
-    ),
-    (
-        _conv((2, 16, 8, 8), (32, 16, 1, 1), pad=1),
-        ConvStep.FORWARD,
-        NONE,
-        False,
-        ConvRoute.IM2COL_GEMM,
-    ),
-    (
-        _conv((0, 16, 8, 8), (32, 16, 3, 3), pad=1),
-        ConvStep.WEIGHT_GRAD,
-        ONEDNN,
-        False,
-        ConvRoute.EMPTY,
-    ),
-    (_conv((2, 16, 2, 2), (32, 16, 3, 3)), ConvStep.FORWARD, NONE, False, ConvRoute.EMPTY),
-    (
-        _conv(*STEM, pad=1, contiguous=False),
-        ConvStep.WEIGHT_GRAD,
-        NONE,
-        False,
-        ConvRoute.IM2COL_GEMM,
-    ),
+    (_conv((2, 2, 16, 16), (8, 2, 3, 3), pad=1), S.INPUT_GRAD, NONE, False, R.CHANNEL_FIRST),
+    (_conv((2, 16, 8, 8), (16, 1, 3, 3), pad=1, groups=16), S.INPUT_GRAD, NONE, False, R.DEPTHWISE),
+    (_conv((2, 16, 8, 8), (32, 16, 1, 1)), S.WEIGHT_GRAD, NONE, False, R.POINTWISE_GEMM),
+    (_conv((2, 16, 8, 8), (32, 16, 1, 1), pad=1), S.FORWARD, NONE, False, R.IM2COL_GEMM),
+    (_conv((0, 16, 8, 8), (32, 16, 3, 3), pad=1), S.WEIGHT_GRAD, ONEDNN, False, R.EMPTY),
+    (_conv((2, 16, 2, 2), (32, 16, 3, 3)), S.FORWARD, NONE, False, R.EMPTY),
+    (_conv(*STEM, pad=1, contiguous=False), S.WEIGHT_GRAD, NONE, False, R.IM2COL_GEMM),
 ]
 
 
@@ -154,72 +95,54 @@ TAPS = Prepared(static_weight=True, taps=True)
 
 # (case, prepared, backends, oneDNN refused) -> route
 PREDICTOR_TABLE = [
-    (CONV_128, STATIC_GEMM, TEAM, False, ConvRoute.ONEDNN),
-    (CONV_128, STATIC_GEMM, TEAM, True, ConvRoute.WINOGRAD),
-    (
-        CONV_128,
-        Prepared(static_weight=True, gemm=True, static_bias=False),
-        TEAM,
-        False,
-        ConvRoute.WINOGRAD,
-    ),
+    (CONV_128, STATIC_GEMM, TEAM, False, R.ONEDNN),
+    (CONV_128, STATIC_GEMM, TEAM, True, R.WINOGRAD),
+    (CONV_128, Prepared(static_weight=True, gemm=True, static_bias=False), TEAM, False, R.WINOGRAD),
     (
         CONV_128,
         Prepared(static_weight=True, gemm=True, whole_strides=False),
         TEAM,
         False,
-        ConvRoute.WINOGRAD,
+        R.WINOGRAD,
     ),
-    (CONV_128, STATIC_GEMM, Backends(onednn=True), False, ConvRoute.WINOGRAD),
-    (CONV_128, STATIC_GEMM, Backends(blas_lent=True), False, ConvRoute.IM2COL_GEMM),
-    (
-        _conv((2, 127, 8, 8), (128, 127, 3, 3), pad=1),
-        STATIC_GEMM,
-        NONE,
-        False,
-        ConvRoute.IM2COL_GEMM,
-    ),
+    (CONV_128, STATIC_GEMM, Backends(onednn=True), False, R.WINOGRAD),
+    (CONV_128, STATIC_GEMM, Backends(blas_lent=True), False, R.IM2COL_GEMM),
+    (_conv((2, 127, 8, 8), (128, 127, 3, 3), pad=1), STATIC_GEMM, NONE, False, R.IM2COL_GEMM),
     # 4x4 outputs: 4 tiles per image, 16 from 4 images on
-    (
-        _conv((3, 128, 4, 4), (128, 128, 3, 3), pad=1),
-        STATIC_GEMM,
-        NONE,
-        False,
-        ConvRoute.IM2COL_GEMM,
-    ),
-    (_conv((4, 128, 4, 4), (128, 128, 3, 3), pad=1), STATIC_GEMM, NONE, False, ConvRoute.WINOGRAD),
+    (_conv((3, 128, 4, 4), (128, 128, 3, 3), pad=1), STATIC_GEMM, NONE, False, R.IM2COL_GEMM),
+    (_conv((4, 128, 4, 4), (128, 128, 3, 3), pad=1), STATIC_GEMM, NONE, False, R.WINOGRAD),
     (
         _conv((4, 128, 16, 16), (128, 128, 3, 3), stride=2, pad=1),
         STATIC_GEMM,
         NONE,
         False,
-        ConvRoute.IM2COL_GEMM,
+        R.IM2COL_GEMM,
     ),
-    (_conv((4, 128, 16, 16), (128, 128, 1, 1)), STATIC_GEMM, NONE, False, ConvRoute.POINTWISE_GEMM),
-    (DEPTHWISE, TAPS, NONE, False, ConvRoute.DEPTHWISE),
-    (DEPTHWISE, TAPS, TEAM, False, ConvRoute.ONEDNN),
+    (_conv((4, 128, 16, 16), (128, 128, 1, 1)), STATIC_GEMM, NONE, False, R.POINTWISE_GEMM),
+    (DEPTHWISE, TAPS, NONE, False, R.DEPTHWISE),
+    (DEPTHWISE, TAPS, TEAM, False, R.ONEDNN),
     (
         _conv((2, 16, 8, 8), (16, 1, 3, 3), dtype=F64, pad=1, groups=16),
         TAPS,
         TEAM,
         False,
-        ConvRoute.DEPTHWISE,
+        R.DEPTHWISE,
     ),
-    (CONV_128, Prepared(), TEAM, False, ConvRoute.TRAINING_KERNELS),
+    (CONV_128, Prepared(), TEAM, False, R.TRAINING_KERNELS),
     (
         _conv((2, 16, 8, 8), (32, 4, 3, 3), pad=1, groups=4),
         Prepared(static_weight=True),
         NONE,
         False,
-        ConvRoute.TRAINING_KERNELS,
+        R.TRAINING_KERNELS,
     ),
-    (CONV_128, STATIC_GEMM, Backends(onednn=True, onednn_team=1), False, ConvRoute.ONEDNN),
+    (CONV_128, STATIC_GEMM, Backends(onednn=True, onednn_team=1), False, R.ONEDNN),
     (
         _conv((2, 128, 8, 8), (128, 128, 3, 3), numpy=False, pad=1),
         Prepared(static_weight=True),
         TEAM,
         False,
-        ConvRoute.TRAINING_KERNELS,
+        R.TRAINING_KERNELS,
     ),
 ]
 
