@@ -33,6 +33,9 @@ class Tuning:
     winograd_min_channels: int = 128
     # im2col columns plus output rows per GEMM call in the predictor (`predictor.py`).
     predictor_chunk_bytes: int = 8 << 20
+    # A predictor GEMM with at most 1/this many rows per output channel multiplies the weight
+    # first (`weight_t @ rows.T`): the GEMM is the weight streaming past (`predictor.py`).
+    weight_first_ratio: int = 2
     # Output pixels per core below which a predictor GEMM splits its output channels over the
     # cores instead of its pixels (`predictor.py`).
     predictor_min_pixels_per_core: int = 64

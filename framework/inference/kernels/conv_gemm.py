@@ -104,8 +104,8 @@ def _window_rows(xp, windows, out_rows):
 
 def product(xp, rows, weight_t, out) -> None:
     """`out = rows @ weight_t.T`. With few rows the GEMM is the weight streaming past, and
-    `weight_t @ rows.T` (the big operand first) runs about twice as fast in OpenBLAS."""
-    if 2 * rows.shape[0] <= weight_t.shape[0]:
+    `weight_t @ rows.T` (the big operand first) runs faster in OpenBLAS."""
+    if TUNING.weight_first_ratio * rows.shape[0] <= weight_t.shape[0]:
         flipped = scratch(xp, "infer_conv_flipped", (weight_t.shape[0], rows.shape[0]), out.dtype)
         gemm.matmul(xp, weight_t, rows.T, flipped)
         out[...] = flipped.T
