@@ -34,7 +34,8 @@ from models import build_model, torch_nn  # noqa: E402
 
 import framework  # noqa: E402
 import framework.nn.functional as F  # noqa: E402
-from framework.backends.cpu import onednn, vector_blas  # noqa: E402
+from framework.backends.cpu import vector_blas  # noqa: E402
+from framework.backends.cpu.onednn import training as onednn  # noqa: E402
 
 POOL_SHAPES = [(64, 6, 28, 28), (64, 16, 10, 10)]
 NORM_SHAPES = [(32, 64, 32, 32), (32, 256, 8, 8), (32, 96, 32, 32), (32, 144, 16, 16)]
@@ -116,12 +117,12 @@ def norm_cases(torch, repeat: int, clock) -> list[dict]:
             xt.clear_grad()
             layer.clear_gradients()
 
-        def through_numpy(ours=ours, batch_norm=onednn._batch_norm) -> None:
-            onednn._batch_norm = lambda x, eps: None  # oneDNN declines: our NumPy passes
+        def through_numpy(ours=ours, batch_norm=onednn.batch_norm_primitive) -> None:
+            onednn.batch_norm_primitive = lambda x, eps: None  # oneDNN declines: NumPy passes
             try:
                 ours()
             finally:
-                onednn._batch_norm = batch_norm
+                onednn.batch_norm_primitive = batch_norm
 
         runners = {"ours": ours, "ours_numpy": through_numpy}
         if torch is not None:

@@ -6,7 +6,7 @@ PyTorch, the same thread count each.
 
 The shapes are one training step of the MLP benchmark model (784-512-512-10, batch 128):
 three forward products, two weight gradients and two input gradients, the transposed operands
-as views, as `framework/ops/nn/linear.py` passes them. Products below `linear._SMALL_GEMM`
+as views, as `framework/ops/nn/linear.py` passes them. Products below `TUNING.small_gemm_macs`
 run on one thread in training; they are timed here on the team too. Prints JSON: median
 microseconds per product and library, the step's totals, and ours / each peer.
 """

@@ -1,4 +1,4 @@
-"""Convolutions: our NumPy kernels against Intel oneDNN (framework/backends/cpu/onednn.py)
+"""Convolutions: our NumPy kernels against Intel oneDNN (framework/backends/cpu/onednn/)
 and PyTorch.
 
     python benchmarks/onednn_conv.py [--repeat 30] [--threads 2]
@@ -37,7 +37,8 @@ sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from timing import median_seconds  # noqa: E402
 
-from framework.backends.cpu import onednn  # noqa: E402
+from framework.backends.cpu.onednn import library as onednn  # noqa: E402
+from framework.backends.cpu.onednn import primitives  # noqa: E402
 from framework.core.conv_geometry import ConvGeometry  # noqa: E402
 from framework.ops.nn.conv_kernels import (  # noqa: E402
     conv_forward,
@@ -80,7 +81,7 @@ def bench_case(case, torch, repeat: int, threads: int) -> dict:
         out = np.empty((n, size, size, c), np.float32)
         with onednn.cores(threads):
             start = time.perf_counter()
-            conv = onednn.Conv2d(x.shape, [s // 4 for s in x.strides], weight, None, geom)
+            conv = primitives.Conv2d(x.shape, [s // 4 for s in x.strides], weight, None, geom)
             row["onednn_setup_ms"] = round((time.perf_counter() - start) * 1e3, 3)
             row["onednn_ms"] = _median_ms(lambda: conv(x, out), repeat)
         difference = np.abs(out.transpose(0, 3, 1, 2) - ours).max() / np.abs(ours).max()
@@ -100,14 +101,15 @@ def bench_case(case, torch, repeat: int, threads: int) -> dict:
 
 
 class numpy_kernels:  # noqa: N801 - used as a context manager
-    """Context: oneDNN declines training's convolutions, so our NumPy kernels run them."""
+    """Context: oneDNN is off for the routing policy, so our NumPy kernels run training's
+    convolutions."""
 
     def __enter__(self) -> None:
-        self.real = onednn._float32_images
-        onednn._float32_images = lambda *arrays: False
+        self.real = onednn.available
+        onednn.available = lambda: False
 
     def __exit__(self, *exc: object) -> None:
-        onednn._float32_images = self.real
+        onednn.available = self.real
 
 
 def training_passes(x, weight, geom, torch, repeat: int, threads: int) -> dict:

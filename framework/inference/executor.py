@@ -7,21 +7,15 @@ memory plan, dead buffers go back to an arena and elementwise ops write into dyi
 An executor is used by one thread at a time (its arena and slots are private); make one per
 thread, or `clone()` a Predictor, for concurrent requests. Weights are shared read-only.
 
-With several workers and a batch of several samples, a graph whose every op treats the
-samples independently (`batch_separable`) is run as one slice of the batch per core, each on
-a single-threaded twin executor with its own arena: no synchronisation between the cores
-until the outputs are joined (20% faster than sharing every op's chunks on a busy 2-core
-machine, where each of ~70 per-op joins waits for a partner thread that is often not
-scheduled). A single sample runs every op on the calling thread: its ops are too small to cut
-into chunks for our workers, whose every hand-off wakes a sleeping thread (about 0.1 ms here).
-
-With oneDNN installed (`framework.backends.cpu.onednn`), every convolution of a run on one thread
-(a twin's slice, a one-thread predictor) runs on oneDNN's kernels with one thread, and a
-single sample's on oneDNN's OpenMP team with the executor's cores. Such runs use a twin
-without fused blocks (their kernels are NumPy's). Measured on 2 cores, oneDNN on / off: batch
-1 CIFAR ResNet-18 4.75 / 9.4 ms, MobileNetV2 4.5 / 16.8 ms; batch 32 116 / 145 and 136 / 348.
-Without oneDNN a single sample's GEMMs spread over the cores through BLAS (lent threads):
-batch 1 CIFAR ResNet-18 16.5 -> 12.8 ms, ResNet-18 36.8 -> 34.9 ms, MobileNetV2 23.5 -> 21.2.
+How a run spends the cores is `routing.run_plan`'s: with several workers and a batch of
+several samples, a graph whose every op treats the samples independently (`batch_separable`)
+runs one slice of the batch per core, each on a single-threaded twin executor with its own
+arena: no synchronisation between the cores until the outputs are joined (rather than ~70
+per-op joins, each waiting for a partner thread that is often not scheduled). A single sample
+runs every op on the calling thread, its cores given to one team: oneDNN's, which then runs
+every convolution (on a twin without fused blocks, whose kernels are NumPy's), else BLAS's
+(lent threads). With oneDNN installed, a run on one thread also runs its convolutions on
+oneDNN. `benchmarks/predictor.py` measures these plans.
 """
 
 from __future__ import annotations
@@ -30,7 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from framework.backends.cpu import blas_threads, onednn, threads
+from framework.backends.cpu import blas_threads, routing, threads
+from framework.backends.cpu.onednn import library as onednn
+from framework.backends.cpu.routing import RunMode
 from framework.inference.arena import BufferArena
 from framework.inference.kernels import KernelContext, builder_for
 from framework.inference.kernels.registry import PreparedWeights, share_out
@@ -60,15 +56,15 @@ class Executor:
         self.xp = xp
         self.workers = workers
         self._options = (memory_optim, precompute)
-        self._separable = workers > 1 and xp is np and batch_separable(graph)
+        self._splits = routing.splits_batches(workers, xp is np, batch_separable(graph))
         self._twins: list[Executor] = []
         self._prepared = PreparedWeights() if prepared is None else prepared
         if precompute and xp is np and fuse_blocks:  # kernels fused across nodes (own copy)
             graph = block_fusion.run(graph)
         self._has_fused_blocks = any(node.op_type == block_fusion.OP_TYPE for node in graph.nodes)
-        # With oneDNN installed, convolutions run on it wherever a run is on one thread or on
-        # one sample, on an executor without fused blocks (see `run`).
-        self._use_onednn = precompute and xp is np and onednn.available()
+        # Where oneDNN may run, a run on one thread or one sample puts its convolutions on it,
+        # on an executor without fused blocks (see `run`).
+        self._use_onednn = routing.predictor_uses_onednn(precompute, xp is np, routing.live())
         self._unfused_twin: Executor | None = None
         self.arena = BufferArena(xp) if memory_optim else None
         self.plan: MemoryPlan = plan_memory(graph, inplace=memory_optim)
@@ -116,16 +112,16 @@ class Executor:
     def run(self, inputs: list[Any], initializers: list[Any] | None = None) -> list[Any]:
         """Feed `inputs` (arrays, in graph-input order) and return the output arrays.
         `initializers` (in `graph.initializers` order) replace the graph's own arrays."""
-        if self._separable and inputs and len(inputs[0]) > 1:
-            return self._run_split(inputs, initializers)
-        one_sample = self.xp is np and _one_sample(inputs)
-        if self._use_onednn and (self.workers == 1 or one_sample):
-            # A single sample gives the cores to oneDNN's OpenMP team, not to BLAS (the two
-            # thread pools would fight, see `onednn.cores`); one worker means one thread.
-            with threads.at_most(1), onednn.cores(self.workers if one_sample else 1):
+        first = inputs[0] if inputs else None
+        batch = first.shape[0] if getattr(first, "ndim", 0) >= 1 else None
+        plan = routing.run_plan(batch, self.workers, self._splits, self._use_onednn, self.xp is np)
+        if plan.mode is RunMode.SPLIT:
+            return self._run_split(inputs, initializers, plan.parts)
+        if plan.mode is RunMode.ONEDNN:
+            with threads.at_most(1), onednn.cores(plan.team):
                 return self._unfused()._run_steps(inputs, initializers)
-        if self.workers > 1 and one_sample:
-            with threads.at_most(1), blas_threads.lent_threads(self.workers):
+        if plan.mode is RunMode.LENT_BLAS:
+            with threads.at_most(1), blas_threads.lent_threads(plan.team):
                 return self._run_steps(inputs, initializers)
         return self._run_steps(inputs, initializers)
 
@@ -182,12 +178,11 @@ class Executor:
             )
         return self._unfused_twin
 
-    def _run_split(self, inputs: list[Any], initializers: list[Any] | None) -> list[Any]:
-        """One slice of the batch per worker, each on its own single-threaded twin."""
+    def _run_split(self, inputs: list[Any], initializers: list[Any] | None, parts: int):
+        """`parts` slices of the batch, each on its own single-threaded twin."""
         n = len(inputs[0])
         if any(len(array) != n for array in inputs):
             raise ValueError(f"graph inputs disagree on the batch size: {[len(a) for a in inputs]}")
-        parts = min(self.workers, n)
         while len(self._twins) < parts:
             memory_optim, precompute = self._options
             twin = Executor(
@@ -220,8 +215,3 @@ class Executor:
             self.arena.clear()
         for twin in [*self._twins, *([self._unfused_twin] if self._unfused_twin else [])]:
             twin.clear()
-
-
-def _one_sample(inputs: list[Any]) -> bool:
-    """Whether the run is on a single sample: the first input's leading dimension is 1."""
-    return bool(inputs) and getattr(inputs[0], "ndim", 0) >= 1 and inputs[0].shape[0] == 1

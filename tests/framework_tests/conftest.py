@@ -10,8 +10,8 @@ import pytest
 import framework
 
 # PaddlePaddle, an oracle here, ships its own newer `libdnnl.so.3`: imported after our oneDNN
-# has loaded, it binds to ours and fails (see `framework.backends.cpu.onednn._open`). It loads
-# first.
+# has loaded, it binds to ours and fails (see `framework.backends.cpu.onednn.library._open`).
+# It loads first.
 with contextlib.suppress(ImportError):
     import paddle  # noqa: F401
 

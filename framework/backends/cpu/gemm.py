@@ -24,11 +24,10 @@ from typing import Any
 import numpy as np
 
 from framework.backends.cpu import blas_threads, openmp, switches
+from framework.backends.cpu.tuning import TUNING
 
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _SEQUENTIAL, _GNU_OPENMP = 1, 3  # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU
-# Below this many multiply-adds the ~5 us of a ctypes call costs more than MKL saves.
-MIN_MACS = 1 << 21
 _INT_MAX = 2**31 - 1
 
 _library: Any = None
@@ -177,7 +176,7 @@ def _gemm_call(a, b, out):
         return None
     m, k = a.shape
     n = b.shape[1]
-    if b.shape[0] != k or out.shape != (m, n) or m * n * k < MIN_MACS:
+    if b.shape[0] != k or out.shape != (m, n) or m * n * k < TUNING.mkl_min_macs:
         return None
     if np.may_share_memory(out, a) or np.may_share_memory(out, b):
         return None

@@ -19,7 +19,7 @@ import ctypes
 import os
 import threading
 
-SPIN_ROUNDS = "20000"
+from framework.backends.cpu.tuning import TUNING
 
 _lock = threading.Lock()
 _team_started = False  # a team may have run in this process
@@ -27,14 +27,14 @@ _forked_after_team = False  # this process is a child forked after its parent ra
 
 
 class spin_limit:  # noqa: N801 - used as a context manager, like `no_grad`
-    """Context: `GOMP_SPINCOUNT` is `SPIN_ROUNDS` for a GNU OpenMP runtime loaded inside it,
-    unless the user chose a wait policy (`OMP_WAIT_POLICY` or `GOMP_SPINCOUNT`)."""
+    """Context: `GOMP_SPINCOUNT` is `TUNING.openmp_spin_rounds` for a GNU OpenMP runtime loaded
+    inside it, unless the user chose a wait policy (`OMP_WAIT_POLICY` or `GOMP_SPINCOUNT`)."""
 
     def __enter__(self) -> None:
         _lock.acquire()
         self.set = not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & set(os.environ)
         if self.set:
-            os.environ["GOMP_SPINCOUNT"] = SPIN_ROUNDS
+            os.environ["GOMP_SPINCOUNT"] = str(TUNING.openmp_spin_rounds)
 
     def __exit__(self, *exc: object) -> None:
         if self.set:

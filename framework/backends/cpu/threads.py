@@ -16,8 +16,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from framework.backends.cpu import blas_threads
+from framework.backends.cpu.tuning import TUNING
 
-CPU_WORKERS = max(1, min(len(os.sched_getaffinity(0)), 8))
+CPU_WORKERS = max(1, min(len(os.sched_getaffinity(0)), TUNING.max_cpu_workers))
 
 _pool: ThreadPoolExecutor | None = None
 

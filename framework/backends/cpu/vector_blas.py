@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from framework.backends.cpu import gemm, switches, threads
+from framework.backends.cpu import gemm, routing, switches, threads
+from framework.backends.cpu.tuning import TUNING
 
-# Shorter vectors go through NumPy, whose ufuncs then run in cache (a Momentum update, BLAS
-# against NumPy: 64K float32 values 35 against 29 us, 128K 51 against 79 us).
-MIN_SIZE = 1 << 17
+# Vectors shorter than `TUNING.vector_blas_min_size` go through NumPy, whose ufuncs then run
+# in cache.
 _MAX_SIZE = 2**31 - 1  # MKL's LP64 routines take 32-bit lengths
 
 _routines: dict[tuple[str, np.dtype], Any] | None = None
@@ -95,11 +95,12 @@ def available() -> bool:
 
 def usable(*arrays) -> bool:
     """Whether updates among these arrays go through BLAS: NumPy float32 or float64 arrays of
-    one dtype and size, C-contiguous, at least `MIN_SIZE` long, with the routines found."""
+    one dtype and size, C-contiguous, at least `TUNING.vector_blas_min_size` long, with the
+    routines found."""
     first = arrays[0]
     return (
         available()
-        and MIN_SIZE <= first.size <= _MAX_SIZE
+        and TUNING.vector_blas_min_size <= first.size <= _MAX_SIZE
         and all(
             isinstance(a, np.ndarray)
             and a.dtype == first.dtype
@@ -141,4 +142,4 @@ def axpy_(alpha: float, x, y) -> None:
 
 def _team():
     """MKL's team over the calling thread's cores (nothing changes for OpenBLAS's routines)."""
-    return gemm.team(1 if threads.in_parallel_work() else threads.workers())
+    return gemm.team(routing.team_cores(threads.in_parallel_work(), threads.workers()))

@@ -2,7 +2,8 @@
 
 Padded inputs, im2col columns and col2im accumulators are needed for a few milliseconds per
 call but are tens of megabytes. Allocating them fresh each time costs page faults (a large
-`malloc` is an `mmap`, returned to the OS on `free`): up to 1.8x on a ResNet training step.
+`malloc` is an `mmap`, returned to the OS on `free`), a large share of a ResNet training step
+(`benchmarks/train_step.py`).
 `scratch` hands out views of one grow-only buffer per (name, dtype, device) and thread instead.
 
 A scratch array is only valid until the next `scratch` call with the same name on the same

@@ -1,20 +1,23 @@
 """Convolution kernels: conv1d/conv2d (with a fused bias and activation) and their transposes.
 
-On the CPU a convolution with a known weight runs oneDNN's kernel (with a ReLU or clip
-activation fused) when oneDNN is installed and the executor's run allows it (`onednn.cores`:
-runs on one thread or one sample, see `framework.inference.executor`). Otherwise an ungrouped
-one runs `conv_gemm` (cache-sized im2col chunks into the output buffer,
-the `[O, kh*kw*C]` GEMM weight prepared once per model), or `winograd` when it is 3x3 with
-stride 1 and has enough tiles; a depthwise one runs
-`depthwise` (tap-by-tap accumulation on cache-sized bands, bias and
-activation fused); other grouped convolutions, GPU convolutions and weights that change
-between runs use the training kernels (`framework.ops.nn.conv_kernels`) with an output buffer
-from the arena.
+`routing.predictor_conv_route` picks each call's kernel. On the CPU a convolution with a known
+weight runs oneDNN's kernel (with a ReLU or clip activation fused) when oneDNN is installed and
+the executor's run plan gave it a team (`routing.run_plan`). Otherwise an ungrouped one runs
+`conv_gemm` (cache-sized im2col chunks into the output buffer, the `[O, kh*kw*C]` GEMM weight
+prepared once per model), or `winograd` where it pays; a depthwise one runs `depthwise`
+(tap-by-tap accumulation on cache-sized bands, bias and activation fused); other grouped
+convolutions, GPU convolutions and weights that change between runs use the training kernels
+(`framework.ops.nn.conv_kernels`) with an output buffer from the arena.
 """
 
 from __future__ import annotations
 
-from framework.backends.cpu import blas_threads, onednn
+import numpy as np
+
+from framework.backends.cpu import routing
+from framework.backends.cpu.onednn import primitives as onednn
+from framework.backends.cpu.routing import ConvRoute
+from framework.backends.cpu.tuning import TUNING
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import activation, conv_gemm, depthwise, winograd
 from framework.inference.kernels.registry import kernel
@@ -74,6 +77,7 @@ def conv(node, ctx):
     geometries: dict[tuple, ConvGeometry] = {}
     plans: dict[tuple, depthwise.DepthwisePlan] = {}
     primitives: dict[tuple, onednn.Conv2d | None] = {}  # oneDNN's, per input shape and strides
+    cases: dict[tuple, tuple] = {}  # (ConvCase, Prepared) per input layout
 
     def run(x, weight, bias=None):
         w4 = weight[:, :, None, :] if one_d else weight
@@ -92,15 +96,19 @@ def conv(node, ctx):
         n = x4.shape[0]
         out = ctx.empty((n, w4.shape[0], *geom.out_size), x.dtype, _NHWC_ORDER)
         physical = out.transpose(_NHWC_ORDER)
-        if (
-            static_weight is not None
-            and bias is static_bias
-            and onednn.supports(x4, w4, geom)
-            and onednn.conv2d(x4, w4, bias, geom, physical, primitives, post_op)
-        ):
-            if fused is not None and post_op is None:
-                fused(physical)
-        elif taps is not None and x4.shape[1] == groups:
+        key = (x4.shape, x4.strides, x4.dtype, w4.shape, w4.dtype, bias is static_bias)
+        found = cases.get(key)
+        if found is None:  # made once per input layout: a single sample's run counts microseconds
+            found = cases[key] = _case(x4, w4, geom, static_weight, matrix, taps, key[-1])
+        case, prepared = found
+        route = routing.predictor_conv_route(case, prepared, routing.live())
+        if route is ConvRoute.ONEDNN:
+            if onednn.conv2d(x4, w4, bias, geom, physical, primitives, post_op):
+                if fused is not None and post_op is None:
+                    fused(physical)
+                return out if from_4d is None else from_4d(out)
+            route = routing.predictor_conv_route(case, prepared, routing.live(), True)
+        if route is ConvRoute.DEPTHWISE:
             plan = plans.get(spatial)
             if plan is None or (bias is not None and bias is not static_bias):
                 plan = depthwise.DepthwisePlan(xp, taps, bias, geom)
@@ -109,48 +117,51 @@ def conv(node, ctx):
             depthwise.depthwise_into(
                 xp, x4.transpose(_NHWC_ORDER), plan, physical, fused, ctx.workers
             )
-        elif matrix is not None:
+        elif route is ConvRoute.TRAINING_KERNELS:
+            conv_forward(x4, w4, bias, geom, out=physical)
+            if fused is not None:
+                fused(out)
+        else:
             finish = static_finish if bias is static_bias else conv_epilogue(bias, fused, xp)
             xh = x4.transpose(_NHWC_ORDER)
-            if _use_winograd(n, geom, w4.shape):
+            if route is ConvRoute.WINOGRAD:
                 # Made on first use: a model that only sees single samples never needs it.
                 u = ctx.prepared(
                     (node.name, "winograd"), lambda: winograd.transformed_weight(static_weight)
                 )
                 winograd.conv_into(xp, xh, u, geom, physical, finish, ctx.workers)
-            else:
+            else:  # the pointwise or im2col GEMM
                 conv_gemm.conv_into(xp, xh, matrix, geom, physical, finish, ctx.workers)
-        else:
-            conv_forward(x4, w4, bias, geom, out=physical)
-            if fused is not None:
-                fused(out)
         return out if from_4d is None else from_4d(out)
 
     return run
 
 
-def _use_winograd(batch: int, geom: ConvGeometry, weight_shape: tuple) -> bool:
-    """Winograd where it applies and pays, except while BLAS has lent threads (a single
-    sample): its GEMMs then spread over the cores, the transforms would run on one (measured
-    slower at batch 1 for CIFAR ResNet-18, 2 cores)."""
-    return (
-        winograd.applies(geom)
-        and winograd.worth_it(batch, geom, weight_shape)
-        and not blas_threads.lent()
+def _case(x4, w4, geom: ConvGeometry, static_weight, matrix, taps, static_bias: bool) -> tuple:
+    """(ConvCase, Prepared) of a predictor convolution, for `routing.predictor_conv_route`."""
+    case = routing.ConvCase(
+        tuple(x4.shape), tuple(w4.shape), geom, routing.one_dtype(x4, w4),
+        numpy=isinstance(x4, np.ndarray),
+    )  # fmt: skip
+    prepared = routing.Prepared(
+        static_weight=static_weight is not None,
+        gemm=matrix is not None,
+        taps=taps is not None,
+        static_bias=static_bias,
+        whole_strides=all(s > 0 and s % x4.itemsize == 0 for s in x4.strides),
     )
-
-
-_BIAS_RUN = 4096  # bias values tiled to about this many, so adding it is a long inner loop
+    return case, prepared
 
 
 def conv_epilogue(bias, fused, xp):
     """Bias and activation for one chunk of output rows (`[pixels, O]`), in place. The bias
     is tiled `t` times and added to the chunk viewed as `[pixels / t, t*O]`: broadcasting a
-    short `[O]` row runs NumPy's inner loop only O elements long (2x slower for O = 96)."""
+    short `[O]` row runs NumPy's inner loop only O elements long, far slower for small O
+    (`benchmarks/predictor.py`)."""
     if bias is None:
         return fused
     o = bias.shape[0]
-    times = max(1, _BIAS_RUN // o)
+    times = max(1, TUNING.bias_run // o)
     tiled = xp.tile(bias, times)
 
     def finish(rows) -> None:

@@ -1,9 +1,9 @@
 """Cache-sized GEMM convolution for the CPU predictor.
 
-A convolution is `cols[pixels, kh*kw*C] @ W[O, kh*kw*C].T`. On the CPUs we run on, a GEMM whose
-left operand outgrows the per-core L2 cache runs 4-5x slower than one that fits (measured:
-114 GFLOP/s at 2.4 MB, 24 GFLOP/s at 19 MB, one OpenBLAS thread). So the output pixels are cut
-into chunks whose im2col columns and output rows stay near `CHUNK_BYTES`: whole images when
+A convolution is `cols[pixels, kh*kw*C] @ W[O, kh*kw*C].T`. A GEMM whose left operand outgrows
+the per-core L2 cache runs several times slower than one that fits (`benchmarks/gemm.py`). So
+the output pixels are cut into chunks whose im2col columns and output rows stay near
+`TUNING.predictor_chunk_bytes` (`benchmarks/predictor.py`): whole images when
 they are small, row bands of one image when they are large. Each chunk's columns are gathered
 from a strided window view straight into a reused buffer, multiplied into the output rows in
 place, and finished (bias, activation) before they leave the cache. 1x1 convolutions skip
@@ -17,17 +17,11 @@ from __future__ import annotations
 
 from framework.backends.cpu import gemm
 from framework.backends.cpu.threads import split_ranges
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels.registry import share_out
 from framework.ops.nn.im2col import pad_into, window_view
-
-# GEMM operands per call (im2col columns or input rows, plus output rows). Measured on the
-# 2-core box (batch 32, two cores): 8 MB beats 4 MB by 5% on CIFAR ResNet-18 and ResNet-18
-# (fewer, larger GEMMs, each streaming its weight once; the large shared L3 catches what
-# spills from L2), and 16 MB is slower again; batch 1 is unchanged.
-CHUNK_BYTES = 8 << 20
-_MIN_PIXELS_PER_CORE = 64  # fewer output pixels per core: split output channels instead
 
 
 def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers: int = 1) -> None:
@@ -42,7 +36,7 @@ def conv_into(xp, xh, weight_t, geom: ConvGeometry, out, epilogue=None, workers:
     n = xh.shape[0]
     ho, wo = geom.out_size
     o = out.shape[-1]
-    by_channels = workers > 1 and n * ho * wo < _MIN_PIXELS_PER_CORE * workers
+    by_channels = workers > 1 and n * ho * wo < TUNING.predictor_min_pixels_per_core * workers
     cores = 1 if by_channels else workers
     if geom.is_pointwise():
         sh, sw = geom.stride
@@ -81,11 +75,11 @@ def _split_channels(xp, rows, weight_t, out_rows, workers: int) -> None:
 
 
 def _window_tasks(windows, out, row_bytes: int, cores: int) -> list[tuple]:
-    """(window block, output rows) chunks of about CHUNK_BYTES of im2col columns, at least
-    one per core."""
+    """(window block, output rows) chunks of about `TUNING.predictor_chunk_bytes` of im2col
+    columns, at least one per core."""
     n, ho, wo = windows.shape[:3]
     o = out.shape[-1]
-    rows = max(1, CHUNK_BYTES // (wo * row_bytes))  # output rows per chunk
+    rows = max(1, TUNING.predictor_chunk_bytes // (wo * row_bytes))  # output rows per chunk
     rows = min(rows, -(-n * ho // cores))
     if rows >= ho:  # several whole images per chunk
         images = max(1, rows // ho)
@@ -110,8 +104,8 @@ def _window_rows(xp, windows, out_rows):
 
 def product(xp, rows, weight_t, out) -> None:
     """`out = rows @ weight_t.T`. With few rows the GEMM is the weight streaming past, and
-    `weight_t @ rows.T` (the big operand first) runs about twice as fast in OpenBLAS."""
-    if 2 * rows.shape[0] <= weight_t.shape[0]:
+    `weight_t @ rows.T` (the big operand first) runs faster in OpenBLAS."""
+    if TUNING.weight_first_ratio * rows.shape[0] <= weight_t.shape[0]:
         flipped = scratch(xp, "infer_conv_flipped", (weight_t.shape[0], rows.shape[0]), out.dtype)
         gemm.matmul(xp, weight_t, rows.T, flipped)
         out[...] = flipped.T
@@ -123,7 +117,7 @@ def _pointwise_tasks(source, out, cores: int) -> list[tuple]:
     """(input rows, output rows) chunks of a 1x1 convolution: `[N, H, W, C]` by `[O, C]`."""
     n, h, w, c = source.shape
     out_rows = out.reshape(-1, out.shape[-1])
-    step = max(1, CHUNK_BYTES // ((c + out.shape[-1]) * source.itemsize))
+    step = max(1, TUNING.predictor_chunk_bytes // ((c + out.shape[-1]) * source.itemsize))
     step = min(step, -(-n * h * w // cores))
     if source.flags.c_contiguous:
         flat = source.reshape(n * h * w, c)

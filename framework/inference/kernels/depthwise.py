@@ -4,7 +4,7 @@
 then bias and activation. There is no reduction over channels, so it is not a GEMM; NumPy's
 `einsum` over a window view (the training kernel) walks six strided axes per output and runs
 at a fraction of memory speed. Here the output is cut into bands (a few whole images, or rows
-of one image) of about `BAND_BYTES`, and each band is
+of one image) of about `TUNING.depthwise_band_bytes`, and each band is
 
 1. copied once into a zero-bordered buffer, its columns split by phase (column `q` of the
    padded row goes to phase `q % sw`, slot `q // sw`), so that every tap's window is a run of
@@ -25,11 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels.registry import share_out
-
-BAND_BYTES = 1 << 20  # output bytes per band (per-call costs; the taps stream row by row)
 
 
 class DepthwisePlan:
@@ -88,9 +87,11 @@ def band_tasks(
     n: int, ho: int, row_bytes: int, workers: int, budget: int | None = None
 ) -> list[tuple[int, int, int, int]]:
     """(first image, end image, first row, end row) bands of about `budget` (default
-    `BAND_BYTES`) bytes at `row_bytes` per output row: several whole images, or rows of one;
-    at least one band per core."""
-    band_rows = max(1, (BAND_BYTES if budget is None else budget) // max(1, row_bytes))
+    `TUNING.depthwise_band_bytes`) bytes at `row_bytes` per output row: several whole images,
+    or rows of one; at least one band per core."""
+    band_rows = max(
+        1, (TUNING.depthwise_band_bytes if budget is None else budget) // max(1, row_bytes)
+    )
     band_rows = min(band_rows, -(-n * ho // max(1, workers)))
     if band_rows >= ho:
         images = max(1, band_rows // ho)

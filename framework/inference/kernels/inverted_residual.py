@@ -16,6 +16,7 @@ the CPU with prepared weights; the op never reaches a saved model).
 
 from __future__ import annotations
 
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import activation, depthwise
@@ -25,8 +26,6 @@ from framework.inference.kernels.registry import internal_kernel, share_out
 
 OP_TYPE = "inverted_residual"  # inputs: x, expand w, b?, depthwise w, b?, project w, b?;
 # attrs: the three fused conv2d nodes ("expand", "depthwise", "project")
-BAND_BYTES = 2 << 20  # expanded input rows + depthwise rows per band (1 MB: halo and
-# per-call costs; measured 7-10% faster than unfused at 2 MB, single core, batch 1-32)
 _NHWC = (0, 2, 3, 1)
 
 
@@ -58,7 +57,9 @@ def inverted_residual(node, ctx):
         out = ctx.empty((n, out_channels, ho, wo), x.dtype, _NHWC)
         xh, oh = x.transpose(_NHWC), out.transpose(_NHWC)
         row_bytes = (stride[0] * w + 2 * wo) * hidden * x.itemsize  # expanded, filtered
-        tasks = depthwise.band_tasks(n, ho, row_bytes, ctx.workers, BAND_BYTES)
+        tasks = depthwise.band_tasks(
+            n, ho, row_bytes, ctx.workers, TUNING.inverted_residual_band_bytes
+        )
 
         def work(start: int, stop: int) -> None:
             for task in tasks[start:stop]:

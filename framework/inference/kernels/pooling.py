@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference.kernels import depthwise
@@ -17,7 +18,6 @@ from framework.ops.nn.adaptive_pooling import AdaptiveMaxPool, averaging_matrix
 from framework.ops.nn.layout import memory_order
 from framework.ops.nn.pooling import avg_pool_forward, window_counts
 
-_CHUNK_BYTES = 2 << 20  # input per chunk of max pooling
 _NHWC = (0, 2, 3, 1)
 
 
@@ -89,7 +89,11 @@ def max_pool(node, ctx):
             _max_pool_bands(xp, x4.transpose(_NHWC), geom, out.transpose(_NHWC), ctx.workers)
             return out if from_4d is None else from_4d(out)
         # A few images at a time, so that the passes over the taps stay in cache.
-        step = max(1, _CHUNK_BYTES // max(1, x4[0].nbytes)) if xp.__name__ == "numpy" else n
+        step = (
+            max(1, TUNING.predictor_pool_chunk_bytes // max(1, x4[0].nbytes))
+            if xp.__name__ == "numpy"
+            else n
+        )
 
         def work(start: int, stop: int) -> None:
             for a in range(start * step, min(n, stop * step), step):

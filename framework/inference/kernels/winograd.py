@@ -8,15 +8,13 @@ instead of im2col's 9x. The transforms are a few adds and subtracts over whole a
 stay below 1e-6 of the output's range against a float64 direct convolution (F(4x4, 3x3) would
 save more multiply-adds with larger errors; not tried).
 
-Measured in the predictor on the 2-core box, one core, 16 images (ms per convolution, im2col
-GEMM -> Winograd): CIFAR ResNet-18 16x16x128 10.1 -> 7.8, 8x8x256 9.3 -> 6.1, 4x4x512
-9.5 -> 7.2; ResNet-18 at 224 28x28x128 30.0 -> 26.0, 14x14x256 26.6 -> 19.7, 7x7x512 even
-(the tiles overhang 7x7 by 31%). With 64 channels the transforms cost what the GEMM saves.
-With few tiles (a single small image) the GEMMs are the weights streaming past, and U is 16/9
-the size of the im2col weight: `worth_it` says when to prefer this kernel.
+It beats the im2col GEMM from 128 channels where there are enough tiles; with few tiles the
+GEMMs only stream U (16/9 the im2col weight) past. `routing.winograd_pays` says when, and
+`benchmarks/predictor.py` measures it.
 
 Like `conv_gemm`, the work is cut into chunks of whole images or bands of tile rows whose
-transformed input and GEMM output stay near `CHUNK_BYTES`, shared out over the cores whole.
+transformed input and GEMM output stay near `TUNING.predictor_chunk_bytes`, shared out over
+the cores whole.
 Inputs and outputs are channel-last (`[N, H, W, C]` memory).
 """
 
@@ -25,31 +23,14 @@ from __future__ import annotations
 import numpy as np
 
 from framework.backends.cpu import gemm
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
-from framework.inference.kernels.conv_gemm import CHUNK_BYTES
 from framework.inference.kernels.registry import share_out
 from framework.ops.nn.im2col import pad_into
 
 # G of F(2x2, 3x3): the weight transform U = G g G^T.
 _G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
-# Fewer tiles than this in one call: the GEMMs only stream U past (measured slower at batch 1
-# for 4x4 images, faster from 8x8 on).
-MIN_TILES = 16
-MIN_CHANNELS = 128
-
-
-def applies(geom: ConvGeometry) -> bool:
-    """Whether the convolution is one this kernel computes: 3x3, stride 1, no dilation."""
-    return (
-        geom.kernel == (3, 3) and geom.stride == (1, 1) and geom.dilation == (1, 1)
-        and geom.groups == 1
-    )  # fmt: skip
-
-
-def worth_it(batch: int, geom: ConvGeometry, weight_shape: tuple) -> bool:
-    ty, tx = _tiles(geom)
-    return batch * ty * tx >= MIN_TILES and min(weight_shape[:2]) >= MIN_CHANNELS
 
 
 def transformed_weight(weight) -> np.ndarray:
@@ -88,9 +69,9 @@ def _tiles(geom: ConvGeometry) -> tuple[int, int]:
 
 
 def _tasks(n: int, ty: int, tile_row_bytes: int, cores: int) -> list[tuple]:
-    """(image slice, first tile row, end tile row) chunks of about CHUNK_BYTES, at least one
-    per core."""
-    rows = max(1, CHUNK_BYTES // tile_row_bytes)  # tile rows per chunk
+    """(image slice, first tile row, end tile row) chunks of about
+    `TUNING.predictor_chunk_bytes`, at least one per core."""
+    rows = max(1, TUNING.predictor_chunk_bytes // tile_row_bytes)  # tile rows per chunk
     rows = min(rows, -(-n * ty // cores))
     if rows >= ty:  # several whole images per chunk
         images = max(1, rows // ty)

@@ -1,21 +1,20 @@
 """Batch-norm kernels for the training hot path, on a `[P, C, Q]` view with statistics per C.
 
 Channel-last float32 memory goes to oneDNN's batch norm where it is installed
-(`onednn.batch_norm_forward`): the kernels alone 2-4x these NumPy passes forward and 3-5x
-backward, the layer's forward + backward 1.7-2.3x (`benchmarks/layer_ops.py`). Its kernel
+(`onednn.training.batch_norm_forward`), which is faster than these NumPy passes. Its kernel
 for channel-first memory measured no faster than ours, so NCHW stays here, as do float64,
-GPU arrays and machines without oneDNN.
+GPU arrays and machines without oneDNN (`benchmarks/layer_ops.py` measures both).
 
 Channel-last memory is `[N*H*W, C, 1]` and NCHW is `[N, C, H*W]`: both are views. Each pass
 walks row blocks; forward is one statistics pass (sums about a per-channel shift, so float32
 does not cancel) and one affine pass, backward one reduction pass and one output pass.
 
-On one core the blocks fit in L2 (64K elements), so the temporaries of the few ufunc calls per
-block stay in cache. Large tensors are shared out over the cores, and then in 4x bigger
-blocks: every ufunc call takes the GIL, and with two threads taking turns each hand-off costs
-more than the cache misses of the bigger blocks (measured on 2 cores, a forward plus backward
-over `[32768, 144]`: 29.7 ms on one core, 22.6 shared in small blocks, 19.3 in big ones).
-Below `SHARE_MIN_ELEMENTS` one core is fastest.
+On one core the blocks fit in L2 (`TUNING.batch_norm_block_elements`), so the temporaries of
+the few ufunc calls per block stay in cache. Large tensors are shared out over the cores, and
+then in bigger blocks (`TUNING.batch_norm_shared_block_elements`): every ufunc call takes the
+GIL, and with two threads taking turns each hand-off costs more than the cache misses of the
+bigger blocks (`benchmarks/layer_ops.py`). Below `threads.SHARE_MIN_ELEMENTS` one core is
+fastest.
 
 Per-channel factors enter the ufuncs as block-shaped tiles (`_tile`), not as `[C, 1]`
 broadcasts: a broadcast against channel-last memory makes NumPy run one short inner loop per
@@ -27,11 +26,13 @@ from __future__ import annotations
 
 import math
 
-from framework.backends.cpu import onednn, threads
-from framework.backends.cpu.workspace import scratch
+import numpy as np
 
-_BLOCK_ELEMENTS = 1 << 16  # one core: a block and its temporaries stay in L2
-_SHARED_BLOCK_ELEMENTS = 1 << 18  # shared over the cores: fewer GIL hand-offs
+from framework.backends.cpu import routing, threads
+from framework.backends.cpu.onednn import training as onednn
+from framework.backends.cpu.routing import NormRoute
+from framework.backends.cpu.tuning import TUNING
+from framework.backends.cpu.workspace import scratch
 
 
 def _shared(xp, v) -> bool:
@@ -40,7 +41,11 @@ def _shared(xp, v) -> bool:
 
 def _rows_per_block(xp, v) -> int:
     """Rows of `v` (`[P, C, Q]`) per block."""
-    budget = _SHARED_BLOCK_ELEMENTS if _shared(xp, v) else _BLOCK_ELEMENTS
+    budget = (
+        TUNING.batch_norm_shared_block_elements
+        if _shared(xp, v)
+        else TUNING.batch_norm_block_elements
+    )
     return max(1, budget // max(1, v.shape[1] * v.shape[2]))
 
 
@@ -100,6 +105,15 @@ def _well_conditioned(xp, mean, var) -> bool:
     return bool(xp.all(mean * mean <= _CANCELLATION_RATIO * var))
 
 
+def _norm_route(rows) -> NormRoute:
+    """The policy's route for a pass whose arrays are all C-contiguous `[rows, channels]`
+    like `rows`, or not (None)."""
+    if rows is None:
+        return routing.batch_norm_route(None, None, False, routing.live())
+    numpy = isinstance(rows, np.ndarray)
+    return routing.batch_norm_route(rows.shape, rows.dtype, numpy, routing.live())
+
+
 def _rows(v):
     """A channel-last `[P, C, 1]` view as the C-contiguous `[P, C]` array oneDNN takes, or
     None."""
@@ -112,7 +126,7 @@ def channel_forward(xp, v, gamma, beta, eps: float):
     """Training-mode batch norm of a `[P, C, Q]` view with `[C]` gamma and beta (either may be
     None): `(out, mean, var, invstd)`, out shaped like the view and the statistics `[C]`."""
     rows = _rows(v)
-    if rows is not None:
+    if _norm_route(rows) is NormRoute.ONEDNN:
         c = v.shape[1]
         scale = xp.ones(c, v.dtype) if gamma is None else gamma.astype(v.dtype, copy=False)
         shift = xp.zeros(c, v.dtype) if beta is None else beta.astype(v.dtype, copy=False)
@@ -188,7 +202,8 @@ def channel_backward(xp, v, gy, mean, invstd, gamma, eps: float, out):
     p, c, q = v.shape
     m = p * q
     rows, grad_rows, out_rows = _rows(v), _rows(gy), _rows(out)
-    if rows is not None and grad_rows is not None and out_rows is not None:
+    rows_only = grad_rows is not None and out_rows is not None
+    if _norm_route(rows if rows_only else None) is NormRoute.ONEDNN:
         scale = xp.ones(c, v.dtype) if gamma is None else gamma.astype(v.dtype, copy=False)
         # The variance from invstd: oneDNN adds eps back, so it sees the forward's invstd.
         var = (1.0 / invstd.astype("float64") ** 2 - eps).astype(v.dtype)

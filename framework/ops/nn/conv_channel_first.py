@@ -3,22 +3,16 @@
 With one to a few channels, a channel-last window row is only `kw*C` numbers long, so im2col
 copies short runs. Channel-first columns `[N, C*kh*kw, Ho*Wo]` copy whole output rows
 instead, the weight needs no reordering (`[O, C*kh*kw]` is its natural layout), and the
-result comes out NCHW. Used for stems and small networks (LeNet's 1-channel input).
+result comes out NCHW. Used for stems and small networks (LeNet's 1-channel input), where
+`routing.conv_route` picks it; `benchmarks/conv_ops.py` measures it.
 """
 
 from __future__ import annotations
 
-import math
-
-from framework.backends.cpu import gemm
+from framework.backends.cpu import gemm, routing
 from framework.backends.cpu.threads import parallel_assign, parallel_gemms
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
-
-
-def suits(x_shape: tuple[int, ...], weight_shape: tuple[int, ...], geom: ConvGeometry) -> bool:
-    """Whether a channel-first window row (`Wo` numbers) beats a channel-last one (`kw*C`)."""
-    return geom.groups == 1 and weight_shape[3] * x_shape[1] < geom.out_size[1]
 
 
 def _padded(xp, x, geom: ConvGeometry, name: str):
@@ -48,28 +42,13 @@ def _columns(xp, x, geom: ConvGeometry):
     return cols
 
 
-# Multiply-adds from which the forward and weight-gradient products are shared out over the
-# cores; below, one core is faster. Measured per convolution, forward / weight gradient, 2 cores
-# against 1: LeNet's [64, 1, 28, 28] * [6, 1, 3, 3] (2.7M) 0.82 / 0.64 ms against 0.30 / 0.24;
-# [32, 3, 32, 32] * [32, 3, 3, 3] (28M) 1.24 / 0.89 against 1.08 / 0.81;
-# [32, 3, 32, 32] * [64, 3, 3, 3] (57M) 1.92 / 1.55 against 2.46 / 1.81.
-# The input gradient, mostly col2im adds, is always shared: LeNet's second convolution (15M)
-# takes 1.12 ms on 2 cores, 1.24 on one.
-SHARE_MIN_MACS = 40_000_000
-
-
 def _by_images(xp, work, n: int, share: bool) -> list:
     """`work(start, stop)` over the images, shared out over the cores with one-thread BLAS
-    when `share` (a multi-threaded BLAS call here would also leave BLAS's own threads
-    spinning into the next, shared-out convolution)."""
+    when `share` (`routing.channel_first_shares`; a multi-threaded BLAS call here would also
+    leave BLAS's own threads spinning into the next, shared-out convolution). The input
+    gradient, mostly col2im adds, is always shared."""
     results = parallel_gemms(xp, work, n) if share else None
     return [work(0, n)] if results is None else results
-
-
-def _large(n: int, weight_shape, geom: ConvGeometry) -> bool:
-    """Whether `n` images' products with the weight reach `SHARE_MIN_MACS`."""
-    macs = n * math.prod(weight_shape) * math.prod(geom.out_size)
-    return macs >= SHARE_MIN_MACS
 
 
 def forward(xp, x, weight, geom: ConvGeometry):
@@ -83,7 +62,7 @@ def forward(xp, x, weight, geom: ConvGeometry):
     def work(start: int, stop: int) -> None:
         gemm.matmul(xp, mat, cols[start:stop], out[start:stop])
 
-    _by_images(xp, work, n, _large(n, weight.shape, geom))
+    _by_images(xp, work, n, routing.channel_first_shares(n, weight.shape, geom))
     return out.reshape(n, o, *geom.out_size)
 
 
@@ -102,7 +81,7 @@ def weight_grad(xp, x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
         images = cols[start:stop].transpose(0, 2, 1)
         gemm.matmul(xp, rows[start:stop], images, per_image[start:stop])
 
-    _by_images(xp, work, n, _large(n, weight_shape, geom))
+    _by_images(xp, work, n, routing.channel_first_shares(n, weight_shape, geom))
     return per_image.sum(axis=0).reshape(weight_shape)
 
 
@@ -139,8 +118,8 @@ def _wide_input_grad(xp, gy, weight, geom: ConvGeometry):
     gy is laid on the padded width (`Wp` columns, zeros past `Wo`), so tap (i, j) of output
     pixel `y*Wp + x` lands at padded pixel `y*Wp + x + i*dh*Wp + j*dw`: one flat slice per
     tap. The zero columns add nothing; the last tap may run `dw*(kw-1)` values past the image,
-    into slack that is cut off. LeNet's second convolution (batch 64, one core): 2.3 ms with
-    a row-by-row add per tap, 1.8 ms with one run per tap.
+    into slack that is cut off: fewer, longer adds than a row-by-row add per tap
+    (`benchmarks/conv_ops.py`).
     """
     n, o = gy.shape[:2]
     _, c, kh, kw = weight.shape

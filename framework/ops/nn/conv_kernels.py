@@ -2,22 +2,28 @@
 
 All three take NCHW-shaped arrays of any memory order and work channel-last inside (see
 `im2col`); results are NCHW-shaped views of channel-last memory, so the next convolution,
-batch norm or activation reads them without a transpose. Paths:
+batch norm or activation reads them without a transpose. `routing.conv_route` picks each
+call's route (`benchmarks/conv_ops.py` and `onednn_conv.py` measure them); the kernels:
 
-- float32 NumPy arrays go to oneDNN's kernels where it is installed (`onednn.conv_forward`,
-  `conv_input_grad`, `conv_weight_grad`), as PyTorch's CPU convolutions do; the rest (float64,
-  GPU arrays, shapes oneDNN has only reference loops for, no oneDNN) take the paths below;
-- 1x1 kernels without padding are a plain GEMM over pixels (strided for stride > 1);
-- depthwise kernels (groups == channels) are fused sums over window views (`depthwise`);
-- everything else is chunked im2col + GEMM. The input gradient of a stride-1 convolution is
-  itself a convolution (flipped kernel), which avoids col2im; other strides use col2im.
+- `ONEDNN`: oneDNN's kernels (`onednn.training`), as PyTorch's CPU convolutions do, for
+  float32 NumPy arrays where it is installed; a shape oneDNN has only reference loops for
+  takes the route the policy picks next;
+- `CHANNEL_FIRST`: few input channels, on NCHW columns (`conv_channel_first`);
+- `DEPTHWISE`: groups == channels, fused sums over window views (`depthwise`);
+- `POINTWISE_GEMM`: 1x1 kernels without padding, a plain GEMM over pixels;
+- `IM2COL_GEMM`: chunked im2col + GEMM; for the input gradient of a stride-1 convolution, the
+  flipped-kernel convolution, which avoids col2im; `COL2IM_GEMM` otherwise.
 
 Weights enter the GEMMs in the layout of `conv_weights`.
 """
 
 from __future__ import annotations
 
-from framework.backends.cpu import gemm, onednn
+import numpy as np
+
+from framework.backends.cpu import gemm, routing
+from framework.backends.cpu.onednn import training as onednn
+from framework.backends.cpu.routing import ConvRoute, ConvStep
 from framework.backends.cpu.threads import parallel_gemms
 from framework.backends.cpu.workspace import scratch
 from framework.core.backend import get_array_module
@@ -27,47 +33,73 @@ from framework.ops.nn.conv_weights import flipped_gemm_weight, gemm_weight, weig
 from framework.ops.nn.im2col import as_rows, col2im, im2col, pad_into, rows_of, share_images
 
 
-def conv_forward(x, weight, bias, geom: ConvGeometry, out=None):
+def _case(x_shape, weight_shape, geom: ConvGeometry, *arrays, contiguous=True, buffer=False):
+    return routing.ConvCase(
+        tuple(x_shape),
+        tuple(weight_shape),
+        geom,
+        routing.one_dtype(*arrays),
+        numpy=all(isinstance(a, np.ndarray) for a in arrays if a is not None),
+        contiguous=contiguous,
+        buffer=buffer,
+    )
+
+
+def _route(case, step: ConvStep, route: ConvRoute | None, run_onednn) -> tuple:
+    """(the route, oneDNN's result where it ran). `route` None: the policy's, where a shape
+    oneDNN has only reference loops for goes to the route the policy picks next; a forced
+    route is taken as it is."""
+    forced = route is not None
+    if route is None:
+        route = routing.conv_route(case(), step, routing.live())
+    if route is not ConvRoute.ONEDNN:
+        return route, None
+    found = run_onednn()
+    if found is not None:
+        return route, found
+    if forced:
+        raise ValueError("oneDNN does not take this convolution")
+    return routing.conv_route(case(), step, routing.live(), onednn_refused=True), None
+
+
+def conv_forward(x, weight, bias, geom: ConvGeometry, out=None, route: ConvRoute | None = None):
     """`[N, C, H, W]` * `[O, C/g, kh, kw]` (+ `[O]`) -> `[N, O, Ho, Wo]` (channel-last memory).
 
     `out`, when given, is the C-contiguous `[N, Ho, Wo, O]` buffer to write (the inference
-    executor passes reused buffers); the result is then a view of it.
+    executor passes reused buffers); the result is then a view of it. `route` forces a route
+    (it must be one `routing.conv_route` could pick for these arrays); by default the policy
+    picks it.
     """
     xp = get_array_module(x)
-    n, c = x.shape[:2]
-    o = weight.shape[0]
-    ho, wo = geom.out_size
-    if out is None:
-        y = onednn.conv_forward(x, weight, bias, geom)  # oneDNN's kernels, where installed
-        if y is not None:
-            return y.transpose(0, 3, 1, 2)
-    if (
-        out is None
-        and n
-        and x.flags.c_contiguous
-        and conv_channel_first.suits(x.shape, weight.shape, geom)
-    ):
-        y = conv_channel_first.forward(xp, x, weight, geom)
+    route, found = _route(
+        lambda: _case(x.shape, weight.shape, geom, x, weight, bias,
+                      contiguous=x.flags.c_contiguous, buffer=out is not None),
+        ConvStep.FORWARD,
+        route,
+        lambda: onednn.conv_forward(x, weight, bias, geom),
+    )  # fmt: skip
+    if found is not None:
+        return found.transpose(0, 3, 1, 2)
+    if route is ConvRoute.CHANNEL_FIRST:
+        y = conv_channel_first.forward(xp, xp.ascontiguousarray(x), weight, geom)
         if bias is not None:
             y += bias.reshape(-1, 1, 1)
         return y
     if out is None:
-        out = xp.empty((n, ho, wo, o), dtype=x.dtype)
-    if n and ho and wo:
-        if geom.is_depthwise(c, o):
-            depthwise.forward(xp, x.transpose(0, 2, 3, 1), weight, geom, out)
-        else:
-            _gemm_forward(xp, x, gemm_weight(weight, geom.groups), geom, out)
+        out = xp.empty((x.shape[0], *geom.out_size, weight.shape[0]), dtype=x.dtype)
+    if route is ConvRoute.DEPTHWISE:
+        depthwise.forward(xp, x.transpose(0, 2, 3, 1), weight, geom, out)
+    elif route is ConvRoute.POINTWISE_GEMM:
+        _pointwise_forward(xp, x, gemm_weight(weight, geom.groups), geom, out)
+    elif route is ConvRoute.IM2COL_GEMM:
+        _im2col_forward(xp, x.transpose(0, 2, 3, 1), gemm_weight(weight, geom.groups), geom, out)
     if bias is not None:
         out += bias
     return out.transpose(0, 3, 1, 2)
 
 
-def _gemm_forward(xp, x, mats, geom: ConvGeometry, out) -> None:
-    """`out` (NHWC) from x (NCHW-shaped) and GEMM weights `[g, O/g, K]`."""
-    if not geom.is_pointwise():
-        _im2col_forward(xp, x.transpose(0, 2, 3, 1), mats, geom, out)
-        return
+def _pointwise_forward(xp, x, mats, geom: ConvGeometry, out) -> None:
+    """`out` (NHWC) from x (NCHW-shaped) and 1x1 GEMM weights `[g, O/g, C/g]`."""
     n, c, h, w = x.shape
     if geom.stride == (1, 1) and geom.groups == 1 and x.flags.c_contiguous:
         # NCHW input: batched GEMMs reading each image as a transposed [H*W, C] matrix.
@@ -138,32 +170,35 @@ def _im2col_forward(xp, xh, mats, geom: ConvGeometry, out) -> None:
     share_images(xp, work, n, ho * wo * k * groups * xh.itemsize)
 
 
-def conv_input_grad(gy, weight, geom: ConvGeometry):
+def conv_input_grad(gy, weight, geom: ConvGeometry, route: ConvRoute | None = None):
     """The adjoint of `conv_forward` in x: `[N, O, Ho, Wo]` -> `[N, C, H, W]`.
 
     This is also the transposed convolution (`conv2d_transpose`) of `gy` with `weight`.
+    `route` forces a route, as in `conv_forward`.
     """
-    found = onednn.conv_input_grad(gy, weight, geom)
-    if found is not None:
-        return found.transpose(0, 3, 1, 2)
     xp = get_array_module(gy)
-    n, o = gy.shape[:2]
+    n = gy.shape[0]
     c = weight.shape[1] * geom.groups
     h, w = geom.in_size
+    route, found = _route(
+        lambda: _case((n, c, h, w), weight.shape, geom, gy, weight),
+        ConvStep.INPUT_GRAD,
+        route,
+        lambda: onednn.conv_input_grad(gy, weight, geom),
+    )
+    if found is not None:
+        return found.transpose(0, 3, 1, 2)
     gyh = gy.transpose(0, 2, 3, 1)
-    if not (n and gy.shape[2] and gy.shape[3]):
+    if route is ConvRoute.EMPTY:
         return xp.zeros((n, h, w, c), dtype=gy.dtype).transpose(0, 3, 1, 2)
-    if geom.is_depthwise(c, o):
+    if route is ConvRoute.DEPTHWISE:
         return depthwise.input_grad(xp, gyh, weight, geom).transpose(0, 3, 1, 2)
-    if geom.is_pointwise():
+    if route is ConvRoute.POINTWISE_GEMM:
         return _pointwise_input_grad(xp, gyh, weight, geom, c).transpose(0, 3, 1, 2)
-    if geom.groups == 1 and c < gy.shape[3]:
-        # Few input channels: col2im adds whole output rows instead of c-long runs.
+    if route is ConvRoute.CHANNEL_FIRST:
         return conv_channel_first.input_grad(xp, xp.ascontiguousarray(gy), weight, geom)
-    flipped = geom.flipped()
-    # The flipped convolution reads kh*kw*O values per input pixel; col2im writes kh*kw*C per
-    # output pixel and adds them back. Take the flipped one unless it is clearly bigger.
-    if flipped is not None and h * w * o <= 2 * gy.shape[2] * gy.shape[3] * c:
+    if route is ConvRoute.IM2COL_GEMM:  # the flipped convolution
+        flipped = geom.flipped()
         gx = xp.empty((n, h, w, c), dtype=gy.dtype)
         _im2col_forward(xp, gyh, flipped_gemm_weight(xp, weight, geom.groups), flipped, gx)
         return gx.transpose(0, 3, 1, 2)
@@ -216,31 +251,35 @@ def _col2im_input_grad(xp, gyh, weight, geom: ConvGeometry, c: int):
     return gx
 
 
-def conv_weight_grad(x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...]):
-    """The adjoint of `conv_forward` in the weight: `sum over windows of x (x) gy`."""
-    found = onednn.conv_weight_grad(x, gy, geom, weight_shape)
+def conv_weight_grad(
+    x, gy, geom: ConvGeometry, weight_shape: tuple[int, ...], route: ConvRoute | None = None
+):
+    """The adjoint of `conv_forward` in the weight: `sum over windows of x (x) gy`. `route`
+    forces a route, as in `conv_forward`."""
+    xp = get_array_module(x)
+    contiguous = x.flags.c_contiguous and gy.flags.c_contiguous
+    route, found = _route(
+        lambda: _case(x.shape, weight_shape, geom, x, gy, contiguous=contiguous),
+        ConvStep.WEIGHT_GRAD,
+        route,
+        lambda: onednn.conv_weight_grad(x, gy, geom, weight_shape),
+    )
     if found is not None:
         return found
-    xp = get_array_module(x)
-    o, cg, kh, kw = weight_shape
-    n, c = x.shape[:2]
-    if not (n and gy.shape[2] and gy.shape[3]):
+    if route is ConvRoute.EMPTY:
         return xp.zeros(weight_shape, dtype=x.dtype)
-    if (
-        x.flags.c_contiguous
-        and gy.flags.c_contiguous
-        and conv_channel_first.suits(x.shape, weight_shape, geom)
-    ):
+    if route is ConvRoute.CHANNEL_FIRST:
+        x, gy = xp.ascontiguousarray(x), xp.ascontiguousarray(gy)
         return conv_channel_first.weight_grad(xp, x, gy, geom, weight_shape)
     xh = x.transpose(0, 2, 3, 1)
     gyh = gy.transpose(0, 2, 3, 1)
-    if geom.is_depthwise(c, o):
+    if route is ConvRoute.DEPTHWISE:
         return depthwise.weight_grad(xp, xh, gyh, geom)
+    o, cg, kh, kw = weight_shape
     groups = geom.groups
-    og = o // groups
     gy_rows = rows_of(xp, gyh, "conv_gy_rows")
-    mats = xp.empty((groups, og, kh * kw * cg), dtype=x.dtype)
-    if geom.is_pointwise():
+    mats = xp.empty((groups, o // groups, kh * kw * cg), dtype=x.dtype)
+    if route is ConvRoute.POINTWISE_GEMM:
         sh, sw = geom.stride
         _pointwise_weight_grad(xp, rows_of(xp, xh[:, ::sh, ::sw], "conv_rows"), gy_rows, mats)
     else:

@@ -12,9 +12,8 @@ shared out over the cores.
 from __future__ import annotations
 
 from framework.backends.cpu.threads import SHARE_MIN_ELEMENTS, parallel_assign, parallel_for
+from framework.backends.cpu.tuning import TUNING
 from framework.core.backend import get_array_module
-
-_BLOCK = 32
 
 
 def _contiguous(view):
@@ -71,10 +70,11 @@ def transpose_last_two(xp, array):
 
     def work(first: int, last: int) -> None:
         for block in range(first, last):
-            columns = slice(block * _BLOCK, (block + 1) * _BLOCK)
+            step = TUNING.transpose_block
+            columns = slice(block * step, (block + 1) * step)
             out[..., columns] = swapped[..., columns]
 
-    blocks = -(-rows // _BLOCK)
+    blocks = -(-rows // TUNING.transpose_block)
     if array.size < SHARE_MIN_ELEMENTS:
         work(0, blocks)
         return out

@@ -10,18 +10,17 @@ CPU the batch is cut into cache-sized chunks shared out over the cores.
 from __future__ import annotations
 
 from framework.backends.cpu.threads import parallel_for
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
 from framework.ops.nn.im2col import pad_into, window_view
-
-_CHUNK_BYTES = 1 << 20
 
 
 def _run(xp, work, n: int, bytes_per_image: int) -> list:
     """`work(start, stop, step)` over the batch: threads and small chunks on the CPU only."""
     if xp.__name__ != "numpy":
         return [work(0, n, n)]
-    step = max(1, _CHUNK_BYTES // max(1, bytes_per_image))
+    step = max(1, TUNING.depthwise_chunk_bytes // max(1, bytes_per_image))
     return parallel_for(lambda a, b: work(a, b, step), n)
 
 

@@ -12,18 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from framework.backends.cpu.threads import parallel_assign, parallel_for, parallel_gemms
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.conv_geometry import ConvGeometry
 
-# Bytes of im2col columns per chunk: what the last-level cache keeps hot for the GEMM. Smaller
-# chunks per core (2-8 MB, near the L2 size) measured slower: deep layers (4x4 pixels, 512
-# channels) stream their weight once per chunk, and more GEMM calls cost more.
-CPU_CHUNK_BYTES = 16 << 20
+# Bytes of im2col columns per chunk: on the CPU what the last-level cache keeps hot for the
+# GEMM (`TUNING.im2col_chunk_bytes`); a GPU takes far larger chunks.
 GPU_CHUNK_BYTES = 1 << 30
 
 
 def images_per_chunk(xp, batch: int, bytes_per_image: int) -> int:
-    budget = CPU_CHUNK_BYTES if xp.__name__ == "numpy" else GPU_CHUNK_BYTES
+    budget = TUNING.im2col_chunk_bytes if xp.__name__ == "numpy" else GPU_CHUNK_BYTES
     return max(1, min(batch, budget // max(1, bytes_per_image)))
 
 

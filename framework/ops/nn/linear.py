@@ -12,37 +12,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from framework.backends.cpu import blas_threads, gemm, threads
+from framework.backends.cpu import blas_threads, gemm, routing
+from framework.backends.cpu.routing import MatmulRoute
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.tensor import Tensor
 from framework.ops.nn.channel_sum import channel_sum
-
-# Multiply-adds below which a GEMM runs on one BLAS thread. Splitting a small GEMM gains little,
-# and each multi-threaded call leaves OpenBLAS's workers spinning for ~0.1 s afterwards, taking
-# cores from the convolutions that share their own work out (a classifier head's backward
-# comes right before them).
-_SMALL_GEMM = 1 << 24
 
 
 def _rows(a):
     return a if a.ndim == 2 else a.reshape(-1, a.shape[-1])
 
 
-def _matmul(a, b):
-    """`a @ b` of 2-D arrays; small CPU products on one BLAS thread, large ones on MKL's
-    threads (when installed: 1.2x OpenBLAS's on the MLP's products)."""
-    if not isinstance(a, np.ndarray):
-        return a @ b
-    small = a.shape[0] * a.shape[1] * b.shape[1] < _SMALL_GEMM
-    if small and not blas_threads.available() or not small and not gemm.threaded():
+def _matmul(a, b, plan: routing.MatmulPlan | None = None):
+    """`a @ b` of 2-D arrays, on the route `routing.matmul_route` picks (or `plan`'s): small CPU
+    products on one BLAS thread, large ones on MKL's team (when installed), the rest NumPy's."""
+    if plan is None:
+        numpy = isinstance(a, np.ndarray)
+        plan = routing.matmul_route(a.shape[0], a.shape[1], b.shape[1], numpy, routing.live())
+    if plan.route is MatmulRoute.NUMPY:
         return a @ b
     out = np.empty((a.shape[0], b.shape[1]), np.result_type(a, b))
-    if small:
+    if plan.route is MatmulRoute.ONE_THREAD:
         with blas_threads.single_threaded_blas():
             gemm.matmul(np, a, b, out)
         return out
-    cores = 1 if threads.in_parallel_work() else threads.workers()
-    return out if gemm.threaded_matmul(a, b, out, cores) else a @ b
+    return out if gemm.threaded_matmul(a, b, out, plan.team) else a @ b
 
 
 class Linear(Function):

@@ -12,14 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from framework.backends.cpu.threads import parallel_for
+from framework.backends.cpu.tuning import TUNING
 from framework.backends.cpu.workspace import scratch
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.conv_geometry import ConvGeometry
 from framework.core.tensor import Tensor
 from framework.ops.nn.index_scatter import is_channel_last
-
-_SHARED_POOL_ELEMENTS = 1 << 15  # outputs; smaller pools run on one core
 
 
 def empty_like_layout(xp, shape: tuple[int, ...], like, dtype=None):
@@ -89,7 +88,7 @@ def max_pool_forward(x, geom: ConvGeometry):
             xp.equal(taps[tap], best, out=equal)
             xp.copyto(winner, tap, where=equal)
 
-    if xp.__name__ == "numpy" and out.size >= _SHARED_POOL_ELEMENTS:
+    if xp.__name__ == "numpy" and out.size >= TUNING.pool_share_min_elements:
         parallel_for(work, n)  # images over the cores: the taps' loops run on one core each
     else:
         work(0, n)
@@ -131,8 +130,8 @@ def _pairwise_max_pool(xp, x, memory, channel_last: bool):
     """2x2/2 max pooling as two pairwise passes, first across columns, then across rows.
 
     Columns pair up as neighbours in memory and rows as neighbouring row blocks, so every pass
-    runs over long runs (NumPy's tap-by-tap passes over strided views walk `Wo`-long rows: 2.4x
-    slower on LeNet's `[64, 6, 28, 28]`, one core). Ties go to the first tap in row-major
+    runs over long runs (NumPy's tap-by-tap passes over strided views walk `Wo`-long rows,
+    slower: `benchmarks/layer_ops.py`). Ties go to the first tap in row-major
     order, as in the tap chain: the left column within a row, then the top row.
     """
     p, h, w, q = memory.shape
@@ -153,7 +152,7 @@ def _pairwise_max_pool(xp, x, memory, channel_last: bool):
         xp.copyto(arg, right[:, 1], where=lower)
         arg += lower.view(np.uint8) * np.uint8(2)
 
-    if xp.__name__ == "numpy" and out_memory.size >= _SHARED_POOL_ELEMENTS:
+    if xp.__name__ == "numpy" and out_memory.size >= TUNING.pool_share_min_elements:
         parallel_for(work, p)
     else:
         work(0, p)
@@ -166,10 +165,10 @@ def _pairwise_max_pool(xp, x, memory, channel_last: bool):
 
 def _pairwise_scatter(xp, gy, arg):
     """The gradient of `_pairwise_max_pool` on channel-last memory: each output gradient written
-    to its winning tap, rows first, then columns, every pass over `C`-long runs or longer
-    (LeNet's `[64, 16, 10, 10]`: 0.10 ms, against 0.40 tap by tap). In `arg`'s layout, which
-    is the pooled input's. None for other layouts: on NCHW memory the pairwise passes come out
-    slower than the tap-by-tap ones (0.30 against 0.24 ms on `[64, 6, 28, 28]`)."""
+    to its winning tap, rows first, then columns, every pass over `C`-long runs or longer,
+    faster than tap by tap (`benchmarks/layer_ops.py`). In `arg`'s layout, which is the pooled
+    input's. None for other layouts: on NCHW memory the pairwise passes come out slower than
+    the tap-by-tap ones."""
     layout = _memory(arg)
     if layout is None or not layout[1] or arg.size == 0:
         return None
@@ -195,7 +194,7 @@ def _pairwise_scatter(xp, gy, arg):
         xp.multiply(by_row, ~right, out=pairs[:, 0])
         xp.multiply(by_row, right, out=pairs[:, 1])
 
-    if xp.__name__ == "numpy" and arg.size >= _SHARED_POOL_ELEMENTS:
+    if xp.__name__ == "numpy" and arg.size >= TUNING.pool_share_min_elements:
         parallel_for(work, p)
     else:
         work(0, p)

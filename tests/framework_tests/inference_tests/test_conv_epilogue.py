@@ -8,8 +8,8 @@ import pytest
 
 import framework
 import framework.nn.functional as F
+from framework.backends.cpu.tuning import TUNING
 from framework.inference import Executor
-from framework.inference.kernels import conv, conv_gemm
 from framework.inference.passes import optimize
 from framework.jit import InputSpec, trace_layer
 
@@ -29,8 +29,8 @@ def _block(x):
 @pytest.mark.parametrize("chunk", [200, 1 << 20])  # 5 rows (odd) per chunk, or whole images
 @pytest.mark.parametrize("batch", [1, 3])
 def test_fused_bias_and_activation_match_eager(monkeypatch, bias_run, chunk, batch) -> None:
-    monkeypatch.setattr(conv, "_BIAS_RUN", bias_run)
-    monkeypatch.setattr(conv_gemm, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(TUNING, "bias_run", bias_run)
+    monkeypatch.setattr(TUNING, "predictor_chunk_bytes", chunk)
     graph = optimize(trace_layer(_block, [InputSpec([None, 3, 7, 9], "float32", "x")]))
     assert graph.nodes[0].attrs.get("activation") is not None
     x = RNG.standard_normal((batch, 3, 7, 9)).astype(np.float32) * 2

@@ -8,6 +8,7 @@ import pytest
 
 import framework
 import framework.nn.functional as F
+from framework.backends.cpu.tuning import TUNING
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference import Executor
 from framework.inference.kernels import depthwise
@@ -55,7 +56,7 @@ CASES = [
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("band_bytes", [1, 256 << 10])  # one output row per band, or images
 def test_depthwise_matches_a_direct_sum(monkeypatch, case, workers, band_bytes) -> None:
-    monkeypatch.setattr(depthwise, "BAND_BYTES", band_bytes)
+    monkeypatch.setattr(TUNING, "depthwise_band_bytes", band_bytes)
     n, c, h, w, kernel, stride, pads, dilation = case
     rng = np.random.default_rng(c * h + w)
     x = rng.standard_normal((n, c, h, w)).astype(np.float32)
@@ -142,7 +143,7 @@ POOLS = [  # kernel, stride, padding, ceil_mode, height, width
 @pytest.mark.parametrize("band_bytes", [1, 256 << 10])
 def test_channel_last_max_pool_bands_match_eager(monkeypatch, pool, batch, band_bytes) -> None:
     """Max pooling of a conv output (channel-last memory) takes the banded phase-split path."""
-    monkeypatch.setattr(depthwise, "BAND_BYTES", band_bytes)
+    monkeypatch.setattr(TUNING, "depthwise_band_bytes", band_bytes)
     kernel, stride, padding, ceil_mode, h, w = pool
     weight = framework.to_tensor(np.random.default_rng(h).standard_normal((6, 3, 1, 1)))
     weight = weight.astype("float32")
@@ -179,9 +180,8 @@ class TwoBlocks(framework.nn.Layer):
 @pytest.mark.parametrize("band_bytes", [1, 2 << 20])  # one depthwise row per band, or images
 @pytest.mark.parametrize("batch", [1, 3])
 def test_fused_inverted_residual_blocks_match_eager(monkeypatch, band_bytes, batch) -> None:
-    from framework.inference.kernels import inverted_residual
 
-    monkeypatch.setattr(inverted_residual, "BAND_BYTES", band_bytes)
+    monkeypatch.setattr(TUNING, "inverted_residual_band_bytes", band_bytes)
     framework.seed(4)
     model = TwoBlocks()
     model.eval()

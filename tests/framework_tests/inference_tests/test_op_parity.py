@@ -8,6 +8,7 @@ import pytest
 
 import framework
 import framework.nn.functional as F
+from framework.backends.cpu.tuning import TUNING
 from framework.inference import Executor
 from framework.inference.passes import optimize
 from framework.jit import InputSpec, trace_layer
@@ -193,10 +194,9 @@ def test_replay_gradients_equal_eager_gradients() -> None:
 
 @pytest.mark.parametrize("chunk", [64, 4096, 1 << 20])
 def test_chunked_kernels_give_the_same_result_for_any_chunk_size(monkeypatch, chunk) -> None:
-    from framework.inference.kernels import conv_gemm, pooling
 
-    monkeypatch.setattr(conv_gemm, "CHUNK_BYTES", chunk)
-    monkeypatch.setattr(pooling, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(TUNING, "predictor_chunk_bytes", chunk)
+    monkeypatch.setattr(TUNING, "predictor_pool_chunk_bytes", chunk)
     w2 = framework.to_tensor(RNG.standard_normal((5, 4, 1, 1)).astype(np.float32))
 
     def block(x):

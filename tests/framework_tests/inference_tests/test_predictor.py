@@ -348,7 +348,8 @@ def test_a_single_sample_runs_on_its_thread_and_blas_spreads_the_gemms(tmp_path,
     hand-offs to sleeping workers). A batch of several shares its work over the workers with
     BLAS on one thread. The results agree."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    from framework.backends.cpu import blas_threads, onednn, threads
+    from framework.backends.cpu import blas_threads, threads
+    from framework.backends.cpu.onednn import library as onednn
     from framework.inference.kernels import conv_gemm
 
     if not blas_threads.available():
@@ -400,8 +401,10 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
     thread (its spinning threads would fight the team). A batch of several is split over the
     workers, each slice's convolutions on oneDNN with one thread; a one-thread predictor runs
     the whole batch so. Without oneDNN they run our kernels. The results agree with each other
-    and with the eager model."""
-    from framework.backends.cpu import blas_threads, onednn
+    and with the eager model. (`test_cpu_routes` holds the plans; this runs them.)"""
+    from framework.backends.cpu import blas_threads
+    from framework.backends.cpu.onednn import library as onednn
+    from framework.backends.cpu.onednn import primitives
     from framework.inference.kernels import conv_gemm
 
     if not onednn.available():
@@ -418,13 +421,15 @@ def test_a_single_sample_runs_its_convolutions_on_onednn(tmp_path, monkeypatch):
         product(xp, rows, weight_t, out)
 
     monkeypatch.setattr(conv_gemm, "product", recording_product)
-    run = onednn.Conv2d._run
+    conv2d = primitives.conv2d
 
-    def counting_run(self, x, out):
-        onednn_calls.append(onednn.given())
-        run(self, x, out)
+    def counting_conv2d(*args):  # the team each convolution oneDNN ran had
+        ran = conv2d(*args)
+        if ran:
+            onednn_calls.append(onednn.given())
+        return ran
 
-    monkeypatch.setattr(onednn.Conv2d, "_run", counting_run)
+    monkeypatch.setattr(primitives, "conv2d", counting_conv2d)
     x = np.random.default_rng(7).standard_normal((3, 16, 20, 20)).astype(np.float32)
     with framework.no_grad():
         eager = model(framework.to_tensor(x)).numpy()
@@ -477,7 +482,8 @@ def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path,
     """With oneDNN installed, a single sample runs on a twin without fused blocks whose three
     convolutions (ReLU6 fused) are oneDNN's, and so do the slices of a batch. Without oneDNN
     both run the fused inverted-residual kernel. All agree with eager."""
-    from framework.backends.cpu import onednn
+    from framework.backends.cpu.onednn import library as onednn
+    from framework.backends.cpu.onednn import primitives
     from framework.inference.kernels import inverted_residual, registry
     from framework.inference.passes import block_fusion
 
@@ -493,9 +499,9 @@ def test_graphs_with_fused_blocks_run_single_samples_unfused_on_onednn(tmp_path,
         return lambda *arrays: fused_runs.append(1) or run(*arrays)
 
     monkeypatch.setitem(registry._INTERNAL, block_fusion.OP_TYPE, counting_block)
-    run = onednn.Conv2d._run
+    conv2d = primitives.conv2d
     monkeypatch.setattr(
-        onednn.Conv2d, "_run", lambda self, x, out: onednn_calls.append(1) or run(self, x, out)
+        primitives, "conv2d", lambda *args: conv2d(*args) and (onednn_calls.append(1) or True)
     )
     x = np.random.default_rng(8).standard_normal((3, 8, 12, 12)).astype(np.float32)
     with framework.no_grad():

@@ -1,6 +1,6 @@
 """The predictor's Winograd F(2x2, 3x3) convolution: equal to a direct float64 convolution
-on every tiling (odd sizes, asymmetric padding, bands of tile rows, several cores), and chosen
-only where it applies and pays."""
+on every tiling (odd sizes, asymmetric padding, bands of tile rows, several cores), and run by
+the predictor where the policy picks it (`test_cpu_routes` holds where that is)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 import framework
 import framework.nn.functional as F
 from framework import nn
+from framework.backends.cpu import routing
+from framework.backends.cpu.tuning import TUNING
 from framework.core.conv_geometry import ConvGeometry
 from framework.inference import Config, create_predictor
 from framework.inference.kernels import conv_gemm, winograd
@@ -39,13 +41,13 @@ def _direct(x, weight, padding) -> np.ndarray:
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("chunk", [4096, 8 << 20])
 def test_winograd_equals_the_direct_convolution(monkeypatch, batch, size, padding, workers, chunk):
-    monkeypatch.setattr(winograd, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(TUNING, "predictor_chunk_bytes", chunk)
     c, o = 6, 5
     x = RNG.standard_normal((batch, *size, c)).astype(np.float32)
     weight = RNG.standard_normal((o, c, 3, 3)).astype(np.float32)
     bias = RNG.standard_normal(o).astype(np.float32)
     geom = ConvGeometry.for_input(size, (3, 3), (1, 1), padding, (1, 1), 1)
-    assert winograd.applies(geom)
+    assert routing.winograd_applies(geom)
     want = np.maximum(_direct(x, weight, padding) + bias, 0)
     assert want.shape[1:3] == geom.out_size
     out = np.full(want.shape, np.nan, np.float32)
@@ -66,24 +68,6 @@ def test_winograd_equals_the_direct_convolution(monkeypatch, batch, size, paddin
         assert len(finished_rows) > batch  # cut into bands of tile rows
 
 
-def test_winograd_is_chosen_where_it_applies_and_pays() -> None:
-    same = ((1, 1), (1, 1))
-    square = ConvGeometry.for_input((16, 16), (3, 3), (1, 1), same, (1, 1), 1)
-    wide = (128, 128, 3, 3)
-    assert winograd.applies(square) and winograd.worth_it(1, square, wide)
-    for other in [
-        ConvGeometry.for_input((16, 16), (3, 3), (2, 2), same, (1, 1), 1),  # strided
-        ConvGeometry.for_input((16, 16), (3, 3), (1, 1), ((2, 2), (2, 2)), (2, 2), 1),  # dilated
-        ConvGeometry.for_input((16, 16), (5, 5), (1, 1), same, (1, 1), 1),  # 5x5
-        ConvGeometry.for_input((16, 16), (3, 3), (1, 1), same, (1, 1), 2),  # grouped
-    ]:
-        assert not winograd.applies(other)
-    narrow = (winograd.MIN_CHANNELS - 1, 128, 3, 3)  # transforms cost more than they save
-    assert not winograd.worth_it(8, square, narrow)
-    tiny = ConvGeometry.for_input((4, 4), (3, 3), (1, 1), same, (1, 1), 1)  # 4 tiles per image
-    assert not winograd.worth_it(1, tiny, wide) and winograd.worth_it(4, tiny, wide)
-
-
 class WideConvNet(nn.Layer):
     def __init__(self, channels: int) -> None:
         super().__init__()
@@ -100,7 +84,8 @@ def test_the_predictor_runs_batches_by_winograd_and_a_single_sample_by_im2col(
     BLAS spreads over the lent cores, keeps the im2col GEMM. The transformed weight is made
     once, on first use, for all the cores."""
     pytest.importorskip("threadpoolctl")
-    from framework.backends.cpu import blas_threads, onednn, threads
+    from framework.backends.cpu import blas_threads, threads
+    from framework.backends.cpu.onednn import library as onednn
 
     if not blas_threads.available():
         pytest.skip("no BLAS library reachable through threadpoolctl")
@@ -108,7 +93,7 @@ def test_the_predictor_runs_batches_by_winograd_and_a_single_sample_by_im2col(
     monkeypatch.setattr(threads, "CPU_WORKERS", 2)
     monkeypatch.setattr(threads, "_pool", None)
     channels = 16
-    monkeypatch.setattr(winograd, "MIN_CHANNELS", channels)
+    monkeypatch.setattr(TUNING, "winograd_min_channels", channels)
     model = WideConvNet(channels)
     model.eval()
     path = str(tmp_path / "wide")

@@ -13,7 +13,9 @@ import pytest
 
 import framework
 import framework.nn.functional as F
-from framework.backends.cpu import blas_threads, onednn, threads
+from framework.backends.cpu import blas_threads, threads
+from framework.backends.cpu.onednn import library as onednn
+from framework.backends.cpu.tuning import TUNING
 from framework.ops.nn import conv_channel_first, conv_kernels, im2col
 
 threadpoolctl = pytest.importorskip("threadpoolctl")
@@ -28,7 +30,7 @@ def _blas_thread_counts() -> list[int]:
 
 @pytest.fixture(autouse=True)
 def _numpy_kernels(monkeypatch):
-    monkeypatch.setattr(onednn, "_float32_images", lambda *arrays: False)
+    monkeypatch.setattr(onednn, "available", lambda: False)  # the policy's NumPy routes
 
 
 @pytest.fixture
@@ -55,7 +57,7 @@ def shares(monkeypatch):
     monkeypatch.setattr(im2col, "parallel_gemms", spy)
     monkeypatch.setattr(conv_kernels, "parallel_gemms", spy)
     monkeypatch.setattr(conv_channel_first, "parallel_gemms", spy)
-    monkeypatch.setattr(conv_channel_first, "SHARE_MIN_MACS", 0)  # share even these small ones
+    monkeypatch.setattr(TUNING, "channel_first_share_macs", 0)  # share even these small ones
     return calls
 
 
@@ -137,9 +139,9 @@ def test_channel_first_products_are_shared_out_from_share_min_macs_on(three_work
     w = rng.standard_normal((6, 1, 3, 3)).astype(np.float32)
     small = rng.standard_normal((8, 1, 28, 28)).astype(np.float32)  # 0.3M multiply-adds
     y_small = F.conv2d(framework.to_tensor(small), framework.to_tensor(w), padding=1)
-    assert shares == [True]  # SHARE_MIN_MACS is 0 under the `shares` fixture
+    assert shares == [True]  # the threshold is 0 under the `shares` fixture
     shares.clear()
-    conv_channel_first.SHARE_MIN_MACS = 1_000_000  # the fixture's monkeypatch restores it
+    TUNING.channel_first_share_macs = 1_000_000  # the fixture's monkeypatch restores it
     F.conv2d(framework.to_tensor(small), framework.to_tensor(w), padding=1)
     assert shares == []  # below the threshold: done here, without a hand-off
     large = np.concatenate([small] * 4)  # 1.4M

@@ -290,9 +290,10 @@ def test_batch_norm_large_enough_for_threaded_blocks_matches_torch(
     """A batch big enough that the statistics and gradient passes are split over threads
     (NumPy's route: oneDNN, which channel-last memory would take, is held off)."""
     torch = pytest.importorskip("torch")
-    from framework.backends.cpu import onednn, threads
+    from framework.backends.cpu import threads
+    from framework.backends.cpu.onednn import training as onednn
 
-    monkeypatch.setattr(onednn, "_batch_norm", lambda x, eps: None)
+    monkeypatch.setattr(onednn, "batch_norm_primitive", lambda x, eps: None)
     shared = []
     parallel_for = threads.parallel_for
     monkeypatch.setattr(threads, "CPU_WORKERS", 3)

@@ -152,7 +152,7 @@ def test_threaded_products_equal_numpys(dtype, a_transposed, b_transposed) -> No
 def test_threaded_products_decline_what_blas_cannot_take() -> None:
     small = RNG.standard_normal((8, 8)).astype(np.float32)
     out = np.zeros((8, 8), np.float32)
-    assert not gemm.threaded_matmul(small, small, out, 2)  # below MIN_MACS
+    assert not gemm.threaded_matmul(small, small, out, 2)  # below TUNING.mkl_min_macs
     stack = RNG.standard_normal((2, 200, 200)).astype(np.float32)
     assert not gemm.threaded_matmul(stack, stack, np.zeros_like(stack), 2)
     assert not (out != 0).any()
@@ -164,7 +164,7 @@ def _product_in_child(queue) -> None:
     threaded = gemm.threaded_matmul(a, a, out, 2)
     with blas_threads.single_threaded_blas():
         gemm.matmul(np, a, a, out)
-    from framework.backends.cpu import onednn
+    from framework.backends.cpu.onednn import library as onednn
 
     correct = bool(np.allclose(out, a @ a, rtol=1e-4, atol=1e-3))
     queue.put((threaded, correct, onednn.available()))

@@ -1,5 +1,5 @@
-"""`onednn`: convolutions through oneDNN's library against our kernels, its fallbacks, and the
-predictor's single-sample runs on it."""
+"""`onednn` (`library`, `primitives`, `training`): convolutions through oneDNN's library
+against our kernels, its fallbacks, and the predictor's single-sample runs on it."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import threading
 import numpy as np
 import pytest
 
-from framework.backends.cpu import onednn
+from framework.backends.cpu import routing
+from framework.backends.cpu.onednn import library, primitives, training
 from framework.core.conv_geometry import ConvGeometry
 from framework.ops.nn.conv_kernels import conv_forward
 
-needs_onednn = pytest.mark.skipif(not onednn.available(), reason="oneDNN is not installed")
+needs_onednn = pytest.mark.skipif(not library.available(), reason="oneDNN is not installed")
 
 
 def _channel_last(array):
@@ -56,11 +57,11 @@ def test_convolution_equals_ours(name):
     x, weight, bias, geom = _case(x_shape, weight_shape, **options)
     out = _out(x, weight, geom)
     cache = {}
-    with onednn.cores(2):
-        assert onednn.supports(x, weight, geom)
-        assert onednn.conv2d(x, weight, bias, geom, out, cache)
+    with library.cores(2):
+        assert primitives.supports(x, weight, geom)
+        assert primitives.conv2d(x, weight, bias, geom, out, cache)
         out_again = _out(x, weight, geom)
-        assert onednn.conv2d(x, weight, bias, geom, out_again, cache)  # the cached primitive
+        assert primitives.conv2d(x, weight, bias, geom, out_again, cache)  # the cached primitive
     expected = conv_forward(x, weight, bias, geom)
     got = out.transpose(0, 3, 1, 2)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max())
@@ -84,18 +85,18 @@ def test_grouped_convolutions_and_fused_activations_equal_ours(groups, activatio
     if activation is not None:
         expected = np.clip(expected, activation.get("min", 0.0), activation.get("max", np.inf))
     out = _out(x, weight, geom)
-    with onednn.cores(2):
-        post_op = onednn.activation_post_op(activation)
+    with library.cores(2):
+        post_op = primitives.activation_post_op(activation)
         assert (post_op is None) == (activation is None)
-        assert onednn.conv2d(x, weight, bias, geom, out, {}, post_op)
+        assert primitives.conv2d(x, weight, bias, geom, out, {}, post_op)
     got = out.transpose(0, 3, 1, 2)
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5 * np.abs(expected).max())
 
 
 def test_only_relu_and_bounded_clips_are_fused_into_onednn():
-    assert onednn.activation_post_op({"type": "hardswish"}) is None
-    assert onednn.activation_post_op({"type": "clip", "min": 0.0, "max": None}) is None
-    assert onednn.activation_post_op(None) is None
+    assert primitives.activation_post_op({"type": "hardswish"}) is None
+    assert primitives.activation_post_op({"type": "clip", "min": 0.0, "max": None}) is None
+    assert primitives.activation_post_op(None) is None
 
 
 @needs_onednn
@@ -105,8 +106,8 @@ def test_an_nchw_input_is_copied_to_channel_last_memory_first():
     x = np.ascontiguousarray(x)  # NCHW memory
     out = _out(x, weight, geom)
     cache = {}
-    with onednn.cores(1):
-        assert onednn.conv2d(x, weight, bias, geom, out, cache)
+    with library.cores(1):
+        assert primitives.conv2d(x, weight, bias, geom, out, cache)
     (key,) = cache
     assert key[1] == _channel_last(x).strides
     assert not cache[key].implementation.startswith("ref")
@@ -117,15 +118,15 @@ def test_an_nchw_input_is_copied_to_channel_last_memory_first():
 @needs_onednn
 def test_a_convolution_without_a_fast_kernel_is_left_to_our_kernels(monkeypatch):
     def reference_only(*args):
-        raise onednn.NoKernel("oneDNN has only its reference kernel for this convolution")
+        raise library.NoKernel("oneDNN has only its reference kernel for this convolution")
 
-    monkeypatch.setattr(onednn, "Conv2d", reference_only)
+    monkeypatch.setattr(primitives, "Conv2d", reference_only)
     x, weight, bias, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
     out = _out(x, weight, geom)
     cache = {}
-    with onednn.cores(1):
-        assert not onednn.conv2d(x, weight, bias, geom, out, cache)
-        assert not onednn.conv2d(x, weight, bias, geom, out, cache)
+    with library.cores(1):
+        assert not primitives.conv2d(x, weight, bias, geom, out, cache)
+        assert not primitives.conv2d(x, weight, bias, geom, out, cache)
     assert np.isnan(out).all()  # nothing written
     assert cache == {(x.shape, x.strides): None}  # and not tried again
 
@@ -133,29 +134,29 @@ def test_a_convolution_without_a_fast_kernel_is_left_to_our_kernels(monkeypatch)
 @needs_onednn
 def test_used_only_inside_cores_and_for_what_it_takes():
     x, weight, _, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
-    assert onednn.given() == 0 and not onednn.supports(x, weight, geom)
-    with onednn.cores(2):
-        assert onednn.given() == 2 and onednn.supports(x, weight, geom)
-        assert not onednn.supports(x.astype(np.float64), weight.astype(np.float64), geom)
-        assert not onednn.supports(x[0], weight, geom)  # not a 2-D convolution's input
-        with onednn.cores(1):
-            assert onednn.given() == 1
-        assert onednn.given() == 2
-    assert onednn.given() == 0
+    assert library.given() == 0 and not primitives.supports(x, weight, geom)
+    with library.cores(2):
+        assert library.given() == 2 and primitives.supports(x, weight, geom)
+        assert not primitives.supports(x.astype(np.float64), weight.astype(np.float64), geom)
+        assert not primitives.supports(x[0], weight, geom)  # not a 2-D convolution's input
+        with library.cores(1):
+            assert library.given() == 1
+        assert library.given() == 2
+    assert library.given() == 0
 
 
 @needs_onednn
 def test_the_openmp_team_stays_within_omp_num_threads(monkeypatch):
     sizes = []
-    monkeypatch.setattr(onednn._library.openmp, "omp_set_num_threads", sizes.append)
+    monkeypatch.setattr(library._library.openmp, "omp_set_num_threads", sizes.append)
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    with onednn.cores(2):
+    with library.cores(2):
         pass
     monkeypatch.setenv("OMP_NUM_THREADS", "4,2")
-    with onednn.cores(2):
+    with library.cores(2):
         pass
     monkeypatch.delenv("OMP_NUM_THREADS")
-    with onednn.cores(3):
+    with library.cores(3):
         pass
     assert sizes == [1, 2, 3]
 
@@ -163,8 +164,8 @@ def test_the_openmp_team_stays_within_omp_num_threads(monkeypatch):
 @needs_onednn
 def test_inputs_and_outputs_other_than_agreed_are_refused():
     x, weight, bias, geom = _case((1, 8, 6, 6), (4, 8, 3, 3))
-    with onednn.cores(1):
-        conv = onednn.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
+    with library.cores(1):
+        conv = primitives.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
         with pytest.raises(ValueError, match="not the one this was made for"):
             conv(np.ascontiguousarray(x), _out(x, weight, geom))
         with pytest.raises(ValueError, match="C-contiguous float32"):
@@ -175,9 +176,9 @@ def test_inputs_and_outputs_other_than_agreed_are_refused():
 def test_oneDNN_objects_are_freed_with_their_convolution():  # noqa: N802
     x, weight, bias, geom = _case((1, 8, 6, 6), (4, 8, 3, 3))
     finalizers = []
-    with onednn.cores(1):
+    with library.cores(1):
         for _ in range(20):
-            conv = onednn.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
+            conv = primitives.Conv2d(x.shape, [s // 4 for s in x.strides], weight, bias, geom)
             finalizers.append(conv._owned.finalizer)
             del conv
     gc.collect()
@@ -193,9 +194,9 @@ def test_threads_run_their_own_convolutions_at_once():
     def work(index: int) -> None:
         try:
             out, cache = _out(x, weight, geom), {}
-            with onednn.cores(1):
+            with library.cores(1):
                 for _ in range(20):
-                    onednn.conv2d(x, weight, bias, geom, out, cache)
+                    primitives.conv2d(x, weight, bias, geom, out, cache)
             results[index] = out
         except Exception as error:  # pragma: no cover - reported below
             errors.append(error)
@@ -216,39 +217,39 @@ def test_a_child_forked_after_onednn_ran_keeps_to_our_kernels():
     import os
 
     x, weight, bias, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
-    with onednn.cores(2):
-        assert onednn.conv2d(x, weight, bias, geom, _out(x, weight, geom), {})
+    with library.cores(2):
+        assert primitives.conv2d(x, weight, bias, geom, _out(x, weight, geom), {})
     read, write = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child
-        os.write(write, b"1" if onednn.available() else b"0")
+        os.write(write, b"1" if library.available() else b"0")
         os._exit(0)
     os.close(write)
     answer = os.read(read, 1)
     os.waitpid(child, 0)
     os.close(read)
-    assert answer == b"0" and onednn.available()
+    assert answer == b"0" and library.available()
 
 
 def test_switched_off_by_the_environment(monkeypatch):
     monkeypatch.setenv("SAMPAN_ONEDNN", "0")
-    monkeypatch.setattr(onednn, "_loaded", False)
-    monkeypatch.setattr(onednn, "_library", None)
-    assert not onednn.available()
-    with onednn.cores(2):
-        assert onednn.given() == 0
+    monkeypatch.setattr(library, "_loaded", False)
+    monkeypatch.setattr(library, "_library", None)
+    assert not library.available()
+    with library.cores(2):
+        assert library.given() == 0
     x, weight, _, geom = _case((1, 8, 6, 6), (8, 8, 3, 3))
-    with onednn.cores(2):
-        assert not onednn.supports(x, weight, geom)
+    with library.cores(2):
+        assert not primitives.supports(x, weight, geom)
 
 
 def _batch_norm_calls(monkeypatch) -> list[str]:
     """Records each forward and backward run by oneDNN's batch norm."""
     calls: list[str] = []
     for name in ("forward", "backward"):
-        real = getattr(onednn.BatchNorm, name)
+        real = getattr(primitives.BatchNorm, name)
         monkeypatch.setattr(
-            onednn.BatchNorm,
+            primitives.BatchNorm,
             name,
             lambda self, *a, _real=real, _name=name: calls.append(_name) or _real(self, *a),
         )
@@ -307,7 +308,7 @@ def test_channel_last_batch_norm_runs_on_onednn_and_matches_torch(shape, affine,
     for got, expected in zip(grads, want_grads, strict=True):
         np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-4)
     # Running statistics follow Paddle's update, as on the NumPy route.
-    monkeypatch.setattr(onednn, "_batch_norm", lambda x, eps: None)
+    monkeypatch.setattr(training, "batch_norm_primitive", lambda x, eps: None)
     *_, numpy_mean, numpy_var = run()
     assert calls == ["forward", "backward"]
     np.testing.assert_allclose(running_mean, numpy_mean, rtol=1e-5, atol=1e-6)
@@ -352,9 +353,10 @@ def test_paddle_and_onednn_share_a_process_when_paddle_loads_first(paddle_first)
     import sys
 
     ours = (
-        "from framework.backends.cpu import onednn; assert onednn.available(); "
+        "from framework.backends.cpu.onednn import library, training; "
+        "assert library.available(); "
         "import numpy as np; x = np.ones((4, 3), np.float32); "
-        "assert onednn.batch_norm_forward(x, x[0], x[0], 1e-5) is not None; "
+        "assert training.batch_norm_forward(x, x[0], x[0], 1e-5) is not None; "
     )
     theirs = "import paddle; print(float(paddle.to_tensor([1.0, 2.0]).sum())); "
     script = theirs + ours if paddle_first else ours + theirs
@@ -368,8 +370,9 @@ def test_paddle_and_onednn_share_a_process_when_paddle_loads_first(paddle_first)
 
 # --- training's convolutions: forward, input and weight gradients with this step's weight -------
 def _numpy_route(monkeypatch, function, *args):
+    """`function(*args)` with oneDNN switched off: the route the policy picks next."""
     with monkeypatch.context() as patch:
-        patch.setattr(onednn, "_float32_images", lambda *arrays: False)
+        patch.setattr(library, "available", lambda: False)
         return function(*args)
 
 
@@ -389,8 +392,10 @@ TRAINING_CASES = {
 @needs_onednn
 @pytest.mark.parametrize("name", list(TRAINING_CASES) + ["grouped", "depthwise"])
 def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
-    """Forward, input gradient and weight gradient through oneDNN against our kernels, with the
-    weight and bias changing between calls (the primitives stay, the parameters do not)."""
+    """Forward, input gradient and weight gradient: the policy picks oneDNN for these float32
+    arrays, and its results equal our kernels' with the weight and bias changing between calls
+    (the primitives stay, the parameters do not)."""
+    from framework.backends.cpu.routing import ConvCase, ConvRoute, ConvStep
     from framework.ops.nn.conv_kernels import conv_input_grad, conv_weight_grad
 
     if name in ("grouped", "depthwise"):
@@ -403,17 +408,12 @@ def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
     else:
         x_shape, weight_shape, options = TRAINING_CASES[name]
         x, weight, bias, geom = _case(x_shape, weight_shape, **options)
+    case = ConvCase(x_shape, weight_shape, geom, np.dtype(np.float32), contiguous=False)
+    for step in ConvStep:
+        assert routing.conv_route(case, step, routing.live()) is ConvRoute.ONEDNN
     rng = np.random.default_rng(3)
     gy = _channel_last(rng.standard_normal((x_shape[0], weight_shape[0], *geom.out_size)))
     gy = gy.astype(np.float32)
-    calls = []
-    for method in ("forward", "input_grad", "weight_grad"):
-        real = getattr(onednn.TrainingConv2d, method)
-        monkeypatch.setattr(
-            onednn.TrainingConv2d,
-            method,
-            lambda self, *a, _real=real, _m=method: calls.append(_m) or _real(self, *a),
-        )
     for step in range(2):
         weight = weight * np.float32(0.9) + np.float32(0.01 * step)
         bias = bias + np.float32(step)
@@ -423,11 +423,10 @@ def test_training_passes_equal_our_numpy_kernels(name, monkeypatch):
             (conv_weight_grad, (x, gy, geom, weight_shape)),
         ]
         for function, args in results:
-            got = function(*args)
+            got = function(*args, route=ConvRoute.ONEDNN)
             expected = _numpy_route(monkeypatch, function, *args)
             assert got.shape == expected.shape
             np.testing.assert_allclose(got, expected, rtol=1e-4, atol=2e-5 * np.abs(expected).max())
-    assert calls == ["forward", "input_grad", "weight_grad"] * 2
     # results are NCHW-shaped views of channel-last memory, as our kernels give
     assert conv_forward(x, weight, bias, geom).transpose(0, 2, 3, 1).flags.c_contiguous
 
@@ -457,15 +456,19 @@ def test_training_layer_matches_torch_with_nchw_inputs_and_gradients():
 
 
 @needs_onednn
-def test_training_convolutions_leave_float64_to_numpy_and_keep_few_primitives(monkeypatch):
+def test_training_convolutions_refuse_float64_and_keep_few_primitives(monkeypatch):
+    """The policy leaves float64 to our kernels (`test_cpu_routes`); called anyway, oneDNN's
+    entry point refuses it rather than reading the wrong memory."""
     x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
-    assert onednn.conv_forward(x.astype(np.float64), weight.astype(np.float64), None, geom) is None
-    assert onednn.conv_forward(x, weight, bias.astype(np.float64), geom) is None
-    monkeypatch.setattr(onednn, "_training_convs", onednn._Recent(3))
+    with pytest.raises(ValueError, match="float32"):
+        training.conv_forward(x.astype(np.float64), weight.astype(np.float64), None, geom)
+    with pytest.raises(ValueError, match="float32"):
+        training.conv_forward(x, weight, bias.astype(np.float64), geom)
+    monkeypatch.setattr(training, "_convs", training.Recent(3))
     for size in range(4, 10):
         xs, ws, bs, gs = _case((1, 8, size, size), (8, 8, 3, 3))
-        assert onednn.conv_forward(xs, ws, bs, gs) is not None
-    assert len(onednn._training_convs) == 3  # the least recently used went
+        assert training.conv_forward(xs, ws, bs, gs) is not None
+    assert len(training._convs) == 3  # the least recently used went
 
 
 @needs_onednn
@@ -475,20 +478,20 @@ def test_a_training_pass_without_a_fast_kernel_is_left_to_our_kernels(monkeypatc
     from framework.ops.nn.conv_kernels import conv_weight_grad
 
     x, weight, bias, geom = _case((2, 8, 6, 6), (8, 8, 3, 3))
-    monkeypatch.setattr(onednn, "_training_convs", onednn._Recent(8))
-    real, checked = onednn._implementation, []
+    monkeypatch.setattr(training, "_convs", training.Recent(8))
+    real, checked = primitives.implementation, []
 
-    def weight_grad_has_no_fast_kernel(library, pd, what):
+    def weight_grad_has_no_fast_kernel(loaded, pd, what):
         checked.append(what)
         if len(checked) == 3:
-            raise onednn.NoKernel("only the reference loop")
-        return real(library, pd, what)
+            raise library.NoKernel("only the reference loop")
+        return real(loaded, pd, what)
 
-    monkeypatch.setattr(onednn, "_implementation", weight_grad_has_no_fast_kernel)
+    monkeypatch.setattr(primitives, "implementation", weight_grad_has_no_fast_kernel)
     gy = _channel_last(np.random.default_rng(5).standard_normal((2, 8, 6, 6)).astype(np.float32))
-    assert onednn.conv_forward(x, weight, bias, geom) is not None
-    assert onednn.conv_input_grad(gy, weight, geom) is not None
-    assert onednn.conv_weight_grad(x, gy, geom, weight.shape) is None
+    assert training.conv_forward(x, weight, bias, geom) is not None
+    assert training.conv_input_grad(gy, weight, geom) is not None
+    assert training.conv_weight_grad(x, gy, geom, weight.shape) is None
     np.testing.assert_allclose(
         conv_weight_grad(x, gy, geom, weight.shape),
         _numpy_route(monkeypatch, conv_weight_grad, x, gy, geom, weight.shape),
@@ -500,11 +503,11 @@ def test_a_training_pass_without_a_fast_kernel_is_left_to_our_kernels(monkeypatc
 def test_refused_objects_are_remembered_and_old_ones_go():
     """A shape oneDNN refuses is asked for once (None afterwards: our kernels run); beyond its
     size the least recently used object goes."""
-    recent, made = onednn._Recent(2), []
+    recent, made = training.Recent(2), []
 
     def refuse():
         made.append("refused")
-        raise onednn.OneDNNError("dnnl_convolution_forward_primitive_desc_create failed")
+        raise library.OneDNNError("dnnl_convolution_forward_primitive_desc_create failed")
 
     assert recent.get(("a",), refuse) is None
     assert recent.get(("a",), refuse) is None

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from framework.backends.cpu import gemm, vector_blas
+from framework.backends.cpu.tuning import TUNING
 from framework.optimizer import SGD, Momentum
 from tests.framework_tests.optimizer_tests.test_optimizer_parity import run_ours
 
@@ -29,7 +30,7 @@ def test_the_routines_are_found_in_numpys_openblas(monkeypatch):
     assert len(routines) == 4
     monkeypatch.setattr(vector_blas, "_routines", routines)
     for dtype in (np.float32, np.float64):
-        assert vector_blas.usable(np.zeros(vector_blas.MIN_SIZE, dtype))
+        assert vector_blas.usable(np.zeros(TUNING.vector_blas_min_size, dtype))
 
 
 def test_mkl_routines_come_first_where_mkl_runs_openmp_teams():
@@ -57,7 +58,7 @@ def route(request, monkeypatch):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_scale_and_axpy_equal_numpy(dtype, route):
     rng = np.random.default_rng(0)
-    n = 3 * vector_blas.MIN_SIZE + 5
+    n = 3 * TUNING.vector_blas_min_size + 5
     x = rng.standard_normal(n).astype(dtype)
     y = rng.standard_normal(n).astype(dtype)
     scaled = x.copy()
@@ -95,16 +96,16 @@ def test_arrays_blas_cannot_take_are_updated_by_numpy(make):
 
 
 def test_mixed_dtypes_or_sizes_are_not_usable():
-    a = np.zeros(vector_blas.MIN_SIZE, np.float32)
+    a = np.zeros(TUNING.vector_blas_min_size, np.float32)
     assert not vector_blas.usable(a, a.astype(np.float64))
-    assert not vector_blas.usable(a, np.zeros(vector_blas.MIN_SIZE + 1, np.float32))
+    assert not vector_blas.usable(a, np.zeros(TUNING.vector_blas_min_size + 1, np.float32))
 
 
 def test_switched_off_by_the_environment(monkeypatch):
     monkeypatch.setenv("SAMPAN_VECTOR_BLAS", "0")
     monkeypatch.setattr(vector_blas, "_routines", None)
     assert not vector_blas.available()
-    assert not vector_blas.usable(np.zeros(vector_blas.MIN_SIZE, np.float32))
+    assert not vector_blas.usable(np.zeros(TUNING.vector_blas_min_size, np.float32))
     monkeypatch.setattr(vector_blas, "_routines", None)  # looked up afresh after the test
 
 
