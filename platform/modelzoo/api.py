@@ -7,7 +7,12 @@ from typing import Any
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import generics, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -17,7 +22,7 @@ from core.api import WorkspaceNestedMixin, refuse_oversized_body
 from core.api_errors import error_response
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
-from modelzoo.catalog import UnknownArchitecture, get_architecture
+from modelzoo.catalog import OCR, UnknownArchitecture, get_architecture
 from modelzoo.models import Weights, WeightsImport
 from modelzoo.serializers import (
     ArchitectureListSerializer,
@@ -25,6 +30,7 @@ from modelzoo.serializers import (
     ImportWeightsSerializer,
     ReadyModelListSerializer,
     ReadyModelSerializer,
+    ReadyOcrTryResponseSerializer,
     ReadyTryResponseSerializer,
     TryDetectorSerializer,
     TryPhotoResultSerializer,
@@ -34,6 +40,7 @@ from modelzoo.serializers import (
 )
 from modelzoo.services.detecting import try_ready
 from modelzoo.services.listing import catalog, describe, describe_ready, ready_catalog
+from modelzoo.services.reading import try_ocr
 from modelzoo.services.ready import UnknownReadyModel, get_ready_model
 from modelzoo.services.trying import TryRefusal, try_photo
 from modelzoo.services.weights import start_import
@@ -132,9 +139,9 @@ class ReadyModelDetailView(generics.GenericAPIView):
 
 
 class ReadyModelTryView(generics.GenericAPIView):
-    """Find regions in one image (multipart field ``image``) with a ready detector: boxes in
-    the image's pixels, with class and score, best first. 409 when this server lacks its
-    package."""
+    """Try a ready model on one image (multipart field ``image``). A detector answers boxes in
+    the image's pixels, with class and score, best first; an OCR pipeline answers its text
+    lines (polygon, text, score) in reading order. 409 when this server lacks its package."""
 
     parser_classes = [MultiPartParser]
     serializer_class = TryDetectorSerializer
@@ -142,7 +149,11 @@ class ReadyModelTryView(generics.GenericAPIView):
     @extend_schema(
         request=TryDetectorSerializer,
         responses={
-            200: ReadyTryResponseSerializer,
+            200: PolymorphicProxySerializer(
+                component_name="ReadyTryResult",
+                serializers=[ReadyTryResponseSerializer, ReadyOcrTryResponseSerializer],
+                resource_type_field_name=None,
+            ),
             409: OpenApiResponse(description="The model's package is not installed here"),
             413: OpenApiResponse(description="The image is over the size limit"),
         },
@@ -153,8 +164,9 @@ class ReadyModelTryView(generics.GenericAPIView):
         incoming = TryDetectorSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
+        attempt = try_ocr if ready.task == OCR else try_ready
         try:
-            answer = try_ready(ready, data["image"], data.get("score_threshold"))
+            answer = attempt(ready, data["image"], data.get("score_threshold"))
         except TryRefusal as refusal:
             return error_response(refusal.code, str(refusal), refusal.status)
         return Response(answer)

@@ -15,10 +15,12 @@ from typing import Any
 CLASSIFICATION = "classification"
 MULTI_LABEL = "multi_label"
 DETECTION = "detection"
+OCR = "ocr"  # ready pipelines only: no dataset type or architecture trains it yet
 TASKS = {
     CLASSIFICATION: "Image classification",
     MULTI_LABEL: "Multi-label classification",
     DETECTION: "Object detection",
+    OCR: "Text recognition (OCR)",
 }
 # The architectures a dataset's task trains: multi-label datasets train the classifiers.
 TRAINS_ON = {CLASSIFICATION: CLASSIFICATION, MULTI_LABEL: CLASSIFICATION, DETECTION: DETECTION}
@@ -28,6 +30,8 @@ MISSING = {
     "one sigmoid score per class, binary cross-entropy, and a threshold per class.",
     "detection": "No object-detection architecture is in the model zoo, so detection versions "
     "cannot train.",
+    "ocr": "No text-recognition architecture trains in the model zoo yet: the ready PP-OCR "
+    "models below read text as they come.",
 }
 
 

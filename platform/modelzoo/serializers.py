@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.json_schema import NUMBER_OR_NULL, STRINGS, typed_json_field
+from core.json_schema import INDICES, NUMBER_OR_NULL, NUMBERS, STRINGS, typed_json_field
 from modelzoo.catalog import ARCHITECTURES
 from modelzoo.models import Weights, WeightsImport
 
@@ -116,6 +118,26 @@ DetectionBoxSerializer = type(
 )
 
 
+class TextLineSerializer(serializers.Serializer):
+    polygon = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+        min_length=4,
+        max_length=4,
+        help_text="[[x, y], ...] corners in pixels of the image sent: top-left, top-right, "
+        "bottom-right, bottom-left",
+    )
+    text = serializers.CharField()
+    score = serializers.FloatField(help_text="The mean probability of its characters")
+
+
+class ReadyOcrTryResponseSerializer(serializers.Serializer):
+    model = serializers.CharField()
+    size = serializers.ListField(child=serializers.IntegerField(), help_text="[width, height]")
+    score_threshold = serializers.FloatField()
+    lines = TextLineSerializer(many=True, help_text="In reading order")
+    elapsed_ms = serializers.FloatField()
+
+
 class ReadyTryResponseSerializer(serializers.Serializer):
     model = serializers.CharField()
     size = serializers.ListField(child=serializers.IntegerField(), help_text="[width, height]")
@@ -124,41 +146,96 @@ class ReadyTryResponseSerializer(serializers.Serializer):
     elapsed_ms = serializers.FloatField()
 
 
-class ReadyPublishedSerializer(serializers.Serializer):
-    map_50 = serializers.FloatField(allow_null=True, help_text="The published mAP@.5, if any")
-    source = serializers.CharField(help_text="Where the number comes from, or why there is none")
+def _object(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A JSON schema object with all of `properties` required."""
+    return {"type": "object", "properties": properties, "required": list(properties), **extra}
 
 
-class ReadyPreprocessingSerializer(serializers.Serializer):
-    size = serializers.ListField(child=serializers.IntegerField(), help_text="[width, height]")
-    resize = serializers.CharField()
-    color_mode = serializers.CharField()
-    mean = serializers.ListField(child=serializers.FloatField())
-    std = serializers.ListField(child=serializers.FloatField())
-    source = serializers.CharField()
-
-
-class ReadyPostprocessingSerializer(serializers.Serializer):
-    strides = serializers.ListField(child=serializers.IntegerField())
-    reg_max = serializers.IntegerField()
-    score_threshold = serializers.FloatField()
-    iou_threshold = serializers.FloatField()
-    max_detections = serializers.IntegerField()
-    source = serializers.CharField()
+_TEXT = {"type": "string"}
+_INTEGER = {"type": "integer"}
+_NUMBER = {"type": "number"}
+# A detector's manifest describes one network; an OCR pipeline's, three models in a chain.
+READY_PREPROCESSING_SCHEMA = {
+    "oneOf": [
+        _object(
+            {
+                "size": {**INDICES, "description": "[height, width] of the network's input"},
+                "resize": _TEXT,
+                "color_mode": _TEXT,
+                "mean": NUMBERS,
+                "std": NUMBERS,
+                "source": _TEXT,
+            }
+        ),
+        _object(
+            {
+                "max_side_len": _INTEGER,
+                "min_side_len": _INTEGER,
+                "detection_side": _TEXT,
+                "recognition_shape": INDICES,
+                "color_mode": _TEXT,
+                "source": _TEXT,
+            }
+        ),
+    ]
+}
+READY_POSTPROCESSING_SCHEMA = {
+    "oneOf": [
+        _object(
+            {
+                "strides": INDICES,
+                "reg_max": _INTEGER,
+                "score_threshold": _NUMBER,
+                "iou_threshold": _NUMBER,
+                "max_detections": _INTEGER,
+                "source": _TEXT,
+            }
+        ),
+        _object(
+            {
+                "binary_threshold": _NUMBER,
+                "box_threshold": _NUMBER,
+                "unclip_ratio": _NUMBER,
+                "direction_threshold": _NUMBER,
+                "text_score": _NUMBER,
+                "source": _TEXT,
+            }
+        ),
+    ]
+}
+READY_PUBLISHED_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "map_50": {**NUMBER_OR_NULL, "description": "The published mAP@.5, if any"},
+        "source": {**_TEXT, "description": "Where the number comes from, or why there is none"},
+    },
+    "required": ["source"],
+}
+READY_FILES_SCHEMA = {
+    "type": "object",
+    "description": "Each file by its role: 'model', or a pipeline's 'det', 'rec' and 'cls'",
+    "additionalProperties": _object({"file": _TEXT, "sha256": _TEXT}),
+}
+READY_DICTIONARY_SCHEMA = {
+    **_object({"characters": _INTEGER, "sha256": _TEXT, "source": _TEXT}),
+    "nullable": True,
+}
 
 
 class ReadyManifestSerializer(serializers.Serializer):
     package = serializers.CharField()
     version = serializers.CharField()
-    file = serializers.CharField()
-    sha256 = serializers.CharField()
+    file = serializers.CharField(allow_null=True, help_text="The one file (null: see files)")
+    sha256 = serializers.CharField(allow_null=True, help_text="The one file's (null: see files)")
+    files = typed_json_field(READY_FILES_SCHEMA, "Every file with its sha256")
     license = serializers.CharField()
     upstream = serializers.CharField()
     pip_install = serializers.CharField()
-    published = ReadyPublishedSerializer()
+    published = typed_json_field(READY_PUBLISHED_SCHEMA, "The published accuracy, if any")
     class_names = serializers.ListField(child=serializers.CharField())
-    preprocessing = ReadyPreprocessingSerializer()
-    postprocessing = ReadyPostprocessingSerializer()
+    preprocessing = typed_json_field(READY_PREPROCESSING_SCHEMA, "How images go in")
+    postprocessing = typed_json_field(READY_POSTPROCESSING_SCHEMA, "How answers come out")
+    dictionary = typed_json_field(READY_DICTIONARY_SCHEMA, "A recognizer's characters")
 
 
 class ReadyModelSerializer(serializers.Serializer):
@@ -167,7 +244,11 @@ class ReadyModelSerializer(serializers.Serializer):
     task = serializers.CharField()
     title = serializers.CharField()
     description = serializers.CharField()
-    input_size = serializers.ListField(child=serializers.IntegerField(), help_text="[h, w]")
+    input_size = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="[h, w]; null for a pipeline that takes any size",
+    )
     num_classes = serializers.IntegerField()
     available = serializers.BooleanField(help_text="Whether this server can run it")
     unavailable_reason = serializers.CharField(help_text="Why not, and what to install")

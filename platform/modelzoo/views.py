@@ -18,6 +18,7 @@ from accounts.models import Workspace
 from core.api import MULTIPART_OVERHEAD
 from core.scoping import Role, get_object_for_user_or_404, require_role
 from datastore.models import DatasetVersion
+from modelzoo.catalog import OCR
 from modelzoo.forms import ImportWeightsForm
 from modelzoo.services.conversion import onnx_import_available, supported_formats
 from modelzoo.services.listing import catalog_by_task
@@ -49,7 +50,9 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             entry["saved"] = saved.get(entry["key"], [])
         mine = versions.filter(dataset__task_type=task["task"]).order_by("-created_at", "-pk")
         task["versions"] = [readiness(v) for v in mine[:VERSIONS_SHOWN]]
-    detectors = [entry for task in tasks for entry in task["ready"] if entry["try_url"]]
+    ready = [entry for task in tasks for entry in task["ready"] if entry["try_url"]]
+    detectors = [entry for entry in ready if entry["task"] != OCR]
+    readers = [entry for entry in ready if entry["task"] == OCR]
     imports = workspace.weight_imports.select_related("weights")[:RECENT_IMPORTS]
     tryable = [
         entry
@@ -67,6 +70,7 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             "imports": imports,
             "try_architectures": tryable,
             "try_detectors": detectors,
+            "try_readers": readers,
             "can_edit": role.covers(Role.MEMBER),
             "formats": supported_formats(),
             "onnx_available": onnx_import_available(),

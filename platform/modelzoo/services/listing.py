@@ -72,14 +72,13 @@ def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
 
 def describe_ready(ready: ReadyModel) -> dict[str, Any]:
     problem = unavailable(ready)
-    height, width = ready.input_size
     return {
         "key": ready.key,
         "name": ready.name,
         "task": ready.task,
         "title": ready.title,
         "description": ready.description,
-        "input_size": [height, width],
+        "input_size": list(ready.input_size) if ready.input_size else None,
         "num_classes": len(ready.class_names),
         "available": problem is None,
         "unavailable_reason": problem or "",

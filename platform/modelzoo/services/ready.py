@@ -1,7 +1,8 @@
 """Ready models: trained networks from packages on the registries, offered in the zoo to deploy
 and try as they come, with a manifest each (`modelzoo/manifests/*.json`): the package, its
-version, the file's sha256, the license, the classes, and how images go in and answers come
-out.
+version, the sha256 of its file (or of each file of a pipeline, such as OCR's detection,
+recognition and direction models), the license, the classes, and how images go in and answers
+come out.
 
 Like shipped weights, nothing is downloaded: a ready model whose package is not installed (or
 is another version, or holds another file) is listed with the reason and the pip command, and
@@ -37,11 +38,12 @@ class ReadyModel:
     task: str
     title: str
     description: str
-    source: dict[str, str]
+    source: dict[str, Any]
     published: dict[str, Any]
     class_names: tuple[str, ...]
     preprocessing: dict[str, Any]
     postprocessing: dict[str, Any]
+    dictionary: dict[str, Any] | None = None  # a recognizer's characters: count, sha256
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> ReadyModel:
@@ -56,21 +58,32 @@ class ReadyModel:
             class_names=tuple(doc["class_names"]),
             preprocessing=dict(doc["preprocessing"]),
             postprocessing=dict(doc["postprocessing"]),
+            dictionary=doc.get("dictionary"),
         )
 
     @property
-    def input_size(self) -> tuple[int, int]:
-        """(height, width) the network takes."""
+    def input_size(self) -> tuple[int, int] | None:
+        """(height, width) the network takes; None for a pipeline that takes any size."""
+        if "size" not in self.preprocessing:
+            return None
         height, width = self.preprocessing["size"]
         return int(height), int(width)
+
+    @property
+    def files(self) -> dict[str, dict[str, str]]:
+        """Role -> {"file", "sha256"}: one "model", or each model of a pipeline."""
+        if "files" in self.source:
+            return {role: dict(entry) for role, entry in self.source["files"].items()}
+        return {"model": {"file": self.source["file"], "sha256": self.source["sha256"]}}
 
     def manifest(self) -> dict[str, Any]:
         """What the zoo and the API show: package, version, sha256, license, classes."""
         return {
             "package": self.source["package"],
             "version": self.source["version"],
-            "file": self.source["file"],
-            "sha256": self.source["sha256"],
+            "file": self.source.get("file"),
+            "sha256": self.source.get("sha256"),
+            "files": self.files,
             "license": self.source["license"],
             "upstream": self.source["upstream"],
             "pip_install": self.source["pip_install"],
@@ -78,6 +91,7 @@ class ReadyModel:
             "class_names": list(self.class_names),
             "preprocessing": self.preprocessing,
             "postprocessing": self.postprocessing,
+            "dictionary": self.dictionary,
         }
 
 
@@ -118,8 +132,14 @@ def _sha256(path: Path) -> str:
 
 
 def locate(ready: ReadyModel) -> Path:
-    """The model's file in its installed package, checked against the manifest; raises
-    ReadyModelUnavailable saying what to install otherwise. The package is never imported."""
+    """The single-file model's file (see `locate_files`)."""
+    return locate_files(ready)["model"]
+
+
+def locate_files(ready: ReadyModel) -> dict[str, Path]:
+    """Each of the model's files in its installed package, checked against the manifest;
+    raises ReadyModelUnavailable saying what to install otherwise. The package is never
+    imported."""
     source = ready.source
     install = f"An administrator installs it with `{source['pip_install']}`."
     try:
@@ -134,24 +154,27 @@ def locate(ready: ReadyModel) -> Path:
             f"{source['package']} {distribution.version} is installed; {ready.name} is "
             f"described for {source['version']}. {install}"
         )
-    path = Path(str(distribution.locate_file(source["file"])))
-    if not path.is_file():
-        raise ReadyModelUnavailable(
-            f"{source['package']} {source['version']} has no {source['file']}. {install}"
-        )
-    actual = _sha256(path)
-    if actual != source["sha256"]:
-        raise ReadyModelUnavailable(
-            f"{source['file']} has sha256 {actual}, not the {source['sha256']} its manifest "
-            f"names: it is not the file described. Reinstall it: `{source['pip_install']}`."
-        )
-    return path
+    found = {}
+    for role, entry in ready.files.items():
+        path = Path(str(distribution.locate_file(entry["file"])))
+        if not path.is_file():
+            raise ReadyModelUnavailable(
+                f"{source['package']} {source['version']} has no {entry['file']}. {install}"
+            )
+        actual = _sha256(path)
+        if actual != entry["sha256"]:
+            raise ReadyModelUnavailable(
+                f"{entry['file']} has sha256 {actual}, not the {entry['sha256']} its manifest "
+                f"names: it is not the file described. Reinstall it: `{source['pip_install']}`."
+            )
+        found[role] = path
+    return found
 
 
 def unavailable(ready: ReadyModel) -> str | None:
     """Why the ready model cannot be used here (None: it can)."""
     try:
-        locate(ready)
+        locate_files(ready)
     except ReadyModelUnavailable as reason:
         return str(reason)
     return None
