@@ -12,7 +12,8 @@ export function colourOf(index) {
 }
 
 // Draws `image` scaled to fit `maxSide` pixels, then each box: {box: [x1, y1, x2, y2] in the
-// image's pixels, label (text), colour, dashed}. Returns the scale used.
+// image's pixels, or polygon: [[x, y], ...] (a text line's corners), label (text), colour,
+// dashed}. A label sits above the box's top-left corner. Returns the scale used.
 export function drawDetections(canvas, image, boxes, { maxSide = 360, lineWidth = 2 } = {}) {
   const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
   canvas.width = Math.round(image.width * scale);
@@ -22,10 +23,21 @@ export function drawDetections(canvas, image, boxes, { maxSide = 360, lineWidth 
   ctx.lineWidth = lineWidth;
   ctx.font = "12px system-ui, sans-serif";
   for (const b of boxes) {
-    const [x1, y1, x2, y2] = b.box.map((v) => v * scale);
     ctx.setLineDash(b.dashed ? [5, 3] : []);
     ctx.strokeStyle = b.colour;
-    ctx.strokeRect(x1, y1, x2 - x1, y2 - y1);
+    let x1, y1;
+    if (b.polygon) {
+      const points = b.polygon.map(([x, y]) => [x * scale, y * scale]);
+      ctx.beginPath();
+      points.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+      ctx.closePath();
+      ctx.stroke();
+      [x1, y1] = points[0];
+    } else {
+      const [bx1, by1, bx2, by2] = b.box.map((v) => v * scale);
+      ctx.strokeRect(bx1, by1, bx2 - bx1, by2 - by1);
+      [x1, y1] = [bx1, by1];
+    }
     if (!b.label) continue;
     ctx.setLineDash([]);
     const width = ctx.measureText(b.label).width + 6;
