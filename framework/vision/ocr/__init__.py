@@ -9,7 +9,9 @@ Training the detector: `make_db_labels` turns an image's text polygons into DB t
 `DBLoss` scores the DB head's `[N, 3, H, W]` maps against them. Fine-tuning the recognizer:
 `RecognizerTrainer` (CTC on line crops and their text). Evaluating:
 `text_detection_metrics` (precision, recall, hmean at IoU 0.5) and `text_recognition_metrics`
-(line accuracy, normalized edit distance), as PaddleOCR reports them.
+(line accuracy, normalized edit distance), as PaddleOCR reports them. Annotations:
+`framework.vision.ocr.label_files` reads and writes PPOCRLabel's Label.txt and rec_gt.txt and
+ICDAR 2015 ground truth.
 
 Nothing here needs OpenCV, onnxruntime, shapely or pyclipper: the geometry (region hulls,
 minimum-area rectangles, round offsets) and the resampling are NumPy.
