@@ -11,8 +11,9 @@ const layout = (title, x, y) => ({
   height: 320,
 });
 const config = { displaylogo: false, responsive: true };
-// The splits by the names people read; the API's keys are "train", "val" and "test".
-const SPLITS = { train: gettext("train"), val: gettext("val"), test: gettext("test") };
+// The splits by the names people read; the API's keys are "train", "val", "test" and
+// "unassigned".
+const SPLITS = { train: gettext("train"), val: gettext("val"), test: gettext("test"), unassigned: gettext("unassigned") };
 
 function totals(stats) {
   const t = stats.totals;
