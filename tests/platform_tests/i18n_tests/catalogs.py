@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -56,7 +57,10 @@ def compile_js_catalog() -> None:
     are built, not committed), and makes Django read the catalogs again."""
     if JS_MO.exists() and JS_MO.stat().st_mtime >= JS_PO.stat().st_mtime:
         return
-    subprocess.run(["msgfmt", "--check", "-o", str(JS_MO), str(JS_PO)], check=True)
+    # Written beside it and renamed: a test process running in parallel never reads half.
+    partial = JS_MO.with_name(f".{JS_MO.name}.{os.getpid()}")
+    subprocess.run(["msgfmt", "--check", "-o", str(partial), str(JS_PO)], check=True)
+    os.replace(partial, JS_MO)
     from django.utils.translation.reloader import translation_file_changed
 
     translation_file_changed(sender=None, file_path=JS_MO)

@@ -2,7 +2,8 @@
 djangojs catalog: the upload page's selection, the job page's status, facts and charts, the
 dataset report's charts. Without the catalog the scripts still work, in English.
 
-Screenshots: test-results/e2e/zh_js_*.png.
+Screenshots: test-results/e2e/zh_js_*.png. (Here, not in platform_tests/i18n_tests, to share
+this folder's one Playwright session: a second one in the same process fails.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from datastore.models import Dataset
-from tests.e2e_tests.conftest import SCREENSHOTS, browser  # noqa: F401 (the browser fixture)
+from tests.e2e_tests.conftest import SCREENSHOTS
 from tests.platform_tests.datastore_tests import sample_images
 from tests.platform_tests.datastore_tests.seeding import import_now, sign_in, team
 from tests.platform_tests.i18n_tests.catalogs import compile_js_catalog
@@ -26,7 +27,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def zh_page(browser: Any, live_server: Any) -> Iterator[Any]:  # noqa: F811
+def zh_page(browser: Any, live_server: Any) -> Iterator[Any]:
     compile_js_catalog()
     context = browser.new_context(
         base_url=live_server.url, locale="zh-CN", viewport={"width": 1280, "height": 860}
