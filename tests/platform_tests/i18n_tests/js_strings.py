@@ -26,64 +26,19 @@ TRANSLATING = {"gettext", "ngettext", "pgettext", "npgettext", "gettext_noop"}
 TEXT_PROPERTIES = {"textContent", "innerText", "title", "placeholder", "alt", "ariaLabel", "label"}
 # Object properties whose values people read: element attributes, Plotly titles, legend
 # names and hover templates, and the error shape the pages show.
-TEXT_KEYS = {
-    "title",
-    "text",
-    "name",
-    "label",
-    "placeholder",
-    "aria-label",
-    "alt",
-    "hovertemplate",
-    "error",
-    "error_fix",
-    "ticktext",
-}
+TEXT_KEYS = set(
+    "title text name label placeholder aria-label alt hovertemplate error error_fix "
+    "ticktext".split()
+)
 # Properties only code reads.
-CODE_KEYS = {
-    "class",
-    "type",
-    "mode",
-    "href",
-    "src",
-    "id",
-    "colorscale",
-    "color",
-    "shape",
-    "symbol",
-    "hoverinfo",
-    "hoveron",
-    "arrangement",
-    "orientation",
-    "textposition",
-    "fill",
-    "format",
-    "method",
-    "split",
-    "operation",
-    "legendgroup",
-    "meta",
-    "tickformat",
-    "side",
-    "overlaying",
-    "rangemode",
-    "dash",
-    "yaxis",
-    "xref",
-    "yref",
-    "block",
-    "inline",
-    "month",
-    "day",
-    "hour",
-    "minute",
-    "filename",
-    "autorange",
-    "value",
-    "download",
-    "role",
-}
-# Calls whose arguments (by position; None: all from that position on) people read.
+CODE_KEYS = set(
+    "class type mode href src id colorscale color shape symbol hoverinfo hoveron arrangement "
+    "orientation textposition fill format method split operation legendgroup meta tickformat "
+    "side overlaying rangemode dash yaxis xref yref block inline month day hour minute filename "
+    "autorange value download role".split()
+)
+# Calls whose arguments people read: the position of the first, which the rest follow too
+# (children), except for the ONLY_FIRST calls, whose one message is the first.
 TEXT_CALL_ARGUMENTS = {
     "el": 2,  # el(tag, attributes, ...children)
     "replace": 1,  # replace(node, ...children)
@@ -194,12 +149,7 @@ def tokenize(source: str) -> list[Token]:
             i = j + 1
         elif c == "`":
             i, line = _template(source, i, line, tokens)
-        elif c == "/" and (
-            not tokens
-            or previous() in REGEX_BEFORE
-            or tokens[-1].kind == "punct"
-            and tokens[-1].text in REGEX_BEFORE
-        ):
+        elif c == "/" and (not tokens or previous() in REGEX_BEFORE):
             j, in_class = i + 1, False
             while in_class or source[j] != "/":
                 if source[j] == "\\":
@@ -280,59 +230,14 @@ def reads_as_english(text: str) -> bool:
     return bool(re.search(r"\b[A-Z][a-z]{2,}|\b[A-Za-z]{2,} [A-Za-z]{2,}\b", bare))
 
 
-CODE_CALLS = {
-    "$",
-    "api",
-    "request",
-    "getElementById",
-    "querySelector",
-    "querySelectorAll",
-    "closest",
-    "matches",
-    "addEventListener",
-    "removeEventListener",
-    "dispatchEvent",
-    "CustomEvent",
-    "setRequestHeader",
-    "getItem",
-    "setItem",
-    "removeItem",
-    "get",
-    "set",
-    "has",
-    "toggle",
-    "add",
-    "remove",
-    "contains",
-    "createElement",
-    "setAttribute",
-    "getAttribute",
-    "removeAttribute",
-    "startsWith",
-    "endsWith",
-    "includes",
-    "split",
-    "join",
-    "replace",
-    "test",
-    "match",
-    "open",
-    "getContext",
-    "newPlot",
-    "react",
-    "purge",
-    "downloadImage",
-    "on",
-    "append",
-    "escape",
-    "URL",
-    "URLSearchParams",
-    "toLocaleString",
-    "setProperty",
-    "indexOf",
-    "find",
-    "focus",
-}
+CODE_CALLS = set(
+    "$ api request getElementById querySelector querySelectorAll closest matches "
+    "addEventListener removeEventListener dispatchEvent CustomEvent setRequestHeader getItem "
+    "setItem removeItem get set has toggle add remove contains createElement setAttribute "
+    "getAttribute removeAttribute startsWith endsWith includes split join replace test match "
+    "open getContext newPlot react purge downloadImage on append escape URL URLSearchParams "
+    "toLocaleString setProperty indexOf find focus".split()
+)
 
 
 def literals(source: str) -> list[Literal]:
