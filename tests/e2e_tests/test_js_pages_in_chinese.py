@@ -1,6 +1,7 @@
 """In a browser whose language is Chinese, the text the page scripts build comes from the
 djangojs catalog: the upload page's selection, the job page's status, facts and charts, the
-dataset report's charts. Without the catalog the scripts still work, in English.
+dataset report's charts, the deployment's try-it answer, chart and threshold explorer.
+Without the catalog the scripts still work, in English.
 
 Screenshots: test-results/e2e/zh_js_*.png. (Here, not in platform_tests/i18n_tests, to share
 this folder's one Playwright session: a second one in the same process fails.)
@@ -16,11 +17,13 @@ from typing import Any
 import pytest
 
 from datastore.models import Dataset
+from deploy.services import serving, traffic
 from tests.e2e_tests.conftest import SCREENSHOTS
 from tests.platform_tests.datastore_tests import sample_images
 from tests.platform_tests.datastore_tests.seeding import import_now, sign_in, team
+from tests.platform_tests.deploy_tests.base import build_world, digit_pngs
 from tests.platform_tests.i18n_tests.catalogs import compile_js_catalog
-from tests.platform_tests.training_tests.base import make_job, run_now
+from tests.platform_tests.training_tests.base import FAST, make_job, run_now
 from training.demo.digits import digits_version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -123,3 +126,27 @@ def test_the_dataset_report_speaks_chinese(
     expect(zh_page.locator("#chart-boxes .gtitle")).to_have_text("每张图像的检测框数")
     expect(zh_page.locator("#chart-boxes .ytitle")).to_have_text("图像")
     shoot(zh_page, "dataset_report")
+
+
+def test_the_try_it_page_speaks_chinese(zh_page: Any, live_server: Any, tmp_path, settings) -> None:
+    from playwright.sync_api import expect
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    for name, value in FAST.items():
+        setattr(settings, name, value)
+    serving.clear_cache()
+    traffic.recorder.reset()
+    world = build_world(settings.MEDIA_ROOT)
+    image = tmp_path / "digit.png"
+    image.write_bytes(digit_pngs(1)[0])
+    sign_in(zh_page, world.user, live_server.url)
+    zh_page.goto(f"/deployments/{world.deployment.pk}/")
+    zh_page.set_input_files("#file", str(image))
+    zh_page.wait_for_function("() => document.body.dataset.chartReady === 'true'")
+    expect(zh_page.locator("#answer")).to_contain_text("（模型 v1）")
+    expect(zh_page.locator("#chart-classes .gtitle")).to_have_text("得分最高的类别")
+    zh_page.locator("#threshold").fill("0.97")
+    expect(zh_page.locator("#explorer")).to_contain_text("张评估图像上")
+    zh_page.wait_for_function("() => document.body.dataset.trafficReady === 'true'")
+    expect(zh_page.locator("#traffic-totals")).to_contain_text("请求数（1 小时）")
+    shoot(zh_page, "tryit")
