@@ -13,7 +13,7 @@ PYTEST_WORKERS ?= 2
 # A machine with a local wheel directory (e.g. the CPU build of torch) installs from it first.
 FIND_LINKS := $(if $(wildcard /opt/wheels),--find-links /opt/wheels)
 CHROMIUM := /usr/bin/chromium
-SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql fonts-noto-cjk
+SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql fonts-noto-cjk gettext
 TEST_POSTGRES ?= 1
 POSTGRES_SUITES := tests/platform_tests tests/workers_tests
 
@@ -72,7 +72,7 @@ run: $(VENV)/.installed weights
 # and running as root; otherwise the command to run is printed, and the tests that need them
 # say so.
 system-packages:
-	@if [ ! -x $(CHROMIUM) ] || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 ' \
+	@if [ ! -x $(CHROMIUM) ] || ! command -v msgfmt >/dev/null || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 ' \
 	    || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    export DEBIAN_FRONTEND=noninteractive; \

@@ -1,4 +1,5 @@
 // Calls to Sampan's JSON API from the browser, with Django's CSRF token on every write.
+import { gettext, interpolate } from "../js/i18n.js";
 
 export function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -7,7 +8,7 @@ export function csrfToken() {
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super(ApiError.describe(body) || `Request failed (${status})`);
+    super(ApiError.describe(body) || interpolate(gettext("Request failed (%(status)s)"), { status }, true));
     this.status = status;
     this.body = body;
   }

@@ -1,4 +1,5 @@
 // Gallery multi-select (shift-click selects a range) and bulk class assignment.
+import { gettext, interpolate } from "../js/i18n.js";
 import { api, datasetId } from "./api.js";
 
 const bar = document.getElementById("bulk-bar");
@@ -14,7 +15,7 @@ function refresh() {
   tiles.forEach((t) => t.classList.toggle("selected", Boolean(t.querySelector(".pick")?.checked)));
   if (!bar) return;
   bar.hidden = ids.length === 0;
-  document.getElementById("bulk-count").textContent = `${ids.length} selected`;
+  document.getElementById("bulk-count").textContent = interpolate(gettext("%(count)s selected"), { count: ids.length }, true);
 }
 
 tiles.forEach((tile, index) => {

@@ -1,5 +1,6 @@
 // The label-set editor: rename, recolor, reorder, add; merge and delete after a preview.
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
 import { api, datasetId } from "./api.js";
 
 const dataset = datasetId();
@@ -21,11 +22,11 @@ async function load() {
 function row(c, index) {
   const tr = el("tr", { "data-class-id": c.id });
   const disabled = !canEdit;
-  const name = el("input", { class: "class-name", value: c.name, disabled, "aria-label": "Name" });
-  const color = el("input", { type: "color", value: c.color, disabled, "aria-label": "Color" });
+  const name = el("input", { class: "class-name", value: c.name, disabled, "aria-label": gettext("Name") });
+  const color = el("input", { type: "color", value: c.color, disabled, "aria-label": gettext("Color") });
   const moves = canEdit && [
-    el("button", { class: "link up", title: "Move up" }, "↑"), " ",
-    el("button", { class: "link down", title: "Move down" }, "↓"),
+    el("button", { class: "link up", title: gettext("Move up") }, "↑"), " ",
+    el("button", { class: "link down", title: gettext("Move down") }, "↓"),
   ];
   tr.append(
     el("td", { class: "mono" }, index < 9 ? index + 1 : index === 9 ? 0 : ""),
@@ -104,7 +105,7 @@ if (canEdit) {
   $("apply").addEventListener("click", async () => {
     try {
       const done = await change(false);
-      $("preview-text").textContent = `Done. ${done.summary}`;
+      $("preview-text").textContent = interpolate(gettext("Done. %(summary)s"), { summary: done.summary }, true);
       $("apply").hidden = true;
       await load();
       setTimeout(() => {

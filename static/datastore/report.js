@@ -1,5 +1,6 @@
 // The report's charts, drawn from the statistics endpoint with the locally served Plotly.
 import { el, plotlyText, replace } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
 import { api, datasetId } from "./api.js";
 
 const layout = (title, x, y) => ({
@@ -10,15 +11,18 @@ const layout = (title, x, y) => ({
   height: 320,
 });
 const config = { displaylogo: false, responsive: true };
+// The splits by the names people read; the API's keys are "train", "val", "test" and
+// "unassigned".
+const SPLITS = { train: gettext("train"), val: gettext("val"), test: gettext("test"), unassigned: gettext("unassigned") };
 
 function totals(stats) {
   const t = stats.totals;
-  const splits = Object.entries(stats.splits).map(([k, v]) => `${k} ${v}`).join(", ");
+  const splits = Object.entries(stats.splits).map(([k, v]) => `${SPLITS[k] ?? k} ${v}`).join(", ");
   const figure = (value, what) => el("div", {}, el("strong", {}, value), el("span", {}, what));
   replace(document.getElementById("totals"),
-    figure(t.samples, "images"), figure(t.labeled, "labeled"), figure(t.with_problems, "with problems"),
-    figure(stats.classes.length, "classes"),
-    el("div", {}, el("span", { class: "muted small" }, splits || "no splits")));
+    figure(t.samples, gettext("images")), figure(t.labeled, gettext("labeled")),
+    figure(t.with_problems, gettext("with problems")), figure(stats.classes.length, gettext("classes")),
+    el("div", {}, el("span", { class: "muted small" }, splits || gettext("no splits"))));
 }
 
 async function draw() {
@@ -26,7 +30,7 @@ async function draw() {
   totals(stats);
   const detection = document.getElementById("chart-boxes") !== null;
   const names = stats.classes.map((c) => c.name);
-  const histogram = layout("Class histogram", "class", detection ? "boxes" : "images");
+  const histogram = layout(gettext("Class histogram"), gettext("class"), detection ? gettext("boxes") : gettext("images"));
   histogram.xaxis = { ...histogram.xaxis, type: "category", tickvals: names, ticktext: names.map(plotlyText) };
   window.Plotly.newPlot("chart-classes", [{
     type: "bar",
@@ -42,10 +46,10 @@ async function draw() {
     mode: "markers",
     x: stats.sizes.map((s) => s.width),
     y: stats.sizes.map((s) => s.height),
-    text: stats.sizes.map((s) => `${s.width}×${s.height}: ${s.count} images`),
+    text: stats.sizes.map((s) => interpolate(gettext("%(width)s×%(height)s: %(count)s images"), s, true)),
     hoverinfo: "text",
     marker: { size: stats.sizes.map((s) => 6 + 24 * Math.sqrt(s.count / biggest)), opacity: 0.6, color: "#0f766e" },
-  }], layout("Image sizes", "width (px)", "height (px)"), config);
+  }], layout(gettext("Image sizes"), gettext("width (px)"), gettext("height (px)")), config);
   if (detection) {
     const counts = Object.entries(stats.boxes_per_image).map(([boxes, images]) => [Number(boxes), images]);
     window.Plotly.newPlot("chart-boxes", [{
@@ -53,7 +57,7 @@ async function draw() {
       x: counts.map(([boxes]) => boxes),
       y: counts.map(([, images]) => images),
       marker: { color: "#4363d8" },
-    }], layout("Boxes per image", "boxes", "images"), config);
+    }], layout(gettext("Boxes per image"), gettext("boxes"), gettext("images")), config);
   }
   document.body.dataset.chartsReady = "true";
 }

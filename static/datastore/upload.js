@@ -1,6 +1,8 @@
 // Drag-and-drop upload of files, folders and zips: chunked, resumable, with live progress,
 // then the import, whose progress is polled until it ends.
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
+import { statusLabel, statusWord } from "../js/statuses.js";
 import { ApiError, api, csrfToken, datasetId } from "./api.js";
 
 const CHUNK = 8 * 1024 * 1024;
@@ -12,12 +14,15 @@ let chosen = []; // [{name, file}]
 
 function describe(entries) {
   const bytes = entries.reduce((sum, e) => sum + e.file.size, 0);
-  return `${entries.length} file${entries.length === 1 ? "" : "s"}, ${(bytes / 1e6).toFixed(1)} MB`;
+  const format = ngettext("%(count)s file, %(size)s MB", "%(count)s files, %(size)s MB", entries.length);
+  return interpolate(format, { count: entries.length, size: (bytes / 1e6).toFixed(1) }, true);
 }
 
 function choose(entries) {
   chosen = entries.filter((e) => !e.name.split("/").some((part) => part.startsWith(".")));
-  $("selection").textContent = chosen.length ? `Chosen: ${describe(chosen)}.` : "Nothing chosen yet.";
+  $("selection").textContent = chosen.length
+    ? interpolate(gettext("Chosen: %(files)s."), { files: describe(chosen) }, true)
+    : gettext("Nothing chosen yet.");
   $("start").disabled = chosen.length === 0;
 }
 
@@ -84,7 +89,7 @@ function putChunk(url, blob, offset, onSent) {
       if (xhr.status >= 200 && xhr.status < 300) resolve(body);
       else reject(new ApiError(xhr.status, body));
     };
-    xhr.onerror = () => reject(new Error("The connection was interrupted."));
+    xhr.onerror = () => reject(new Error(gettext("The connection was interrupted.")));
     xhr.send(blob);
   });
 }
@@ -130,7 +135,8 @@ async function upload(session, remoteByName) {
   const show = () => {
     const percent = Math.min(100, Math.floor((100 * sent) / total));
     $("upload-progress").value = percent;
-    $("upload-text").textContent = `${percent}% · ${(sent / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`;
+    const megabytes = { percent, sent: (sent / 1e6).toFixed(1), total: (total / 1e6).toFixed(1) };
+    $("upload-text").textContent = interpolate(gettext("%(percent)s% · %(sent)s of %(total)s MB"), megabytes, true);
   };
   const queue = [...chosen];
   const worker = async () => {
@@ -151,9 +157,10 @@ async function follow(job) {
   for (;;) {
     const { data } = await api(`/api/imports/${job}/`);
     $("import-progress").value = data.percent;
-    $("import-stage").textContent = data.stage || data.status;
+    $("import-stage").textContent = data.stage || statusWord(data.status);
     $("import-text").textContent = data.progress_total
-      ? `${data.percent}% · ${data.progress_done} of ${data.progress_total} files`
+      ? interpolate(gettext("%(percent)s% · %(done)s of %(total)s files"),
+        { percent: data.percent, done: data.progress_done, total: data.progress_total }, true)
       : `${data.percent}%`;
     if (data.status === "succeeded" || data.status === "failed") return data;
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -176,25 +183,29 @@ function report(job) {
   box.dataset.outcome = outcome;
   if (outcome === "failed") {
     replace(box,
-      el("p", {}, el("strong", {}, "The import failed; the dataset is unchanged.")),
+      el("p", {}, el("strong", {}, gettext("The import failed; the dataset is unchanged."))),
       el("p", { class: "reason" }, job.error),
       el("p", { class: "fix muted" }, job.error_fix));
     return;
   }
   const counts = (job.report && job.report.counts) || {};
   const added = outcome === "nothing_imported"
-    ? "Nothing was imported"
-    : `Imported ${job.samples_added} image${job.samples_added === 1 ? "" : "s"}`;
-  const skipped = job.files_skipped ? ` · ${job.files_skipped} skipped` : "";
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const problems = counts.error || counts.warning ? ` · ${plural(counts.error || 0, "error")}, ${plural(counts.warning || 0, "warning")}` : "";
+    ? gettext("Nothing was imported")
+    : interpolate(ngettext("Imported %(count)s image", "Imported %(count)s images", job.samples_added), { count: job.samples_added }, true);
+  const skipped = job.files_skipped ? ` · ${interpolate(gettext("%(count)s skipped"), { count: job.files_skipped }, true)}` : "";
+  const errors = counts.error || 0;
+  const warnings = counts.warning || 0;
+  const problems = errors || warnings
+    ? ` · ${interpolate(ngettext("%(count)s error", "%(count)s errors", errors), { count: errors }, true)}, `
+      + interpolate(ngettext("%(count)s warning", "%(count)s warnings", warnings), { count: warnings }, true)
+    : "";
   const note = job.format_note && outcome !== "nothing_imported" ? ` (${job.format_note})` : "";
   replace(box,
     el("p", {}, el("strong", {}, added), `${note}${skipped}${problems}`),
     reasonList(job.outcome_reasons),
     el("p", {},
-      outcome === "nothing_imported" ? null : el("a", { class: "button small", href: `/datasets/${dataset}/` }, "Open the gallery"), " ",
-      el("a", { class: "button small secondary", href: `/datasets/${dataset}/report/?import=${job.id}` }, "Read the report")));
+      outcome === "nothing_imported" ? null : el("a", { class: "button small", href: `/datasets/${dataset}/` }, gettext("Open the gallery")), " ",
+      el("a", { class: "button small secondary", href: `/datasets/${dataset}/report/?import=${job.id}` }, gettext("Read the report"))));
 }
 
 // "Recent imports", redrawn from the API after an import, in the template's shape.
@@ -203,19 +214,19 @@ const when = (iso) => new Date(iso).toLocaleString([], { month: "short", day: "n
 
 function recentImport(job) {
   const finished = job.outcome !== "pending";
-  const label = finished ? job.outcome_display : job.status[0].toUpperCase() + job.status.slice(1);
+  const label = finished ? job.outcome_display : statusLabel(job.status);
   return el("div", { class: `small recent-import outcome-${job.outcome}`, "data-job": job.id, "data-status": job.status, "data-outcome": job.outcome },
     el("p", {},
       el("span", { class: `badge outcome-${job.outcome}` }, label),
-      ` ${when(job.created_at)} · ${job.samples_added} added`,
-      finished && [" · ", el("a", { href: `/datasets/${dataset}/report/?import=${job.id}` }, "report")]),
+      ` ${when(job.created_at)} · ${interpolate(gettext("%(count)s added"), { count: job.samples_added }, true)}`,
+      finished && [" · ", el("a", { href: `/datasets/${dataset}/report/?import=${job.id}` }, gettext("report"))]),
     reasonList(job.outcome_reasons));
 }
 
 async function refreshRecent() {
   const list = $("recent-imports");
   const { data } = await api(`${list.dataset.api}?page_size=${RECENT}`);
-  replace(list, data.results.length ? data.results.map(recentImport) : el("p", { class: "muted small" }, "None yet."));
+  replace(list, data.results.length ? data.results.map(recentImport) : el("p", { class: "muted small" }, gettext("None yet.")));
   list.dataset.refreshed = String(Number(list.dataset.refreshed || 0) + 1);
 }
 
@@ -233,7 +244,7 @@ async function start() {
     localStorage.removeItem(resumeKey);
     report(await follow(data.id));
   } catch (error) {
-    report({ status: "failed", error: error.message, error_fix: "Fix the problem and press the button again: finished files are not sent twice." });
+    report({ status: "failed", error: error.message, error_fix: gettext("Fix the problem and press the button again: finished files are not sent twice.") });
     $("start").disabled = false;
   }
   await refreshRecent().catch((error) => console.error(error));

@@ -1,14 +1,18 @@
 // Polls running exports and swaps in their download link when they finish.
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
+import { statusLabel } from "../js/statuses.js";
 import { api } from "./api.js";
 
 async function poll(row) {
   for (;;) {
     const { data } = await api(`/api/label-exports/${row.dataset.export}/`);
-    const label = data.status === "running" ? `Running ${data.percent}%` : data.status[0].toUpperCase() + data.status.slice(1);
+    const label = data.status === "running"
+      ? interpolate(gettext("Running %(percent)s%"), { percent: data.percent }, true)
+      : statusLabel(data.status);
     replace(row.querySelector(".export-status"), el("span", { class: `badge status-${data.status}` }, label));
     if (data.status === "succeeded") {
-      const link = el("a", { href: data.download_url }, `Download (${(data.size_bytes / 1e6).toFixed(1)} MB)`);
+      const link = el("a", { href: data.download_url }, interpolate(gettext("Download (%(size)s MB)"), { size: (data.size_bytes / 1e6).toFixed(1) }, true));
       replace(row.querySelector(".export-link"), link);
       return;
     }

@@ -2,6 +2,8 @@
 // export until it finishes (progress, then size, parity, latency, accuracy and the download).
 import { api as request } from "../datastore/api.js";
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
+import { statusWord } from "../js/statuses.js";
 
 const panel = document.getElementById("export-panel");
 const api = panel.dataset.api;
@@ -22,11 +24,14 @@ const pct = (x) => (x == null ? "—" : `${(100 * x).toFixed(1)}%`);
 function parityText(e) {
   const p = e.parity;
   if (!p) return "—";
-  const diff = `max |Δ| ${p.max_abs_diff === 0 ? "0" : p.max_abs_diff.toExponential(1)}`;
+  const diff = interpolate(gettext("max |Δ| %(diff)s"), { diff: p.max_abs_diff === 0 ? "0" : p.max_abs_diff.toExponential(1) }, true);
   const sets = e.details?.label_set_agreement; // multi-label: whole label sets, not the best class
-  const agreed = sets == null ? `top-1 agrees ${pct(p.top1_agreement)}` : `label sets agree ${pct(sets)}`;
+  const agreed = sets == null
+    ? interpolate(gettext("top-1 agrees %(share)s"), { share: pct(p.top1_agreement) }, true)
+    : interpolate(gettext("label sets agree %(share)s"), { share: pct(sets) }, true);
   const agree = e.format.startsWith("int8") ? `, ${agreed}` : "";
-  return `${p.passed ? "✓" : "✗"} ${diff}${agree} on ${p.samples} ${p.source}`;
+  const on = interpolate(gettext("on %(count)s %(source)s"), { count: p.samples, source: p.source }, true);
+  return `${p.passed ? "✓" : "✗"} ${diff}${agree} ${on}`;
 }
 
 function accuracyText(e) {
@@ -34,15 +39,16 @@ function accuracyText(e) {
   if (!a) return "—";
   if (!e.format.startsWith("int8")) return pct(a.export);
   const change = (100 * a.change).toFixed(1);
-  return `${pct(a.trained_model)} → ${pct(a.export)} (${change >= 0 ? "+" : ""}${change} pts)`;
+  const points = interpolate(gettext("%(change)s pts"), { change: `${change >= 0 ? "+" : ""}${change}` }, true);
+  return `${pct(a.trained_model)} → ${pct(a.export)} (${points})`;
 }
 
 function statusCell(e) {
-  const badge = el("span", { class: `badge status-${e.status}` }, e.status);
+  const badge = el("span", { class: `badge status-${e.status}` }, statusWord(e.status));
   let detail = null;
   if (e.status === "running" || e.status === "queued") {
     detail = [" ", el("progress", { max: 100, value: e.progress ?? 0 }),
-      el("span", { class: "small muted" }, ` ${e.stage || "Waiting for a worker"}`)];
+      el("span", { class: "small muted" }, ` ${e.stage || gettext("Waiting for a worker")}`)];
   } else if (e.status === "failed") {
     detail = el("div", { class: "small error" }, e.error.split("\n")[0]);
   }
@@ -51,9 +57,11 @@ function statusCell(e) {
 
 function exportRow(e) {
   const lat = e.latency_ms;
-  const latency = lat ? `${lat.batch_1.toFixed(2)} / ${lat.batch_32.toFixed(1)} ms on ${e.device}` : "—";
+  const latency = lat
+    ? interpolate(gettext("%(one)s / %(batch)s ms on %(device)s"), { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), device: e.device }, true)
+    : "—";
   const download = e.download_url
-    && el("a", { href: e.download_url, class: "button secondary small export-download", download: true }, "Download");
+    && el("a", { href: e.download_url, class: "button secondary small export-download", download: true }, gettext("Download"));
   return el("tr", { "data-export": e.id, "data-status": e.status, "data-format": e.format },
     el("td", {}, `v${e.version}`),
     el("td", {}, e.format_display),
@@ -67,7 +75,7 @@ function exportRow(e) {
 
 function render(exports) {
   if (!exports.length) {
-    replace(body, el("tr", { class: "empty" }, el("td", { class: "muted", colspan: 8 }, "No exports yet.")));
+    replace(body, el("tr", { class: "empty" }, el("td", { class: "muted", colspan: 8 }, gettext("No exports yet."))));
     return;
   }
   replace(body, exports.map(exportRow));

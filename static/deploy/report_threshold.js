@@ -1,5 +1,6 @@
 // The evaluation report's threshold, saved into a deployment of the job's model.
 import { api } from "../datastore/api.js";
+import { gettext, interpolate } from "../js/i18n.js";
 
 const slider = document.getElementById("threshold");
 const select = document.getElementById("threshold-deployment");
@@ -10,7 +11,8 @@ document.getElementById("save-report-threshold").addEventListener("click", async
   const threshold = Number(slider.value);
   try {
     const { data } = await api(option.dataset.url, { method: "PATCH", json: { threshold } });
-    status.textContent = `Saved: ${data.name} now answers with threshold ${data.threshold.toFixed(2)}.`;
+    const saved = gettext("Saved: %(name)s now answers with threshold %(threshold)s.");
+    status.textContent = interpolate(saved, { name: data.name, threshold: data.threshold.toFixed(2) }, true);
     status.classList.remove("error");
   } catch (error) {
     status.textContent = error.message;

@@ -5,6 +5,7 @@
 import { api } from "../datastore/api.js";
 import { colourOf, drawDetections } from "../js/boxes.js";
 import { el, plotlyText, replace } from "../js/dom.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -70,11 +71,11 @@ async function tryImage(blob) {
   body.append("top_k", "20"); // every class up to 20: the slider then works without a refetch
   body.append("threshold", "0");
   clearResult(); // a refused file must not leave the last image's answer on show
-  $("answer").textContent = "Predicting…";
+  $("answer").textContent = gettext("Predicting…");
   const [image, answer] = await Promise.all([loadImage(blob).catch(() => null), predict(body)]);
   if (!answer) return;
   if (!image) {
-    refuse("The server answered, but this browser cannot show the image.");
+    refuse(gettext("The server answered, but this browser cannot show the image."));
     return;
   }
   last = { image, prediction: answer.predictions[0], model: answer.model };
@@ -115,7 +116,7 @@ function loadImage(blob) {
   return new Promise((resolve, reject) => {
     const image = new Image();
     image.onload = () => resolve(image);
-    image.onerror = () => reject(new Error("The browser cannot show this image."));
+    image.onerror = () => reject(new Error(gettext("The browser cannot show this image.")));
     image.src = URL.createObjectURL(blob);
   });
 }
@@ -136,7 +137,7 @@ function draw() {
   const ctx = canvas.getContext("2d");
   ctx.imageSmoothingEnabled = smallest === 1;
   ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-  drawClasses(prediction.classes, MULTI ? "Score of every class (its threshold: |)" : "Top classes");
+  drawClasses(prediction.classes, MULTI ? gettext("Score of every class (its threshold: |)") : gettext("Top classes"));
   describe(prediction);
 }
 
@@ -151,12 +152,12 @@ function drawBoxes(image, boxes) {
     el("span", { class: "swatch", style: { "--swatch": colourOf(b.index) } }),
     el("span", { class: "class-name" }, b.name),
     el("span", { class: "probability" }, percent(b)),
-    el("span", { class: "muted small" }, `at ${b.box.map((v) => Math.round(v)).join(", ")}`))));
+    el("span", { class: "muted small" }, interpolate(gettext("at %(box)s"), { box: b.box.map((v) => Math.round(v)).join(", ") }, true)))));
   explainClasses();
   document.body.dataset.boxesDrawn = String(shown.length);
 }
 
-function drawClasses(classes, title = "Top classes") {
+function drawClasses(classes, title = gettext("Top classes")) {
   const top = classes.slice(0, page.top_k > 10 ? page.top_k : 10).reverse();
   const names = top.map((c) => c.name);
   const trace = {
@@ -174,7 +175,7 @@ function drawClasses(classes, title = "Top classes") {
     title: { text: title, font: { size: 14 } },
     margin: { l: 90, r: 40, t: 36, b: 36 },
     height: 60 + 26 * Math.max(top.length, 3),
-    xaxis: { range: [0, 1.08], title: "probability" },
+    xaxis: { range: [0, 1.08], title: gettext("probability") },
     // The names are the categories; what is drawn is their text, not Plotly's markup.
     yaxis: { type: "category", automargin: true, tickvals: names, ticktext: names.map(plotlyText) },
     shapes: MULTI ? [] : [{ type: "line", x0: threshold(), x1: threshold(), yref: "paper", y0: 0, y1: 1,
@@ -195,27 +196,28 @@ function describe(prediction) {
   answer.classList.remove("error");
   if (DETECTION) {
     const kept = prediction.boxes.filter((b) => b.score >= thresholdOf(b.name)).length;
-    answer.textContent = `${kept} of ${prediction.boxes.length} boxes reach their class's threshold`
-      + ` (model v${last.model.version})`;
+    const reached = gettext("%(kept)s of %(count)s boxes reach their class's threshold (model v%(version)s)");
+    answer.textContent = interpolate(reached, { kept, count: prediction.boxes.length, version: last.model.version }, true);
     return;
   }
   if (MULTI) {
     const labels = labelSet(prediction);
     const percent = (c) => `${c.name} ${(100 * c.score).toFixed(1)}%`;
     const best = prediction.classes[0];
-    answer.textContent = (labels.length
-      ? `Labels: ${labels.map(percent).join(", ")}`
-      : `No label: no class reaches its threshold (the best, ${percent(best)}, needs ${thresholdOf(best.name).toFixed(2)})`)
-      + ` (model v${last.model.version})`;
+    const version = last.model.version;
+    answer.textContent = labels.length
+      ? interpolate(gettext("Labels: %(labels)s (model v%(version)s)"), { labels: labels.map(percent).join(", "), version }, true)
+      : interpolate(gettext("No label: no class reaches its threshold (the best, %(best)s, needs %(threshold)s) (model v%(version)s)"),
+        { best: percent(best), threshold: thresholdOf(best.name).toFixed(2), version }, true);
     answer.dataset.labels = JSON.stringify(labels.map((c) => c.name));
     return;
   }
   const best = prediction.classes[0];
   const t = thresholdOf(best.name);
-  const text = best.score >= t
-    ? `${best.name} — ${(100 * best.score).toFixed(1)}%`
-    : `No label: the best guess, ${best.name} at ${(100 * best.score).toFixed(1)}%, is below ${t.toFixed(2)}`;
-  answer.textContent = `${text} (model v${last.model.version})`;
+  const answered = { name: best.name, score: (100 * best.score).toFixed(1), threshold: t.toFixed(2), version: last.model.version };
+  answer.textContent = interpolate(best.score >= t
+    ? gettext("%(name)s — %(score)s% (model v%(version)s)")
+    : gettext("No label: the best guess, %(name)s at %(score)s%, is below %(threshold)s (model v%(version)s)"), answered, true);
   answer.dataset.label = best.score >= t ? best.name : "";
 }
 
@@ -225,8 +227,8 @@ function explain() {
   $("threshold-value").textContent = t.toFixed(2);
   if (PER_CLASS) {
     $("explorer").textContent = sliderChosen
-      ? `Every class without its own threshold is predicted from ${t.toFixed(2)}.`
-      : "Each class uses the package's threshold for it; move the slider to use one for all.";
+      ? interpolate(gettext("Every class without its own threshold is predicted from %(threshold)s."), { threshold: t.toFixed(2) }, true)
+      : gettext("Each class uses the package's threshold for it; move the slider to use one for all.");
     return;
   }
   const points = page.report_points;
@@ -237,9 +239,10 @@ function explain() {
   const kept = points.filter(([conf]) => conf >= t);
   const right = kept.filter(([, correct]) => correct).length;
   const share = (100 * kept.length) / points.length;
-  const accuracy = kept.length ? `${((100 * right) / kept.length).toFixed(1)}% of them correct` : "";
-  $("explorer").textContent = `On the ${points.length} evaluation images: ${share.toFixed(1)}% ` +
-    `would be accepted${accuracy ? `, ${accuracy}` : ""}.`;
+  const facts = { count: points.length, share: share.toFixed(1), correct: kept.length ? ((100 * right) / kept.length).toFixed(1) : "" };
+  $("explorer").textContent = interpolate(kept.length
+    ? gettext("On the %(count)s evaluation images: %(share)s% would be accepted, %(correct)s% of them correct.")
+    : gettext("On the %(count)s evaluation images: %(share)s% would be accepted."), facts, true);
 }
 
 function buildClassRows() {
@@ -248,7 +251,7 @@ function buildClassRows() {
   rows.replaceChildren(...page.class_names.map((name) => {
     const input = el("input", {
       type: "number", min: "0", max: "1", step: "0.01", placeholder: "—", "data-class-name": name,
-      "aria-label": `Threshold for ${name}`, disabled: !editable, value: page.class_thresholds[name],
+      "aria-label": interpolate(gettext("Threshold for %(name)s"), { name }, true), disabled: !editable, value: page.class_thresholds[name],
     });
     if (PER_CLASS) input.placeholder = packageThreshold(name).toFixed(2);
     input.addEventListener("input", () => { explainClasses(); draw(); });
@@ -292,21 +295,22 @@ function explainClasses() {
     const kept = mine.filter(([conf]) => conf >= thresholdOf(name));
     const right = kept.filter(([, correct]) => correct).length;
     cell.textContent = `${kept.length}/${mine.length}` +
-      (kept.length ? ` · ${((100 * right) / kept.length).toFixed(0)}% right` : "");
+      (kept.length ? ` · ${interpolate(gettext("%(percent)s% right"), { percent: ((100 * right) / kept.length).toFixed(0) }, true)}` : "");
   });
 }
 
 async function saveClassThresholds() {
   const chosen = classThresholds();
   const bad = Object.entries(chosen).find(([, v]) => !(v >= 0 && v <= 1));
-  if (bad) { say(`The threshold of ${bad[0]} must be from 0 to 1.`, true); return; }
+  if (bad) { say(interpolate(gettext("The threshold of %(name)s must be from 0 to 1."), { name: bad[0] }, true), true); return; }
   try {
     const { data } = await api(page.detail_url, { method: "PATCH", json: { class_thresholds: chosen } });
     page.class_thresholds = data.class_thresholds;
     const names = Object.keys(data.class_thresholds);
+    const own = ngettext("Saved: %(count)s class has its own threshold (%(names)s).", "Saved: %(count)s classes have their own threshold (%(names)s).", names.length);
     say(names.length
-      ? `Saved: ${names.length} class${names.length === 1 ? " has its" : "es have their"} own threshold (${names.join(", ")}).`
-      : "Saved: every class uses the threshold above.");
+      ? interpolate(own, { count: names.length, names: names.join(", ") }, true)
+      : gettext("Saved: every class uses the threshold above."));
   } catch (error) {
     say(error.message, true);
   }
@@ -315,15 +319,15 @@ async function saveClassThresholds() {
 async function saveThreshold(value) {
   try {
     const { data } = await api(page.detail_url, { method: "PATCH", json: { threshold: value } });
-    const none = PER_CLASS ? "the package's, per class" : "none";
+    const none = PER_CLASS ? gettext("the package's, per class") : gettext("none");
     $("saved-threshold").textContent = data.threshold == null ? none : data.threshold.toFixed(2);
     if (PER_CLASS) {
       sliderChosen = data.threshold != null;
       explain(); explainClasses(); draw();
     }
     say(data.threshold == null
-      ? (PER_CLASS ? "Saved: each class uses the package's threshold." : "Saved: the endpoint accepts every prediction.")
-      : `Saved: the endpoint now answers with threshold ${data.threshold.toFixed(2)}.`);
+      ? (PER_CLASS ? gettext("Saved: each class uses the package's threshold.") : gettext("Saved: the endpoint accepts every prediction."))
+      : interpolate(gettext("Saved: the endpoint now answers with threshold %(threshold)s."), { threshold: data.threshold.toFixed(2) }, true));
   } catch (error) {
     say(error.message, true);
   }
@@ -331,12 +335,12 @@ async function saveThreshold(value) {
 
 async function switchExport() {
   const exportId = Number($("switch-export").value);
-  say("Switching…");
+  say(gettext("Switching…"));
   try {
     const { data } = await api(page.detail_url, { method: "PATCH", json: { export: exportId } });
     const e = data.export_detail;
     $("serving").textContent = `${e.name} · v${e.version}`;
-    say(`Now serving v${e.version}; requests already running finish on the previous model.`);
+    say(interpolate(gettext("Now serving v%(version)s; requests already running finish on the previous model."), { version: e.version }, true));
   } catch (error) {
     say(error.message, true);
   }
@@ -348,12 +352,12 @@ async function traffic() {
     const { data } = await api(`${page.traffic_url}?minutes=60`);
     const t = data.totals;
     const ms = (v) => (v == null ? "—" : `${v.toFixed(1)} ms`);
-    const facts = [["Requests (1 h)", t.requests], ["Images", t.images], ["Errors", t.errors],
+    const facts = [[gettext("Requests (1 h)"), t.requests], [gettext("Images"), t.images], [gettext("Errors"), t.errors],
       ["p50", ms(t.p50_ms)], ["p95", ms(t.p95_ms)], ["p99", ms(t.p99_ms)]];
     replace($("traffic-totals"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
     const x = data.series.map((s) => s.minute);
     const traces = [
-      { type: "bar", name: "requests", x, y: data.series.map((s) => s.requests), marker: { color: "#99f6e4" } },
+      { type: "bar", name: gettext("requests"), x, y: data.series.map((s) => s.requests), marker: { color: "#99f6e4" } },
       { type: "scatter", name: "p50 ms", x, y: data.series.map((s) => s.p50_ms), yaxis: "y2", line: { color: ACCEPTED } },
       { type: "scatter", name: "p95 ms", x, y: data.series.map((s) => s.p95_ms), yaxis: "y2", line: { color: "#b45309" } },
     ];
@@ -364,7 +368,7 @@ async function traffic() {
     window.Plotly.react($("chart-traffic"), traces, {
       height: 220, margin: { l: 40, r: 50, t: 10, b: 30 }, legend: { orientation: "h" },
       xaxis: { type: "date", range: hour, tickformat: "%H:%M" },
-      yaxis: { title: "requests / min", rangemode: "tozero" },
+      yaxis: { title: gettext("requests / min"), rangemode: "tozero" },
       yaxis2: { title: "ms", overlaying: "y", side: "right", rangemode: "tozero" },
     }, { displayModeBar: false, responsive: true });
     document.body.dataset.trafficReady = "true";

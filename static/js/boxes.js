@@ -1,5 +1,6 @@
 // Boxes drawn on a canvas over an image: the one way pages draw detections (the zoo's try
 // panel, the try-it page, the report's gallery). Text goes through fillText, never markup.
+import { gettext } from "./i18n.js";
 
 // Distinct and readable on photos (the datastore's label palette, in order).
 export const PALETTE = [
@@ -55,7 +56,7 @@ export function loadImage(source) {
   return new Promise((resolve, reject) => {
     const image = new Image();
     image.onload = () => resolve(image);
-    image.onerror = () => reject(new Error("The browser cannot show this image."));
+    image.onerror = () => reject(new Error(gettext("The browser cannot show this image.")));
     image.src = typeof source === "string" ? source : URL.createObjectURL(source);
   });
 }

@@ -1,6 +1,7 @@
 // Classification labeling: number keys or clicks assign classes, arrows move, several
 // images can be selected in the strip and labeled at once. Changes autosave and undo.
 import { el } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
 import { LabelingSession, isTyping, progressText } from "./session.js";
 
 const config = JSON.parse(document.getElementById("labeling-config").textContent);
@@ -51,7 +52,7 @@ function drawStrip() {
   $("strip").replaceChildren(...items);
   $("strip").querySelector(".current")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   $("selection-note").hidden = picked.size === 0;
-  $("selection-note").textContent = `${picked.size} images selected: a class applies to all of them.`;
+  $("selection-note").textContent = interpolate(gettext("%(count)s images selected: a class applies to all of them."), { count: picked.size }, true);
 }
 
 function pick(event, index) {

@@ -1,6 +1,7 @@
 // Detection labeling on a canvas: drag to draw a box, drag a box to move it, drag a handle to
 // resize it; zoom with the wheel, pan with space or the right button. Changes autosave and undo.
 import { el } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
 import { LabelingSession, isTyping, progressText } from "./session.js";
 
 const config = JSON.parse(document.getElementById("labeling-config").textContent);
@@ -137,7 +138,7 @@ function render() {
 
 // A labeled image without boxes says so on the image: "no objects" is a label, not a gap.
 function drawNoObjectsMark() {
-  const text = "No objects";
+  const text = gettext("No objects");
   ctx.font = "600 15px system-ui, sans-serif";
   const width = ctx.measureText(text).width + 20;
   const x = Math.max(view.x + 8, 8);
@@ -280,8 +281,8 @@ canvas.addEventListener("wheel", (event) => {
 function listBoxes() {
   const items = (state.sample?.boxes ?? []).map((box, index) => {
     const options = config.classes.map((c) => el("option", { value: c.id, selected: c.id === box.class_id }, c.name));
-    const select = el("select", { "aria-label": `Class of box ${index + 1}`, disabled: !config.canEdit }, options);
-    const remove = el("button", { type: "button", class: "link", title: "Delete box" }, "✕");
+    const select = el("select", { "aria-label": interpolate(gettext("Class of box %(number)s"), { number: index + 1 }, true), disabled: !config.canEdit }, options);
+    const remove = el("button", { type: "button", class: "link", title: gettext("Delete box") }, "✕");
     const li = el("li", { class: index === state.selected ? "selected" : "" },
       el("span", { class: "chip", style: { "--chip": colors.get(box.class_id) } }), select,
       el("span", { class: "muted small" }, `${Math.round(box.w)}×${Math.round(box.h)}`), remove);
@@ -325,7 +326,7 @@ function applyClass() {
 function toggleFocus() {
   const on = document.body.classList.toggle("labeling-focus");
   $("focus").setAttribute("aria-pressed", String(on));
-  $("focus").textContent = on ? "Leave focus" : "Focus";
+  $("focus").textContent = on ? gettext("Leave focus") : gettext("Focus");
 }
 
 function markEmpty() {

@@ -1,6 +1,7 @@
 // What both labeling pages share: the strip of samples and moving through it, claiming the
 // next unlabeled sample, autosave with revisions, undo/redo, and the progress counter.
 import { ApiError, api } from "../datastore/api.js";
+import { gettext, interpolate } from "../js/i18n.js";
 
 const PAGE = 40;
 
@@ -74,7 +75,7 @@ export class LabelingSession {
       json: { after },
     });
     if (status === 204) {
-      this.onStatus("Everything is labeled.", "done");
+      this.onStatus(gettext("Everything is labeled."), "done");
       return false;
     }
     await this.load(this.listUrl({ start: data.id }));
@@ -161,7 +162,7 @@ export class LabelingSession {
   schedule(sample, delay = 300) {
     clearTimeout(this.timers.get(sample.id));
     this.pendingSamples.set(sample.id, sample);
-    this.onStatus("Unsaved changes…", "pending");
+    this.onStatus(gettext("Unsaved changes…"), "pending");
     this.timers.set(sample.id, setTimeout(() => this.save(sample), delay));
   }
 
@@ -190,15 +191,15 @@ export class LabelingSession {
     const request = api(`/api/samples/${sample.id}/labels/`, { method: "PUT", json: body })
       .then(({ data }) => {
         sample.revision = data.revision;
-        if (!this.timers.size) this.onStatus("All changes saved", "saved");
+        if (!this.timers.size) this.onStatus(gettext("All changes saved"), "saved");
       })
       .catch((error) => {
         if (error instanceof ApiError && error.status === 409 && error.body?.current) {
           Object.assign(sample, error.body.current); // someone else saved: show their labels
-          this.onStatus("Someone else changed this image; their labels are shown.", "conflict");
+          this.onStatus(gettext("Someone else changed this image; their labels are shown."), "conflict");
           if (this.current && this.current.id === sample.id) this.onShow(sample);
         } else {
-          this.onStatus(`Not saved: ${error.message}`, "error");
+          this.onStatus(interpolate(gettext("Not saved: %(reason)s"), { reason: error.message }, true), "error");
         }
       })
       .finally(() => this.inflight.delete(sample.id));
@@ -209,7 +210,7 @@ export class LabelingSession {
 
 export function progressText(session) {
   const percent = session.total ? Math.round((100 * session.labeled) / session.total) : 0;
-  return `${session.labeled} of ${session.total} labeled (${percent}%)`;
+  return interpolate(gettext("%(labeled)s of %(total)s labeled (%(percent)s%)"), { labeled: session.labeled, total: session.total, percent }, true);
 }
 
 export function isTyping(event) {

@@ -1,6 +1,7 @@
 // The zoo page's "Recent imports": while an import is queued or running, its stage follows the
 // API, and the page reloads once it ends, so its weights (or its reason) show in place.
 import { api } from "../datastore/api.js";
+import { gettext } from "../js/i18n.js";
 
 const POLL_MS = 1500;
 
@@ -13,7 +14,7 @@ async function follow(item) {
       window.location.reload();
       return;
     }
-    if (stage) stage.textContent = data.stage || "Waiting for a worker";
+    if (stage) stage.textContent = data.stage || gettext("Waiting for a worker");
   }
 }
 

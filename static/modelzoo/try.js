@@ -3,6 +3,7 @@
 // goes on the page as text (dom.js); nothing here parses markup.
 import { api } from "../datastore/api.js";
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
 
 const form = document.getElementById("try-form");
 
@@ -41,13 +42,14 @@ async function classify(event) {
   if (!option || !file) return;
   const body = new FormData();
   body.append("image", file);
-  status.textContent = `Classifying with ${option.textContent}…`;
+  status.textContent = interpolate(gettext("Classifying with %(model)s…"), { model: option.textContent }, true);
   replace(list);
   showPreview(file);
   try {
     const { data } = await api(option.dataset.url, { method: "POST", body });
     showResults(list, data);
-    status.textContent = `${option.textContent} (${data.weights}), answered in ${data.elapsed_ms} ms:`;
+    const answered = { model: option.textContent, weights: data.weights, ms: data.elapsed_ms };
+    status.textContent = interpolate(gettext("%(model)s (%(weights)s), answered in %(ms)s ms:"), answered, true);
   } catch (error) {
     status.textContent = error.message;
   }

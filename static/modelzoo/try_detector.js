@@ -4,6 +4,7 @@
 import { api } from "../datastore/api.js";
 import { colourOf, drawDetections, loadImage } from "../js/boxes.js";
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 
 const form = document.getElementById("detect-form");
 
@@ -21,7 +22,7 @@ async function detect(event) {
   if (!option || !file) return;
   const body = new FormData();
   body.append("image", file);
-  status.textContent = `Looking for regions with ${option.textContent}…`;
+  status.textContent = interpolate(gettext("Looking for regions with %(model)s…"), { model: option.textContent }, true);
   replace(list);
   document.body.dataset.detected = "";
   try {
@@ -33,7 +34,8 @@ async function detect(event) {
       el("span", { class: "swatch", style: { "--swatch": colourOf(b.index) } }),
       el("span", { class: "class-name" }, b.class),
       el("span", { class: "probability" }, percent(b.score)))));
-    status.textContent = `${data.boxes.length} region${data.boxes.length === 1 ? "" : "s"} scoring over ${data.score_threshold}, found in ${data.elapsed_ms} ms:`;
+    const found = ngettext("%(count)s region scoring over %(threshold)s, found in %(ms)s ms:", "%(count)s regions scoring over %(threshold)s, found in %(ms)s ms:", data.boxes.length);
+    status.textContent = interpolate(found, { count: data.boxes.length, threshold: data.score_threshold, ms: data.elapsed_ms }, true);
     document.body.dataset.detected = String(data.boxes.length);
   } catch (error) {
     status.textContent = error.message;

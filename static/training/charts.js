@@ -3,6 +3,8 @@
 // metrics at most a second apart, so a chart is at most two seconds behind the worker.
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
+import { statusLabel } from "../js/statuses.js";
 import { COLORS, PLOT_CONFIG, appendSeries, chartLayout, chartOf, thumbnail, traces } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
@@ -17,31 +19,37 @@ const $ = (id) => document.getElementById(id);
 function duration(seconds) {
   if (seconds == null) return "—";
   const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
-  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  if (s < 60) return interpolate(gettext("%(seconds)ss"), { seconds: s }, true);
+  if (s < 3600) return interpolate(gettext("%(minutes)sm %(seconds)ss"), { minutes: Math.floor(s / 60), seconds: s % 60 }, true);
+  return interpolate(gettext("%(hours)sh %(minutes)sm"), { hours: Math.floor(s / 3600), minutes: Math.floor((s % 3600) / 60) }, true);
 }
 
 // The job's validation score; a version without validation images has none, and the job
 // never puts its training-image numbers in its place.
 function validationFact(job) {
-  const [label, value] = { multi_label: ["Val. mAP", job.val_map], detection: ["Val. mAP@[.5:.95]", job.val_map] }[job.task] ?? ["Val. accuracy", job.val_accuracy];
+  const [label, value] = {
+    multi_label: [gettext("Val. mAP"), job.val_map],
+    detection: [gettext("Val. mAP@[.5:.95]"), job.val_map],
+  }[job.task] ?? [gettext("Val. accuracy"), job.val_accuracy];
   if (value != null) return [label, value.toFixed(4)];
-  return [label, page.measuredSplit === "train" ? "— (no validation images)" : "—"];
+  return [label, page.measuredSplit === "train" ? gettext("— (no validation images)") : "—"];
 }
 
 function showJob(job) {
   state.job = job;
   const badge = $("status");
-  badge.textContent = job.status[0].toUpperCase() + job.status.slice(1);
+  badge.textContent = statusLabel(job.status);
   badge.className = `status status-${job.status}`;
   $("progress").value = job.percent;
-  const eta = job.status === "running" && job.eta_seconds != null ? ` · ETA ${duration(job.eta_seconds)}` : "";
-  $("progress-text").textContent = `${job.percent}% · epoch ${job.epoch}/${job.total_epochs} · step ${job.step}/${job.total_steps || "?"}${eta}`;
+  const eta = job.status === "running" && job.eta_seconds != null
+    ? ` · ${interpolate(gettext("ETA %(time)s"), { time: duration(job.eta_seconds) }, true)}` : "";
+  const progress = { percent: job.percent, epoch: job.epoch, epochs: job.total_epochs, step: job.step, steps: job.total_steps || "?" };
+  $("progress-text").textContent = interpolate(gettext("%(percent)s% · epoch %(epoch)s/%(epochs)s · step %(step)s/%(steps)s"), progress, true) + eta;
   const facts = [
-    ["Created", job.created_at], ["Started", job.started_at], ["Finished", job.finished_at],
-    ["Worker", job.worker || "—"], ["Device", job.device || "—"], ["Batch size", job.batch_size],
-    ["Attempt", job.attempt], ["Checkpoint", job.checkpoint_epoch ? `after epoch ${job.checkpoint_epoch}` : "—"],
+    [gettext("Created"), job.created_at], [gettext("Started"), job.started_at], [gettext("Finished"), job.finished_at],
+    [gettext("Worker"), job.worker || "—"], [gettext("Device"), job.device || "—"], [gettext("Batch size"), job.batch_size],
+    [gettext("Attempt"), job.attempt],
+    [gettext("Checkpoint"), job.checkpoint_epoch ? interpolate(gettext("after epoch %(epoch)s"), { epoch: job.checkpoint_epoch }, true) : "—"],
     validationFact(job),
   ];
   const shown = (v) => (v && String(v).includes("T") ? new Date(v).toLocaleString() : v ?? "—");
@@ -169,13 +177,13 @@ function drawHistograms(records) {
     return {
       x: centers,
       y: counts.map((c) => (offset ? c / peak + i * 0.6 : c)),
-      name: `epoch ${record.epoch + 1}`, type: "scatter", mode: "lines", line: { shape: "hvh", color: `rgb(15, ${shade}, 110)` },
+      name: interpolate(gettext("epoch %(epoch)s"), { epoch: record.epoch + 1 }, true), type: "scatter", mode: "lines", line: { shape: "hvh", color: `rgb(15, ${shade}, 110)` },
       fill: offset ? "none" : "tozeroy", opacity: offset ? 1 : 0.35,
     };
   });
   window.Plotly.react("histogram-chart", data, {
     margin: { t: 20, r: 10, b: 40, l: 50 }, height: 320, showlegend: records.length < 12,
-    yaxis: { title: { text: offset ? "epoch (offset)" : "count" }, showticklabels: !offset },
+    yaxis: { title: { text: offset ? gettext("epoch (offset)") : gettext("count") }, showticklabels: !offset },
     xaxis: { title: { text: plotlyText(state.histogramTag) } },
   }, PLOT_CONFIG);
 }
@@ -241,7 +249,7 @@ function connection(ok) {
   state.failures = ok ? 0 : (state.failures ?? 0) + 1;
   const note = $("poll-status");
   note.hidden = ok;
-  note.textContent = ok ? "" : "Connection lost, retrying…";
+  note.textContent = ok ? "" : gettext("Connection lost, retrying…");
   document.body.dataset.connection = ok ? "ok" : "lost";
 }
 
@@ -253,6 +261,8 @@ poll();
 
 // Cancelling throws away the run's remaining epochs: ask first (the last checkpoint stays).
 $("cancel")?.addEventListener("click", (event) => {
-  const name = state.job?.name ? `“${state.job.name}”` : "this job";
-  if (!window.confirm(`Cancel ${name}? It stops at its next training step.`)) event.preventDefault();
+  const question = state.job?.name
+    ? interpolate(gettext("Cancel “%(name)s”? It stops at its next training step."), { name: state.job.name }, true)
+    : gettext("Cancel this job? It stops at its next training step.");
+  if (!window.confirm(question)) event.preventDefault();
 });

@@ -2,19 +2,22 @@
 // parallel-coordinates plot of hyperparameters against the outcome.
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
+import { gettext } from "../js/i18n.js";
+import { statusWord } from "../js/statuses.js";
 import { COLORS, PLOT_CONFIG, chartLayout, makeSortable, traces } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
 const TAGS = ["train/loss", "val/loss", "train/acc", "val/acc", "val/mAP", "val/micro_f1", "val/macro_f1"];
 const COLUMNS = [
-  ["Job", (r) => `#${r.id} ${r.name}`, (r) => r.id], ["Status", (r) => r.status], ["Model", (r) => r.architecture],
-  ["Preset", (r) => r.preset], ["Epochs", (r) => r.config.epochs], ["Batch", (r) => r.config.batch_size],
-  ["Learning rate", (r) => r.config.learning_rate], ["Optimizer", (r) => r.config.optimizer],
-  ["Schedule", (r) => r.config.schedule], ["Weight decay", (r) => r.config.weight_decay],
-  ["Val. accuracy", (r) => (r.val_accuracy == null ? "" : r.val_accuracy.toFixed(4))],
-  ["Val. mAP", (r) => (r.val_map == null ? "" : r.val_map.toFixed(4))],
-  ["Val. loss", (r) => (r.val_loss == null ? "" : r.val_loss.toFixed(4))], ["Seconds", (r) => r.seconds ?? ""],
+  [gettext("Job"), (r) => `#${r.id} ${r.name}`, (r) => r.id], [gettext("Status"), (r) => statusWord(r.status), (r) => r.status],
+  [gettext("Model"), (r) => r.architecture], [gettext("Preset"), (r) => r.preset],
+  [gettext("Epochs"), (r) => r.config.epochs], [gettext("Batch"), (r) => r.config.batch_size],
+  [gettext("Learning rate"), (r) => r.config.learning_rate], [gettext("Optimizer"), (r) => r.config.optimizer],
+  [gettext("Schedule"), (r) => r.config.schedule], [gettext("Weight decay"), (r) => r.config.weight_decay],
+  [gettext("Val. accuracy"), (r) => (r.val_accuracy == null ? "" : r.val_accuracy.toFixed(4))],
+  [gettext("Val. mAP"), (r) => (r.val_map == null ? "" : r.val_map.toFixed(4))],
+  [gettext("Val. loss"), (r) => (r.val_loss == null ? "" : r.val_loss.toFixed(4))], [gettext("Seconds"), (r) => r.seconds ?? ""],
 ];
 let rows = [];
 const curves = {};
@@ -48,12 +51,12 @@ function drawParallel() {
     hoverinfo: "count",
     arrangement: "freeform",
     dimensions: [
-      axis("learning rate", (r) => r.config.learning_rate),
-      axis("batch size", (r) => r.config.batch_size),
-      axis("epochs", (r) => r.config.epochs),
-      axis("weight decay", (r) => r.config.weight_decay),
-      axis("optimizer", (r) => r.config.optimizer),
-      axis(use.some((r) => r.val_map != null) ? "val. accuracy or mAP" : "val. accuracy", accuracy),
+      axis(gettext("learning rate"), (r) => r.config.learning_rate),
+      axis(gettext("batch size"), (r) => r.config.batch_size),
+      axis(gettext("epochs"), (r) => r.config.epochs),
+      axis(gettext("weight decay"), (r) => r.config.weight_decay),
+      axis(gettext("optimizer"), (r) => r.config.optimizer),
+      axis(use.some((r) => r.val_map != null) ? gettext("val. accuracy or mAP") : gettext("val. accuracy"), accuracy),
     ],
   }], { height: 360, margin: { t: 50, r: 40, b: 20, l: 60 } }, PLOT_CONFIG);
 }

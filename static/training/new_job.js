@@ -4,6 +4,7 @@
 // models of its task, a multi-label or detection version shows its own settings, and a version
 // that cannot train says why.
 import { el, replace } from "../js/dom.js";
+import { gettext } from "../js/i18n.js";
 
 const data = JSON.parse(document.getElementById("form-data").textContent);
 const form = document.getElementById("new-job");
@@ -70,7 +71,7 @@ function showProblems() {
   const problems = data.problems[form.elements.dataset_version.value] ?? [];
   const box = document.getElementById("version-problems");
   box.hidden = problems.length === 0;
-  replace(box, problems.length ? [el("p", {}, "This version cannot train yet:"), el("ul", {}, problems.map((p) => el("li", {}, p)))] : []);
+  replace(box, problems.length ? [el("p", {}, gettext("This version cannot train yet:")), el("ul", {}, problems.map((p) => el("li", {}, p)))] : []);
   document.getElementById("start").disabled = problems.length > 0;
 }
 

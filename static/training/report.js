@@ -2,6 +2,7 @@
 // confident mistakes, and a threshold explorer over the saved predictions and PR curves.
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 import { PLOT_CONFIG, makeSortable, thumbnail } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
@@ -13,7 +14,10 @@ let report = null;
 function drawConfusion() {
   const z = report.confusion;
   const totals = z.map((row) => row.reduce((a, b) => a + b, 0));
-  const text = z.map((row, i) => row.map((v, j) => plotlyText(`true ${names[i]}, predicted ${names[j]}: ${v} (${totals[i] ? ((100 * v) / totals[i]).toFixed(1) : 0}% of the class)`)));
+  const cell = gettext("true %(true)s, predicted %(predicted)s: %(count)s (%(percent)s% of the class)");
+  const text = z.map((row, i) => row.map((v, j) => plotlyText(interpolate(cell, {
+    true: names[i], predicted: names[j], count: v, percent: totals[i] ? ((100 * v) / totals[i]).toFixed(1) : 0,
+  }, true))));
   // The class names are the axes' categories (a click reads them back); what is drawn is text.
   const ticks = { tickvals: names, ticktext: names.map(plotlyText) };
   window.Plotly.newPlot("confusion", [{
@@ -21,8 +25,8 @@ function drawConfusion() {
     xgap: 1, ygap: 1,
   }], {
     margin: { t: 10, r: 10, b: 60, l: 70 }, height: 460,
-    xaxis: { title: { text: "predicted" }, type: "category", ...ticks },
-    yaxis: { title: { text: "true" }, type: "category", autorange: "reversed", ...ticks },
+    xaxis: { title: { text: gettext("predicted") }, type: "category", ...ticks },
+    yaxis: { title: { text: gettext("true") }, type: "category", autorange: "reversed", ...ticks },
     annotations: z.flatMap((row, i) => row.map((v, j) => ({ x: names[j], y: names[i], text: String(v), showarrow: false, font: { size: 11, color: v > Math.max(...totals) / 3 ? "#fff" : "#1f2937" } }))),
   }, PLOT_CONFIG);
   $("confusion").on("plotly_click", (event) => {
@@ -34,14 +38,15 @@ function drawConfusion() {
 async function showCell(trueClass, predClass) {
   const { data } = await api(`${base}/report/cell/?true=${trueClass}&pred=${predClass}&limit=120`);
   $("cell-panel").hidden = false;
-  $("cell-title").textContent = `True ${names[trueClass]}, predicted ${names[predClass]}: ${data.count} image${data.count === 1 ? "" : "s"}`;
-  replace($("cell-samples"), thumbnails(data.samples, "No images in this cell."));
+  const title = ngettext("True %(true)s, predicted %(predicted)s: %(count)s image", "True %(true)s, predicted %(predicted)s: %(count)s images", data.count);
+  $("cell-title").textContent = interpolate(title, { true: names[trueClass], predicted: names[predClass], count: data.count }, true);
+  replace($("cell-samples"), thumbnails(data.samples, gettext("No images in this cell.")));
   document.body.dataset.cell = `${trueClass},${predClass}`;
 }
 
 async function drawMistakes() {
   const { data } = await api(`${base}/report/cell/?limit=24`);
-  replace($("mistakes"), thumbnails(data.samples, "No mistakes."));
+  replace($("mistakes"), thumbnails(data.samples, gettext("No mistakes.")));
 }
 
 function thumbnails(samples, empty) {
@@ -60,11 +65,11 @@ function drawCoverage() {
   const grid = Array.from({ length: 101 }, (_, i) => i / 100);
   const points = grid.map(atThreshold);
   window.Plotly.react("coverage-chart", [
-    { x: grid, y: points.map((p) => p.coverage), name: "coverage (share answered)", type: "scatter", mode: "lines" },
-    { x: grid, y: points.map((p) => p.accuracy), name: "accuracy of those answered", type: "scatter", mode: "lines" },
+    { x: grid, y: points.map((p) => p.coverage), name: gettext("coverage (share answered)"), type: "scatter", mode: "lines" },
+    { x: grid, y: points.map((p) => p.accuracy), name: gettext("accuracy of those answered"), type: "scatter", mode: "lines" },
   ], {
-    title: { text: "Answer only above a confidence threshold", font: { size: 14 } }, height: 320,
-    margin: { t: 40, r: 10, b: 45, l: 50 }, xaxis: { title: { text: "threshold" } }, yaxis: { range: [0, 1.02] },
+    title: { text: gettext("Answer only above a confidence threshold"), font: { size: 14 } }, height: 320,
+    margin: { t: 40, r: 10, b: 45, l: 50 }, xaxis: { title: { text: gettext("threshold") } }, yaxis: { range: [0, 1.02] },
     legend: { orientation: "h", y: -0.25 },
     shapes: [{ type: "line", x0: Number($("threshold").value), x1: Number($("threshold").value), y0: 0, y1: 1, line: { dash: "dot", color: "#6b7280" } }],
   }, PLOT_CONFIG);
@@ -77,12 +82,13 @@ function drawPr() {
   let nearest = 0;
   curve.thresholds.forEach((v, i) => { if (Math.abs(v - t) < Math.abs(curve.thresholds[nearest] - t)) nearest = i; });
   window.Plotly.react("pr-chart", [
-    { x: curve.recall, y: curve.precision, type: "scatter", mode: "lines", line: { shape: "hv" }, name: plotlyText(`${names[c]} (AP ${curve.ap.toFixed(3)})`) },
-    { x: [curve.recall[nearest]], y: [curve.precision[nearest]], type: "scatter", mode: "markers", marker: { size: 11 }, name: `threshold ${curve.thresholds[nearest].toFixed(2)}` },
+    { x: curve.recall, y: curve.precision, type: "scatter", mode: "lines", line: { shape: "hv" }, name: plotlyText(interpolate(gettext("%(name)s (AP %(ap)s)"), { name: names[c], ap: curve.ap.toFixed(3) }, true)) },
+    { x: [curve.recall[nearest]], y: [curve.precision[nearest]], type: "scatter", mode: "markers", marker: { size: 11 },
+      name: interpolate(gettext("threshold %(threshold)s"), { threshold: curve.thresholds[nearest].toFixed(2) }, true) },
   ], {
-    title: { text: plotlyText(`Precision-recall, ${names[c]} vs. the rest`), font: { size: 14 } }, height: 320,
-    margin: { t: 40, r: 10, b: 45, l: 50 }, xaxis: { title: { text: "recall" }, range: [0, 1.02] },
-    yaxis: { title: { text: "precision" }, range: [0, 1.02] }, legend: { orientation: "h", y: -0.25 },
+    title: { text: plotlyText(interpolate(gettext("Precision-recall, %(name)s vs. the rest"), { name: names[c] }, true)), font: { size: 14 } }, height: 320,
+    margin: { t: 40, r: 10, b: 45, l: 50 }, xaxis: { title: { text: gettext("recall") }, range: [0, 1.02] },
+    yaxis: { title: { text: gettext("precision") }, range: [0, 1.02] }, legend: { orientation: "h", y: -0.25 },
   }, PLOT_CONFIG);
   return { precision: curve.precision[nearest], recall: curve.recall[nearest] };
 }
@@ -93,11 +99,12 @@ function drawThreshold() {
   const at = atThreshold(t);
   const pr = drawPr();
   drawCoverage();
+  const name = names[Number($("pr-class").value)];
   const facts = [
-    ["Answered", `${at.kept} (${(100 * at.coverage).toFixed(1)}%)`],
-    ["Accuracy when answered", at.accuracy == null ? "—" : `${(100 * at.accuracy).toFixed(1)}%`],
-    [`Precision, ${names[Number($("pr-class").value)]}`, pr.precision.toFixed(3)],
-    [`Recall, ${names[Number($("pr-class").value)]}`, pr.recall.toFixed(3)],
+    [gettext("Answered"), `${at.kept} (${(100 * at.coverage).toFixed(1)}%)`],
+    [gettext("Accuracy when answered"), at.accuracy == null ? "—" : `${(100 * at.accuracy).toFixed(1)}%`],
+    [interpolate(gettext("Precision, %(name)s"), { name }, true), pr.precision.toFixed(3)],
+    [interpolate(gettext("Recall, %(name)s"), { name }, true), pr.recall.toFixed(3)],
   ];
   replace($("threshold-facts"), facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, v))));
 }

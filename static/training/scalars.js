@@ -1,6 +1,7 @@
 // Shared by the job and comparison pages: smoothing, x axes and Plotly traces for scalar series.
 import { colourOf, drawDetections, loadImage } from "../js/boxes.js";
 import { el, plotlyText } from "../js/dom.js";
+import { gettext, interpolate } from "../js/i18n.js";
 
 export const COLORS = ["#0f766e", "#e6194b", "#4363d8", "#f58231", "#911eb4", "#3cb44b", "#f032e6", "#9a6324"];
 export const PLOT_CONFIG = { displaylogo: false, responsive: true };
@@ -29,7 +30,7 @@ export function xValues(series, mode, start) {
 }
 
 export function xTitle(mode) {
-  return { step: "step", relative: "seconds since start", wall: "time" }[mode];
+  return { step: gettext("step"), relative: gettext("seconds since start"), wall: gettext("time") }[mode];
 }
 
 // Series that are schedules or readings, not noisy estimates: smoothing would only blur them.
@@ -45,7 +46,7 @@ export function traces(series, { name, color, smoothing, xmode, start, group }) 
   const n = series.value.length;
   if (UNSMOOTHED.has(name.split("/").pop()) || n < SMOOTH_MIN_POINTS) smoothing = 0;
   const raw = {
-    x, y: series.value, name: plotlyText(`${name} (raw)`), type: "scatter", mode: "lines",
+    x, y: series.value, name: plotlyText(interpolate(gettext("%(name)s (raw)"), { name }, true)), type: "scatter", mode: "lines",
     line: { color, width: 1 }, opacity: 0.25, showlegend: false, legendgroup: group ?? name, hoverinfo: "skip", meta: "raw",
   };
   const smoothed = {
@@ -56,14 +57,24 @@ export function traces(series, { name, color, smoothing, xmode, start, group }) 
   const last = {
     x: [x[n - 1]], y: [value], type: "scatter", mode: "markers+text", text: [Number.isFinite(value) ? Number(value.toPrecision(4)).toString() : String(value)],
     textposition: "top left", textfont: { color, size: 11 }, marker: { color, size: 6 }, showlegend: false,
-    legendgroup: group ?? name, customdata: [plotlyText(name)], hovertemplate: "%{customdata} (last): %{y}<extra></extra>", meta: "last",
+    legendgroup: group ?? name, customdata: [plotlyText(name)], hovertemplate: gettext("%{customdata} (last): %{y}<extra></extra>"), meta: "last",
   };
   return [raw, smoothed, last];
 }
 
+// A chart's title as people read it: chartOf's names are also the charts' ids and data-chart.
+function chartTitle(chart) {
+  const titles = {
+    loss: gettext("loss"), "loss parts": gettext("loss parts"), accuracy: gettext("accuracy"),
+    "learning rate": gettext("learning rate"), "device memory (MiB)": gettext("device memory (MiB)"),
+    "epoch time (s)": gettext("epoch time (s)"), "throughput (images/s)": gettext("throughput (images/s)"),
+  };
+  return titles[chart] ?? chart;
+}
+
 export function chartLayout(title, { xmode, logY }) {
   return {
-    title: { text: plotlyText(title), font: { size: 14 } },
+    title: { text: plotlyText(chartTitle(title)), font: { size: 14 } },
     margin: { t: 40, r: 10, b: 45, l: 55 },
     height: 300,
     xaxis: { title: { text: xTitle(xmode) }, type: xmode === "wall" ? "date" : "linear" },
@@ -111,17 +122,19 @@ export function makeSortable(table) {
   });
 }
 
+const sampleName = (sample) => interpolate(gettext("sample %(id)s"), { id: sample.sample }, true);
+
 // One sample's tile: the image, the predicted and the true class (or, multi-label, the two
 // label sets), and a relabel link.
 export function thumbnail(sample, names, { relabel = false } = {}) {
   if (Array.isArray(sample.found)) return boxesThumbnail(sample, names);
   if (Array.isArray(sample.true)) return labelSetThumbnail(sample, names, { relabel });
   const right = sample.pred === sample.true;
-  const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, "Relabel")];
+  const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, gettext("Relabel"))];
   return el("figure", { class: `thumb ${right ? "right" : "wrong"}`, "data-sample": sample.sample },
-    el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: `sample ${sample.sample}` }),
+    el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: sampleName(sample) }),
     el("figcaption", {}, `${names[sample.pred]} (${(sample.conf * 100).toFixed(0)}%)`, el("br"),
-      el("span", { class: "muted" }, `true: ${names[sample.true]}`), link));
+      el("span", { class: "muted" }, interpolate(gettext("true: %(name)s"), { name: names[sample.true] }, true)), link));
 }
 
 // Multi-label: the predicted classes (right ones green, extra ones red, with their scores)
@@ -135,12 +148,12 @@ function labelSetThumbnail(sample, names, { relabel }) {
   const percent = (k) => (score.get(k) == null ? "" : ` ${(100 * score.get(k)).toFixed(0)}%`);
   const chosen = sample.pred.map((k) => el("span", { class: `label-chip ${truth.has(k) ? "hit" : "extra"}` }, `${names[k]}${percent(k)}`));
   const actual = sample.true.map((k) => el("span", { class: `label-chip ${predicted.has(k) ? "hit" : "missed"}` }, names[k]));
-  const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, "Relabel")];
+  const link = relabel && sample.relabel && [el("br"), el("a", { href: sample.relabel, class: "relabel" }, gettext("Relabel"))];
   return el("figure", { class: `thumb ${right ? "right" : "wrong"}`, "data-sample": sample.sample },
-    el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: `sample ${sample.sample}` }),
+    el("img", { src: `/api/samples/${sample.sample}/thumbnail/`, alt: sampleName(sample) }),
     el("figcaption", {},
-      el("span", { class: "muted" }, "predicted: "), chosen.length ? chosen : el("span", { class: "muted" }, "none"), el("br"),
-      el("span", { class: "muted" }, "true: "), actual, link));
+      el("span", { class: "muted" }, gettext("predicted: ")), chosen.length ? chosen : el("span", { class: "muted" }, gettext("none")), el("br"),
+      el("span", { class: "muted" }, gettext("true: ")), actual, link));
 }
 
 // Detection: the thumbnail with its true boxes (dashed) and the boxes found over the score a
@@ -150,7 +163,7 @@ const BOX_SCORE = 0.5;
 
 function boxesThumbnail(sample, names) {
   const found = sample.found.filter((f) => f[1] >= BOX_SCORE);
-  const canvas = el("canvas", { "aria-label": `sample ${sample.sample}` });
+  const canvas = el("canvas", { "aria-label": sampleName(sample) });
   const wrong = found.some((f) => f[6] < 0) || new Set(found.map((f) => f[6])).size < sample.truth.length;
   loadImage(`/api/samples/${sample.sample}/thumbnail/`).then((image) => {
     const scale = image.naturalWidth / sample.size[0];
@@ -161,5 +174,5 @@ function boxesThumbnail(sample, names) {
     ], { maxSide: 200, lineWidth: 1.5 });
   }).catch(() => {});
   return el("figure", { class: `thumb detection-thumb ${wrong ? "wrong" : "right"}`, "data-sample": sample.sample, "data-boxes": String(found.length) },
-    canvas, el("figcaption", {}, `${found.length} found, ${sample.truth.length} true`));
+    canvas, el("figcaption", {}, interpolate(gettext("%(found)s found, %(true)s true"), { found: found.length, true: sample.truth.length }, true)));
 }
