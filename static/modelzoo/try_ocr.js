@@ -5,6 +5,7 @@
 import { api } from "../datastore/api.js";
 import { colourOf, drawDetections, loadImage } from "../js/boxes.js";
 import { el, replace } from "../js/dom.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 
 const form = document.getElementById("read-form");
 
@@ -22,7 +23,7 @@ async function read(event) {
   if (!option || !file) return;
   const body = new FormData();
   body.append("image", file);
-  status.textContent = `Reading with ${option.textContent}…`;
+  status.textContent = interpolate(gettext("Reading with %(model)s…"), { model: option.textContent }, true);
   replace(list);
   canvas.hidden = true;
   document.body.dataset.read = "";
@@ -34,7 +35,8 @@ async function read(event) {
       el("span", { class: "swatch", style: { "--swatch": colourOf(i) } }),
       el("span", { class: "line-text", lang: "" }, line.text),
       el("span", { class: "probability" }, percent(line.score)))));
-    status.textContent = `${data.lines.length} line${data.lines.length === 1 ? "" : "s"} read in ${data.elapsed_ms} ms:`;
+    const read = ngettext("%(count)s line read in %(ms)s ms:", "%(count)s lines read in %(ms)s ms:", data.lines.length);
+    status.textContent = interpolate(read, { count: data.lines.length, ms: data.elapsed_ms }, true);
     document.body.dataset.read = String(data.lines.length);
   } catch (error) {
     status.textContent = error.message;
