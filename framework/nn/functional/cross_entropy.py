@@ -167,10 +167,12 @@ def _label_array(label: object, like: Tensor):
 def _hard_index(label, input: Tensor, axis: int, loss: str):
     """Labels as an int array with the class axis present (size 1); and whether it was."""
     xp = get_array_module(label)
+    if label.dtype.kind == "f" and bool((label == xp.floor(label)).all()):
+        label = label.astype(xp.int64)  # whole-number float labels, as Paddle casts them
     if label.dtype.kind not in "iu":
         raise TypeError(
-            f"{loss} got labels of dtype {label.dtype} for hard labels; pass integer class "
-            "indices, or soft_label=True for probabilities"
+            f"{loss} got labels of dtype {label.dtype} with fractional values for hard labels; "
+            "pass integer class indices, or soft_label=True for probabilities"
         )
     shape = list(input.shape)
     expected = shape[:axis] + shape[axis + 1 :]
@@ -336,13 +338,15 @@ def nll_loss(
     name: str | None = None,
 ) -> Tensor:
     """Negative log-likelihood on log-probabilities `input` of shape [N, C] or
-    [N, C, d1, ...] with int labels [N] or [N, d1, ...]. 'mean' divides by the summed weight
-    of the non-ignored samples."""
+    [N, C, d1, ...] with int labels [N] or [N, d1, ...] (or with a size-1 axis 1: [N, 1]).
+    'mean' divides by the summed weight of the non-ignored samples."""
     check_reduction(reduction, "nll_loss")
     if input.ndim < 2:
         raise ValueError(f"nll_loss expects input with at least 2 dims [N, C], got {input.shape}")
     (input,) = amp_cast("nll_loss", input)
     labels = _label_array(label, input)
+    if labels.ndim == input.ndim and labels.shape[1] == 1:
+        labels = labels.squeeze(1)  # [N, 1] (or [N, 1, d1, ...]), as Paddle takes them
     if labels.ndim != input.ndim - 1:
         expected = [input.shape[0], *input.shape[2:]]
         raise ValueError(

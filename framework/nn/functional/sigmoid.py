@@ -134,8 +134,21 @@ def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
 
 
 def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
-    """`x * sigmoid(x)`, elementwise (also known as swish)."""
-    return SiLU().apply(*amp_cast("silu", x))
+    """`x * sigmoid(x)`, elementwise (also known as swish). With `inplace=True`, `x` itself
+    takes the result and is returned (refused on a leaf that requires a gradient).
+
+        framework.nn.functional.silu(framework.to_tensor([1.0, -1.0]))  # [0.7311, -0.2689]
+    """
+    result = SiLU().apply(*amp_cast("silu", x))
+    if not inplace:
+        return result
+    from framework.ops.manipulation.inplace import check_inplace, rebind
+    from framework.ops.math.promotion import cast_to
+
+    check_inplace(x, "silu")
+    return rebind(
+        x, result if result._data.dtype == x._data.dtype else cast_to(result, x._data.dtype)
+    )
 
 
 def swish(x: Tensor, name: str | None = None) -> Tensor:

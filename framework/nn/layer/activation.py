@@ -105,12 +105,15 @@ class GELU(_Elementwise):
 
 
 class Silu(_Elementwise):
-    """`x * sigmoid(x)`."""
+    """`x * sigmoid(x)`; with `inplace=True` the input takes the result.
+
+    framework.nn.Silu()(framework.to_tensor([1.0, -1.0]))  # [0.7311, -0.2689]
+    """
 
     function = staticmethod(F.silu)
 
     def __init__(self, inplace: bool = False, name: str | None = None) -> None:
-        super().__init__(name)
+        super().__init__(name, inplace=inplace)
 
 
 SiLU = Silu

@@ -17,9 +17,9 @@ class Assign(Function):
 
 def assign(x: object, output: Tensor | None = None) -> Tensor:
     """A copy of `x`: a Tensor (the copy stays in the graph), a NumPy array, a list or a number
-    (a number gives shape [1]). With `output` (same shape; cast to its dtype) the copy goes into
-    `output`, which is returned: a leaf such as a parameter keeps being a leaf, an intermediate
-    is rebound to the copy in the graph.
+    (a number gives shape [1]). With `output` (cast to its dtype) the copy goes into `output`,
+    which is returned: a leaf such as a parameter keeps being a leaf, an intermediate is rebound
+    to the copy in the graph. As in Paddle, `output` takes the copy's shape when they differ.
 
         y = framework.assign(x)            # like x.clone()
         framework.assign([1.0, 2.0], out)  # out now holds [1., 2.]
@@ -30,8 +30,6 @@ def assign(x: object, output: Tensor | None = None) -> Tensor:
         result = to_tensor([x] if isinstance(x, bool | int | float) else x)
     if output is None:
         return result
-    if result._data.shape != output._data.shape:
-        raise ValueError(f"assign: got shape {result.shape} for an output of shape {output.shape}")
     if result._data.dtype != output._data.dtype:
         result = result.astype(output._data.dtype)
     if output._node is None:

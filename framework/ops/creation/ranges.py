@@ -46,18 +46,37 @@ def arange(
 
 
 def linspace(
-    start: float, stop: float, num: int, dtype: object = None, name: str | None = None
+    start: float,
+    stop: float,
+    num: int,
+    dtype: object = None,
+    name: str | None = None,
+    *,
+    out: Tensor | None = None,
+    device: object = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """`num` evenly spaced values from `start` to `stop`, both included (default float dtype;
-    an integer dtype truncates, as in Paddle).
+    an integer dtype truncates, as in Paddle). `device` places the result ("cpu", "gpu:0", a
+    Place; default the current device), `requires_grad` makes it a leaf that records its
+    gradient, and `out` takes the values.
 
         framework.linspace(0, 1, 5)   # [0., 0.25, 0.5, 0.75, 1.]
     """
+    from framework.ops.creation.assign import assign
+
     start, stop, num = _number(start), _number(stop), int(_number(num))
     if num < 0:
         raise ValueError(f"linspace: num must be non-negative, got {num}")
-    values = backend.current_xp().linspace(start, stop, num, dtype=np.float64)
-    return Tensor._wrap(values.astype(float_dtype(dtype), copy=False))
+    xp = (
+        backend.current_xp()
+        if device is None
+        else backend.xp_for_place(backend._parse_device(device))
+    )
+    values = xp.linspace(start, stop, num, dtype=np.float64)
+    result = Tensor._wrap(values.astype(float_dtype(dtype), copy=False))
+    result.stop_gradient = not requires_grad
+    return result if out is None else assign(result, out)
 
 
 def eye(

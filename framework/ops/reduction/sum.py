@@ -128,13 +128,24 @@ def mean(
     axis: int | list[int] | tuple[int, ...] | None = None,
     keepdim: bool = False,
     name: str | None = None,
+    *,
+    dtype: object = None,
+    out: Tensor | None = None,
 ) -> Tensor:
     """Arithmetic mean over `axis`; nan over an empty axis.
 
-    An integer tensor gives an integer mean truncated toward zero, as Paddle does.
+    An integer tensor gives an integer mean truncated toward zero, as Paddle does; `dtype`
+    casts `x` first (so `dtype="float32"` gives an integer tensor's exact mean), and `out`
+    takes the result.
 
         framework.mean(framework.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=1)  # [1.5, 3.5]
     """
+    if dtype is not None:
+        x = x.astype(dtypes.convert_dtype(dtype))
+    if out is not None:
+        from framework.ops.creation.assign import assign
+
+        return assign(mean(x, axis, keepdim), out)
     axes = normalize_axes(axis, x._data.ndim)
     n = count(x._data.shape, axes)
     kind = x._data.dtype.kind

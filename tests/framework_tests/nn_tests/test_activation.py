@@ -237,7 +237,7 @@ LAYERS = [
     (nn.CELU(), F.celu, "CELU(alpha=1.0)"),
     (nn.SELU(), F.selu, "SELU(scale=1.0507009873554805, alpha=1.6732632423543772)"),
     (nn.GELU(True), lambda x: F.gelu(x, True), "GELU(approximate=True)"),
-    (nn.SiLU(), F.silu, "Silu()"),
+    (nn.SiLU(), F.silu, "Silu(inplace=False)"),  # as Paddle prints it
     (nn.Swish(), F.swish, "Swish()"),
     (nn.Sigmoid(), F.sigmoid, "Sigmoid()"),
     (nn.LogSigmoid(), F.log_sigmoid, "LogSigmoid()"),

@@ -411,8 +411,9 @@ def test_cross_entropy_errors_speak_the_users_language():
 
 
 def test_nll_loss_rejects_mismatched_labels():
-    with pytest.raises(ValueError, match=r"labels of shape \[5\].*got \[5, 1\]"):
-        F.nll_loss(tensor(X), tensor(LABELS[:, None]))
+    # [N, 1] is Paddle's other label shape (test_paddle_behaviours); [N, 2] is not one.
+    with pytest.raises(ValueError, match=r"labels of shape \[5\].*got \[5, 2\]"):
+        F.nll_loss(tensor(X), tensor(np.stack([LABELS, LABELS], axis=1)))
 
 
 LOSS_LAYERS = [
