@@ -19,4 +19,6 @@ urlpatterns = [
     # the Content-Security-Policy runs no inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
+    # set_language: the header's language switcher posts here.
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
