@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models.dataset import Dataset, LabelClass
 
@@ -31,10 +32,10 @@ class BoxInput:
 
 class Sample(models.Model):
     class Split(models.TextChoices):
-        NONE = "", "Unassigned"
-        TRAIN = "train", "Train"
-        VAL = "val", "Validation"
-        TEST = "test", "Test"
+        NONE = "", _("Unassigned")
+        TRAIN = "train", _("Train")
+        VAL = "val", _("Validation")
+        TEST = "test", _("Test")
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="samples")
     import_job = models.ForeignKey(

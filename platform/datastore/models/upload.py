@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models.dataset import Dataset
 
@@ -44,11 +45,11 @@ def _exclusive(path: Path, message: str, received: int) -> Iterator[None]:
 
 class UploadSession(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Receiving files"
-        IMPORTING = "importing", "Importing"
-        IMPORTED = "imported", "Imported"
-        FAILED = "failed", "Import failed"
-        EXPIRED = "expired", "Expired unused (files deleted)"
+        OPEN = "open", _("Receiving files")
+        IMPORTING = "importing", _("Importing")
+        IMPORTED = "imported", _("Imported")
+        FAILED = "failed", _("Import failed")
+        EXPIRED = "expired", _("Expired unused (files deleted)")
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="uploads")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)

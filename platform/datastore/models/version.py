@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models.dataset import Dataset
 from datastore.models.sample import Sample
@@ -14,8 +15,8 @@ class DatasetVersion(models.Model):
     """An immutable snapshot of samples, labels and split. Nothing updates it after creation."""
 
     class SplitMethod(models.TextChoices):
-        STRATIFIED = "stratified", "Stratified random split"
-        FOLDERS = "folders", "Split from the imported folders"
+        STRATIFIED = "stratified", _("Stratified random split")
+        FOLDERS = "folders", _("Split from the imported folders")
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()

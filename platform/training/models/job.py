@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import without_paths
 from modelzoo.catalog import Architecture, get_architecture
@@ -22,30 +23,30 @@ from modelzoo.catalog import Architecture, get_architecture
 
 class TrainingJob(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Succeeded")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Task(models.TextChoices):
         # The values are the datastore's task types: a job trains its dataset's task.
-        CLASSIFICATION = "classification", "Image classification"
-        MULTI_LABEL = "multi_label", "Multi-label classification"
-        DETECTION = "detection", "Object detection"
+        CLASSIFICATION = "classification", _("Image classification")
+        MULTI_LABEL = "multi_label", _("Multi-label classification")
+        DETECTION = "detection", _("Object detection")
 
     class Init(models.TextChoices):
-        SCRATCH = "scratch", "Random initialisation"
-        SHIPPED = "shipped", "Shipped weights"
-        SAVED = "saved", "Saved weights"
+        SCRATCH = "scratch", _("Random initialisation")
+        SHIPPED = "shipped", _("Shipped weights")
+        SAVED = "saved", _("Saved weights")
 
     class Failure(models.TextChoices):
-        NOT_FINITE = "not_finite", "Loss became NaN or infinite"
-        OUT_OF_MEMORY = "out_of_memory", "Out of memory"
-        DATA = "data", "Data error"
-        WORKER_LOST = "worker_lost", "Worker lost"
-        DEVICE = "device", "No suitable device"
-        INTERNAL = "internal", "Unexpected error"
+        NOT_FINITE = "not_finite", _("Loss became NaN or infinite")
+        OUT_OF_MEMORY = "out_of_memory", _("Out of memory")
+        DATA = "data", _("Data error")
+        WORKER_LOST = "worker_lost", _("Worker lost")
+        DEVICE = "device", _("No suitable device")
+        INTERNAL = "internal", _("Unexpected error")
 
     FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
 
