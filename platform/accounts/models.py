@@ -101,14 +101,14 @@ class Membership(models.Model):
 
     def change_role(self, role: Membership.Role) -> None:
         if self.is_last_owner and role != self.Role.OWNER:
-            raise ValidationError("A workspace needs at least one owner.")
+            raise ValidationError(_("A workspace needs at least one owner."))
         self.role = role
         self.save(update_fields=["role"])
 
     def remove(self) -> None:
         """Removes the member and revokes their tokens for this workspace."""
         if self.is_last_owner:
-            raise ValidationError("A workspace needs at least one owner.")
+            raise ValidationError(_("A workspace needs at least one owner."))
         ApiToken.objects.active().filter(workspace=self.workspace, user=self.user).update(
             revoked_at=timezone.now()
         )

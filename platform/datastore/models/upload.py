@@ -83,11 +83,18 @@ class UploadSession(models.Model):
         for name, size in declared:
             if size > settings.MAX_UPLOAD_BYTES:
                 raise ValidationError(
-                    f"'{name}' is {size:,} bytes, over the {settings.MAX_UPLOAD_BYTES:,}-byte "
-                    "limit (MAX_UPLOAD_BYTES). Split it into smaller zips."
+                    _(
+                        "'%(name)s' is %(size)s bytes, over the %(max_upload_bytes)s-byte "
+                        "limit (MAX_UPLOAD_BYTES). Split it into smaller zips."
+                    )
+                    % {
+                        "name": name,
+                        "size": f"{size:,}",
+                        "max_upload_bytes": f"{settings.MAX_UPLOAD_BYTES:,}",
+                    }
                 )
             if len(name) > 1000 or not name.strip():
-                raise ValidationError("A file name must be 1 to 1000 characters long.")
+                raise ValidationError(_("A file name must be 1 to 1000 characters long."))
         UploadFile.objects.bulk_create(
             [UploadFile(session=self, name=name, size=size) for name, size in declared],
             ignore_conflicts=True,
@@ -98,7 +105,8 @@ class UploadSession(models.Model):
         for upload_file in files:
             if upload_file.size != sizes[upload_file.name]:
                 raise ValidationError(
-                    f"'{upload_file.name}' was declared before with another size."
+                    _("'%(upload_file_name)s' was declared before with another size.")
+                    % {"upload_file_name": upload_file.name}
                 )
         return files
 

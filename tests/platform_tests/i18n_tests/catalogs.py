@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from asgiref.local import Local
 from django.conf import settings
 from django.utils import translation
 
@@ -35,7 +36,10 @@ def compile_catalogs() -> None:
             subprocess.run([msgfmt, "--check", "-o", str(mo), str(po)], check=True)
             rebuilt = True
     if rebuilt:
-        # A process that already loaded the catalogs keeps them: start over from the files.
-        translation.trans_real._translations = {}
-        translation.trans_real._default = None
-        translation.trans_real._active = type(translation.trans_real._active)()
+        # A process that already looked for the catalogs keeps what it found: start over from
+        # the files, as Django does when LOCALE_PATHS changes (django.test.signals).
+        trans_real = translation.trans_real
+        trans_real._translations = {}
+        trans_real._default = None
+        trans_real._active = Local()
+        trans_real.translation_catalog_exists.cache_clear()

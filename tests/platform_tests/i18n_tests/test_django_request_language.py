@@ -117,3 +117,16 @@ class RequestLanguageTests(BaseTestCase):
         with translation.override("en"):
             with self.assertRaisesMessage(ValueError, "Epochs must be a whole number."):
                 FIELDS["epochs"].clean("2.5")
+
+    def test_an_api_validation_error_from_our_services_is_chinese(self) -> None:
+        client = self.api_client_for(self.bob)
+        url = f"/api/workspaces/{self.workspace.slug}/datasets/"
+        body = {"name": "猫和狗", "task_type": "classification"}
+        self.assertEqual(client.post(url, body, format="json").status_code, 201)
+        again = client.post(url, body, format="json", headers={"accept-language": "zh-CN"})
+        self.assertEqual(again.status_code, 400)
+        self.assertIn("此工作空间已有名为“猫和狗”的数据集。", again.json()["message"])
+        english = client.post(url, body, format="json")
+        self.assertIn(
+            "This workspace already has a dataset named '猫和狗'.", english.json()["message"]
+        )
