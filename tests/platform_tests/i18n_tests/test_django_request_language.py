@@ -130,3 +130,10 @@ class RequestLanguageTests(BaseTestCase):
         self.assertIn(
             "This workspace already has a dataset named '猫和狗'.", english.json()["message"]
         )
+
+    def test_djangos_own_admin_speaks_chinese_too(self) -> None:
+        response = self.client.get("/admin/login/", headers={"accept-language": "zh-CN"})
+        self.assertContains(response, 'lang="zh-hans"')
+        self.assertContains(response, "用户名")
+        english = self.client.get("/admin/login/")
+        self.assertContains(english, "Username")
