@@ -294,7 +294,9 @@ class PasswordTokenView(generics.GenericAPIView):
         if waits:
             wait = max(waits)
             raise exceptions.Throttled(
-                wait, f"Too many attempts; try again in {throttling.wait_text(wait)}."
+                wait,
+                _("Too many attempts; try again in %(wait)s.")
+                % {"wait": throttling.wait_text(wait)},
             )
         for limit, key in limits[:2]:
             limit.record(key)

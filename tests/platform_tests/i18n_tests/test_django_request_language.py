@@ -7,6 +7,7 @@ from django.conf import settings
 from django.test import override_settings
 from django.utils import translation
 
+from core import throttling
 from core.testing import PASSWORD, BaseTestCase
 from tests.platform_tests.i18n_tests.catalogs import compile_catalogs
 from training.hyperparameters import FIELDS
@@ -137,3 +138,12 @@ class RequestLanguageTests(BaseTestCase):
         self.assertContains(response, "用户名")
         english = self.client.get("/admin/login/")
         self.assertContains(english, "Username")
+
+    def test_the_wait_of_a_throttled_login_reads_in_the_requests_language(self) -> None:
+        with translation.override("zh-hans"):
+            self.assertEqual(throttling.wait_text(300), "5 分钟")
+            self.assertEqual(throttling.wait_text(20), "20 秒")
+        with translation.override("en"):
+            self.assertEqual(throttling.wait_text(60 * 5), "5 minutes")
+            self.assertEqual(throttling.wait_text(61), "2 minutes")
+            self.assertEqual(throttling.wait_text(20), "20 s")
