@@ -61,7 +61,7 @@ def dataset_list(request: HttpRequest, slug: str) -> HttpResponse:
         require_role(request.user, workspace, Role.MEMBER)
         if form.is_valid():
             if workspace.datasets.filter(name=form.cleaned_data["name"]).exists():
-                form.add_error("name", "This workspace already has a dataset with this name.")
+                form.add_error("name", _("This workspace already has a dataset with this name."))
             else:
                 dataset = form.save(commit=False)
                 dataset.workspace, dataset.created_by = workspace, request.user
@@ -124,7 +124,7 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
 def upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset, role = _dataset(request, pk)
     recent = ImportJob.objects.filter(dataset=dataset)[:5]
-    formats = [("", "Detect automatically")] + [(f.value, f.title) for f in Format]
+    formats = [("", _("Detect automatically"))] + [(f.value, f.title) for f in Format]
     return render(
         request, "datastore/upload.html", _context(dataset, role, recent=recent, formats=formats)
     )

@@ -74,7 +74,7 @@ def _optional_float(value: str | None) -> float | None:
     try:
         return float(value)
     except ValueError:
-        raise ValidationError("The threshold must be a number from 0 to 1.") from None
+        raise ValidationError(_("The threshold must be a number from 0 to 1.")) from None
 
 
 @login_required

@@ -12,22 +12,27 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 CLASSIFICATION = "classification"
 MULTI_LABEL = "multi_label"
 DETECTION = "detection"
 TASKS = {
-    CLASSIFICATION: "Image classification",
-    MULTI_LABEL: "Multi-label classification",
-    DETECTION: "Object detection",
+    CLASSIFICATION: _("Image classification"),
+    MULTI_LABEL: _("Multi-label classification"),
+    DETECTION: _("Object detection"),
 }
 # The architectures a dataset's task trains: multi-label datasets train the classifiers.
 TRAINS_ON = {CLASSIFICATION: CLASSIFICATION, MULTI_LABEL: CLASSIFICATION, DETECTION: DETECTION}
 # What the zoo says about a task that has no architectures of its own (it never pretends).
 MISSING = {
-    "multi_label": "Multi-label datasets train the image-classification architectures above: "
-    "one sigmoid score per class, binary cross-entropy, and a threshold per class.",
-    "detection": "No object-detection architecture is in the model zoo, so detection versions "
-    "cannot train.",
+    "multi_label": _(
+        "Multi-label datasets train the image-classification architectures above: "
+        "one sigmoid score per class, binary cross-entropy, and a threshold per class."
+    ),
+    "detection": _(
+        "No object-detection architecture is in the model zoo, so detection versions cannot train."
+    ),
 }
 
 

@@ -163,7 +163,7 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, form: NewJobFo
     ).first()
     init, weights_id = form.init_choice()
     if init == "shipped" and data["weights"] != f"shipped:{data['architecture']}":
-        form.add_error("weights", "These shipped weights are for another model.")
+        form.add_error("weights", _("These shipped weights are for another model."))
         return None
     weights = Weights.objects.filter(pk=weights_id, workspace=workspace).first()
     try:
