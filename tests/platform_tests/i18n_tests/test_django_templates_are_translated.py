@@ -31,6 +31,10 @@ class TemplatesAreTranslatedTests(SimpleTestCase):
         source = "{% block title %}Log in{% endblock %}{% if a %}{{ a }} more{% endif %}"
         self.assertEqual([f.text for f in untranslated(source)], ["Log in", "more"])
 
+    def test_it_finds_an_untranslated_default_of_a_variable(self) -> None:
+        source = '{{ a|default:"nobody" }} {{ b|default:_("someone") }} {{ c|default:"—" }}'
+        self.assertEqual([f.text for f in untranslated(source)], ["nobody"])
+
     def test_it_finds_untranslated_attributes_people_read(self) -> None:
         source = (
             '<input title="Pick one" placeholder="e.g. cats" aria-label="{{ n }} images">'

@@ -49,6 +49,8 @@ _READ_ATTRIBUTES = re.compile(r'\b(title|placeholder|aria-label|alt)\s*=\s*"([^"
 _BUTTON_INPUT = re.compile(r'^<input\b[^>]*\btype="(submit|button|reset)"')
 _VALUE = re.compile(r'\bvalue\s*=\s*"([^"]*)"')
 _LETTERS = re.compile(r"[A-Za-z]")
+# A literal a filter shows in place of a missing value ({{ x|default:"none" }}): text too.
+_FILTER_LITERAL = re.compile(r'\|(?:default|default_if_none):"([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,9 @@ def untranslated(source: str) -> list[Untranslated]:
         for value, start in texts:
             if _is_text(_TEMPLATE.sub(" ", value)):
                 found.append(Untranslated(line_of(tag.start() + start), value.strip()))
+    for literal in _FILTER_LITERAL.finditer(visible):
+        if _is_text(literal.group(1)):
+            found.append(Untranslated(line_of(literal.start()), literal.group(1)))
     between = _TAG.sub(_blank, visible)
     for part in re.finditer(r"[^\0]+", _TEMPLATE.sub(_blank, between)):
         text = part.group(0)
