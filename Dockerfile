@@ -17,7 +17,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 # GNU OpenMP: the runtime of oneDNN's library (the onednn-cpu-gomp wheel), not in slim images.
-RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends libgomp1 \
+# gettext's msgfmt compiles the translation catalogs (locale/) below.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends libgomp1 gettext \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 sampan && mkdir -p /data && chown sampan:sampan /data
 
@@ -45,6 +46,9 @@ RUN python -c "import json, pathlib; docs = [json.loads(p.read_text()) for p in 
  && rm -rf /tmp/manifests /tmp/weights.txt
 
 COPY --chown=sampan:sampan . .
+# The translations: each catalog's .mo is built from its committed .po (`make messages` in a
+# checkout).
+RUN for po in locale/*/LC_MESSAGES/*.po; do msgfmt --check -o "${po%.po}.mo" "$po" || exit 1; done
 # A throwaway key: collectstatic needs settings to load, and nothing is signed at build time.
 RUN SECRET_KEY=collectstatic-only VAR_DIR=/tmp/build-var python manage.py collectstatic --noinput \
  && rm -rf /tmp/build-var

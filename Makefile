@@ -17,7 +17,8 @@ SYSTEM_PACKAGES := chromium chromium-driver libgomp1 postgresql fonts-noto-cjk g
 TEST_POSTGRES ?= 1
 POSTGRES_SUITES := tests/platform_tests tests/workers_tests
 
-.PHONY: help run test lint bench gpu-check system-packages wheel weights constraints
+.PHONY: help run test lint bench gpu-check system-packages wheel weights constraints messages \
+	makemessages
 
 help:
 	@echo "make run        install, migrate, create the demo login, start Redis + worker + web"
@@ -28,6 +29,8 @@ help:
 	@echo "make gpu-check  run the GPU checks (scripts/gpu_check.sh) on a CUDA machine"
 	@echo "make constraints  rewrite constraints.txt: the runtime packages, pinned as installed here"
 	@echo "make wheel      build dist/sampan_framework-*.whl: framework/ alone, needing only NumPy"
+	@echo "make messages   compile the translation catalogs (locale/*/LC_MESSAGES/*.po) into .mo"
+	@echo "make makemessages  update locale/zh_Hans/LC_MESSAGES/django.po from the templates and code"
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -61,19 +64,37 @@ $(VENV)/.installed-weights: $(MANIFESTS) $(READY_MANIFESTS) | $(VENV)/.installed
 weights: $(VENV)/.installed $(VENV)/.installed-weights
 	$(PY) -m framework.vision.models.install_weights
 
+# The translations (Django i18n): the .po catalogs are committed, their compiled .mo files are
+# built here, each when its .po changed. Both domains: django.po (templates and Python) and
+# djangojs.po (page scripts). Without gettext's msgfmt the pages stay in English, and it says so.
+CATALOGS := $(wildcard locale/*/LC_MESSAGES/*.po)
+messages: $(CATALOGS:.po=.mo)
+
+locale/%.mo: locale/%.po
+	@if command -v msgfmt >/dev/null; then msgfmt --check -o $@ $<; else \
+	  echo "msgfmt not found: install gettext ('apt-get install gettext') for the translations"; fi
+
+# The msgids of django.po, from the templates and platform/ (the same command the catalog's
+# sync test runs); new entries need their msgstr filled in.
+MAKEMESSAGES_IGNORE := .venv node_modules tests benchmarks framework workers static var
+makemessages: $(VENV)/.installed
+	$(PY) manage.py makemessages -l zh_Hans --no-obsolete $(addprefix --ignore=,$(MAKEMESSAGES_IGNORE))
+
 # gunicorn serves; `make run RELOAD=1` serves with Django's development server instead, which
 # restarts on code edits (DEBUG=1 adds Django's debug pages).
-run: $(VENV)/.installed weights
+run: $(VENV)/.installed weights messages
 	$(PY) manage.py runstack --host $(HOST) --port $(PORT) $(if $(RELOAD),--reload)
 
 # Debian packages the tests need: Chromium for the browser tests (a browser downloaded by
 # Playwright does not run here), GNU OpenMP (libgomp1) for oneDNN's library, and PostgreSQL's
-# server, which the tests start themselves (tests/postgres_plugin.py). Installed when missing
+# server, which the tests start themselves (tests/postgres_plugin.py), gettext (msgfmt: `make
+# messages`) and a CJK font for the Chinese pages. Installed when missing
 # and running as root; otherwise the command to run is printed, and the tests that need them
 # say so.
 system-packages:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v msgfmt >/dev/null || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 ' \
-	    || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
+	@if [ ! -x $(CHROMIUM) ] || ! /sbin/ldconfig -p | grep -q 'libgomp.so.1 ' || ! command -v msgfmt >/dev/null \
+	    || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 \
+	    || ! ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    export DEBIAN_FRONTEND=noninteractive; \
 	    apt-get update -qq && apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
@@ -88,7 +109,7 @@ system-packages:
 # then on a PostgreSQL server of their own (the compose stack's database); TEST_POSTGRES=0
 # skips the second run.
 TEST_ENV := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-test: $(VENV)/.installed-dev weights system-packages
+test: $(VENV)/.installed-dev weights system-packages messages
 	$(TEST_ENV) $(PY) -m pytest -n $(PYTEST_WORKERS) tests $(PYTEST_ARGS)
 	@if [ "$(TEST_POSTGRES)" != 0 ]; then \
 	  echo "== The platform and workers suites on PostgreSQL"; \

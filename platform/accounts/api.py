@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -57,7 +58,7 @@ class WorkspaceListView(generics.ListCreateAPIView):
     def perform_create(self, serializer: WorkspaceSerializer) -> None:
         if token_of(self.request.user) is not None:
             # A token only ever sees its own workspace, so it could not use the new one.
-            raise PermissionDenied("Create workspaces from a signed-in session, not a token.")
+            raise PermissionDenied(_("Create workspaces from a signed-in session, not a token."))
         name = serializer.validated_data["name"]
         serializer.instance = services.create_workspace(owner=self.request.user, name=name)
 
@@ -92,8 +93,11 @@ class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         require_role(request.user, self.get_workspace(), Role.OWNER)
         if not settings.ADD_MEMBERS_DIRECTLY:
             raise PermissionDenied(
-                "On this server people join a workspace by accepting an invitation: POST "
-                f"/api/workspaces/{self.get_workspace().slug}/invitations/ instead."
+                _(
+                    "On this server people join a workspace by accepting an invitation: "
+                    "POST /api/workspaces/%(slug)s/invitations/ instead."
+                )
+                % {"slug": self.get_workspace().slug}
             )
         incoming = AddMemberSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
@@ -163,7 +167,7 @@ class _SessionOnly:
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
         if token_of(request.user) is not None:
-            raise PermissionDenied("Answer invitations from a signed-in session, not a token.")
+            raise PermissionDenied(_("Answer invitations from a signed-in session, not a token."))
 
 
 class MyInvitationListView(_SessionOnly, generics.ListAPIView):
@@ -217,7 +221,7 @@ class TokenListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if token_of(request.user) is not None:
             # A leaked token must not be able to mint its own successors.
-            raise PermissionDenied("Create tokens from a signed-in session, not a token.")
+            raise PermissionDenied(_("Create tokens from a signed-in session, not a token."))
         incoming = ApiTokenSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         token, secret = services.issue_token(
@@ -290,7 +294,9 @@ class PasswordTokenView(generics.GenericAPIView):
         if waits:
             wait = max(waits)
             raise exceptions.Throttled(
-                wait, f"Too many attempts; try again in {throttling.wait_text(wait)}."
+                wait,
+                _("Too many attempts; try again in %(wait)s.")
+                % {"wait": throttling.wait_text(wait)},
             )
         for limit, key in limits[:2]:
             limit.record(key)

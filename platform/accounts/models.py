@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
@@ -62,10 +63,10 @@ class Membership(models.Model):
 
     class Role(models.TextChoices):
         # Listed from most to least powerful: `covers` relies on this order.
-        OWNER = "owner", "Owner"
-        ADMIN = "admin", "Admin"
-        MEMBER = "member", "Member"
-        VIEWER = "viewer", "Viewer"
+        OWNER = "owner", _("Owner")
+        ADMIN = "admin", _("Admin")
+        MEMBER = "member", _("Member")
+        VIEWER = "viewer", _("Viewer")
 
         @property
         def rank(self) -> int:
@@ -100,14 +101,14 @@ class Membership(models.Model):
 
     def change_role(self, role: Membership.Role) -> None:
         if self.is_last_owner and role != self.Role.OWNER:
-            raise ValidationError("A workspace needs at least one owner.")
+            raise ValidationError(_("A workspace needs at least one owner."))
         self.role = role
         self.save(update_fields=["role"])
 
     def remove(self) -> None:
         """Removes the member and revokes their tokens for this workspace."""
         if self.is_last_owner:
-            raise ValidationError("A workspace needs at least one owner.")
+            raise ValidationError(_("A workspace needs at least one owner."))
         ApiToken.objects.active().filter(workspace=self.workspace, user=self.user).update(
             revoked_at=timezone.now()
         )
@@ -131,10 +132,10 @@ class Invitation(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        REVOKED = "revoked", "Revoked"
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        REVOKED = "revoked", _("Revoked")
 
     LIFETIME = timedelta(days=14)
 

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, Invitation, Membership, User, Workspace
 from core.scoping import Role, require_role
@@ -54,7 +55,10 @@ def invite(workspace: Workspace, *, by: User, addressed_to: str, role: Role) -> 
     address = addressed_to.strip().lower()
     invitee = find_user(address)
     if invitee is not None and workspace.role_of(invitee) is not None:
-        raise ValidationError(f"{invitee.username} is already a member; change their role instead.")
+        raise ValidationError(
+            _("%(username)s is already a member; change their role instead.")
+            % {"username": invitee.username}
+        )
     expires_at = timezone.now() + Invitation.LIFETIME
     with transaction.atomic():
         invitation, created = Invitation.objects.select_for_update().get_or_create(
@@ -75,15 +79,17 @@ def accept_invitation(invitation: Invitation, *, user: User) -> Membership:
     may still grant that role. Accepting never lowers a role the user already has."""
     with transaction.atomic():
         if not invitation.close(Invitation.Status.ACCEPTED, invitee=user):
-            raise ValidationError("This invitation is no longer open.")
+            raise ValidationError(_("This invitation is no longer open."))
         workspace, role = invitation.workspace, Role(invitation.role)
         sender = invitation.invited_by
         needed = Role.OWNER if role == Role.OWNER else Role.ADMIN
         sender_role = workspace.role_of(sender) if sender is not None else None
         if sender_role is None or not sender_role.covers(needed):
             raise ValidationError(
-                "This invitation is no longer valid: the person who sent it can no longer "
-                "grant this role. Ask a workspace admin to invite you again."
+                _(
+                    "This invitation is no longer valid: the person who sent it can no "
+                    "longer grant this role. Ask a workspace admin to invite you again."
+                )
             )
         current = workspace.role_of(user)
         if current is not None and current.covers(role):
@@ -93,14 +99,14 @@ def accept_invitation(invitation: Invitation, *, user: User) -> Membership:
 
 def decline_invitation(invitation: Invitation, *, user: User) -> None:
     if not invitation.close(Invitation.Status.DECLINED, invitee=user):
-        raise ValidationError("This invitation is no longer open.")
+        raise ValidationError(_("This invitation is no longer open."))
 
 
 def revoke_invitation(invitation: Invitation, *, by: User) -> None:
     """Admins withdraw invitations; an owner invitation only an owner may withdraw."""
     _require_right_to_grant(invitation.workspace, by, Role(invitation.role))
     if not invitation.close(Invitation.Status.REVOKED):
-        raise ValidationError("This invitation was already answered or has expired.")
+        raise ValidationError(_("This invitation was already answered or has expired."))
 
 
 def link_open_invitations(user: User) -> int:
@@ -126,7 +132,7 @@ def add_member(workspace: Workspace, *, by: User, user: User, role: Role) -> Mem
     require_role(by, workspace, Role.OWNER)
     if not settings.ADD_MEMBERS_DIRECTLY:
         raise PermissionDenied(
-            "On this server people join a workspace by accepting an invitation; invite them."
+            _("On this server people join a workspace by accepting an invitation; invite them.")
         )
     return workspace.add_member(user, role)
 

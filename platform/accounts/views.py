@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -72,7 +73,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             password=form.cleaned_data["password1"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome to Sampan. Create a workspace to get started.")
+        messages.success(request, _("Welcome to Sampan. Create a workspace to get started."))
         return redirect("accounts:workspace_list")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -103,7 +104,9 @@ def workspace_list(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_workspaces(request, form, status=400)
     workspace = services.create_workspace(owner=request.user, name=form.cleaned_data["name"])
-    messages.success(request, f"Created workspace “{workspace.name}”.")
+    messages.success(
+        request, _("Created workspace “%(workspace_name)s”.") % {"workspace_name": workspace.name}
+    )
     return redirect("accounts:workspace_detail", slug=workspace.slug)
 
 
@@ -150,10 +153,10 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 def invited_message(address: str, role: Role) -> str:
     # The same words whether or not an account matches: the page must not tell.
-    return (
-        f"Invited “{address.strip()}” as {role.label.lower()}. If an account has this username "
-        "or email, its owner sees the invitation after signing in, and joins once they accept."
-    )
+    return _(
+        "Invited “%(address)s” as %(role)s. If an account has this username or email, its owner "
+        "sees the invitation after signing in, and joins once they accept."
+    ) % {"address": address.strip(), "role": role.label.lower()}
 
 
 @login_required
@@ -167,7 +170,11 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"Withdrew the invitation for “{invitation.addressed_to}”.")
+        messages.success(
+            request,
+            _("Withdrew the invitation for “%(addressed_to)s”.")
+            % {"addressed_to": invitation.addressed_to},
+        )
     return redirect("accounts:workspace_detail", slug=workspace.slug)
 
 
@@ -186,7 +193,10 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("accounts:workspace_list")
-    messages.success(request, f"You joined “{invitation.workspace.name}”.")
+    messages.success(
+        request,
+        _("You joined “%(workspace_name)s”.") % {"workspace_name": invitation.workspace.name},
+    )
     return redirect("accounts:workspace_detail", slug=invitation.workspace.slug)
 
 
@@ -199,7 +209,11 @@ def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"Declined the invitation to “{invitation.workspace.name}”.")
+        messages.success(
+            request,
+            _("Declined the invitation to “%(workspace_name)s”.")
+            % {"workspace_name": invitation.workspace.name},
+        )
     return redirect("accounts:workspace_list")
 
 
@@ -217,7 +231,11 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
-            messages.success(request, f"{user.username} is now {role.label.lower()}.")
+            messages.success(
+                request,
+                _("%(username)s is now %(label)s.")
+                % {"username": user.username, "label": role.label.lower()},
+            )
     else:
         for error in form.errors.get("user", []) + form.errors.get("role", []):
             messages.error(request, error)
@@ -235,9 +253,11 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
         messages.error(request, " ".join(error.messages))
         return redirect("accounts:workspace_detail", slug=workspace.slug)
     if membership.user_id == request.user.pk:
-        messages.success(request, f"You left “{workspace.name}”.")
+        messages.success(
+            request, _("You left “%(workspace_name)s”.") % {"workspace_name": workspace.name}
+        )
         return redirect("accounts:workspace_list")
-    messages.success(request, f"Removed {membership.user.username}.")
+    messages.success(request, _("Removed %(username)s.") % {"username": membership.user.username})
     return redirect("accounts:workspace_detail", slug=workspace.slug)
 
 
@@ -282,5 +302,8 @@ def token_revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse
     workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
     token = get_object_or_404(ApiToken, pk=token_id, workspace=workspace, user=request.user)
     token.revoke()
-    messages.success(request, f"Revoked “{token.name}”. Scripts using it now get 401.")
+    messages.success(
+        request,
+        _("Revoked “%(token_name)s”. Scripts using it now get 401.") % {"token_name": token.name},
+    )
     return redirect("accounts:token_list", slug=workspace.slug)

@@ -22,6 +22,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import exceptions, serializers
@@ -50,7 +51,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, Http404):
         message = str(exc)
         exc = exceptions.NotFound(
-            "Not found." if not message or _DJANGO_NOT_FOUND.match(message) else message
+            _("Not found.") if not message or _DJANGO_NOT_FOUND.match(message) else message
         )
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
@@ -40,7 +41,9 @@ class WorkspaceRolePermission(BasePermission):
         if role is None:
             return False
         if not role.covers(self.required_role(request)):
-            self.message = f"This needs the {self.required_role(request).label.lower()} role."
+            self.message = _("This needs the %(role)s role.") % {
+                "role": self.required_role(request).label.lower()
+            }
             return False
         return True
 

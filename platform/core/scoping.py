@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, Membership, Workspace
 
@@ -95,7 +96,9 @@ def require_role(user: Any, workspace: Workspace, required: Role) -> Role:
     if role is None:
         raise Http404("No workspace matches the given query.")
     if not role.covers(required):
-        raise PermissionDenied(f"This needs the {required.label.lower()} role or higher.")
+        raise PermissionDenied(
+            _("This needs the %(role)s role or higher.") % {"role": required.label.lower()}
+        )
     return role
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.utils.translation import gettext, ngettext
 
 
 @dataclass(frozen=True)
@@ -85,4 +86,6 @@ def client_address(request: HttpRequest) -> str:
 
 def wait_text(seconds: int) -> str:
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}" if seconds > 60 else f"{seconds} s"
+    if seconds > 60:
+        return ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
+    return gettext("%(seconds)d s") % {"seconds": seconds}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models import Dataset, DatasetVersion, ExportJob
 
@@ -13,18 +14,21 @@ class DatasetForm(forms.ModelForm):
     class Meta:
         model = Dataset
         fields = ["name", "task_type", "description"]
+        labels = {"name": _("Name"), "task_type": _("Task type"), "description": _("Description")}
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
 
 class FreezeForm(forms.Form):
     method = forms.ChoiceField(
-        choices=DatasetVersion.SplitMethod.choices, initial=DatasetVersion.SplitMethod.STRATIFIED
+        choices=DatasetVersion.SplitMethod.choices,
+        initial=DatasetVersion.SplitMethod.STRATIFIED,
+        label=_("Split method"),
     )
-    train = forms.FloatField(min_value=0, max_value=1, initial=0.8)
-    val = forms.FloatField(min_value=0, max_value=1, initial=0.1, label="Validation")
-    test = forms.FloatField(min_value=0, max_value=1, initial=0.1)
-    seed = forms.IntegerField(initial=0)
-    note = forms.CharField(max_length=200, required=False)
+    train = forms.FloatField(min_value=0, max_value=1, initial=0.8, label=_("Train"))
+    val = forms.FloatField(min_value=0, max_value=1, initial=0.1, label=_("Validation"))
+    test = forms.FloatField(min_value=0, max_value=1, initial=0.1, label=_("Test"))
+    seed = forms.IntegerField(initial=0, label=_("Seed"))
+    note = forms.CharField(max_length=200, required=False, label=_("Note"))
     # Sent by the "Freeze an identical copy" button, shown once a freeze was refused for
     # matching the latest version.
     confirm_identical = forms.BooleanField(required=False)
@@ -34,14 +38,17 @@ class FreezeForm(forms.Form):
         data = super().clean() or {}
         total = sum(data.get(s) or 0 for s in ("train", "val", "test"))
         if data.get("method") == DatasetVersion.SplitMethod.STRATIFIED and abs(total - 1) > 1e-6:
-            raise forms.ValidationError("The three ratios must add up to 1.")
+            raise forms.ValidationError(_("The three ratios must add up to 1."))
         return data
 
 
 class ExportForm(forms.Form):
-    format = forms.ChoiceField(choices=ExportJob.Format.choices)
+    format = forms.ChoiceField(choices=ExportJob.Format.choices, label=_("Format"))
     version = forms.ModelChoiceField(
-        queryset=DatasetVersion.objects.none(), required=False, empty_label="Live labels"
+        queryset=DatasetVersion.objects.none(),
+        required=False,
+        empty_label=_("Live labels"),
+        label=_("Version"),
     )
 
     def __init__(self, *args: Any, dataset: Dataset, **kwargs: Any) -> None:

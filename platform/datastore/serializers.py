@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -35,7 +36,7 @@ class LabelClassSerializer(serializers.ModelSerializer):
             or value[0] != "#"
             or any(c not in "0123456789abcdefABCDEF" for c in value[1:])
         ):
-            raise serializers.ValidationError("Write the color as #rrggbb.")
+            raise serializers.ValidationError(_("Write the color as #rrggbb."))
         return value.lower()
 
 
@@ -65,7 +66,7 @@ class DatasetSerializer(serializers.ModelSerializer):
             and (attrs["task_type"] != self.instance.task_type)
         ):
             raise serializers.ValidationError(
-                {"task_type": "The task type cannot change; create a new dataset instead."}
+                {"task_type": _("The task type cannot change; create a new dataset instead.")}
             )
         return attrs
 

@@ -12,6 +12,7 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import Workspace
@@ -60,7 +61,7 @@ def dataset_list(request: HttpRequest, slug: str) -> HttpResponse:
         require_role(request.user, workspace, Role.MEMBER)
         if form.is_valid():
             if workspace.datasets.filter(name=form.cleaned_data["name"]).exists():
-                form.add_error("name", "This workspace already has a dataset with this name.")
+                form.add_error("name", _("This workspace already has a dataset with this name."))
             else:
                 dataset = form.save(commit=False)
                 dataset.workspace, dataset.created_by = workspace, request.user
@@ -123,7 +124,7 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
 def upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset, role = _dataset(request, pk)
     recent = ImportJob.objects.filter(dataset=dataset)[:5]
-    formats = [("", "Detect automatically")] + [(f.value, f.title) for f in Format]
+    formats = [("", _("Detect automatically"))] + [(f.value, f.title) for f in Format]
     return render(
         request, "datastore/upload.html", _context(dataset, role, recent=recent, formats=formats)
     )
@@ -198,7 +199,9 @@ def _freeze(request: HttpRequest, dataset: Dataset, form: FreezeForm) -> bool:
         form.add_error(None, error)
         return False
     messages.success(
-        request, f"Froze version {version.number} with {version.sample_count} samples."
+        request,
+        _("Froze version %(number)s with %(sample_count)s samples.")
+        % {"number": version.number, "sample_count": version.sample_count},
     )
     for warning in version.split_warnings():
         messages.warning(request, warning)
@@ -215,5 +218,5 @@ def _export(request: HttpRequest, dataset: Dataset, form: ExportForm) -> bool:
     except ValidationError as error:
         form.add_error(None, error)
         return False
-    messages.success(request, "The export started; its download link appears below when ready.")
+    messages.success(request, _("The export started; its download link appears below when ready."))
     return True

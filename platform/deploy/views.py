@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Workspace
@@ -51,9 +52,15 @@ def job_exports(request: HttpRequest, pk: int) -> HttpResponse:
                 job, request.POST.get("format", ""), request.user, threshold
             )
             if created:
-                messages.success(request, f"Export v{export.version} is queued.")
+                messages.success(
+                    request, _("Export v%(version)s is queued.") % {"version": export.version}
+                )
             else:
-                messages.info(request, f"Export v{export.version} is already {export.status}.")
+                messages.info(
+                    request,
+                    _("Export v%(version)s is already %(status)s.")
+                    % {"version": export.version, "status": export.status},
+                )
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         return redirect("deploy:job_exports", pk=job.pk)
@@ -67,7 +74,7 @@ def _optional_float(value: str | None) -> float | None:
     try:
         return float(value)
     except ValueError:
-        raise ValidationError("The threshold must be a number from 0 to 1.") from None
+        raise ValidationError(_("The threshold must be a number from 0 to 1.")) from None
 
 
 @login_required
@@ -99,10 +106,12 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, servable: Any)
     name = request.POST.get("name", "").strip()
     export = servable.filter(pk=request.POST.get("export") or 0).first()
     if not name or export is None:
-        messages.error(request, "Give the deployment a name and pick a finished package.")
+        messages.error(request, _("Give the deployment a name and pick a finished package."))
         return None
     if workspace.deployments.filter(name=name).exists():
-        messages.error(request, f"This workspace already has a deployment named “{name}”.")
+        messages.error(
+            request, _("This workspace already has a deployment named “%(name)s”.") % {"name": name}
+        )
         return None
     return Deployment.objects.create(
         workspace=workspace, name=name[:100], export=export, created_by=request.user

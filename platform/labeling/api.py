@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
@@ -98,7 +99,10 @@ class SaveLabelsView(generics.GenericAPIView):
             current = Sample.objects.prefetch_related("annotations").get(pk=pk)
             return error_response(
                 "stale_revision",
-                "Someone else saved this sample since you loaded it; `current` holds their labels.",
+                _(
+                    "Someone else saved this sample since you loaded it; `current` holds "
+                    "their labels."
+                ),
                 status.HTTP_409_CONFLICT,
                 current=SampleSerializer(current).data,
             )
@@ -125,6 +129,6 @@ class BulkLabelView(DatasetNestedMixin, generics.GenericAPIView):
         dataset = self.get_dataset()
         label_class = dataset.classes.filter(pk=data["class_id"]).first()
         if label_class is None:
-            raise ValidationError("Pick a class of this dataset.")
+            raise ValidationError(_("Pick a class of this dataset."))
         changed = bulk_assign(dataset, data["sample_ids"], label_class, data["mode"], request.user)
         return Response({"changed": changed})

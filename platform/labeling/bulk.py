@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from datastore.models import Annotation, Dataset, LabelClass, Sample
 
@@ -23,15 +24,15 @@ def bulk_assign(
     dataset); `add` and `remove` are for multi-label datasets.
     """
     if dataset.is_detection:
-        raise ValidationError("Bulk labeling assigns classes; draw boxes on the labeling page.")
+        raise ValidationError(_("Bulk labeling assigns classes; draw boxes on the labeling page."))
     if mode not in MODES or (mode != "set" and not dataset.is_multi_label):
-        raise ValidationError("A single-label dataset only supports mode 'set'.")
+        raise ValidationError(_("A single-label dataset only supports mode 'set'."))
     if label_class.dataset_id != dataset.pk:
-        raise ValidationError("The class belongs to another dataset.")
+        raise ValidationError(_("The class belongs to another dataset."))
     samples = Sample.objects.filter(dataset=dataset, pk__in=sample_ids)
     ids = list(samples.values_list("pk", flat=True))
     if len(ids) != len(set(sample_ids)):
-        raise ValidationError("Some samples are not in this dataset.")
+        raise ValidationError(_("Some samples are not in this dataset."))
     now = timezone.now()
     with transaction.atomic():
         tags = Annotation.objects.filter(sample_id__in=ids, x__isnull=True)

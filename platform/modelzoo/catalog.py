@@ -12,26 +12,33 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 CLASSIFICATION = "classification"
 MULTI_LABEL = "multi_label"
 DETECTION = "detection"
 OCR = "ocr"  # ready pipelines only: no dataset type or architecture trains it yet
 TASKS = {
-    CLASSIFICATION: "Image classification",
-    MULTI_LABEL: "Multi-label classification",
-    DETECTION: "Object detection",
-    OCR: "Text recognition (OCR)",
+    CLASSIFICATION: _("Image classification"),
+    MULTI_LABEL: _("Multi-label classification"),
+    DETECTION: _("Object detection"),
+    OCR: _("Text recognition (OCR)"),
 }
 # The architectures a dataset's task trains: multi-label datasets train the classifiers.
 TRAINS_ON = {CLASSIFICATION: CLASSIFICATION, MULTI_LABEL: CLASSIFICATION, DETECTION: DETECTION}
 # What the zoo says about a task that has no architectures of its own (it never pretends).
 MISSING = {
-    "multi_label": "Multi-label datasets train the image-classification architectures above: "
-    "one sigmoid score per class, binary cross-entropy, and a threshold per class.",
-    "detection": "No object-detection architecture is in the model zoo, so detection versions "
-    "cannot train.",
-    "ocr": "No text-recognition architecture trains in the model zoo yet: the ready PP-OCR "
-    "models below read text as they come.",
+    "multi_label": _(
+        "Multi-label datasets train the image-classification architectures above: "
+        "one sigmoid score per class, binary cross-entropy, and a threshold per class."
+    ),
+    "detection": _(
+        "No object-detection architecture is in the model zoo, so detection versions cannot train."
+    ),
+    "ocr": _(
+        "No text-recognition architecture trains in the model zoo yet: the ready PP-OCR models "
+        "below read text as they come."
+    ),
 }
 
 

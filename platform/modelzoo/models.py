@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.jobs import ClaimableJob
 from modelzoo.catalog import Architecture, get_architecture
@@ -18,15 +19,15 @@ class Weights(models.Model):
     """
 
     class Source(models.TextChoices):
-        IMPORTED = "imported", "Imported"
-        JOB = "job", "From a finished job"
+        IMPORTED = "imported", _("Imported")
+        JOB = "job", _("From a finished job")
 
     class Format(models.TextChoices):
         SAFETENSORS = "safetensors", "safetensors"
         TORCH = "torch", "PyTorch (.pth / .pt)"
         PADDLE = "paddle", "PaddlePaddle (.pdparams)"
         ONNX = "onnx", "ONNX"
-        FRAMEWORK = "framework", "Sampan framework"
+        FRAMEWORK = "framework", _("Sampan framework")
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="weights"

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from modelzoo.catalog import Architecture
 
 PRESETS = {
-    "quick": "Quick: a few epochs to see whether it learns",
-    "balanced": "Balanced: a sound default",
-    "thorough": "Thorough: more epochs, augmentation and early stopping",
+    "quick": _("Quick: a few epochs to see whether it learns"),
+    "balanced": _("Balanced: a sound default"),
+    "thorough": _("Thorough: more epochs, augmentation and early stopping"),
 }
 
 # Epochs per preset, for networks that train fast (MLP, LeNet) and for the rest.

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import Workspace
@@ -101,6 +102,8 @@ def _import(request: HttpRequest, workspace: Workspace) -> ImportWeightsForm | N
         form.add_error("file", error.messages)
         return form
     messages.success(
-        request, f"Importing “{job.original_name}”: it is checked and converted in the background."
+        request,
+        _("Importing “%(original_name)s”: it is checked and converted in the background.")
+        % {"original_name": job.original_name},
     )
     return None

@@ -334,6 +334,8 @@ STORAGES = {
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# English is the default; a browser asking for Chinese (zh-CN, zh, zh-Hans) gets zh-Hans, by
+# LocaleMiddleware from Accept-Language, or the language picked in the page header.
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True

@@ -23,4 +23,6 @@ urlpatterns = [
     # The page scripts' translations (static/js/i18n.js reads them); see core.js_catalog.
     path("jsi18n/", js_catalog.javascript_catalog, name="javascript-catalog"),
     path("admin/", admin.site.urls),
+    # set_language: the header's language switcher posts here.
+    path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Workspace
 from datastore.models import Dataset, DatasetVersion
@@ -48,10 +50,15 @@ def version_label(version: DatasetVersion) -> str:
     task = version.dataset.task_type
     kind = ""
     if task == Dataset.TaskType.MULTI_LABEL:
-        kind = ", multi-label"
+        kind = ", " + gettext("multi-label")
     elif task == Dataset.TaskType.DETECTION:
-        kind = f", detection, {int((version.stats or {}).get('boxes', 0))} boxes"
-    return f"{version} — {version.sample_count} images, {len(version.classes)} classes{kind}"
+        boxes = int((version.stats or {}).get("boxes", 0))
+        kind = ", " + gettext("detection, %(boxes)d boxes") % {"boxes": boxes}
+    counts = gettext("%(images)d images, %(classes)d classes") % {
+        "images": version.sample_count,
+        "classes": len(version.classes),
+    }
+    return f"{version} — {counts}{kind}"
 
 
 def version_choices(workspace: Workspace) -> list[tuple[int, str]]:
@@ -76,11 +83,15 @@ def multi_label_versions(workspace: Workspace) -> list[int]:
 
 
 def weight_choices(workspace: Workspace) -> list[tuple[str, str]]:
-    choices = [("scratch", "None: random initialisation")]
+    choices = [("scratch", gettext("None: random initialisation"))]
     for arch in TRAINABLE_ARCHITECTURES:
         shipped = shipped_weights(arch)
         if shipped is not None:
-            what = "shipped pretrained backbone" if shipped.backbone_only else "shipped weights"
+            what = (
+                gettext("shipped pretrained backbone")
+                if shipped.backbone_only
+                else gettext("shipped weights")
+            )
             choices.append((f"shipped:{arch.key}", f"{arch.name}: {what}"))
     for weights in workspace.weights.all():
         choices.append((f"saved:{weights.pk}", f"{weights.arch.name}: {weights.name}"))
@@ -88,12 +99,15 @@ def weight_choices(workspace: Workspace) -> list[tuple[str, str]]:
 
 
 class NewJobForm(forms.Form):
-    name = forms.CharField(required=False, max_length=200)
-    dataset_version = forms.TypedChoiceField(coerce=int, label="Dataset version")
-    architecture = forms.ChoiceField(label="Model")
-    weights = forms.ChoiceField(label="Start from")
+    name = forms.CharField(required=False, max_length=200, label=_("Name"))
+    dataset_version = forms.TypedChoiceField(coerce=int, label=_("Dataset version"))
+    architecture = forms.ChoiceField(label=_("Model"))
+    weights = forms.ChoiceField(label=_("Start from"))
     preset = forms.ChoiceField(
-        choices=list(PRESETS.items()), initial="balanced", widget=forms.RadioSelect
+        choices=list(PRESETS.items()),
+        initial="balanced",
+        widget=forms.RadioSelect,
+        label=_("Preset"),
     )
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:

@@ -14,23 +14,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from modelzoo.catalog import Architecture
 from modelzoo.presets import PRESETS, dataset_limits, fine_tune_defaults, preset_config
 
 OPTIMIZERS = {
     "sgd": "SGD",
-    "momentum": "SGD with momentum (0.9)",
+    "momentum": _("SGD with momentum (0.9)"),
     "adam": "Adam",
     "adamw": "AdamW",
 }
 SCHEDULES = {
-    "constant": "Constant",
-    "step": "Step decay (×0.1 after 1/2 and 3/4 of the epochs)",
-    "cosine": "Cosine annealing",
-    "warmup_cosine": "Linear warm-up for one epoch, then cosine",
+    "constant": _("Constant"),
+    "step": _("Step decay (×0.1 after 1/2 and 3/4 of the epochs)"),
+    "cosine": _("Cosine annealing"),
+    "warmup_cosine": _("Linear warm-up for one epoch, then cosine"),
 }
-DEVICES = {"auto": "Automatic (a GPU when the worker has one)", "cpu": "CPU", "gpu": "GPU"}
+DEVICES = {"auto": _("Automatic (a GPU when the worker has one)"), "cpu": "CPU", "gpu": "GPU"}
 
 
 @dataclass(frozen=True)
@@ -47,47 +49,56 @@ class Field:
             return _boolean(value, self.label)
         if self.choices is not None:
             if value not in self.choices:
-                raise ValueError(f"{self.label} must be one of: {', '.join(self.choices)}.")
+                raise ValueError(
+                    gettext("%(label)s must be one of: %(choices)s.")
+                    % {"label": self.label, "choices": ", ".join(self.choices)}
+                )
             return value
         number = _number(value, self.kind, self.label)
         if (self.low is not None and number < self.low) or (
             self.high is not None and number > self.high
         ):
-            raise ValueError(f"{self.label} must be from {self.low:g} to {self.high:g}.{self.hint}")
+            raise ValueError(
+                gettext("%(label)s must be from %(low)s to %(high)s.")
+                % {"label": self.label, "low": f"{self.low:g}", "high": f"{self.high:g}"}
+                + str(self.hint)
+            )
         return number
 
 
 FIELDS: dict[str, Field] = {
-    "epochs": Field("Epochs", int, 1, 1000),
-    "batch_size": Field("Batch size", int, 1, 4096),
+    "epochs": Field(_("Epochs"), int, 1, 1000),
+    "batch_size": Field(_("Batch size"), int, 1, 4096),
     "learning_rate": Field(
-        "Learning rate", float, 1e-7, 10.0, hint=" 0.001 (Adam) or 0.05 (momentum) are sound."
+        _("Learning rate"), float, 1e-7, 10.0, hint=_(" 0.001 (Adam) or 0.05 (momentum) are sound.")
     ),
-    "optimizer": Field("Optimizer", str, choices=OPTIMIZERS),
-    "weight_decay": Field("Weight decay", float, 0.0, 1.0),
-    "schedule": Field("Schedule", str, choices=SCHEDULES),
-    "augment_flip": Field("Random horizontal flips", bool),
-    "augment_crop": Field("Random crops", bool),
-    "augment_color": Field("Colour jitter", bool),
-    "input_size": Field("Input size", int, 8, 1024),
-    "early_stopping": Field("Early stopping", bool),
-    "patience": Field("Patience", int, 1, 100),
-    "seed": Field("Seed", int, 0, 2**31 - 1),
-    "device": Field("Device", str, choices=DEVICES),
+    "optimizer": Field(_("Optimizer"), str, choices=OPTIMIZERS),
+    "weight_decay": Field(_("Weight decay"), float, 0.0, 1.0),
+    "schedule": Field(_("Schedule"), str, choices=SCHEDULES),
+    "augment_flip": Field(_("Random horizontal flips"), bool),
+    "augment_crop": Field(_("Random crops"), bool),
+    "augment_color": Field(_("Colour jitter"), bool),
+    "input_size": Field(_("Input size"), int, 8, 1024),
+    "early_stopping": Field(_("Early stopping"), bool),
+    "patience": Field(_("Patience"), int, 1, 100),
+    "seed": Field(_("Seed"), int, 0, 2**31 - 1),
+    "device": Field(_("Device"), str, choices=DEVICES),
     "freeze_epochs": Field(
-        "Frozen backbone epochs",
+        _("Frozen backbone epochs"),
         int,
         0,
         1000,
-        hint=" For the first epochs only the new classifier head learns (0: none).",
+        hint=_(" For the first epochs only the new classifier head learns (0: none)."),
     ),
     "backbone_lr_scale": Field(
-        "Backbone learning rate",
+        _("Backbone learning rate"),
         float,
         0.0,
         1.0,
-        hint=" A share of the head's learning rate: 0.1 keeps pretrained features while the "
-        "head learns fast; 1 trains every layer alike.",
+        hint=_(
+            " A share of the head's learning rate: 0.1 keeps pretrained features while the "
+            "head learns fast; 1 trains every layer alike."
+        ),
     ),
 }
 
@@ -96,35 +107,41 @@ FIELDS: dict[str, Field] = {
 TASK_FIELDS: dict[str, dict[str, Field]] = {
     "classification": {
         "label_smoothing": Field(
-            "Label smoothing",
+            _("Label smoothing"),
             float,
             0.0,
             0.5,
-            hint=" 0.1 is common when fine-tuning: it keeps the network from over-trusting a "
-            "few labels.",
+            hint=_(
+                " 0.1 is common when fine-tuning: it keeps the network from over-trusting a "
+                "few labels."
+            ),
         ),
     },
     "multi_label": {
         "threshold": Field(
-            "Decision threshold",
+            _("Decision threshold"),
             float,
             0.01,
             0.99,
-            hint=" A class is predicted when its sigmoid score reaches it; 0.5 is the usual.",
+            hint=_(" A class is predicted when its sigmoid score reaches it; 0.5 is the usual."),
         ),
     },
     "detection": {
         "augment_expand": Field(
-            "Random zoom-out",
+            _("Random zoom-out"),
             bool,
-            hint=" Places the image on a larger canvas now and then, so small objects are seen "
-            "more often.",
+            hint=_(
+                " Places the image on a larger canvas now and then, so small objects are seen "
+                "more often."
+            ),
         ),
         "multi_scale": Field(
-            "Multi-scale training",
+            _("Multi-scale training"),
             bool,
-            hint=" Each batch at a random size around the input size (multiples of 32): more "
-            "robust to object sizes, but it needs a few hundred images to pay off.",
+            hint=_(
+                " Each batch at a random size around the input size (multiples of 32): more "
+                "robust to object sizes, but it needs a few hundred images to pay off."
+            ),
         ),
     },
 }
@@ -142,16 +159,19 @@ def fields_for(task: str) -> dict[str, Field]:
 
 def _number(value: Any, kind: type, label: str) -> int | float:
     if isinstance(value, bool) or value is None or value == "":
-        raise ValueError(f"{label} needs a number.")
+        raise ValueError(gettext("%(label)s needs a number.") % {"label": label})
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{label} must be a number, not “{value}”.") from None
+        raise ValueError(
+            gettext("%(label)s must be a number, not “%(value)s”.")
+            % {"label": label, "value": value}
+        ) from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise ValueError(f"{label} must be a finite number.")
+        raise ValueError(gettext("%(label)s must be a finite number.") % {"label": label})
     if kind is int:
         if number != int(number):
-            raise ValueError(f"{label} must be a whole number.")
+            raise ValueError(gettext("%(label)s must be a whole number.") % {"label": label})
         return int(number)
     return number
 
@@ -163,15 +183,21 @@ def _boolean(value: Any, label: str) -> bool:
         return True
     if str(value).lower() in ("0", "false", "off", "no", ""):
         return False
-    raise ValueError(f"{label} must be true or false.")
+    raise ValueError(gettext("%(label)s must be true or false.") % {"label": label})
 
 
 def _unknown(name: str, known: dict[str, Field]) -> str:
     tasks = [task for task, fields in TASK_FIELDS.items() if name in fields]
     if tasks:
         names = " or ".join(task.replace("_", "-") for task in tasks)
-        return f"“{name}” applies to {names} datasets only."
-    return f"“{name}” is not a hyperparameter. Known: {', '.join(known)}."
+        return gettext("“%(name)s” applies to %(tasks)s datasets only.") % {
+            "name": name,
+            "tasks": names,
+        }
+    return gettext("“%(name)s” is not a hyperparameter. Known: %(known)s.") % {
+        "name": name,
+        "known": ", ".join(known),
+    }
 
 
 def _check_freeze(config: dict[str, Any], *, asked: bool, fine_tune: bool) -> None:
@@ -183,15 +209,15 @@ def _check_freeze(config: dict[str, Any], *, asked: bool, fine_tune: bool) -> No
 def _freeze_problem(config: dict[str, Any], fine_tune: bool) -> str:
     frozen, epochs = config["freeze_epochs"], config["epochs"]
     if frozen and not fine_tune:
-        return (
+        return gettext(
             "Freezing the backbone keeps pretrained features while a new head learns; a job "
             "from random weights has none to keep. Start from pretrained weights, or set 0."
         )
     if frozen >= epochs:
-        return (
-            f"The backbone would stay frozen for all {epochs} epochs; freeze it for fewer "
-            f"(at most {epochs - 1}), or set 0."
-        )
+        return gettext(
+            "The backbone would stay frozen for all %(epochs)d epochs; freeze it for fewer "
+            "(at most %(most)d), or set 0."
+        ) % {"epochs": epochs, "most": epochs - 1}
     return ""
 
 
@@ -209,7 +235,9 @@ def build_config(
     `overrides` on top. `fine_tune` for a job that starts from pretrained weights: the preset's
     fine-tuning recipe (modelzoo.presets)."""
     if preset not in PRESETS:
-        raise ValidationError({"preset": f"Choose one of: {', '.join(PRESETS)}."})
+        raise ValidationError(
+            {"preset": gettext("Choose one of: %(presets)s.") % {"presets": ", ".join(PRESETS)}}
+        )
     config = TASK_DEFAULTS.get(task, {}) | preset_config(arch, preset, fine_tune=fine_tune)
     if fine_tune:
         config |= fine_tune_defaults(preset, task)
@@ -233,17 +261,17 @@ def build_config(
             errors["input_size"] = problem
     if "batch_size" not in errors and train_samples is not None:
         if config["batch_size"] > train_samples:
-            errors["batch_size"] = (
-                f"Batch size {config['batch_size']} is more than the {train_samples} training "
-                f"images in this version; use at most {train_samples}."
-            )
+            errors["batch_size"] = gettext(
+                "Batch size %(batch)d is more than the %(images)d training images in this "
+                "version; use at most %(images)d."
+            ) % {"batch": config["batch_size"], "images": train_samples}
     if "freeze_epochs" not in errors and "epochs" not in errors:
         _check_freeze(config, asked="freeze_epochs" in (overrides or {}), fine_tune=fine_tune)
         problem = _freeze_problem(config, fine_tune)
         if problem:
             errors["freeze_epochs"] = problem
     if "device" not in errors and config["device"] == "gpu" and not gpu_available:
-        errors["device"] = (
+        errors["device"] = gettext(
             "No worker with a GPU is online. Choose “auto” or “cpu”, or start a GPU worker."
         )
     if errors:

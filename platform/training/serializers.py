@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -399,8 +400,11 @@ class EvaluationCreateSerializer(serializers.Serializer):
         if value not in SplitEvaluation.Split.values:
             choices = ", ".join(SplitEvaluation.Split.values)
             raise serializers.ValidationError(
-                f"A finished model is evaluated on: {choices}. The validation split is in the "
-                "job's report already."
+                _(
+                    "A finished model is evaluated on: %(choices)s. The validation split "
+                    "is in the job's report already."
+                )
+                % {"choices": choices}
             )
         return value
 

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import Workspace
@@ -96,7 +97,7 @@ def _fine_tune_presets(arch: Any) -> dict[str, dict[str, Any]]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_job(request: HttpRequest, slug: str) -> HttpResponse:
-    workspace, _ = _workspace(request, slug)
+    workspace, _role = _workspace(request, slug)
     require_role(request.user, workspace, Role.MEMBER)
     form = NewJobForm(
         request.POST or None, workspace=workspace, initial=_initial(request, workspace)
@@ -106,7 +107,11 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
         job = _create_from_form(request, workspace, form)
         if job is not None:
             # Tagged so the job page takes the flash down once the job has started (charts.js).
-            messages.success(request, f"Job #{job.pk} is queued.", extra_tags="job-queued")
+            messages.success(
+                request,
+                _("Job #%(job_pk)s is queued.") % {"job_pk": job.pk},
+                extra_tags="job-queued",
+            )
             return redirect("training:job_detail", pk=job.pk)
     return render(
         request,
@@ -158,7 +163,7 @@ def _create_from_form(request: HttpRequest, workspace: Workspace, form: NewJobFo
     ).first()
     init, weights_id = form.init_choice()
     if init == "shipped" and data["weights"] != f"shipped:{data['architecture']}":
-        form.add_error("weights", "These shipped weights are for another model.")
+        form.add_error("weights", _("These shipped weights are for another model."))
         return None
     weights = Weights.objects.filter(pk=weights_id, workspace=workspace).first()
     try:
@@ -210,7 +215,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def job_action(request: HttpRequest, pk: int) -> HttpResponse:
-    job, _ = _job(request, pk)
+    job, _role = _job(request, pk)
     require_role(request.user, job.workspace, Role.MEMBER)
     action = request.POST.get("action")
     if action == "cancel":
@@ -218,7 +223,7 @@ def job_action(request: HttpRequest, pk: int) -> HttpResponse:
             job.request_cancel()
             messages.info(
                 request,
-                "Cancel requested: the job stops at its next training step.",
+                _("Cancel requested: the job stops at its next training step."),
                 extra_tags="job-cancelling",
             )
         return redirect("training:job_detail", pk=job.pk)
@@ -265,7 +270,7 @@ def report(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def compare(request: HttpRequest, slug: str) -> HttpResponse:
-    workspace, _ = _workspace(request, slug)
+    workspace, _role = _workspace(request, slug)
     # ?ids=1&ids=2 from the job list's checkboxes, or ?ids=1,2 in a shared link.
     values = ",".join(request.GET.getlist("ids")).split(",")
     ids = [int(value) for value in values if value.isdigit()]

@@ -22,7 +22,7 @@ from tests.e2e_tests.conftest import SCREENSHOTS
 from tests.platform_tests.datastore_tests import sample_images
 from tests.platform_tests.datastore_tests.seeding import import_now, sign_in, team
 from tests.platform_tests.deploy_tests.base import build_world, digit_pngs
-from tests.platform_tests.i18n_tests.catalogs import compile_js_catalog
+from tests.platform_tests.i18n_tests.catalogs import compile_catalogs
 from tests.platform_tests.training_tests.base import FAST, make_job, run_now
 from training.demo.digits import digits_version
 
@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def zh_page(browser: Any, live_server: Any) -> Iterator[Any]:
-    compile_js_catalog()
+    compile_catalogs()
     context = browser.new_context(
         base_url=live_server.url, locale="zh-CN", viewport={"width": 1280, "height": 860}
     )

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.request import Request
@@ -42,7 +43,9 @@ class DatasetListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         workspace = self.get_workspace()
         name = serializer.validated_data["name"]
         if Dataset.objects.filter(workspace=workspace, name=name).exists():
-            raise ValidationError(f"This workspace already has a dataset named '{name}'.")
+            raise ValidationError(
+                _("This workspace already has a dataset named '%(name)s'.") % {"name": name}
+            )
         serializer.save(workspace=workspace, created_by=self.request.user)
 
 
@@ -109,7 +112,7 @@ class ClassChangeView(DatasetNestedMixin, generics.GenericAPIView):
         source = classes.filter(pk=data["source"]).first()
         target = classes.filter(pk=data.get("target")).first()
         if source is None or (data["operation"] == "merge" and target is None):
-            raise ValidationError("Pick classes of this dataset.")
+            raise ValidationError(_("Pick classes of this dataset."))
         if data["operation"] == "merge":
             run = labelset.preview_merge if data["preview"] else labelset.merge_classes
             effect = run(source, target)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
@@ -109,7 +110,7 @@ class UploadChunkView(_UploadChildView):
         try:
             offset = int(request.headers.get("Upload-Offset", "0"))
         except ValueError:
-            raise ValidationError("Upload-Offset must be a whole number of bytes.") from None
+            raise ValidationError(_("Upload-Offset must be a whole number of bytes.")) from None
         try:
             upload_file.append(request.stream, offset)
         except UploadRejected as rejected:

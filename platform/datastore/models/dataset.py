@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 # Distinct, readable on both light images and dark boxes; reused in order after the last one.
 PALETTE = (
@@ -33,9 +34,9 @@ PALETTE = (
 
 class Dataset(models.Model):
     class TaskType(models.TextChoices):
-        CLASSIFICATION = "classification", "Image classification (one label per image)"
-        MULTI_LABEL = "multi_label", "Image classification (several labels per image)"
-        DETECTION = "detection", "Object detection (boxes)"
+        CLASSIFICATION = "classification", _("Image classification (one label per image)")
+        MULTI_LABEL = "multi_label", _("Image classification (several labels per image)")
+        DETECTION = "detection", _("Object detection (boxes)")
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="datasets"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.jobs import ClaimableJob
 from datastore.models.dataset import Dataset
@@ -47,11 +48,11 @@ class ImportJob(Job):
     class Outcome(models.TextChoices):
         """What the import did, for people: a job that succeeded may still have added nothing."""
 
-        PENDING = "pending", "In progress"
-        IMPORTED = "imported", "Imported"
-        PARTLY_IMPORTED = "partly_imported", "Imported with errors"
-        NOTHING_IMPORTED = "nothing_imported", "Nothing imported"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("In progress")
+        IMPORTED = "imported", _("Imported")
+        PARTLY_IMPORTED = "partly_imported", _("Imported with errors")
+        NOTHING_IMPORTED = "nothing_imported", _("Nothing imported")
+        FAILED = "failed", _("Failed")
 
     REASONS_SHOWN = 3
     activity = "importing"
@@ -131,7 +132,7 @@ class ExportJob(Job):
     class Format(models.TextChoices):
         COCO = "coco", "COCO JSON"
         VOC = "voc", "Pascal VOC XML"
-        IMAGENET = "imagenet", "ImageNet class folders"
+        IMAGENET = "imagenet", _("ImageNet class folders")
         CSV = "csv", "CSV"
 
     version = models.ForeignKey(

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models.dataset import Dataset, LabelClass
 
@@ -31,10 +32,10 @@ class BoxInput:
 
 class Sample(models.Model):
     class Split(models.TextChoices):
-        NONE = "", "Unassigned"
-        TRAIN = "train", "Train"
-        VAL = "val", "Validation"
-        TEST = "test", "Test"
+        NONE = "", _("Unassigned")
+        TRAIN = "train", _("Train")
+        VAL = "val", _("Validation")
+        TEST = "test", _("Test")
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="samples")
     import_job = models.ForeignKey(
@@ -142,21 +143,24 @@ class Sample(models.Model):
         }
         missing = ids - classes.keys()
         if missing:
-            raise ValidationError(f"Class {sorted(missing)[0]} is not in this dataset's label set.")
+            raise ValidationError(
+                _("Class %(sorted)s is not in this dataset's label set.")
+                % {"sorted": sorted(missing)[0]}
+            )
         return classes
 
     def _check(self, class_ids: list[int], boxes: list[BoxInput]) -> None:
         task = self.dataset.task_type
         if task == Dataset.TaskType.DETECTION and class_ids:
-            raise ValidationError("A detection dataset labels images with boxes, not tags.")
+            raise ValidationError(_("A detection dataset labels images with boxes, not tags."))
         if task != Dataset.TaskType.DETECTION and boxes:
-            raise ValidationError("A classification dataset labels images with tags, not boxes.")
+            raise ValidationError(_("A classification dataset labels images with tags, not boxes."))
         if task == Dataset.TaskType.CLASSIFICATION and len(set(class_ids)) > 1:
-            raise ValidationError("This dataset is single-label: give the image one class.")
+            raise ValidationError(_("This dataset is single-label: give the image one class."))
         slack = BOX_SLACK
         for box in boxes:
             if box.w <= 0 or box.h <= 0:
-                raise ValidationError("A box must have a positive width and height.")
+                raise ValidationError(_("A box must have a positive width and height."))
             if (
                 box.x < -slack
                 or box.y < -slack
@@ -164,7 +168,8 @@ class Sample(models.Model):
                 or box.y + box.h > self.height + slack
             ):
                 raise ValidationError(
-                    f"A box reaches outside the {self.width}x{self.height} image."
+                    _("A box reaches outside the %(width)sx%(height)s image.")
+                    % {"width": self.width, "height": self.height}
                 )
 
 

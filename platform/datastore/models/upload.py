@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models.dataset import Dataset
 
@@ -44,11 +45,11 @@ def _exclusive(path: Path, message: str, received: int) -> Iterator[None]:
 
 class UploadSession(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Receiving files"
-        IMPORTING = "importing", "Importing"
-        IMPORTED = "imported", "Imported"
-        FAILED = "failed", "Import failed"
-        EXPIRED = "expired", "Expired unused (files deleted)"
+        OPEN = "open", _("Receiving files")
+        IMPORTING = "importing", _("Importing")
+        IMPORTED = "imported", _("Imported")
+        FAILED = "failed", _("Import failed")
+        EXPIRED = "expired", _("Expired unused (files deleted)")
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="uploads")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -82,11 +83,18 @@ class UploadSession(models.Model):
         for name, size in declared:
             if size > settings.MAX_UPLOAD_BYTES:
                 raise ValidationError(
-                    f"'{name}' is {size:,} bytes, over the {settings.MAX_UPLOAD_BYTES:,}-byte "
-                    "limit (MAX_UPLOAD_BYTES). Split it into smaller zips."
+                    _(
+                        "'%(name)s' is %(size)s bytes, over the %(max_upload_bytes)s-byte "
+                        "limit (MAX_UPLOAD_BYTES). Split it into smaller zips."
+                    )
+                    % {
+                        "name": name,
+                        "size": f"{size:,}",
+                        "max_upload_bytes": f"{settings.MAX_UPLOAD_BYTES:,}",
+                    }
                 )
             if len(name) > 1000 or not name.strip():
-                raise ValidationError("A file name must be 1 to 1000 characters long.")
+                raise ValidationError(_("A file name must be 1 to 1000 characters long."))
         UploadFile.objects.bulk_create(
             [UploadFile(session=self, name=name, size=size) for name, size in declared],
             ignore_conflicts=True,
@@ -97,7 +105,8 @@ class UploadSession(models.Model):
         for upload_file in files:
             if upload_file.size != sizes[upload_file.name]:
                 raise ValidationError(
-                    f"'{upload_file.name}' was declared before with another size."
+                    _("'%(upload_file_name)s' was declared before with another size.")
+                    % {"upload_file_name": upload_file.name}
                 )
         return files
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from datastore.models.dataset import Dataset
 from datastore.models.sample import Sample
@@ -14,8 +16,8 @@ class DatasetVersion(models.Model):
     """An immutable snapshot of samples, labels and split. Nothing updates it after creation."""
 
     class SplitMethod(models.TextChoices):
-        STRATIFIED = "stratified", "Stratified random split"
-        FOLDERS = "folders", "Split from the imported folders"
+        STRATIFIED = "stratified", _("Stratified random split")
+        FOLDERS = "folders", _("Split from the imported folders")
 
     dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -59,9 +61,11 @@ class DatasetVersion(models.Model):
         per_split = self.stats.get("per_split", {})
         if not per_split.get("val"):
             return [
-                "This version has no validation images, so a job trained on it cannot tell how "
-                "well it does on images it did not learn from. Give the val split a share (10 % "
-                "is common), or import a val folder."
+                gettext(
+                    "This version has no validation images, so a job trained on it cannot tell "
+                    "how well it does on images it did not learn from. Give the val split a "
+                    "share (10 percent is common), or import a val folder."
+                )
             ]
         counts = self.stats.get("per_class", {}).get("val", {})
         thin = [(name, counts.get(name, 0)) for name in self.class_names]
@@ -69,12 +73,21 @@ class DatasetVersion(models.Model):
         if not thin:
             return []
         shown = ", ".join(f"{name} ({count})" for name, count in thin[:8])
-        more = f" and {len(thin) - 8} more" if len(thin) > 8 else ""
+        more = gettext(" and %(count)d more") % {"count": len(thin) - 8} if len(thin) > 8 else ""
         return [
-            f"Too few validation images to measure {len(thin)} of {len(self.class_names)} "
-            f"classes: {shown}{more}. With fewer than {self.MIN_VALIDATION_PER_CLASS} per "
-            "class, one image moves a class's validation accuracy by 20 points or more. Label "
-            "more images of these classes, or give the val split a larger share."
+            gettext(
+                "Too few validation images to measure %(thin)d of %(classes)d classes: "
+                "%(shown)s%(more)s. With fewer than %(minimum)d per class, one image moves a "
+                "class's validation accuracy by 20 points or more. Label more images of these "
+                "classes, or give the val split a larger share."
+            )
+            % {
+                "thin": len(thin),
+                "classes": len(self.class_names),
+                "shown": shown,
+                "more": more,
+                "minimum": self.MIN_VALIDATION_PER_CLASS,
+            }
         ]
 
 

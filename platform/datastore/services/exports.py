@@ -16,6 +16,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.errors import describe_unexpected
 from core.queueing import enqueue
@@ -43,16 +44,19 @@ def start_export(
     dataset: Dataset, fmt: str, user: object, version: DatasetVersion | None = None
 ) -> ExportJob:
     if fmt not in ExportJob.Format.values:
-        raise ValidationError(f"Unknown export format '{fmt}'.")
+        raise ValidationError(_("Unknown export format '%(fmt)s'.") % {"fmt": fmt})
     if fmt in DETECTION_ONLY and not dataset.is_detection:
         raise ValidationError(
-            f"{ExportJob.Format(fmt).label} holds boxes; export a classification dataset as "
-            "ImageNet folders or CSV."
+            _(
+                "%(format_label)s holds boxes; export a classification dataset as "
+                "ImageNet folders or CSV."
+            )
+            % {"format_label": ExportJob.Format(fmt).label}
         )
     if fmt == ExportJob.Format.IMAGENET and dataset.is_detection:
-        raise ValidationError("ImageNet folders hold one class per image; export boxes as COCO.")
+        raise ValidationError(_("ImageNet folders hold one class per image; export boxes as COCO."))
     if version is not None and version.dataset_id != dataset.pk:
-        raise ValidationError("The version belongs to another dataset.")
+        raise ValidationError(_("The version belongs to another dataset."))
     with transaction.atomic():
         job = ExportJob.objects.create(
             dataset=dataset, version=version, format=fmt, created_by=user

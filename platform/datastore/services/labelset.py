@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
+from django.utils.translation import gettext as _
 
 from datastore.models import Annotation, Dataset, LabelClass, Sample
 from datastore.models.dataset import PALETTE
@@ -38,7 +39,9 @@ def add_class(dataset: Dataset, name: str, color: str = "") -> LabelClass:
                 dataset=dataset, name=name, order=order, color=color or PALETTE[order % 16]
             )
     except IntegrityError:
-        raise ValidationError(f"There already is a class named '{name}'.") from None
+        raise ValidationError(
+            _("There already is a class named '%(name)s'.") % {"name": name}
+        ) from None
 
 
 def rename_class(label_class: LabelClass, name: str, color: str = "") -> LabelClass:
@@ -48,14 +51,17 @@ def rename_class(label_class: LabelClass, name: str, color: str = "") -> LabelCl
         with transaction.atomic():
             label_class.save(update_fields=["name", "color"])
     except IntegrityError:
-        raise ValidationError(f"There already is a class named '{label_class.name}'.") from None
+        raise ValidationError(
+            _("There already is a class named '%(label_class_name)s'.")
+            % {"label_class_name": label_class.name}
+        ) from None
     return label_class
 
 
 def _clean(name: str) -> str:
     name = " ".join(name.split())
     if not name or len(name) > 100:
-        raise ValidationError("A class name must be 1 to 100 characters long.")
+        raise ValidationError(_("A class name must be 1 to 100 characters long."))
     return name
 
 
@@ -109,9 +115,9 @@ def preview_delete(label_class: LabelClass) -> Effect:
 
 def _check_pair(source: LabelClass, target: LabelClass) -> None:
     if source.dataset_id != target.dataset_id:
-        raise ValidationError("Both classes must belong to the same dataset.")
+        raise ValidationError(_("Both classes must belong to the same dataset."))
     if source.pk == target.pk:
-        raise ValidationError("Pick two different classes to merge.")
+        raise ValidationError(_("Pick two different classes to merge."))
 
 
 def _touch(sample_ids: list[int]) -> None:
@@ -148,7 +154,7 @@ def _delete_and_reorder(label_class: LabelClass) -> None:
 def reorder_classes(dataset: Dataset, class_ids: list[int]) -> None:
     existing = set(dataset.classes.values_list("id", flat=True))
     if set(class_ids) != existing or len(class_ids) != len(existing):
-        raise ValidationError("List every class of the dataset exactly once.")
+        raise ValidationError(_("List every class of the dataset exactly once."))
     with transaction.atomic():
         for position, class_id in enumerate(class_ids):
             LabelClass.objects.filter(pk=class_id).update(order=position)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from datastore.models import Annotation, Dataset, DatasetVersion, Sample, VersionItem
 
@@ -36,9 +37,9 @@ class Snapshot:
 def _check_ratios(ratios: dict[str, float]) -> dict[str, float]:
     clean = {s: float(ratios.get(s, 0)) for s in SPLITS}
     if any(v < 0 for v in clean.values()) or abs(sum(clean.values()) - 1) > 1e-6:
-        raise ValidationError("Split ratios must be zero or more and add up to 1.")
+        raise ValidationError(_("Split ratios must be zero or more and add up to 1."))
     if clean["train"] <= 0:
-        raise ValidationError("The training split cannot be empty.")
+        raise ValidationError(_("The training split cannot be empty."))
     return clean
 
 
@@ -137,7 +138,7 @@ def freeze_version(
     class_index = {c.pk: i for i, c in enumerate(classes)}
     snaps = _snapshots(dataset, class_index)
     if not snaps:
-        raise ValidationError("The dataset has no labeled samples to freeze.")
+        raise ValidationError(_("The dataset has no labeled samples to freeze."))
     if method == DatasetVersion.SplitMethod.STRATIFIED:
         ratios = _check_ratios(ratios or {"train": 0.8, "val": 0.1, "test": 0.1})
         splits = stratified_split(snaps, ratios, seed)
@@ -145,7 +146,7 @@ def freeze_version(
         ratios = {}
         splits = [snap.folder_split or "train" for snap in snaps]  # unsplit samples train
     else:
-        raise ValidationError(f"Unknown split method '{method}'.")
+        raise ValidationError(_("Unknown split method '%(method)s'.") % {"method": method})
     names = [c.name for c in classes]
     frozen_classes = [{"name": c.name, "color": c.color} for c in classes]
     if not confirm_identical:
@@ -181,7 +182,7 @@ def freeze_version(
                 return version
         except IntegrityError:
             continue
-    raise ValidationError("Another version was being frozen at the same time; try again.")
+    raise ValidationError(_("Another version was being frozen at the same time; try again."))
 
 
 def refuse_identical_to_latest(

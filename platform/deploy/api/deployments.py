@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions
 from rest_framework.exceptions import ValidationError
@@ -60,7 +61,7 @@ def _save(serializer: DeploymentSerializer, **extra: Any) -> Deployment:
             deployment = serializer.save(**extra)
     except IntegrityError:
         raise ValidationError(
-            {"name": "This workspace already has a deployment with this name."}
+            {"name": _("This workspace already has a deployment with this name.")}
         ) from None
     if export is not None:
         serving.load_export(export)
@@ -187,5 +188,5 @@ class TrafficView(APIView):
         try:
             minutes = min(1440, max(1, int(request.query_params.get("minutes", 60))))
         except ValueError:
-            raise ValidationError({"minutes": "A whole number of minutes."}) from None
+            raise ValidationError({"minutes": _("A whole number of minutes.")}) from None
         return Response(traffic.summary(deployment, minutes))

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.files.storage import default_storage
 from django.db.models import ProtectedError, QuerySet
 from django.http import FileResponse, Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import ValidationError
@@ -100,7 +101,10 @@ class ExportDetailView(generics.RetrieveDestroyAPIView):
         except ProtectedError:
             names = ", ".join(d.name for d in instance.deployments.all())
             raise ValidationError(
-                {"detail": f"Deployments serve this export ({names}); switch them first."}
+                {
+                    "detail": _("Deployments serve this export (%(names)s); switch them first.")
+                    % {"names": names}
+                }
             ) from None
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from deploy.models.export import ModelExport
 
@@ -45,21 +46,23 @@ class Deployment(models.Model):
     def check_servable(export: ModelExport, workspace_id: int) -> None:
         """ValidationError unless `export` is a finished package of this workspace."""
         if export.workspace_id != workspace_id:
-            raise ValidationError({"export": "No export with this id in this workspace."})
+            raise ValidationError({"export": _("No export with this id in this workspace.")})
         if export.format not in ModelExport.SERVABLE:
             raise ValidationError(
                 {
-                    "export": "Only inference packages (float32 or INT8) can be served; "
-                    "ONNX exports are for download."
+                    "export": _(
+                        "Only inference packages (float32 or INT8) can be served; ONNX exports "
+                        "are for download."
+                    )
                 }
             )
         if export.status != ModelExport.Status.SUCCEEDED:
-            raise ValidationError({"export": "This export has not finished successfully."})
+            raise ValidationError({"export": _("This export has not finished successfully.")})
 
     @staticmethod
     def check_threshold(threshold: float | None) -> None:
         if threshold is not None and not 0.0 <= threshold <= 1.0:
-            raise ValidationError({"threshold": "A threshold is a confidence from 0 to 1."})
+            raise ValidationError({"threshold": _("A threshold is a confidence from 0 to 1.")})
 
     @staticmethod
     def check_class_thresholds(thresholds: dict[str, float], export: ModelExport) -> None:
@@ -81,7 +84,12 @@ def check_class_thresholds(thresholds: dict[str, float], class_names: list[str])
     for name, value in thresholds.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise ValidationError(
-                {"class_thresholds": f"The threshold of '{name}' must be a number from 0 to 1."}
+                {
+                    "class_thresholds": _(
+                        "The threshold of '%(name)s' must be a number from 0 to 1."
+                    )
+                    % {"name": name}
+                }
             )
 
 

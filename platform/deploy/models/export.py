@@ -7,16 +7,17 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from core.jobs import ClaimableJob
 
 
 class ModelExport(ClaimableJob):
     class Format(models.TextChoices):
-        PACKAGE = "package", "Inference package"
-        ONNX = "onnx", "ONNX (opset 17)"
-        INT8_PACKAGE = "int8_package", "INT8 inference package"
-        INT8_ONNX = "int8_onnx", "INT8 ONNX (QDQ)"
+        PACKAGE = "package", _("Inference package")
+        ONNX = "onnx", _("ONNX (opset 17)")
+        INT8_PACKAGE = "int8_package", _("INT8 inference package")
+        INT8_ONNX = "int8_onnx", _("INT8 ONNX (QDQ)")
 
     # Formats a deployment can serve: packages run on the framework's predictor.
     SERVABLE = (Format.PACKAGE, Format.INT8_PACKAGE)

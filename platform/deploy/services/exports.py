@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from core.queueing import enqueue
 from deploy.models import ModelExport
@@ -36,20 +37,33 @@ def available_formats() -> list[tuple[str, str]]:
 def check_exportable(job: TrainingJob, fmt: str) -> None:
     if fmt not in ModelExport.Format.values:
         choices = ", ".join(ModelExport.Format.values)
-        raise ValidationError({"format": f"Unknown format {fmt!r}; choose one of {choices}."})
+        raise ValidationError(
+            {
+                "format": _("Unknown format %(fmt)s; choose one of %(choices)s.")
+                % {"fmt": f"{fmt!r}", "choices": choices}
+            }
+        )
     if fmt in ModelExport.INT8 and not int8_available():
         raise ValidationError(
-            {"format": "INT8 export needs framework.quantization, which this install lacks."}
+            {"format": _("INT8 export needs framework.quantization, which this install lacks.")}
         )
     if job.status != TrainingJob.Status.SUCCEEDED:
         raise ValidationError(
             {
-                "job": f"Job #{job.pk} is {job.get_status_display().lower()}; only a job that "
-                "succeeded has a model to export."
+                "job": _(
+                    "Job #%(job_pk)s is %(status)s; only a job that succeeded has a model to "
+                    "export."
+                )
+                % {"job_pk": job.pk, "status": job.get_status_display().lower()}
             }
         )
     if job.output_weights_id is None:
-        raise ValidationError({"job": f"The model trained by job #{job.pk} has been deleted."})
+        raise ValidationError(
+            {
+                "job": _("The model trained by job #%(job_pk)s has been deleted.")
+                % {"job_pk": job.pk}
+            }
+        )
 
 
 def start_export(
@@ -76,7 +90,7 @@ def request_export(
     `(export, False)`: a double click costs the worker nothing."""
     check_exportable(job, fmt)
     if threshold is not None and not 0.0 <= threshold <= 1.0:
-        raise ValidationError({"threshold": "A threshold is a confidence from 0 to 1."})
+        raise ValidationError({"threshold": _("A threshold is a confidence from 0 to 1.")})
     check_class_thresholds(class_thresholds or {}, job.class_names)
     for _attempt in range(3):
         try:
@@ -106,7 +120,7 @@ def request_export(
             # Another request took this version number at the same moment; the next attempt
             # answers its export if it is this same one.
             continue
-    raise ValidationError("Too many exports of this job are being created at once; try again.")
+    raise ValidationError(_("Too many exports of this job are being created at once; try again."))
 
 
 def identical_in_flight(

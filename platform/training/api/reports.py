@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
@@ -66,13 +67,15 @@ class ReportCellView(JobNestedMixin, generics.GenericAPIView):
         report = _report_of(job)
         if job.is_multi_label:
             raise ValidationError(
-                {"detail": "A multi-label report has no confusion matrix: see report/examples/."}
+                {"detail": _("A multi-label report has no confusion matrix: see report/examples/.")}
             )
         if job.is_detection:
             raise ValidationError(
                 {
-                    "detail": "A detection report's mix-ups count boxes, not images: each "
-                    "image's true and found boxes are in report/ (predictions)."
+                    "detail": _(
+                        "A detection report's mix-ups count boxes, not images: each image's "
+                        "true and found boxes are in report/ (predictions)."
+                    )
                 }
             )
         params = request.query_params
@@ -101,7 +104,7 @@ class ReportExamplesView(JobNestedMixin, generics.GenericAPIView):
         report = _report_of(job)
         if not job.is_multi_label:
             raise ValidationError(
-                {"detail": "Examples are for multi-label reports; see report/cell/ instead."}
+                {"detail": _("Examples are for multi-label reports; see report/cell/ instead.")}
             )
         params = request.query_params
         limit = int_param(params, "limit", 24, low=1, high=1000)
@@ -125,8 +128,8 @@ class CompareView(WorkspaceNestedMixin, generics.GenericAPIView):
         try:
             ids = [int(i) for i in request.query_params.get("ids", "").split(",") if i]
         except ValueError:
-            raise ValidationError({"ids": "A comma-separated list of job ids."}) from None
+            raise ValidationError({"ids": _("A comma-separated list of job ids.")}) from None
         if not 1 <= len(ids) <= 20:
-            raise ValidationError({"ids": "Compare 1 to 20 jobs."})
+            raise ValidationError({"ids": _("Compare 1 to 20 jobs.")})
         jobs = TrainingJob.objects.filter(workspace=self.get_workspace(), pk__in=ids)
         return Response({"jobs": comparison_rows(list(jobs))})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from core.jobs import ClaimableJob
 from training.models.report import ReportFields
@@ -17,7 +18,7 @@ from training.models.report import ReportFields
 
 class SplitEvaluation(ClaimableJob, ReportFields):
     class Split(models.TextChoices):
-        TEST = "test", "Test"
+        TEST = "test", _("Test")
 
     ACTIVE = (ClaimableJob.Status.QUEUED, ClaimableJob.Status.RUNNING)
     activity = "evaluating a model on a test split"

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import without_paths
 from core.jobs import ClaimableJob
@@ -24,22 +25,22 @@ from training.conf import knob
 class TrainingJob(ClaimableJob):
     class Task(models.TextChoices):
         # The values are the datastore's task types: a job trains its dataset's task.
-        CLASSIFICATION = "classification", "Image classification"
-        MULTI_LABEL = "multi_label", "Multi-label classification"
-        DETECTION = "detection", "Object detection"
+        CLASSIFICATION = "classification", _("Image classification")
+        MULTI_LABEL = "multi_label", _("Multi-label classification")
+        DETECTION = "detection", _("Object detection")
 
     class Init(models.TextChoices):
-        SCRATCH = "scratch", "Random initialisation"
-        SHIPPED = "shipped", "Shipped weights"
-        SAVED = "saved", "Saved weights"
+        SCRATCH = "scratch", _("Random initialisation")
+        SHIPPED = "shipped", _("Shipped weights")
+        SAVED = "saved", _("Saved weights")
 
     class Failure(models.TextChoices):
-        NOT_FINITE = "not_finite", "Loss became NaN or infinite"
-        OUT_OF_MEMORY = "out_of_memory", "Out of memory"
-        DATA = "data", "Data error"
-        WORKER_LOST = "worker_lost", "Worker lost"
-        DEVICE = "device", "No suitable device"
-        INTERNAL = "internal", "Unexpected error"
+        NOT_FINITE = "not_finite", _("Loss became NaN or infinite")
+        OUT_OF_MEMORY = "out_of_memory", _("Out of memory")
+        DATA = "data", _("Data error")
+        WORKER_LOST = "worker_lost", _("Worker lost")
+        DEVICE = "device", _("No suitable device")
+        INTERNAL = "internal", _("Unexpected error")
 
     activity = "training this model"
     exhausted_fields: ClassVar[dict[str, Any]] = {"failure_kind": Failure.WORKER_LOST}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ScalarChunk(models.Model):
@@ -61,9 +62,9 @@ class MetricRecord(models.Model):
     """A structured record: a histogram, a grid of sample predictions or a PR curve."""
 
     class Kind(models.TextChoices):
-        HISTOGRAM = "histogram", "Histogram"
-        PREDICTIONS = "predictions", "Sample predictions"
-        PR_CURVE = "pr_curve", "Precision-recall curve"
+        HISTOGRAM = "histogram", _("Histogram")
+        PREDICTIONS = "predictions", _("Sample predictions")
+        PR_CURVE = "pr_curve", _("Precision-recall curve")
 
     job = models.ForeignKey("training.TrainingJob", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=12, choices=Kind.choices)

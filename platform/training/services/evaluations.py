@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from core.queueing import enqueue
 from training.models import SplitEvaluation, TrainingJob
@@ -29,18 +30,26 @@ def check_evaluable(job: TrainingJob, split: str) -> None:
     """ValidationError with the reason when the job's model cannot be evaluated on `split`."""
     if job.status != TrainingJob.Status.SUCCEEDED:
         raise ValidationError(
-            {"detail": f"Job #{job.pk} is {job.status}; only a job that succeeded has a model."}
+            {
+                "detail": _("Job #%(job_pk)s is %(status)s; only a job that succeeded has a model.")
+                % {"job_pk": job.pk, "status": job.status}
+            }
         )
     if job.output_weights_id is None:
-        raise ValidationError({"detail": f"The model trained by job #{job.pk} was deleted."})
+        raise ValidationError(
+            {"detail": _("The model trained by job #%(job_pk)s was deleted.") % {"job_pk": job.pk}}
+        )
     count = images_in(job, split)
     if count is None:
-        raise ValidationError({"detail": "The dataset version this job trained on was deleted."})
+        raise ValidationError({"detail": _("The dataset version this job trained on was deleted.")})
     if count == 0:
         raise ValidationError(
             {
-                "split": f"This version has no {split} images. Freeze a version with a {split} "
-                "split to measure a model on images it was never chosen on."
+                "split": _(
+                    "This version has no %(split)s images. Freeze a version with a "
+                    "%(split)s split to measure a model on images it was never chosen on."
+                )
+                % {"split": split}
             }
         )
 

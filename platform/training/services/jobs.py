@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.queueing import enqueue
 from datastore.models import DatasetVersion
@@ -35,18 +36,24 @@ def _check_init(arch: Any, workspace: Any, init: str, weights: Weights | None) -
         if shipped_weights(arch) is None:
             raise ValidationError(
                 {
-                    "weights": f"{arch.name} has no shipped weights on this server (nothing is "
-                    "downloaded). Start from scratch, or import weights in the model zoo."
+                    "weights": _(
+                        "%(arch_name)s has no shipped weights on this server (nothing is "
+                        "downloaded). Start from scratch, or import weights in the model zoo."
+                    )
+                    % {"arch_name": arch.name}
                 }
             )
         return
     if init != TrainingJob.Init.SAVED:
-        raise ValidationError({"weights": "Choose scratch, shipped or saved weights."})
+        raise ValidationError({"weights": _("Choose scratch, shipped or saved weights.")})
     if weights is None or weights.workspace_id != workspace.pk:
-        raise ValidationError({"weights": "Choose saved weights from this workspace."})
+        raise ValidationError({"weights": _("Choose saved weights from this workspace.")})
     if weights.architecture != arch.key:
         raise ValidationError(
-            {"weights": f"These weights are for {weights.arch.name}, not {arch.name}."}
+            {
+                "weights": _("These weights are for %(arch_name)s, not %(arch_name2)s.")
+                % {"arch_name": weights.arch.name, "arch_name2": arch.name}
+            }
         )
 
 
@@ -85,20 +92,30 @@ def create_job(
     With `send=False` the job is saved queued but no message is sent: the caller runs it (the
     demo seeding), or the reconciler sends it later."""
     if version.dataset.workspace_id != workspace.pk:
-        raise ValidationError({"dataset_version": "Choose a dataset version of this workspace."})
+        raise ValidationError({"dataset_version": _("Choose a dataset version of this workspace.")})
     try:
         arch = get_architecture(architecture)
     except UnknownArchitecture:
         raise ValidationError(
-            {"architecture": f"“{architecture}” is not in the model zoo."}
+            {
+                "architecture": _("“%(architecture)s” is not in the model zoo.")
+                % {"architecture": architecture}
+            }
         ) from None
     check_trainable(version)
     task = version.dataset.task_type
     if TRAINS_ON.get(task) != arch.task:
         raise ValidationError(
             {
-                "architecture": f"{arch.name} is for {TASKS[arch.task].lower()}; this version "
-                f"is for {TASKS[task].lower()}. Choose one of the models the form offers for it."
+                "architecture": _(
+                    "%(arch_name)s is for %(model_task)s; this version is for %(version_task)s. "
+                    "Choose one of the models the form offers for it."
+                )
+                % {
+                    "arch_name": arch.name,
+                    "model_task": TASKS[arch.task].lower(),
+                    "version_task": TASKS[task].lower(),
+                }
             }
         )
     _check_init(arch, workspace, init, weights)
@@ -142,7 +159,7 @@ def enqueue_job(job: TrainingJob) -> None:
 def rerun_job(job: TrainingJob, user: Any) -> TrainingJob:
     """A new job with the same data, model and hyperparameters."""
     if job.dataset_version is None:
-        raise ValidationError("The dataset version this job used has been deleted.")
+        raise ValidationError(_("The dataset version this job used has been deleted."))
     with transaction.atomic():
         clone = TrainingJob.objects.create(
             workspace=job.workspace,

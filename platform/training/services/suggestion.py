@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from django.core.files.storage import default_storage
+from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 
 from datastore.models import DatasetVersion, Sample, VersionItem
@@ -51,10 +52,17 @@ def suggest(version: DatasetVersion) -> Suggestion | None:
             lenet.key,
             "scratch",
             lenet.input_size,
-            f"Small grey images (about {mean_side:.0f} px): LeNet at 28×28 trains in seconds "
-            "from random weights.",
+            _(
+                "Small grey images (about %(side)s px): LeNet at 28×28 trains in seconds from "
+                "random weights."
+            )
+            % {"side": f"{mean_side:.0f}"},
         )
-    kind = "Colour photos" if colour >= 0.5 else f"Grey images of about {mean_side:.0f} px"
+    kind = (
+        _("Colour photos")
+        if colour >= 0.5
+        else _("Grey images of about %(side)s px") % {"side": f"{mean_side:.0f}"}
+    )
     for key in PRETRAINED_PREFERENCE:
         arch = get_architecture(key)
         shipped = shipped_weights(arch)
@@ -67,8 +75,11 @@ def suggest(version: DatasetVersion) -> Suggestion | None:
         fallback.key,
         "scratch",
         fallback.input_size,
-        f"{kind}: no pretrained weights are installed on this server (an administrator runs "
-        f"`make weights`), so {fallback.name}, light enough to train from random weights.",
+        _(
+            "%(kind)s: no pretrained weights are installed on this server (an administrator "
+            "runs `make weights`), so %(model)s, light enough to train from random weights."
+        )
+        % {"kind": kind, "model": fallback.name},
     )
 
 
@@ -85,28 +96,34 @@ def _detector(version: DatasetVersion) -> Suggestion | None:
             arch.key,
             f"shipped:{arch.key}",
             arch.input_size,
-            f"Object detection: {arch.name} with its backbone pretrained on ImageNet, at "
-            f"{side}. The backbone already knows edges and textures, so a few dozen labeled "
-            "images make a useful detector.",
+            _(
+                "Object detection: %(model)s with its backbone pretrained on ImageNet, at "
+                "%(side)s. The backbone already knows edges and textures, so a few dozen "
+                "labeled images make a useful detector."
+            )
+            % {"model": arch.name, "side": side},
         )
     return Suggestion(
         arch.key,
         "scratch",
         arch.input_size,
-        f"Object detection: {arch.name} at {side}, from random weights: no pretrained "
-        "backbone is installed on this server (an administrator runs `make weights`), so it "
-        "needs many more labeled images.",
+        _(
+            "Object detection: %(model)s at %(side)s, from random weights: no pretrained "
+            "backbone is installed on this server (an administrator runs `make weights`), so "
+            "it needs many more labeled images."
+        )
+        % {"model": arch.name, "side": side},
     )
 
 
 def _why(kind: str, arch: Architecture, shipped: Any) -> str:
     top1 = ((shipped.manifest or {}).get("published") or {}).get("top1")
-    accuracy = f", {top1:g}% top-1" if top1 else ""
-    return (
-        f"{kind}: {arch.name} pretrained on ImageNet{accuracy}, fine-tuned at its own "
-        f"{arch.input_size}×{arch.input_size}. A pretrained start needs far fewer images "
-        "than training from random weights."
-    )
+    accuracy = _(", %(top1)s%% top-1") % {"top1": f"{top1:g}"} if top1 else ""
+    return _(
+        "%(kind)s: %(model)s pretrained on ImageNet%(accuracy)s, fine-tuned at its own "
+        "%(side)s×%(side)s. A pretrained start needs far fewer images than training from "
+        "random weights."
+    ) % {"kind": kind, "model": arch.name, "accuracy": accuracy, "side": arch.input_size}
 
 
 def _mean_side(version: DatasetVersion) -> float:

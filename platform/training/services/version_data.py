@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 from datastore.models import Dataset, DatasetVersion, VersionItem
 from modelzoo.catalog import MISSING, architectures_for_dataset
@@ -122,17 +123,25 @@ def training_problems(version: DatasetVersion) -> list[str]:
     task = version.dataset.task_type
     problems = []
     if task not in TRAINABLE:
-        return [f"Jobs cannot train {version.dataset.get_task_type_display()} datasets."]
+        return [
+            gettext("Jobs cannot train %(task)s datasets.")
+            % {"task": version.dataset.get_task_type_display()}
+        ]
     if not architectures_for_dataset(task):
-        problems.append(MISSING.get(task) or "The model zoo has no architecture for this task.")
+        problems.append(
+            MISSING.get(task) or gettext("The model zoo has no architecture for this task.")
+        )
     if task == Dataset.TaskType.DETECTION:
         problems += box_problems(version)
     elif len(version.classes) < 2:
         problems.append(
-            f"A classifier needs at least two classes; this version has {len(version.classes)}."
+            gettext("A classifier needs at least two classes; this version has %(count)d.")
+            % {"count": len(version.classes)}
         )
     if split_sizes(version)["train"] == 0:
-        problems.append("This version has no training images. Freeze a version with a train split.")
+        problems.append(
+            gettext("This version has no training images. Freeze a version with a train split.")
+        )
     return problems
 
 

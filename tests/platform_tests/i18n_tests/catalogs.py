@@ -1,17 +1,34 @@
-"""Reading .po files and the compiled JS catalog in the i18n tests. Not a test module."""
+"""Where the translation catalogs live, how the tests make sure they are compiled, and how
+they read .po files and the compiled JS catalog. Not a test module."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from asgiref.local import Local
+from django.conf import settings
+from django.utils import translation
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
-JS_PO = REPO_ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "djangojs.po"
-JS_MO = JS_PO.with_suffix(".mo")
+LOCALE = Path(settings.LOCALE_PATHS[0])
+DJANGO_PO = LOCALE / "zh_Hans" / "LC_MESSAGES" / "django.po"
+JS_PO = LOCALE / "zh_Hans" / "LC_MESSAGES" / "djangojs.po"
+# The same folders `make makemessages` leaves out: they hold no user-facing server text.
+MAKEMESSAGES_IGNORE = (
+    "node_modules",
+    "tests",
+    "benchmarks",
+    "framework",
+    "workers",
+    "static",
+    "var",
+)
 
 
 @dataclass
@@ -52,18 +69,33 @@ def entries(path: Path) -> list[Entry]:
     return found
 
 
-def compile_js_catalog() -> None:
-    """Compiles djangojs.po when its .mo is missing or older (a fresh clone has none: .mo files
-    are built, not committed), and makes Django read the catalogs again."""
-    if JS_MO.exists() and JS_MO.stat().st_mtime >= JS_PO.stat().st_mtime:
-        return
-    # Written beside it and renamed: a test process running in parallel never reads half.
-    partial = JS_MO.with_name(f".{JS_MO.name}.{os.getpid()}")
-    subprocess.run(["msgfmt", "--check", "-o", str(partial), str(JS_PO)], check=True)
-    os.replace(partial, JS_MO)
-    from django.utils.translation.reloader import translation_file_changed
+def compile_catalogs() -> None:
+    """What `make messages` does: each .po's .mo, rebuilt when missing or older than the .po
+    (a fresh clone has none: .mo files are built, not committed). Each is written beside it
+    and renamed, so a test process running in parallel never reads half of one."""
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        raise RuntimeError("msgfmt is missing: install gettext (make system-packages)")
+    rebuilt = False
+    for po in LOCALE.glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        partial = mo.with_name(f".{mo.name}.{os.getpid()}")
+        subprocess.run([msgfmt, "--check", "-o", str(partial), str(po)], check=True)
+        os.replace(partial, mo)
+        rebuilt = True
+    if rebuilt:
+        # A process that already looked for the catalogs keeps what it found: start over from
+        # the files, as Django does when LOCALE_PATHS changes (django.test.signals).
+        trans_real = translation.trans_real
+        trans_real._translations = {}
+        trans_real._default = None
+        trans_real._active = Local()
+        trans_real.translation_catalog_exists.cache_clear()
+        from django.utils.translation.reloader import translation_file_changed
 
-    translation_file_changed(sender=None, file_path=JS_MO)
+        translation_file_changed(sender=None, file_path=JS_PO.with_suffix(".mo"))
 
 
 def catalog_of(script: str) -> dict[str, str | list[str]]:

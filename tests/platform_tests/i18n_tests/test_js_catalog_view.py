@@ -12,7 +12,7 @@ from django.test import TestCase
 from core import js_catalog
 from core.testing import BaseTestCase
 from datastore.models import Dataset
-from tests.platform_tests.i18n_tests.catalogs import catalog_of, compile_js_catalog
+from tests.platform_tests.i18n_tests.catalogs import catalog_of, compile_catalogs
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en-US,en;q=0.9"}
@@ -22,7 +22,7 @@ class CatalogTests(TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         super().setUpClass()
-        compile_js_catalog()
+        compile_catalogs()
 
     def setUp(self) -> None:
         js_catalog._rendered.clear()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from django.utils.translation import gettext_lazy as _
+
 from datastore.importing.images import is_image_name
 from datastore.importing.problems import Report
 from datastore.importing.tree import SourceTree
@@ -35,9 +37,9 @@ class Format(StrEnum):
 
 
 FORMAT_TITLES = {
-    Format.CLASS_FOLDERS: "ImageNet-style class folders",
-    Format.FLAT: "Flat images, no labels",
-    Format.LIST_FILE: "PaddleX / PaddleClas list files",
+    Format.CLASS_FOLDERS: _("ImageNet-style class folders"),
+    Format.FLAT: _("Flat images, no labels"),
+    Format.LIST_FILE: _("PaddleX / PaddleClas list files"),
     Format.CSV: "CSV",
     Format.COCO: "COCO JSON",
     Format.VOC: "Pascal VOC XML",
