@@ -84,6 +84,20 @@ class GalleryPage:
     next_cursor: str = ""
     previous_cursor: str = ""
     params: dict[str, str] = field(default_factory=dict)
+    first_index: int = 1  # the first sample's position in the whole filtered, sorted list
+    page_size: int = 0
+
+    @property
+    def last_index(self) -> int:
+        return self.first_index + len(self.samples) - 1
+
+    @property
+    def page_number(self) -> int:
+        return (self.first_index - 1) // self.page_size + 1 if self.page_size else 1
+
+    @property
+    def page_count(self) -> int:
+        return max(1, -(-self.total // self.page_size)) if self.page_size else 1
 
 
 def encode_cursor(values: list[Any]) -> str:
@@ -143,7 +157,11 @@ def gallery_page(dataset: Dataset, query: GalleryQuery) -> GalleryPage:
     rows = rows[: query.page_size]
     if not forward:
         rows.reverse()
-    page = GalleryPage(rows, base.count())
+    page = GalleryPage(rows, base.count(), page_size=query.page_size)
+    if rows and (query.after or query.before or query.start is not None):
+        # One COUNT of what sorts before the first row: cursors carry no position.
+        first = [getattr(rows[0], name), rows[0].pk]
+        page.first_index = _seek(base, name, descending, first, forward=False).count() + 1
     if rows:
         has_next = more if forward else True
         has_previous = bool(query.after or query.start) if forward else more

@@ -67,7 +67,7 @@ def dataset_list(request: HttpRequest, slug: str) -> HttpResponse:
                 dataset.workspace, dataset.created_by = workspace, request.user
                 dataset.save()
                 return redirect("datastore:upload", pk=dataset.pk)
-    datasets = datasets_with_counts(workspace.datasets.all())
+    datasets = datasets_with_counts(workspace.datasets.prefetch_related("classes"))
     return render(
         request,
         "datastore/dataset_list.html",

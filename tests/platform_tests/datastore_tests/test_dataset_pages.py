@@ -54,6 +54,21 @@ class DatasetPageTests(DatastoreTestCase):
         self.assertRedirects(response, reverse("datastore:upload", args=[created.pk]))
         self.assertEqual((created.workspace, created.created_by), (self.workspace, self.bob))
 
+    def test_a_dataset_card_says_how_many_classes_it_cuts_off(self) -> None:
+        from datastore.models import LabelClass
+
+        many = self.make_dataset(name="Parts")
+        eight = self.make_dataset(name="Eight")
+        for i in range(11):
+            LabelClass.objects.create(dataset=many, name=f"part-{i}", order=i)
+        for i in range(8):
+            LabelClass.objects.create(dataset=eight, name=f"kind-{i}", order=i)
+        self.client.force_login(self.vera)
+        page = self.client.get(reverse("datastore:dataset_list", args=[self.workspace.slug]))
+        self.assertContains(page, ">+3 more</span>", count=1)  # only the 11-class card
+        self.assertContains(page, "part-7")
+        self.assertNotContains(page, "part-8")
+
     def test_it_refuses_a_duplicate_name(self) -> None:
         self.client.force_login(self.bob)
         url = reverse("datastore:dataset_list", args=[self.workspace.slug])

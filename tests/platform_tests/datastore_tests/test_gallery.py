@@ -84,3 +84,42 @@ class GalleryTests(DatastoreTestCase):
                 response = self.client.get(self.url, params)
                 self.assertEqual(response.status_code, 400)
                 self.assertIn(message, response.json()["message"])
+
+
+class GalleryPositionTests(DatastoreTestCase):
+    """The gallery page says where a page is: images a–b of N, page k of K, whichever way the
+    cursors took it there."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.dataset = self.make_dataset()
+        self.import_digits(self.dataset, labels=(0, 1, 2), per_class=5)  # 15 images
+
+    def test_each_page_knows_its_position_in_every_sort(self) -> None:
+        from datastore.gallery import GalleryQuery, gallery_page
+
+        for sort in ("oldest", "newest", "name", "largest"):
+            params = {"page_size": "4", "sort": sort}
+            page = gallery_page(self.dataset, GalleryQuery.from_params(params))
+            seen = []
+            while True:
+                seen.append((page.first_index, page.last_index, page.page_number, page.page_count))
+                if not page.next_cursor:
+                    break
+                query = GalleryQuery.from_params({**params, "after": page.next_cursor})
+                page = gallery_page(self.dataset, query)
+            with self.subTest(sort=sort):
+                self.assertEqual(seen, [(1, 4, 1, 4), (5, 8, 2, 4), (9, 12, 3, 4), (13, 15, 4, 4)])
+            back = gallery_page(
+                self.dataset, GalleryQuery.from_params({**params, "before": page.previous_cursor})
+            )
+            self.assertEqual((back.first_index, back.page_number), (9, 3))
+
+    def test_the_page_shows_it(self) -> None:
+        self.client.force_login(self.vera)
+        url = f"/datasets/{self.dataset.pk}/"
+        first = self.client.get(url, {"page_size": 4})
+        self.assertContains(first, "Images 1–4 of 15 · page 1 of 4")
+        cursor = first.context["page"].next_cursor
+        second = self.client.get(url, {"page_size": 4, "after": cursor})
+        self.assertContains(second, "Images 5–8 of 15 · page 2 of 4")
