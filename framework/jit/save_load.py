@@ -34,14 +34,16 @@ def trace_layer(
 
     function, owner = _forward_of(layer)
     if input_spec is None and isinstance(function, StaticFunction):
-        input_spec = function.input_spec
+        # Paddle's order: the to_static input_spec, else the inputs its forward last ran on.
+        input_spec = function.input_spec or function.called_with
     if isinstance(function, StaticFunction):
         function = function._function
     if input_spec is None:
         if example_inputs is None:
             raise ValueError(
                 "jit.save needs input_spec (e.g. [InputSpec([None, 3, 224, 224], 'float32', "
-                "'image')]) or example_inputs to know the model's inputs"
+                "'image')]), example_inputs, or a to_static forward that has already run, to "
+                "know the model's inputs"
             )
         input_spec = list(example_inputs)
     specs, examples = [], []

@@ -55,6 +55,9 @@ class StaticFunction:
         self._full_graph = full_graph
         self._programs: dict[tuple, _Program | None] = {}
         self._last: _Program | None = None
+        # The tensor inputs of the latest call (eager ones too): what jit.save describes when
+        # it is given no input_spec, as Paddle saves the program a to_static forward ran.
+        self._called_with: list[InputSpec] | None = None
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, function)
 
@@ -75,6 +78,7 @@ class StaticFunction:
 
     # --- calling ------------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._called_with = [InputSpec.from_tensor(a) for a in args if isinstance(a, Tensor)]
         if self._runs_eagerly(args):
             return self._function(*args, **kwargs)
         key, tensors, baked = self._signature(args, kwargs)
@@ -148,6 +152,11 @@ class StaticFunction:
     @property
     def input_spec(self) -> list | None:
         return self._input_spec
+
+    @property
+    def called_with(self) -> list[InputSpec] | None:
+        """The specs of the latest call's tensor inputs (None before the first call)."""
+        return self._called_with
 
     def get_concrete_program(self, *specs: InputSpec | Tensor) -> Graph:
         """Trace (if needed) for example inputs matching `specs` and return the graph."""
