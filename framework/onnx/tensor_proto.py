@@ -32,8 +32,19 @@ ONNX_TO_NUMPY: dict[int, np.dtype] = {
     15: np.dtype("<c16"),
 }
 NUMPY_TO_ONNX: dict[str, int] = {dtype.name: code for code, dtype in ONNX_TO_NUMPY.items()}
-_BFLOAT16 = 16
+BFLOAT16 = 16
 _STRING = 8
+
+
+def round_to_bfloat16(xp, values):
+    """float32 `values` rounded to the nearest bfloat16 (ties to even), still held as float32.
+
+    NaN stays NaN; values past bfloat16's range round to +-inf, as a real cast does.
+    """
+    values = xp.ascontiguousarray(values, dtype=np.float32)
+    bits = values.view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) & np.uint32(0xFFFF0000)
+    return xp.where(xp.isnan(values), values, rounded.view(np.float32))
 
 
 def onnx_type(dtype: object) -> int:
@@ -45,7 +56,7 @@ def onnx_type(dtype: object) -> int:
 
 
 def numpy_type(code: int) -> np.dtype:
-    if code == _BFLOAT16:
+    if code == BFLOAT16:
         return np.dtype("float32")
     if code not in ONNX_TO_NUMPY:
         raise OnnxFormatError(f"unsupported tensor element type {code}")
@@ -131,7 +142,7 @@ def _typed_chunk(buf: bytes, number: int, wire_type: int, value) -> np.ndarray:
 
 def _raw(buf: bytes, span: tuple[int, int], code: int, name: str) -> np.ndarray:
     size = span[1] - span[0]
-    if code == _BFLOAT16:
+    if code == BFLOAT16:
         if size % 2:
             raise OnnxFormatError(f"tensor {name!r}: odd-sized bfloat16 data")
         bits = np.frombuffer(buf, "<u2", size // 2, span[0]).astype(np.uint32) << 16
@@ -160,7 +171,7 @@ def _from_typed(typed: dict[int, list], code: int, name: str) -> np.ndarray:
         return joined(7).astype(np.int64)
     if code in (12, 13):
         return joined(11).astype(np.int64).view(np.uint64).astype(dtype)
-    if code in (10, _BFLOAT16):  # half-precision bits stored in int32_data
+    if code in (10, BFLOAT16):  # half-precision bits stored in int32_data
         bits = joined(5).astype(np.uint16)
         if code == 10:
             return bits.view(np.float16)

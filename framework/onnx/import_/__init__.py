@@ -1,6 +1,7 @@
 """ONNX import: `load(path)` -> a trainable framework Layer running the graph on framework ops."""
 
 from framework.onnx.import_ import (  # noqa: F401 - registers the handlers
+    ops_attention,
     ops_detection,
     ops_math,
     ops_nn,

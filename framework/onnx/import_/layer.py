@@ -29,7 +29,7 @@ from framework.onnx.import_.registry import ImportSpec, RunContext, spec_for
 from framework.onnx.proto import GraphProto, ModelProto, NodeProto
 from framework.onnx.tensor_proto import numpy_type
 
-MIN_OPSET, MAX_OPSET = 7, 21
+MIN_OPSET, MAX_OPSET = 7, 23
 _CONSTANT_ATTRS = ("value", "value_float", "value_floats", "value_int", "value_ints")
 
 

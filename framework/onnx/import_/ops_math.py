@@ -105,7 +105,8 @@ def _not(ctx, node, args):
 def _is_special(ctx, node, args):
     if node.op_type == "IsNaN":
         return array_op(lambda xp, a: xp.isnan(a), args[0])
-    pos, neg = node.attrs.get("detect_positive", 1), node.attrs.get("detect_negative", 1)
+    pos = bool(node.attrs.get("detect_positive", 1))
+    neg = bool(node.attrs.get("detect_negative", 1))
     return array_op(lambda xp, a: xp.isinf(a) & (((a > 0) & pos) | ((a < 0) & neg)), args[0])
 
 
@@ -138,6 +139,9 @@ _UNARY = {
     "Sinh": framework.sinh,
     "Cosh": framework.cosh,
     "Tanh": framework.tanh,
+    "Asinh": framework.asinh,
+    "Acosh": framework.acosh,
+    "Atanh": framework.atanh,
     "Erf": framework.erf,
 }
 _ARRAY_UNARY = {
@@ -158,6 +162,11 @@ def _unary(ctx, node, args):
     if node.op_type not in _ARRAY_UNARY:
         raise TypeError(f"ONNX {node.op_type} of a {x._data.dtype} tensor")
     return array_op(_ARRAY_UNARY[node.op_type], x)
+
+
+@imports("Det")
+def _det(ctx, node, args):
+    return framework.linalg.det(args[0])
 
 
 @imports("Identity")

@@ -99,7 +99,10 @@ def _cumsum(ctx, node, args):
     reverse = bool(node.attrs.get("reverse", 0))
     if reverse:
         x = framework.flip(x, [axis])
-    y = framework.cumsum(x, axis=axis)
+    if is_float(x):
+        y = framework.cumsum(x, axis=axis)
+    else:  # ONNX keeps the input's integer type; Paddle's cumsum would widen int32 to int64
+        y = array_op(lambda xp, a: xp.cumsum(a, axis=axis, dtype=a.dtype), x)
     if node.attrs.get("exclusive", 0):
         y = y - x
     return framework.flip(y, [axis]) if reverse else y

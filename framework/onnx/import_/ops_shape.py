@@ -22,7 +22,7 @@ from framework.onnx.import_.registry import (
     new_array,
     values,
 )
-from framework.onnx.tensor_proto import numpy_type
+from framework.onnx.tensor_proto import BFLOAT16, numpy_type, round_to_bfloat16
 from framework.ops.manipulation.gather import Take
 from framework.ops.manipulation.pad import Pad
 
@@ -226,7 +226,10 @@ def _pad(ctx, node, args):
 
 @imports("Cast")
 def _cast(ctx, node, args):
-    return _cast_to(args[0], numpy_type(int(node.attrs["to"])))
+    to = int(node.attrs["to"])
+    y = _cast_to(args[0], numpy_type(to))
+    # bfloat16 values are held widened to float32, so the cast is the rounding itself.
+    return array_op(round_to_bfloat16, y) if to == BFLOAT16 else y
 
 
 @imports("CastLike")
@@ -240,6 +243,16 @@ def _cast_to(x, dtype: np.dtype):
     if is_float(x) and dtype.kind == "f":
         return framework.cast(x, dtype.name)
     return array_op(lambda xp, a: a.astype(dtype), x)
+
+
+@imports("EyeLike")
+def _eye_like(ctx, node, args):
+    x = args[0]
+    if x.ndim != 2:
+        raise ValueError(f"ONNX EyeLike takes a 2-D input, not shape {x.shape}")
+    dtype = numpy_type(int(node.attrs["dtype"])) if "dtype" in node.attrs else x._data.dtype
+    eye = np.eye(*x.shape, k=int(node.attrs.get("k", 0)), dtype=dtype)
+    return new_array(x, eye)
 
 
 @imports("ConstantOfShape", static=(0,))

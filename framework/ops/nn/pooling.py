@@ -72,7 +72,9 @@ def max_pool_forward(x, geom: ConvGeometry):
         return _pairwise_max_pool(xp, x, *pairs)
     n, c = x.shape[:2]
     shape = (n, c, *geom.out_size)
-    padded = _padded(xp, x, geom, -np.inf, "pool_padded")
+    # Padding never wins the max: -inf for floats, the type's least value for integers.
+    lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    padded = _padded(xp, x, geom, lowest, "pool_padded")
     windows = [padded[:, :, rows, cols] for _, rows, cols in _taps(geom)]
     out = empty_like_layout(xp, shape, x)
     arg = xp.zeros(shape, dtype=np.min_scalar_type(len(windows)))

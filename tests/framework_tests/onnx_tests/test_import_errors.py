@@ -34,7 +34,7 @@ def test_unsupported_ops_are_all_listed_with_counts() -> None:
         helper.make_node("RoiAlign", ["x", "x", "x"], ["b"]),
         helper.make_node("FusedConv", ["x"], ["c"], domain="com.microsoft"),
         helper.make_node("Resize", ["x", "", "s"], ["d"], antialias=1, mode="cubic"),
-        helper.make_node("MaxPool", ["x"], ["e", "idx"], kernel_shape=[2, 2]),
+        helper.make_node("MaxPool", ["x"], ["e", "idx"], kernel_shape=[2, 2, 2]),
         helper.make_node("Relu", ["x"], ["y"]),
     ]
     with pytest.raises(UnsupportedOnnxOpError) as caught:
@@ -44,7 +44,7 @@ def test_unsupported_ops_are_all_listed_with_counts() -> None:
         "RoiAlign": 2,
         "com.microsoft.FusedConv": 1,
         "Resize(antialias=1)": 1,
-        "MaxPool(Indices output)": 1,
+        "MaxPool(Indices output over 3-D windows)": 1,
     }
     message = str(error)
     assert "4 unsupported op types" in message and "RoiAlign (2 nodes)" in message

@@ -84,6 +84,33 @@ CASES = {
         helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
                          pads=[1, 1, 1, 1]),
         {"x": _x(1, 2, 5, 5)}, {}, 17),
+    "max_pool_dilated_opset_22": (
+        helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 1],
+                         pads=[1, 0, 0, 1]),
+        {"x": _x(1, 2, 5, 4)}, {}, 22),
+    "average_pool_3d_count_include_pad": (
+        helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2, 2], strides=[2, 1, 2],
+                         pads=[1, 0, 1, 0, 1, 1], count_include_pad=1, ceil_mode=1),
+        {"x": _x(1, 2, 3, 3, 4)}, {}, 22),
+    "lp_pool": (helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], p=3),
+                {"x": _x(1, 2, 3, 3)}, {}, 22),
+    "rms_normalization": (helper.make_node("RMSNormalization", ["x", "s"], ["y"], axis=-2),
+                          {"x": _x(2, 3, 4), "s": _x(3, 4)}, {}, 23),
+    "attention_causal_gqa_with_cache": (
+        helper.make_node("Attention", ["q", "k", "v", "", "pk", "pv"], ["y"], is_causal=1,
+                         softcap=2.0),
+        {"q": _x(1, 4, 3, 2), "k": _x(1, 2, 3, 2), "v": _x(1, 2, 3, 3), "pk": _x(1, 2, 2, 2),
+         "pv": _x(1, 2, 2, 3)}, {}, 23),
+    "attention_3d_float_mask": (
+        helper.make_node("Attention", ["q", "k", "v", "m"], ["y"], q_num_heads=2,
+                         kv_num_heads=2, scale=0.3),
+        {"q": _x(2, 3, 4), "k": _x(2, 5, 4), "v": _x(2, 5, 6), "m": _x(3, 5)}, {}, 23),
+    "rotary_embedding_interleaved": (
+        helper.make_node("RotaryEmbedding", ["x", "c", "s"], ["y"], interleaved=1),
+        {"x": _x(1, 2, 3, 4), "c": _x(1, 3, 2), "s": _x(1, 3, 2)}, {}, 23),
+    "negative_log_likelihood_weighted": (
+        helper.make_node("NegativeLogLikelihoodLoss", ["x", "t", "w"], ["y"], ignore_index=1),
+        {"x": _x(3, 4, 2), "w": _x(4)}, {"t": _ints(0, 1, 3, 2, 1, 0).reshape(3, 2)}, 22),
 }  # fmt: skip
 
 

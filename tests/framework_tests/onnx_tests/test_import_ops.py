@@ -42,7 +42,9 @@ def _model(nodes, inputs: dict, consts: dict, outputs: dict, opset: int) -> byte
 
 
 def _type(array: np.ndarray) -> int:
-    return {np.float32: F32, np.int64: I64, np.bool_: BOOL}[array.dtype.type]
+    return {np.float32: F32, np.int64: I64, np.bool_: BOOL, np.int32: onnx.TensorProto.INT32}[
+        array.dtype.type
+    ]
 
 
 def _check(nodes, inputs, consts=None, outputs=None, opset=17, atol=1e-5, fused=True) -> None:
@@ -276,6 +278,49 @@ def test_comparisons_where_and_casts() -> None:
         _node("IsNaN", ["x"], ["nan"]),
     ]
     _check(nodes, {"x": _x(3, 4)}, {"zero": np.array(0.0, np.float32)}, {"y": F32, "nan": BOOL})
+
+
+def test_is_inf_gives_booleans() -> None:
+    x = np.array([1.0, np.inf, -np.inf, np.nan], np.float32)
+    nodes = [_node("IsInf", ["x"], ["all"]), _node("IsInf", ["x"], ["neg"], detect_positive=0)]
+    data = _model(nodes, {"x": x}, {}, {"all": BOOL, "neg": BOOL}, 20)
+    every, negative = framework.onnx.load(data)(x)
+    assert every.dtype == framework.bool and negative.dtype == framework.bool
+    assert every.numpy().tolist() == [False, True, True, False]
+    assert negative.numpy().tolist() == [False, False, True, False]
+
+
+def test_cumsum_keeps_int32() -> None:
+    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    data = _model(
+        [_node("CumSum", ["x", "a"], ["y"], reverse=1)],
+        {"x": x},
+        {"a": np.array(1, np.int64)},
+        {"y": onnx.TensorProto.INT32},
+        17,
+    )
+    y = framework.onnx.load(data)(x)
+    assert y.dtype == framework.int32
+    np.testing.assert_array_equal(y.numpy(), np.flip(np.cumsum(np.flip(x, 1), 1), 1))
+
+
+@pytest.mark.parametrize("opset", [21, 23])
+def test_casts_to_bfloat16_and_float16_round(opset) -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = (RNG.standard_normal(200) * 300).astype(np.float32)
+    x[:4] = [np.nan, np.inf, 3.4e38, 1.00390625]  # NaN, inf, overflow, a tie to even
+    nodes = [
+        _node("Cast", ["x"], ["b"], to=onnx.TensorProto.BFLOAT16),
+        _node("Cast", ["b"], ["bf"], to=F32),
+        _node("Cast", ["x"], ["h"], to=onnx.TensorProto.FLOAT16),
+    ]
+    data = _model(nodes, {"x": x}, {}, {"bf": F32, "h": onnx.TensorProto.FLOAT16}, opset)
+    bf, half = framework.onnx.load(data)(x)
+    want = x.astype(ml_dtypes.bfloat16).astype(np.float32)
+    np.testing.assert_array_equal(bf.numpy(), want)
+    assert not np.array_equal(bf.numpy(), x, equal_nan=True)  # the cast did round
+    assert half.dtype == framework.float16
+    np.testing.assert_array_equal(half.numpy(), x.astype(np.float16))
 
 
 # --- shapes -------------------------------------------------------------------------------------
