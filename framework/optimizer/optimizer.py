@@ -417,6 +417,11 @@ def _names_and_ids(items: Iterable | None) -> set:
     return result
 
 
+def first_element(array) -> float:
+    """The value of a step-count accumulator Paddle keeps parameter-shaped (all elements equal)."""
+    return float(array.reshape(-1)[0])
+
+
 def _copy_as(source, out):
     """`source` converted into the preallocated `out` (a float16 gradient to float32)."""
     out[...] = source
