@@ -356,8 +356,13 @@ def test_float16_parameters_update_in_place_with_float32_state():
         lambda ps: AdamW(0.01, parameters=ps),
         lambda ps: RMSProp(0.01, parameters=ps, centered=True, momentum=0.5),
         lambda ps: Adagrad(0.1, parameters=ps),
+        lambda ps: Adadelta(0.5, parameters=ps),
+        lambda ps: NAdam(0.01, parameters=ps),
+        lambda ps: RAdam(0.01, beta2=0.5, parameters=ps),
+        lambda ps: Rprop(0.01, parameters=ps),
     ],
-    ids=["sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"],
+    ids=["sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"]
+    + ["adadelta", "nadam", "radam", "rprop"],
 )
 def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkeypatch):
     """A big parameter is shared over the cores, a middling one updated in cache-sized blocks
