@@ -396,3 +396,50 @@ def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkey
     for a, b, c in zip(split, blocked, whole, strict=True):
         np.testing.assert_array_equal(a, c)
         np.testing.assert_array_equal(b, c)
+
+
+@pytest.mark.parametrize("kind", ["NAdam", "RAdam", "Adadelta", "ASGD"])
+def test_new_optimizers_follow_a_scheduler_and_group_overrides_as_paddle(kind):
+    """A StepDecay learning rate, a group scaling it by 0.5 with its own weight decay (and, for
+    the Adam family, its own beta1), stepped between updates: the same parameters as Paddle."""
+    extra = {"beta1": 0.8} if kind in ("NAdam", "RAdam") else {}
+
+    def build(module, lr_module, ps):
+        groups = [
+            {"params": ps[:1]},
+            {"params": ps[1:], "learning_rate": 0.5, "weight_decay": 0.05, **extra},
+        ]
+        scheduler = lr_module.StepDecay(0.05, step_size=2, gamma=0.5)
+        return getattr(module, kind)(scheduler, parameters=groups, weight_decay=0.01), scheduler
+
+    def train(opt_and_scheduler, params, to_tensor, grads):
+        opt, scheduler = opt_and_scheduler
+        for step_grads in grads:
+            for p, g in zip(params, step_grads, strict=True):
+                p.grad = to_tensor(g)
+            opt.step()
+            scheduler.step()
+        return [p.numpy() for p in params]
+
+    paddle = pytest.importorskip("paddle")
+    weights, grads = problem(np.float32, seed=2)
+    ours_ps = [Parameter(w.copy(), name=f"sched{i}") for i, w in enumerate(weights)]
+    ours = train(
+        build(framework.optimizer, framework.optimizer.lr, ours_ps),
+        ours_ps,
+        framework.to_tensor,
+        grads,
+    )
+    theirs_ps = [
+        paddle.create_parameter(
+            list(w.shape), "float32", default_initializer=paddle.nn.initializer.Assign(w)
+        )
+        for w in weights
+    ]
+    theirs = train(
+        build(paddle.optimizer, paddle.optimizer.lr, theirs_ps),
+        theirs_ps,
+        paddle.to_tensor,
+        grads,
+    )
+    assert_close(ours, theirs)
