@@ -1,7 +1,8 @@
 """How much of Paddle's public API `import framework as paddle` covers: prints JSON.
 
-For paddle and paddle.linalg, counts the names in Paddle's `__all__` that the matching framework
-module has (importable by its dotted path, as Paddle code imports it). paddle.tensor has no
+For paddle, paddle.linalg, paddle.optimizer, paddle.optimizer.lr and paddle.vision.models,
+counts the names in Paddle's `__all__` that the matching framework module has (importable by
+its dotted path, as Paddle code imports it). paddle.tensor has no
 `__all__`: its public functions are its non-module public attributes, and its
 `tensor_method_func` list is what Paddle binds onto Tensor, checked against `framework.Tensor`.
 Needs paddlepaddle installed.
@@ -22,7 +23,14 @@ import paddle  # noqa: F401
 
 import framework
 
-MODULES = ("paddle", "paddle.linalg", "paddle.tensor")
+MODULES = (
+    "paddle",
+    "paddle.linalg",
+    "paddle.tensor",
+    "paddle.optimizer",
+    "paddle.optimizer.lr",
+    "paddle.vision.models",
+)
 
 
 def _public(module: types.ModuleType) -> list[str]:

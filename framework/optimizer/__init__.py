@@ -2,13 +2,33 @@
 as in `paddle.optimizer`."""
 
 from framework.optimizer import lr
+from framework.optimizer.adadelta import Adadelta
 from framework.optimizer.adagrad import Adagrad
 from framework.optimizer.adam import Adam
 from framework.optimizer.adamw import AdamW
+from framework.optimizer.asgd import ASGD
 from framework.optimizer.lamb import Lamb
 from framework.optimizer.momentum import Momentum
+from framework.optimizer.nadam import NAdam
 from framework.optimizer.optimizer import Optimizer
+from framework.optimizer.radam import RAdam
 from framework.optimizer.rmsprop import RMSProp
+from framework.optimizer.rprop import Rprop
 from framework.optimizer.sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Lamb", "Momentum", "Optimizer", "RMSProp", "lr"]
+__all__ = [
+    "ASGD",
+    "SGD",
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Lamb",
+    "Momentum",
+    "NAdam",
+    "Optimizer",
+    "RAdam",
+    "RMSProp",
+    "Rprop",
+    "lr",
+]

@@ -187,6 +187,59 @@ class Optimizer:
                 applied.extend(self._apply_group(pairs, current, lr))
         return [], applied
 
+    def backward(
+        self,
+        loss: Tensor,
+        startup_program: object = None,
+        parameters: Sequence[Tensor] | Sequence[str] | None = None,
+        no_grad_set: Iterable | None = None,
+        callbacks: list | None = None,
+    ) -> list[tuple[Tensor, Tensor]]:
+        """The first half of `minimize`: the `(parameter, gradient)` pairs to apply.
+
+        As Paddle's dynamic mode, this runs no autograd -- call `loss.backward()` first -- and
+        collects the gradients already on `parameters` (Tensors or their names; default: the
+        optimizer's). Parameters without a gradient, stop_gradient ones and those in
+        `no_grad_set` are left out. `startup_program` and `callbacks` belong to static mode.
+
+            loss.backward()
+            params_grads = opt.backward(loss)
+            opt.apply_gradients(params_grads)
+        """
+        params = self._all_parameters()
+        if parameters:
+            by_name = {p.name: p for p in params}
+            params = [by_name[p] if isinstance(p, str) else p for p in parameters]
+        excluded = _names_and_ids(no_grad_set)
+        return [
+            (p, p._grad)
+            for p in params
+            if not p.stop_gradient
+            and p._grad is not None
+            and id(p) not in excluded
+            and (p.name is None or p.name not in excluded)
+        ]
+
+    def apply_gradients(self, params_grads: Sequence[tuple[Tensor, Tensor]]) -> list:
+        """The second half of `minimize`: clip `params_grads`, add weight decay and update each
+        parameter with its paired gradient (which need not be its `.grad`).
+
+        Each parameter follows its parameter group's settings; one the optimizer does not own
+        follows the first group's. Returns `[]`: dynamic mode has no graph operators.
+
+            params_grads = opt.backward(loss)
+            opt.apply_gradients([(p, g * 0.5) for p, g in params_grads])
+        """
+        grads = {id(p): (p, g) for p, g in params_grads}
+        lr = self.get_lr()
+        for group in self._param_groups:
+            pairs = [grads.pop(id(p)) for p in group["params"] if id(p) in grads]
+            if pairs:
+                self._apply_group(pairs, group, lr)
+        if grads:
+            self._apply_group(list(grads.values()), dict(self._param_groups[0]), lr)
+        return []
+
     def _apply_group(self, pairs: list, group: dict, lr: float) -> list:
         clip = group["grad_clip"]
         if clip is not None:
@@ -415,6 +468,11 @@ def _names_and_ids(items: Iterable | None) -> set:
     for item in items or ():
         result.add(id(item) if isinstance(item, Tensor) else item)
     return result
+
+
+def first_element(array) -> float:
+    """The value of a step-count accumulator Paddle keeps parameter-shaped (all elements equal)."""
+    return float(array.reshape(-1)[0])
 
 
 def _copy_as(source, out):

@@ -5,6 +5,7 @@ from framework.optimizer.lr.decay import (
     ExponentialDecay,
     InverseTimeDecay,
     LambdaDecay,
+    LinearLR,
     MultiplicativeDecay,
     MultiStepDecay,
     NaturalExpDecay,
@@ -12,15 +13,19 @@ from framework.optimizer.lr.decay import (
     PolynomialDecay,
     StepDecay,
 )
+from framework.optimizer.lr.periodic import CosineAnnealingWarmRestarts, CyclicLR
 from framework.optimizer.lr.plateau import ReduceOnPlateau
 from framework.optimizer.lr.scheduler import LRScheduler
 
 __all__ = [
     "CosineAnnealingDecay",
+    "CosineAnnealingWarmRestarts",
+    "CyclicLR",
     "ExponentialDecay",
     "InverseTimeDecay",
     "LRScheduler",
     "LambdaDecay",
+    "LinearLR",
     "LinearWarmup",
     "MultiStepDecay",
     "MultiplicativeDecay",

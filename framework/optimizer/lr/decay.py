@@ -1,5 +1,6 @@
 """Schedules that decay by steps or by a closed formula: step, multi-step, piecewise, exponential,
-natural-exponential, inverse-time, polynomial, lambda and multiplicative decay.
+natural-exponential, inverse-time, polynomial, lambda and multiplicative decay, and the linear
+ramp of `LinearLR`.
 
 Each mirrors `paddle.optimizer.lr` value for value (the same float arithmetic).
 """
@@ -15,6 +16,7 @@ __all__ = [
     "ExponentialDecay",
     "InverseTimeDecay",
     "LambdaDecay",
+    "LinearLR",
     "MultiStepDecay",
     "MultiplicativeDecay",
     "NaturalExpDecay",
@@ -253,3 +255,46 @@ class MultiplicativeDecay(LRScheduler):
         for epoch in range(1, self.last_epoch + 1):
             lr = lr * self.lr_lambda(epoch)
         return lr
+
+
+class LinearLR(LRScheduler):
+    """Ramp linearly from `start_factor * learning_rate` to `end_factor * learning_rate` over
+    `total_steps` steps, then hold. Uses Paddle's (and torch's) recursive form, each value a
+    multiple of the last.
+
+    LinearLR(0.5, total_steps=4, start_factor=0.5)   # 0.25, 0.3125, 0.375, 0.4375, 0.5, 0.5, ...
+    """
+
+    def __init__(
+        self,
+        learning_rate: float,
+        total_steps: int,
+        start_factor: float = 1.0 / 3,
+        end_factor: float = 1.0,
+        last_epoch: int = -1,
+        verbose: bool = False,
+    ) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError(
+                "`start_factor` must be greater than 0 and less or equal to 1, "
+                f"but got {start_factor}"
+            )
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError(
+                f"`end_factor` must be greater than 0 and less than 1, but got {end_factor}"
+            )
+        if total_steps <= 0:
+            raise ValueError(f"`total_steps` must be greater than 0, but got {total_steps}")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_steps = total_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        if self.last_epoch == 0:
+            return self.base_lr * self.start_factor
+        if self.last_epoch > self.total_steps:
+            return self.last_lr
+        change = self.end_factor - self.start_factor
+        start = self.total_steps * self.start_factor
+        return self.last_lr * (1.0 + change / (start + (self.last_epoch - 1) * change))

@@ -6,12 +6,23 @@ converted into the store once by `python -m framework.vision.models.install_weig
 """
 
 from framework.vision.models._pretrained import load_pretrained, save_pretrained, weights_path
+from framework.vision.models.alexnet import AlexNet, alexnet
+from framework.vision.models.densenet import (
+    DenseNet,
+    densenet121,
+    densenet161,
+    densenet169,
+    densenet201,
+    densenet264,
+)
 from framework.vision.models.efficientnet_lite import (
     EfficientNetLite,
     efficientnet_lite0,
     efficientnet_lite1,
     efficientnet_lite2,
 )
+from framework.vision.models.googlenet import GoogLeNet, googlenet
+from framework.vision.models.inceptionv3 import InceptionV3, inception_v3
 from framework.vision.models.lenet import LeNet
 from framework.vision.models.mobilenetv1 import MobileNetV1, mobilenet_v1
 from framework.vision.models.mobilenetv2 import MobileNetV2, mobilenet_v2
@@ -32,6 +43,9 @@ from framework.vision.models.resnet import (
     resnext50_32x4d,
     resnext50_64x4d,
     resnext101_32x4d,
+    resnext101_64x4d,
+    resnext152_32x4d,
+    resnext152_64x4d,
     wide_resnet50_2,
     wide_resnet101_2,
 )
@@ -52,7 +66,11 @@ from framework.vision.models.weight_store import WeightsIntegrityError
 
 __all__ = [
     "VGG",
+    "AlexNet",
+    "DenseNet",
     "EfficientNetLite",
+    "GoogLeNet",
+    "InceptionV3",
     "LeNet",
     "MobileNetV1",
     "MobileNetV2",
@@ -63,10 +81,18 @@ __all__ = [
     "ShuffleNetV2",
     "SqueezeNet",
     "WeightsIntegrityError",
+    "alexnet",
+    "densenet121",
+    "densenet161",
+    "densenet169",
+    "densenet201",
+    "densenet264",
     "efficientnet_lite0",
     "efficientnet_lite1",
     "efficientnet_lite2",
+    "googlenet",
     "imagenet_classes",
+    "inception_v3",
     "load_pretrained",
     "mobilenet_v1",
     "mobilenet_v2",
@@ -83,6 +109,9 @@ __all__ = [
     "resnext50_32x4d",
     "resnext50_64x4d",
     "resnext101_32x4d",
+    "resnext101_64x4d",
+    "resnext152_32x4d",
+    "resnext152_64x4d",
     "save_pretrained",
     "shipped_manifests",
     "shufflenet_v2_swish",

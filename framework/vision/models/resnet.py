@@ -225,6 +225,24 @@ def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
     return _resnet("resnext101_32x4d", BottleneckBlock, 101, pretrained, **kwargs)
 
 
+def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNeXt-101 with 64 groups of width 4. `model = resnext101_64x4d(num_classes=10)`"""
+    kwargs.update(groups=64, width=4)
+    return _resnet("resnext101_64x4d", BottleneckBlock, 101, pretrained, **kwargs)
+
+
+def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNeXt-152 with 32 groups of width 4. `model = resnext152_32x4d(num_classes=10)`"""
+    kwargs.update(groups=32, width=4)
+    return _resnet("resnext152_32x4d", BottleneckBlock, 152, pretrained, **kwargs)
+
+
+def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNeXt-152 with 64 groups of width 4. `model = resnext152_64x4d(num_classes=10)`"""
+    kwargs.update(groups=64, width=4)
+    return _resnet("resnext152_64x4d", BottleneckBlock, 152, pretrained, **kwargs)
+
+
 def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
     kwargs.update(width=128)
     return _resnet("wide_resnet50_2", BottleneckBlock, 50, pretrained, **kwargs)

@@ -8,7 +8,20 @@ import pytest
 import framework
 from framework.core.tensor import Parameter
 from framework.nn import ClipGradByGlobalNorm, ClipGradByNorm
-from framework.optimizer import SGD, Adagrad, Adam, AdamW, Lamb, Momentum, RMSProp
+from framework.optimizer import (
+    ASGD,
+    SGD,
+    Adadelta,
+    Adagrad,
+    Adam,
+    AdamW,
+    Lamb,
+    Momentum,
+    NAdam,
+    RAdam,
+    RMSProp,
+    Rprop,
+)
 
 pytestmark = pytest.mark.gpu
 
@@ -26,6 +39,11 @@ CASES = {
     "adagrad": lambda ps: Adagrad(0.1, parameters=ps, grad_clip=ClipGradByNorm(0.5)),
     "lamb": lambda ps: Lamb(0.01, parameters=ps),
     "lamb_no_decay": lambda ps: Lamb(0.01, lamb_weight_decay=0.0, parameters=ps),
+    "adadelta": lambda ps: Adadelta(0.5, parameters=ps, weight_decay=0.01),
+    "nadam": lambda ps: NAdam(0.01, parameters=ps),
+    "radam": lambda ps: RAdam(0.01, beta2=0.5, parameters=ps),
+    "rprop": lambda ps: Rprop(0.01, parameters=ps),
+    "asgd": lambda ps: ASGD(0.1, batch_num=2, parameters=ps),
 }
 
 
@@ -59,8 +77,8 @@ def test_gpu_update_matches_cpu(case, dtype, on_gpu):
     tolerance = 1e-5 if dtype == np.float32 else 1e-12
     for a, b in zip(cpu, gpu, strict=True):
         np.testing.assert_allclose(b, a, rtol=tolerance, atol=tolerance)
-    for value in opt.state_dict().values():
-        assert value.dtype == dtype
+    for key, value in opt.state_dict().items():
+        assert value.dtype == (np.int64 if key.endswith("_m_0") else dtype)  # ASGD's step count
 
 
 @pytest.mark.parametrize("multi_precision", [False, True])

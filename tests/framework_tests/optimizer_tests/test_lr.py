@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -28,6 +29,90 @@ CASES = [
     ("OneCycleLR", (1.0,), {"total_steps": 12}),
     ("OneCycleLR", (1.0,), {"total_steps": 12, "anneal_strategy": "linear", "three_phase": True}),
     ("LinearWarmup", (0.5,), {"warmup_steps": 4, "start_lr": 0.0, "end_lr": 0.5}),
+    ("CyclicLR", (0.1, 1.0), {"step_size_up": 3}),
+    ("CyclicLR", (0.1, 1.0), {"step_size_up": 2, "step_size_down": 4, "mode": "triangular2"}),
+    ("CyclicLR", (0.1, 1.0), {"step_size_up": 3, "mode": "exp_range", "exp_gamma": 0.9}),
+    ("LinearLR", (0.5,), {"total_steps": 6}),
+    ("LinearLR", (0.5,), {"total_steps": 4, "start_factor": 1.0, "end_factor": 0.1}),
+    ("CosineAnnealingWarmRestarts", (0.5,), {"T_0": 3}),
+    ("CosineAnnealingWarmRestarts", (0.5,), {"T_0": 2, "T_mult": 2, "eta_min": 0.01}),
+]
+
+# The same schedules in torch.optim.lr_scheduler: (our name, our kwargs, torch class, its kwargs).
+TORCH_CASES = [
+    (
+        "CyclicLR",
+        {"base_learning_rate": 0.1, "max_learning_rate": 1.0, "step_size_up": 4},
+        "CyclicLR",
+        {"base_lr": 0.1, "max_lr": 1.0, "step_size_up": 4},
+    ),
+    (
+        "CyclicLR",
+        {
+            "base_learning_rate": 0.1,
+            "max_learning_rate": 1.0,
+            "step_size_up": 3,
+            "step_size_down": 7,
+            "mode": "triangular2",
+        },
+        "CyclicLR",
+        {
+            "base_lr": 0.1,
+            "max_lr": 1.0,
+            "step_size_up": 3,
+            "step_size_down": 7,
+            "mode": "triangular2",
+        },
+    ),
+    (
+        "CyclicLR",
+        {
+            "base_learning_rate": 0.1,
+            "max_learning_rate": 1.0,
+            "step_size_up": 5,
+            "mode": "exp_range",
+            "exp_gamma": 0.97,
+        },
+        "CyclicLR",
+        {"base_lr": 0.1, "max_lr": 1.0, "step_size_up": 5, "mode": "exp_range", "gamma": 0.97},
+    ),
+    (
+        "CyclicLR",
+        {
+            "base_learning_rate": 0.1,
+            "max_learning_rate": 1.0,
+            "step_size_up": 5,
+            "scale_fn": lambda x: 1 / (1 + 0.1 * x),
+            "scale_mode": "iterations",
+        },
+        "CyclicLR",
+        {
+            "base_lr": 0.1,
+            "max_lr": 1.0,
+            "step_size_up": 5,
+            "scale_fn": lambda x: 1 / (1 + 0.1 * x),
+            "scale_mode": "iterations",
+        },
+    ),
+    ("LinearLR", {"learning_rate": 0.5, "total_steps": 20}, "LinearLR", {"total_iters": 20}),
+    (
+        "LinearLR",
+        {"learning_rate": 0.5, "total_steps": 30, "start_factor": 0.9, "end_factor": 0.2},
+        "LinearLR",
+        {"total_iters": 30, "start_factor": 0.9, "end_factor": 0.2},
+    ),
+    (
+        "CosineAnnealingWarmRestarts",
+        {"learning_rate": 0.5, "T_0": 7},
+        "CosineAnnealingWarmRestarts",
+        {"T_0": 7},
+    ),
+    (
+        "CosineAnnealingWarmRestarts",
+        {"learning_rate": 0.5, "T_0": 3, "T_mult": 2, "eta_min": 0.01},
+        "CosineAnnealingWarmRestarts",
+        {"T_0": 3, "T_mult": 2, "eta_min": 0.01},
+    ),
 ]
 
 
@@ -46,6 +131,46 @@ def test_scheduler_values_equal_paddle(name, args, kwargs):
     ours = sequence(getattr(lr, name)(*args, **kwargs), steps)
     theirs = sequence(getattr(paddle.optimizer.lr, name)(*args, **kwargs), steps)
     np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("case", TORCH_CASES, ids=lambda c: c[0] if isinstance(c, tuple) else c)
+def test_new_schedulers_equal_torch_for_50_steps(case):
+    torch = pytest.importorskip("torch")
+    name, kwargs, torch_name, torch_kwargs = case
+    ours = sequence(getattr(lr, name)(**kwargs), 50)
+    base = kwargs.get("learning_rate", 1.0)
+    opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=base)
+    scheduler = getattr(torch.optim.lr_scheduler, torch_name)(opt, **torch_kwargs)
+    theirs = []
+    for _ in range(50):
+        theirs.append(scheduler.get_last_lr()[0])
+        opt.step()
+        scheduler.step()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
+
+
+def test_warm_restarts_jump_to_an_epoch_as_paddle():
+    paddle = pytest.importorskip("paddle")
+    ours = lr.CosineAnnealingWarmRestarts(0.5, T_0=2, T_mult=3, eta_min=0.05)
+    theirs = paddle.optimizer.lr.CosineAnnealingWarmRestarts(0.5, T_0=2, T_mult=3, eta_min=0.05)
+    for epoch in (1, 9, 4.5, 30, 0):
+        ours.step(epoch)
+        theirs.step(epoch)
+        assert ours() == pytest.approx(theirs(), rel=1e-12)
+        assert ours.last_epoch == theirs.last_epoch
+
+
+def test_warm_restarts_resume_mid_cycle_from_its_own_state_and_from_paddles():
+    first = lr.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2)
+    sequence(first, 11)  # inside the third period (lengths 3, 6, 12)
+    expected = sequence(copy.deepcopy(first), 8)
+    resumed = lr.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2)
+    resumed.set_state_dict(first.state_dict())
+    assert sequence(resumed, 8) == expected
+    from_paddle = lr.CosineAnnealingWarmRestarts(0.5, T_0=3, T_mult=2)
+    state = first.state_dict()
+    from_paddle.set_state_dict({"last_epoch": state["last_epoch"], "last_lr": state["last_lr"]})
+    np.testing.assert_allclose(sequence(from_paddle, 8), expected, rtol=1e-12)
 
 
 def test_linear_warmup_wrapping_a_scheduler_equals_paddle():

@@ -24,6 +24,11 @@ BUILDERS = {
     "RMSProp": lambda m, ps: m.RMSProp(0.05, parameters=ps, centered=True, momentum=0.3),
     "Adagrad": lambda m, ps: m.Adagrad(0.05, parameters=ps),
     "Lamb": lambda m, ps: m.Lamb(0.05, parameters=ps),
+    "Adadelta": lambda m, ps: m.Adadelta(0.5, parameters=ps),
+    "NAdam": lambda m, ps: m.NAdam(0.05, parameters=ps),
+    "RAdam": lambda m, ps: m.RAdam(0.05, beta2=0.5, parameters=ps),
+    "Rprop": lambda m, ps: m.Rprop(0.05, parameters=ps),
+    "ASGD": lambda m, ps: m.ASGD(0.05, batch_num=3, parameters=ps),
 }
 
 
