@@ -21,9 +21,11 @@ from framework.onnx.export.context import ExportContext, InputHook
 from framework.onnx.proto import GraphProto, ModelProto, ValueInfoProto, write_model
 from framework.onnx.tensor_proto import onnx_type
 
-MIN_OPSET, MAX_OPSET = 11, 18
-# The newest IR version each opset needs (onnx.helper.VERSION_TABLE).
-_IR_VERSION = {11: 6, 12: 7, 13: 7, 14: 7, 15: 8, 16: 8, 17: 8, 18: 8}
+MIN_OPSET, MAX_OPSET = 11, 23
+# The IR version each opset needs (onnx.helper.VERSION_TABLE).
+_IR_VERSION = {
+    11: 6, 12: 7, 13: 7, 14: 7, 15: 8, 16: 8, 17: 8, 18: 8, 19: 9, 20: 9, 21: 10, 22: 10, 23: 11
+}  # fmt: skip
 
 Handler = Callable[[ExportContext, Node, list[str]], None]
 _HANDLERS: dict[str, Handler] = {}

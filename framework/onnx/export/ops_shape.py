@@ -125,12 +125,18 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge"}
 @exports("pad")
 def _pad(ctx, node, inputs):
     mode = attr(node, "mode")
-    if mode not in _PAD_MODES:
+    if mode == "circular" and ctx.opset >= 19:  # ONNX's "wrap" mode arrived in opset 19
+        mode_name = "wrap"
+    elif mode == "circular":
+        raise OnnxExportError("pad(mode=circular) (needs opset 19)")
+    elif mode not in _PAD_MODES:
         raise OnnxExportError(f"pad(mode={mode})")
+    else:
+        mode_name = _PAD_MODES[mode]
     widths = [[int(b), int(a)] for b, a in attr(node, "pads")]
     pads = [b for b, _ in widths] + [a for _, a in widths]
     value = ctx.scalar(float(attr(node, "value")), inputs[0]) if mode == "constant" else ""
-    ctx.add("Pad", [inputs[0], ctx.ints(pads), value], node.outputs, mode=_PAD_MODES[mode])
+    ctx.add("Pad", [inputs[0], ctx.ints(pads), value], node.outputs, mode=mode_name)
 
 
 @exports("flip")

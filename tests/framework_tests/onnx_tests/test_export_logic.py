@@ -72,7 +72,7 @@ def test_jit_load_and_the_predictor_give_eager_answers(tmp_path) -> None:
             assert a.dtype == b.dtype == expected.dtype
 
 
-@pytest.mark.parametrize("opset", [11, 13, 17])
+@pytest.mark.parametrize("opset", [11, 13, 17, 23])
 def test_onnxruntime_gives_eager_answers(opset, tmp_path) -> None:
     model = Logic()
     path = framework.onnx.export(model, str(tmp_path / "logic"), SPEC, opset_version=opset)

@@ -155,7 +155,7 @@ def _eager(model, feeds: dict) -> list[np.ndarray]:
     return [t.numpy() for t in (out if isinstance(out, tuple) else (out,))]
 
 
-@pytest.mark.parametrize("opset", [11, 13, 17])
+@pytest.mark.parametrize("opset", [11, 13, 17, 22, 23])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_ops_export_and_match_onnxruntime(case, opset, tmp_path) -> None:
     if case == "activations" and opset < 12:
@@ -256,10 +256,26 @@ def test_export_lists_every_op_without_an_onnx_form(tmp_path) -> None:
     with pytest.raises(framework.onnx.OnnxExportError) as caught:
         framework.onnx.export(Unsupported(), str(tmp_path / "bad"), spec, opset_version=11)
     message = str(caught.value)
-    assert "pad(mode=circular) (2)" in message and "celu (needs opset 12) (2)" in message
+    assert "pad(mode=circular) (needs opset 19) (2)" in message
+    assert "celu (needs opset 12) (2)" in message
     assert not (tmp_path / "bad.onnx").exists()
-    with pytest.raises(framework.onnx.OnnxExportError, match="opset_version 19"):
-        framework.onnx.export(Unsupported(), str(tmp_path / "bad"), spec, opset_version=19)
+    with pytest.raises(framework.onnx.OnnxExportError, match="opset_version 24"):
+        framework.onnx.export(Unsupported(), str(tmp_path / "bad"), spec, opset_version=24)
+
+
+@pytest.mark.parametrize("opset", [19, 23])
+def test_circular_padding_exports_as_wrap_from_opset_19(opset, tmp_path) -> None:
+    class Circular(nn.Layer):
+        def forward(self, x):
+            return F.pad(x, [1, 2, 2, 1], mode="circular") * 2.0
+
+    model = Circular()
+    spec = [InputSpec([None, 2, 4, 5], "float32", "x")]
+    path = framework.onnx.export(model, str(tmp_path / "wrap"), spec, opset_version=opset)
+    onnx.checker.check_model(path, full_check=True)
+    x = np.random.default_rng(0).standard_normal((2, 2, 4, 5)).astype(np.float32)
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(session.run(None, {"x": x})[0], _eager(model, {"x": x})[0])
 
 
 def test_input_hook_inserts_quantize_dequantize_pairs(tmp_path) -> None:

@@ -49,18 +49,28 @@ def _close(got: np.ndarray, want: np.ndarray) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-5 * scale)
 
 
-@pytest.mark.parametrize("name", sorted(MODELS))
-def test_vision_model_exports_and_matches_onnxruntime(name, tmp_path) -> None:
+# The default opset for every model, and the newest for one of each family of graph ops.
+NEWEST = ("resnet18", "mobilenet_v3_small", "shufflenet_v2_swish", "squeezenet1_1")
+
+
+@pytest.mark.parametrize(
+    ("name", "opset"), [(n, 17) for n in sorted(MODELS)] + [(n, 23) for n in NEWEST]
+)
+def test_vision_model_exports_and_matches_onnxruntime(name, opset, tmp_path) -> None:
     build, shape = MODELS[name]
     model = build()
     _randomise_statistics(model)
     model.eval()
     path = framework.onnx.export(
-        model, str(tmp_path / name), input_spec=[InputSpec([None, *shape], "float32", "x")]
+        model,
+        str(tmp_path / name),
+        input_spec=[InputSpec([None, *shape], "float32", "x")],
+        opset_version=opset,
     )
     assert path.endswith(".onnx")
     onnx.checker.check_model(path, full_check=True)
     loaded = onnx.load(path)
+    assert [o.version for o in loaded.opset_import if o.domain == ""] == [opset]
     assert loaded.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"
     assert loaded.graph.output[0].type.tensor_type.shape.dim[0].dim_param == "batch"
     assert all(t.raw_data for t in loaded.graph.initializer)
