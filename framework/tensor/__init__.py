@@ -75,6 +75,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     bucketize,
     cartesian_prod,
     cast,
+    cauchy_,
     cdist,
     ceil,
     chunk,
@@ -141,6 +142,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     gather_nd,
     gcd,
     ge,
+    geometric_,
     greater,
     greater_equal,
     greater_than,
@@ -189,6 +191,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     log10,
     log10_,
     log_,
+    log_normal_,
     logaddexp,
     logcumsumexp,
     logical_and,
@@ -401,6 +404,7 @@ add_ = _Tensor.add_
 ceil_ = _Tensor.ceil_
 exp_ = _Tensor.exp_
 exponential_ = _Tensor.exponential_
+random_ = _Tensor.random_
 floor_ = _Tensor.floor_
 lerp_ = _Tensor.lerp_
 reciprocal_ = _Tensor.reciprocal_
@@ -455,6 +459,7 @@ __all__ = [
     "bucketize",
     "cartesian_prod",
     "cast",
+    "cauchy_",
     "cdist",
     "ceil",
     "ceil_",
@@ -536,6 +541,7 @@ __all__ = [
     "gather_nd",
     "gcd",
     "ge",
+    "geometric_",
     "greater",
     "greater_equal",
     "greater_than",
@@ -587,6 +593,7 @@ __all__ = [
     "log2",
     "log2_",
     "log_",
+    "log_normal_",
     "logaddexp",
     "logcumsumexp",
     "logical_and",
@@ -666,6 +673,7 @@ __all__ = [
     "randint_like",
     "randn",
     "randn_like",
+    "random_",
     "randperm",
     "rank",
     "ravel",
