@@ -404,7 +404,9 @@ add_ = _Tensor.add_
 ceil_ = _Tensor.ceil_
 exp_ = _Tensor.exp_
 exponential_ = _Tensor.exponential_
+fill_diagonal_ = _Tensor.fill_diagonal_
 random_ = _Tensor.random_
+repeat = _Tensor.repeat
 floor_ = _Tensor.floor_
 lerp_ = _Tensor.lerp_
 reciprocal_ = _Tensor.reciprocal_
@@ -521,6 +523,7 @@ __all__ = [
     "expm1",
     "exponential_",
     "eye",
+    "fill_diagonal_",
     "flatten",
     "flatten_",
     "flip",
@@ -683,6 +686,7 @@ __all__ = [
     "remainder",
     "remainder_",
     "renorm",
+    "repeat",
     "repeat_interleave",
     "reshape",
     "reshape_",
