@@ -19,6 +19,7 @@ from framework.vision.transforms.color import (
     SaturationTransform,
 )
 from framework.vision.transforms.conversion import Normalize, ToTensor
+from framework.vision.transforms.erasing import RandomErasing
 from framework.vision.transforms.functional import (
     adjust_brightness,
     adjust_contrast,
@@ -49,6 +50,7 @@ from framework.vision.transforms.geometry import (
     Resize,
     Transpose,
 )
+from framework.vision.transforms.random_warps import RandomAffine, RandomPerspective
 
 __all__ = [
     "BaseTransform",
@@ -62,6 +64,9 @@ __all__ = [
     "RandomHorizontalFlip",
     "RandomVerticalFlip",
     "RandomRotation",
+    "RandomAffine",
+    "RandomPerspective",
+    "RandomErasing",
     "ColorJitter",
     "BrightnessTransform",
     "ContrastTransform",
