@@ -99,6 +99,13 @@ class Tensor:
     def numel(self) -> int:
         return int(self._data.size)
 
+    def element_size(self) -> int:
+        """Bytes per element: 1 for bool, 2 for float16, 4 for float32, 8 for int64.
+
+        framework.zeros([3, 2], dtype="float16").element_size()   # 2
+        """
+        return int(self._data.dtype.itemsize)
+
     @property
     def is_leaf(self) -> bool:
         return self._node is None

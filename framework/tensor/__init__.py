@@ -75,6 +75,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     bucketize,
     cartesian_prod,
     cast,
+    cauchy_,
     cdist,
     ceil,
     chunk,
@@ -141,6 +142,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     gather_nd,
     gcd,
     ge,
+    geometric_,
     greater,
     greater_equal,
     greater_than,
@@ -189,6 +191,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     log10,
     log10_,
     log_,
+    log_normal_,
     logaddexp,
     logcumsumexp,
     logical_and,
@@ -401,6 +404,9 @@ add_ = _Tensor.add_
 ceil_ = _Tensor.ceil_
 exp_ = _Tensor.exp_
 exponential_ = _Tensor.exponential_
+fill_diagonal_ = _Tensor.fill_diagonal_
+random_ = _Tensor.random_
+repeat = _Tensor.repeat
 floor_ = _Tensor.floor_
 lerp_ = _Tensor.lerp_
 reciprocal_ = _Tensor.reciprocal_
@@ -455,6 +461,7 @@ __all__ = [
     "bucketize",
     "cartesian_prod",
     "cast",
+    "cauchy_",
     "cdist",
     "ceil",
     "ceil_",
@@ -516,6 +523,7 @@ __all__ = [
     "expm1",
     "exponential_",
     "eye",
+    "fill_diagonal_",
     "flatten",
     "flatten_",
     "flip",
@@ -536,6 +544,7 @@ __all__ = [
     "gather_nd",
     "gcd",
     "ge",
+    "geometric_",
     "greater",
     "greater_equal",
     "greater_than",
@@ -587,6 +596,7 @@ __all__ = [
     "log2",
     "log2_",
     "log_",
+    "log_normal_",
     "logaddexp",
     "logcumsumexp",
     "logical_and",
@@ -666,6 +676,7 @@ __all__ = [
     "randint_like",
     "randn",
     "randn_like",
+    "random_",
     "randperm",
     "rank",
     "ravel",
@@ -675,6 +686,7 @@ __all__ = [
     "remainder",
     "remainder_",
     "renorm",
+    "repeat",
     "repeat_interleave",
     "reshape",
     "reshape_",

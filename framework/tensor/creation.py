@@ -7,6 +7,7 @@ from Paddle 3.3's layout).
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
     arange,
+    cauchy_,
     create_parameter,
     diag,
     diag_embed,
@@ -16,6 +17,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     eye,
     full,
     full_like,
+    geometric_,
     linspace,
     meshgrid,
     ones,
@@ -29,6 +31,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
 
 __all__ = [
     "arange",
+    "cauchy_",
     "create_parameter",
     "diag",
     "diag_embed",
@@ -38,6 +41,7 @@ __all__ = [
     "eye",
     "full",
     "full_like",
+    "geometric_",
     "linspace",
     "meshgrid",
     "ones",

@@ -74,6 +74,11 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     vsplit,
     vstack,
 )
+from framework.core.tensor import Tensor as _Tensor
+
+# Paddle binds these onto Tensor; its module offers them as functions too.
+fill_diagonal_ = _Tensor.fill_diagonal_
+repeat = _Tensor.repeat
 
 __all__ = [
     "atleast_1d",
@@ -91,6 +96,7 @@ __all__ = [
     "dstack",
     "expand",
     "expand_as",
+    "fill_diagonal_",
     "flatten",
     "flatten_",
     "flip",
@@ -107,6 +113,7 @@ __all__ = [
     "narrow",
     "put_along_axis",
     "ravel",
+    "repeat",
     "repeat_interleave",
     "reshape",
     "reshape_",

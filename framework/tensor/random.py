@@ -7,6 +7,7 @@ from Paddle 3.3's layout).
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
     bernoulli_,
+    log_normal_,
     multinomial,
     normal,
     normal_,
@@ -24,11 +25,13 @@ from framework.core.tensor import Tensor as _Tensor
 
 # In-place ops Paddle binds onto Tensor, as functions (`paddle.tensor.sqrt_(x)`).
 exponential_ = _Tensor.exponential_
+random_ = _Tensor.random_
 uniform_ = _Tensor.uniform_
 
 __all__ = [
     "bernoulli_",
     "exponential_",
+    "log_normal_",
     "multinomial",
     "normal",
     "normal_",
@@ -38,6 +41,7 @@ __all__ = [
     "randint_like",
     "randn",
     "randn_like",
+    "random_",
     "randperm",
     "standard_normal",
     "uniform",

@@ -9,12 +9,13 @@ from framework.nn.initializer.initializer import (
 )
 from framework.nn.initializer.kaiming import KaimingNormal, KaimingUniform, MSRAInitializer
 from framework.nn.initializer.normal import Normal, TruncatedNormal
-from framework.nn.initializer.structured import Dirac, Orthogonal
+from framework.nn.initializer.structured import Bilinear, Dirac, Orthogonal
 from framework.nn.initializer.uniform import Uniform
 from framework.nn.initializer.xavier import XavierInitializer, XavierNormal, XavierUniform
 
 __all__ = [
     "Assign",
+    "Bilinear",
     "Constant",
     "Dirac",
     "Initializer",

@@ -35,21 +35,65 @@ class LayerState:
         The values are the layer's own tensors (`keep_vars=False` gives detached views), so
         save them before changing the model if you need a snapshot.
         """
+        return self._collect_state(
+            destination, include_sublayers, structured_name_prefix, False, keep_vars
+        )
+
+    def to_static_state_dict(
+        self: Layer,
+        destination: dict | None = None,
+        include_sublayers: bool = True,
+        structured_name_prefix: str = "",
+        use_hook: bool = True,
+        keep_vars: bool = True,
+    ) -> OrderedDict[str, Tensor]:
+        """Parameters and every buffer, non-persistable ones included, by structured name:
+        what a static graph of the layer needs (Paddle uses it for `jit.save` and pure fp16).
+
+        The order is `state_dict()`'s: each layer's parameters, then its buffers, then its
+        sublayers'. The values are the layer's own tensors (`keep_vars=False` gives detached
+        views). `use_hook` is accepted for Paddle's signature; layers here have no state-dict
+        hooks.
+
+            bn = nn.BatchNorm2D(3)
+            bn.register_buffer("scratch", framework.zeros([3]), persistable=False)
+            "scratch" in bn.state_dict()             # False
+            "scratch" in bn.to_static_state_dict()   # True
+        """
+        return self._collect_state(
+            destination, include_sublayers, structured_name_prefix, True, keep_vars
+        )
+
+    def _collect_state(
+        self: Layer,
+        destination: dict | None,
+        include_sublayers: bool,
+        prefix: str,
+        include_non_persistable_buffers: bool,
+        keep_vars: bool,
+    ) -> OrderedDict[str, Tensor]:
         if destination is None:
             destination = OrderedDict()
         for name, param in self._parameters.items():
             if param is not None:
-                destination[structured_name_prefix + name] = param if keep_vars else param.detach()
+                destination[prefix + name] = param if keep_vars else param.detach()
         for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistable_buffer_names_set:
-                destination[structured_name_prefix + name] = (
-                    buffer if keep_vars else buffer.detach()
-                )
+            if buffer is None:
+                continue
+            if (
+                include_non_persistable_buffers
+                or name not in self._non_persistable_buffer_names_set
+            ):
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
         if include_sublayers:
             for name, layer in self._sub_layers.items():
                 if layer is not None:
-                    layer.state_dict(
-                        destination, True, f"{structured_name_prefix}{name}.", use_hook, keep_vars
+                    layer._collect_state(
+                        destination,
+                        True,
+                        f"{prefix}{name}.",
+                        include_non_persistable_buffers,
+                        keep_vars,
                     )
         return destination
 

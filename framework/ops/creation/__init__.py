@@ -1,6 +1,6 @@
 """Creating tensors: constants, ranges, random draws. `TENSOR_METHODS` binds the in-place
-random fills (`x.uniform_()`, `x.normal_()`, `x.bernoulli_()`, `x.exponential_()`) and
-`x.multinomial()`."""
+random fills (`x.uniform_()`, `x.normal_()`, `x.bernoulli_()`, `x.exponential_()`,
+`x.random_()`, `x.cauchy_()`, `x.geometric_()`, `x.log_normal_()`) and `x.multinomial()`."""
 
 from framework.ops.creation.assign import assign
 from framework.ops.creation.constant import (
@@ -34,6 +34,7 @@ from framework.ops.creation.random import (
     uniform,
     uniform_,
 )
+from framework.ops.creation.random_fills import cauchy_, geometric_, log_normal_, random_
 from framework.ops.creation.ranges import arange, eye, linspace
 
 __all__ = [
@@ -41,12 +42,15 @@ __all__ = [
     "assign",
     "bernoulli",
     "bernoulli_",
+    "cauchy_",
     "empty",
     "empty_like",
     "eye",
     "full",
     "full_like",
+    "geometric_",
     "linspace",
+    "log_normal_",
     "logspace",
     "multinomial",
     "normal",
@@ -68,8 +72,12 @@ __all__ = [
 
 TENSOR_METHODS = {
     "bernoulli_": bernoulli_,
+    "cauchy_": cauchy_,
     "exponential_": exponential_,
+    "geometric_": geometric_,
+    "log_normal_": log_normal_,
     "multinomial": multinomial,
     "normal_": normal_,
+    "random_": random_,
     "uniform_": uniform_,
 }

@@ -10,7 +10,7 @@ from framework.ops.manipulation.broadcast import (
     sum_to,
 )
 from framework.ops.manipulation.cast import astype, cast, clone, numel
-from framework.ops.manipulation.diagonal import diag_embed, diagonal
+from framework.ops.manipulation.diagonal import diag_embed, diagonal, fill_diagonal_
 from framework.ops.manipulation.flip import flip, roll
 from framework.ops.manipulation.gather import gather, gather_nd, index_select, take_along_axis
 from framework.ops.manipulation.indexing import getitem
@@ -99,7 +99,7 @@ from framework.ops.manipulation.stacking import (
     vsplit,
     vstack,
 )
-from framework.ops.manipulation.tile import repeat_interleave, tile
+from framework.ops.manipulation.tile import repeat, repeat_interleave, tile
 from framework.ops.manipulation.transfer import to_place
 from framework.ops.manipulation.transpose import (
     moveaxis,
@@ -251,6 +251,7 @@ TENSOR_METHODS = {
     "diag_embed": diag_embed,
     "diagonal": diagonal,
     "expand": expand,
+    "fill_diagonal_": fill_diagonal_,
     "expand_as": expand_as,
     "flatten": flatten,
     "flatten_": flatten_,
@@ -264,6 +265,7 @@ TENSOR_METHODS = {
     "moveaxis": moveaxis,
     "nonzero": nonzero,
     "put_along_axis": put_along_axis,
+    "repeat": repeat,
     "repeat_interleave": repeat_interleave,
     "reshape": reshape,
     "reshape_": reshape_,

@@ -1,14 +1,19 @@
-"""Batched diagonals: `diagonal` (a diagonal of two chosen dims) and `diag_embed` (its inverse).
+"""Batched diagonals: `diagonal` (a diagonal of two chosen dims) and `diag_embed` (its inverse),
+and `fill_diagonal_`, which writes a value onto a diagonal in place.
 
-The two are each other's backward, so both are differentiable to any order. `diag` in
+The first two are each other's backward, so both are differentiable to any order. `diag` in
 `triangular.py` is the 1-D / 2-D special case Paddle keeps under its own name.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.manipulation.inplace import check_inplace, rebind
+from framework.ops.manipulation.where import masked_fill
 
 
 def _normalize(axis: int, ndim: int, op: str) -> int:
@@ -102,3 +107,50 @@ def diag_embed(
     for i in range(ndim):
         shape.append(n if i in (d1, d2) else batch.pop(0))
     return DiagEmbed(tuple(shape), int(offset), d1, d2).apply(input)
+
+
+def _filled_diagonal_positions(shape: tuple[int, ...], offset: int, wrap: bool) -> np.ndarray:
+    """The flat indices Paddle's fill_diagonal kernel writes.
+
+    It walks the flat buffer in steps of the sum of the strides (one step down every dim) and
+    shifts each hit by `offset` when that stays in the same row. Without `wrap` it stops after
+    the first `cols` rows, so a tall matrix gets one square's diagonal; with it the diagonal
+    restarts below, skipping a row, as `torch.Tensor.fill_diagonal_` does.
+    """
+    cols = shape[1]
+    strides = np.cumprod((1,) + shape[:0:-1])  # the row-major strides, last dim first
+    step = int(strides.sum())
+    numel = int(np.prod(shape))
+    size = numel if wrap else min(numel, cols * cols)
+    starts = np.arange(0, size, step)
+    column = starts % cols + offset
+    return starts[(column >= 0) & (column < cols)] + offset
+
+
+def fill_diagonal_(
+    x: Tensor, value: float, offset: int = 0, wrap: bool = False, name: str | None = None
+) -> Tensor:
+    """Write `value` onto diagonal `offset` of `x` in place (> 0 above the main diagonal,
+    < 0 below); returns `x`, same shape and dtype.
+
+    `x` has at least 2 dims, and all of them equal when it has more than 2. For a tall 2-D
+    `x` (more rows than columns) `wrap=True` restarts the diagonal after `cols` rows, leaving
+    one row out; tensors with more than 2 dims always wrap, as in Paddle. No gradient flows
+    through the filled positions.
+
+        x = framework.ones([4, 3]) * 2
+        x.fill_diagonal_(1.0)   # [[1, 2, 2], [2, 1, 2], [2, 2, 1], [2, 2, 2]]
+    """
+    check_inplace(x, "fill_diagonal_")
+    shape = x._data.shape
+    if len(shape) < 2:
+        raise ValueError(f"fill_diagonal_: needs at least 2 dims, got shape {x.shape}")
+    if len(shape) > 2 and len(set(shape)) != 1:
+        raise ValueError(
+            f"fill_diagonal_: a tensor with more than 2 dims needs all dims equal, got {x.shape}"
+        )
+    positions = _filled_diagonal_positions(shape, int(offset), bool(wrap) or len(shape) > 2)
+    mask = np.zeros(int(np.prod(shape)), dtype=bool)
+    mask[positions] = True
+    xp = get_array_module(x._data)
+    return rebind(x, masked_fill(x, Tensor._wrap(xp.asarray(mask.reshape(shape))), value))

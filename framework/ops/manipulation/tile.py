@@ -1,4 +1,4 @@
-"""Repeating data: tile and repeat_interleave."""
+"""Repeating data: tile, its Tensor-method alias repeat, and repeat_interleave."""
 
 from __future__ import annotations
 
@@ -44,6 +44,32 @@ def tile(x: Tensor, repeat_times: Sequence[int] | Tensor, name: str | None = Non
     if all(r == 1 for r in reps) and len(reps) <= x._data.ndim:
         return x
     return Tile(reps).apply(x)
+
+
+def repeat(
+    input: Tensor,  # noqa: A002 - Paddle's argument name
+    *sizes: int | Sequence[int] | Tensor,
+    repeats: int | Sequence[int] | Tensor | None = None,
+) -> Tensor:
+    """`x.repeat(...)`: Paddle 3.3's alias of `tile`, so it repeats the whole tensor.
+
+    The counts come as separate ints (`x.repeat(2, 3)`), one list, tuple or 1-D tensor
+    (`x.repeat([2, 3])`), or `repeats=`. Fewer counts than dims apply to the last dims, so
+    `x.repeat(2)` doubles the last dim. For repeating each element, see `repeat_interleave`.
+
+        x = framework.to_tensor([[1, 2], [3, 4]])
+        x.repeat(2).shape         # [2, 4]
+        x.repeat(2, 3).shape      # [4, 6]
+    """
+    if repeats is None:
+        if not sizes:
+            raise TypeError("repeat: pass the number of repeats, e.g. x.repeat(2, 3)")
+        repeats = sizes[0] if len(sizes) == 1 else sizes
+    elif sizes:
+        raise TypeError("repeat: pass the repeats either positionally or as repeats=, not both")
+    if isinstance(repeats, int):
+        repeats = [repeats]
+    return tile(input, repeats)
 
 
 def repeat_interleave(

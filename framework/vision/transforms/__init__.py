@@ -19,16 +19,20 @@ from framework.vision.transforms.color import (
     SaturationTransform,
 )
 from framework.vision.transforms.conversion import Normalize, ToTensor
+from framework.vision.transforms.erasing import RandomErasing
 from framework.vision.transforms.functional import (
     adjust_brightness,
     adjust_contrast,
     adjust_hue,
     adjust_saturation,
+    affine,
     center_crop,
     crop,
+    erase,
     hflip,
     normalize,
     pad,
+    perspective,
     resize,
     rotate,
     to_grayscale,
@@ -46,6 +50,7 @@ from framework.vision.transforms.geometry import (
     Resize,
     Transpose,
 )
+from framework.vision.transforms.random_warps import RandomAffine, RandomPerspective
 
 __all__ = [
     "BaseTransform",
@@ -59,6 +64,9 @@ __all__ = [
     "RandomHorizontalFlip",
     "RandomVerticalFlip",
     "RandomRotation",
+    "RandomAffine",
+    "RandomPerspective",
+    "RandomErasing",
     "ColorJitter",
     "BrightnessTransform",
     "ContrastTransform",
@@ -75,6 +83,9 @@ __all__ = [
     "hflip",
     "vflip",
     "rotate",
+    "affine",
+    "perspective",
+    "erase",
     "pad",
     "adjust_brightness",
     "adjust_contrast",

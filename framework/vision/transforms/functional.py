@@ -12,6 +12,7 @@ arrays, transformed, and returned as CHW Tensors on their device.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,6 +23,10 @@ from framework.core import backend
 from framework.core.tensor import Tensor
 from framework.vision.transforms import functional_numpy as F_np
 from framework.vision.transforms import functional_pil as F_pil
+from framework.vision.transforms.warp_matrices import (
+    inverse_affine_matrix,
+    perspective_coefficients,
+)
 
 
 def _is_pil_image(img: Any) -> bool:
@@ -151,6 +156,107 @@ def rotate(
     center = tuple(center) if isinstance(center, list) else center
     fill = tuple(fill) if isinstance(fill, list) else fill
     return _dispatch(img, F_pil.rotate, F_np.rotate, angle, interpolation, expand, center, fill)
+
+
+def _affine_shear(shear: float | Sequence[float]) -> list[float]:
+    """Paddle's shear forms: a number is an x shear; one value shears both axes."""
+    if isinstance(shear, numbers.Number):
+        return [float(shear), 0.0]
+    if not isinstance(shear, (list, tuple)):
+        raise TypeError("Shear should be either a single value or a sequence of two values")
+    shear = [float(s) for s in shear]
+    if len(shear) == 1:
+        shear = shear * 2
+    if len(shear) != 2:
+        raise ValueError(f"Shear should be a sequence containing two values. Got {shear}")
+    return shear
+
+
+def affine(
+    img: Any,
+    angle: float,
+    translate: Sequence[float],
+    scale: float,
+    shear: float | Sequence[float],
+    interpolation: str = "nearest",
+    fill: int | Sequence[int] = 0,
+    center: Sequence[float] | None = None,
+) -> Any:
+    """Rotate by `angle` degrees clockwise about `center` (x, y; default the middle), shear
+    by `shear` degrees (x, or (x, y)), scale by `scale` and shift by `translate` (dx, dy)
+    pixels, in one resampling; the area from outside the image gets `fill`.
+
+    Same size and kind as `img`: a PIL image, an HWC array (any dtype) or a CHW Tensor (on its
+    device). `interpolation` is 'nearest', 'bilinear' or 'bicubic'. Every kind is warped by
+    Pillow's `Image.transform` with the same matrix, so arrays and Tensors give what the PIL
+    image gives (Paddle's own array and Tensor backends use OpenCV and grid_sample).
+
+        img = np.zeros((256, 300, 3), np.uint8)
+        affine(img, 45, translate=[0.2, 0.2], scale=0.5, shear=[-10, 10]).shape   # (256, 300, 3)
+    """
+    if not isinstance(angle, numbers.Number):
+        raise TypeError("Argument angle should be int or float")
+    if not isinstance(translate, Sequence):
+        raise TypeError("Argument translate should be a sequence")
+    if len(translate) != 2:
+        raise ValueError("Argument translate should be a sequence of length 2")
+    if scale <= 0.0:
+        raise ValueError("Argument scale should be positive")
+    if not isinstance(interpolation, str):
+        raise TypeError("Argument interpolation should be a string")
+    if center is not None and not isinstance(center, Sequence):
+        raise TypeError("Argument center should be a sequence")
+    width, height = get_image_size(img)
+    if center is None:
+        center = (width * 0.5, height * 0.5)
+    matrix = inverse_affine_matrix(
+        center, float(angle), [float(t) for t in translate], scale, _affine_shear(shear)
+    )
+    fill = tuple(fill) if isinstance(fill, list) else fill
+    return _dispatch(img, F_pil.affine, F_np.affine, matrix, interpolation, fill)
+
+
+def perspective(
+    img: Any,
+    startpoints: Sequence[Sequence[int]],
+    endpoints: Sequence[Sequence[int]],
+    interpolation: str = "nearest",
+    fill: int | Sequence[int] = 0,
+) -> Any:
+    """Warp so that the four `startpoints` (x, y) of `img`, listed [top-left, top-right,
+    bottom-right, bottom-left], land on `endpoints`; the area from outside gets `fill`.
+
+    Same size and kind as `img` (PIL image, HWC array, CHW Tensor), warped by Pillow's
+    `Image.transform` as in `affine`. `interpolation` is 'nearest', 'bilinear' or 'bicubic'.
+
+        start = [[0, 0], [299, 0], [299, 255], [0, 255]]
+        end = [[30, 20], [280, 10], [290, 240], [10, 250]]
+        perspective(np.zeros((256, 300, 3), np.uint8), start, end).shape   # (256, 300, 3)
+    """
+    coefficients = perspective_coefficients(startpoints, endpoints)
+    fill = tuple(fill) if isinstance(fill, list) else fill
+    return _dispatch(img, F_pil.perspective, F_np.perspective, coefficients, interpolation, fill)
+
+
+def erase(img: Any, i: int, j: int, h: int, w: int, v: Any, inplace: bool = False) -> Any:
+    """Set rows `i:i+h`, columns `j:j+w` to `v` (broadcast: a number, one value per channel,
+    or a whole patch); returns the same kind of image.
+
+    A CHW Tensor takes `v` as a Tensor or array shaped for `img[..., i:i+h, j:j+w]` (e.g.
+    `[C, 1, 1]`); an HWC array or a PIL image takes an array shaped for `img[i:i+h, j:j+w]`
+    (e.g. `[1, 1, C]`). With `inplace` a Tensor or an array is changed and returned; a PIL
+    image is always copied.
+
+        x = framework.rand([3, 2, 4])
+        erase(x, 0, 1, 1, 2, framework.to_tensor(0.0))   # x[:, 0, 1:3] zeroed, in a copy
+    """
+    if _is_tensor_image(img):
+        out = img if inplace else img.clone()
+        out[..., i : i + h, j : j + w] = v
+        return out
+    if isinstance(v, Tensor):
+        v = v.numpy()
+    return _dispatch(img, F_pil.erase, F_np.erase, i, j, h, w, v, inplace)
 
 
 def to_grayscale(img: Any, num_output_channels: int = 1) -> Any:

@@ -1,8 +1,8 @@
 """Image functions on NumPy arrays laid out HWC (or HW).
 
-Resampling (resize, rotate) runs in Pillow's C code: uint8 images with 1, 3 or 4 channels
-directly, other dtypes channel by channel as 32-bit float images. So a uint8 array gives
-exactly what the same image gives as a PIL image. Colour adjustments follow PIL's
+Resampling (resize, rotate, affine, perspective) runs in Pillow's C code: uint8 images with
+1, 3 or 4 channels directly, other dtypes channel by channel as 32-bit float images. So a
+uint8 array gives exactly what the same image gives as a PIL image. Colour adjustments follow PIL's
 definitions (`ImageEnhance`, ITU-R 601-2 luma): uint8 arrays go through Pillow and match it
 exactly; float arrays are taken to hold values in [0, 1] and are computed in float.
 """
@@ -211,6 +211,25 @@ def _hsv_to_rgb(hue: np.ndarray, saturation: np.ndarray, value: np.ndarray) -> n
     return np.choose(sector[..., None], choices).astype(np.float32)
 
 
+def _resample(
+    img: np.ndarray, fill: int | float | Sequence, op: Callable[[Image.Image, object], Image.Image]
+) -> np.ndarray:
+    """Run the Pillow resampling `op(image, fill)` on an HWC/HW array of any dtype: uint8 images
+    in one go, others one channel at a time with that channel's fill."""
+    if _is_pil_compatible(img):
+        return _through_pil(img, lambda im: op(im, fill))
+    channels = _channels_last(img).shape[2]
+    fills = np.broadcast_to(_channel_fill(fill, channels), (channels,)).tolist()
+    planes = [
+        _through_pil(
+            np.ascontiguousarray(_channels_last(img)[:, :, c]),
+            lambda im, v=fills[c]: op(im, v),
+        )
+        for c in range(channels)
+    ]
+    return _like_input(np.stack(planes, axis=2), img)
+
+
 def rotate(
     img: np.ndarray,
     angle: float,
@@ -219,20 +238,36 @@ def rotate(
     center: Sequence[float] | None = None,
     fill: int | float | Sequence = 0,
 ) -> np.ndarray:
-    if _is_pil_compatible(img):
-        return _through_pil(
-            img, lambda im: F_pil.rotate(im, angle, interpolation, expand, center, fill)
-        )
-    channels = _channels_last(img).shape[2]
-    fills = np.broadcast_to(_channel_fill(fill, channels), (channels,)).tolist()
-    planes = [
-        _through_pil(
-            np.ascontiguousarray(_channels_last(img)[:, :, c]),
-            lambda im, v=fills[c]: F_pil.rotate(im, angle, interpolation, expand, center, v),
-        )
-        for c in range(channels)
-    ]
-    return _like_input(np.stack(planes, axis=2), img)
+    return _resample(
+        img, fill, lambda im, v: F_pil.rotate(im, angle, interpolation, expand, center, v)
+    )
+
+
+def affine(
+    img: np.ndarray,
+    matrix: Sequence[float],
+    interpolation: str = "nearest",
+    fill: int | float | Sequence = 0,
+) -> np.ndarray:
+    return _resample(img, fill, lambda im, v: F_pil.affine(im, matrix, interpolation, v))
+
+
+def perspective(
+    img: np.ndarray,
+    coefficients: Sequence[float],
+    interpolation: str = "nearest",
+    fill: int | float | Sequence = 0,
+) -> np.ndarray:
+    return _resample(img, fill, lambda im, v: F_pil.perspective(im, coefficients, interpolation, v))
+
+
+def erase(
+    img: np.ndarray, i: int, j: int, h: int, w: int, v: np.ndarray, inplace: bool = False
+) -> np.ndarray:
+    """`img` (a copy unless `inplace`) with rows i:i+h, columns j:j+w set to `v`."""
+    out = img if inplace else img.copy()
+    out[i : i + h, j : j + w, ...] = v
+    return out
 
 
 def to_grayscale(img: np.ndarray, num_output_channels: int = 1) -> np.ndarray:

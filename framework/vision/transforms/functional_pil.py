@@ -189,6 +189,64 @@ def rotate(
     )
 
 
+# The resampling filters `Image.transform` supports.
+WARP_INTERPOLATIONS = ("nearest", "bilinear", "bicubic")
+
+
+def _warp(
+    img: Image.Image,
+    method: Image.Transform,
+    coefficients: Sequence[float],
+    interpolation: str,
+    fill: int | float | Sequence,
+) -> Image.Image:
+    if interpolation not in WARP_INTERPOLATIONS:
+        raise ValueError(
+            f"interpolation should be one of {WARP_INTERPOLATIONS} for an affine or perspective "
+            f"warp, got {interpolation!r}"
+        )
+    return img.transform(
+        img.size,
+        method,
+        tuple(coefficients),
+        interpolation_mode(interpolation),
+        fillcolor=band_fill(img, fill),
+    )
+
+
+def affine(
+    img: Image.Image,
+    matrix: Sequence[float],
+    interpolation: str = "nearest",
+    fill: int | float | Sequence = 0,
+) -> Image.Image:
+    """Warp by the inverse affine `matrix` (see `warp_matrices.inverse_affine_matrix`)."""
+    return _warp(img, Image.Transform.AFFINE, matrix, interpolation, fill)
+
+
+def perspective(
+    img: Image.Image,
+    coefficients: Sequence[float],
+    interpolation: str = "nearest",
+    fill: int | float | Sequence = 0,
+) -> Image.Image:
+    """Warp by the 8 perspective `coefficients` (see `warp_matrices.perspective_coefficients`)."""
+    return _warp(img, Image.Transform.PERSPECTIVE, coefficients, interpolation, fill)
+
+
+def erase(
+    img: Image.Image, i: int, j: int, h: int, w: int, v: np.ndarray, inplace: bool = False
+) -> Image.Image:
+    """A copy of `img` with rows i:i+h, columns j:j+w set to `v` (a PIL image is never
+    changed in place, whatever `inplace` says)."""
+    array = np.array(img)
+    array[i : i + h, j : j + w, ...] = v
+    out = Image.fromarray(array, img.mode)
+    if img.mode == "P":
+        out.putpalette(img.getpalette())
+    return out
+
+
 def to_grayscale(img: Image.Image, num_output_channels: int = 1) -> Image.Image:
     if num_output_channels == 1:
         return img.convert("L")
