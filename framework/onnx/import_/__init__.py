@@ -6,6 +6,7 @@ from framework.onnx.import_ import (  # noqa: F401 - registers the handlers
     ops_math,
     ops_nn,
     ops_quant,
+    ops_recurrent,
     ops_reduce,
     ops_resize,
     ops_shape,

@@ -111,6 +111,16 @@ CASES = {
     "negative_log_likelihood_weighted": (
         helper.make_node("NegativeLogLikelihoodLoss", ["x", "t", "w"], ["y"], ignore_index=1),
         {"x": _x(3, 4, 2), "w": _x(4)}, {"t": _ints(0, 1, 3, 2, 1, 0).reshape(3, 2)}, 22),
+    "lstm_bidirectional_peepholes": (
+        helper.make_node("LSTM", ["x", "w", "r", "b", "", "", "", "p"], ["y"], hidden_size=2,
+                         direction="bidirectional"),
+        {"x": _x(3, 2, 3), "w": _x(2, 8, 3), "r": _x(2, 8, 2), "b": _x(2, 16), "p": _x(2, 6)},
+        {}, 22),
+    "gru_linear_before_reset_lengths": (
+        helper.make_node("GRU", ["x", "w", "r", "b", "n"], ["y"], hidden_size=2,
+                         linear_before_reset=1),
+        {"x": _x(3, 2, 3), "w": _x(1, 6, 3), "r": _x(1, 6, 2), "b": _x(1, 12)},
+        {"n": np.array([3, 2], np.int32)}, 22),
 }  # fmt: skip
 
 

@@ -26,9 +26,6 @@ NOT_SUPPORTED = {
     "RandomUniformLike": "random sampling; ONNX's expected values come from NumPy's generator",
     "DeformConv": "no deformable convolution in the framework yet",
     "GridSample": "no grid_sample in the framework yet",
-    "GRU": "recurrent ONNX ops are not mapped onto the framework's RNN layers yet",
-    "LSTM": "recurrent ONNX ops are not mapped onto the framework's RNN layers yet",
-    "RNN": "recurrent ONNX ops are not mapped onto the framework's RNN layers yet",
     "MaxUnpool": "no max_unpool in the framework yet",
     "RoiAlign": "ONNX RoiAlign is not mapped onto vision.ops.roi_align yet",
 }

@@ -323,6 +323,43 @@ def test_casts_to_bfloat16_and_float16_round(opset) -> None:
     np.testing.assert_array_equal(half.numpy(), x.astype(np.float16))
 
 
+# --- recurrent ----------------------------------------------------------------------------------
+def _recurrent_inputs(op: str, directions: int, hidden: int = 3, size: int = 4) -> dict:
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[op]
+    return {
+        "x": _x(5, 2, size),
+        "w": _x(directions, gates * hidden, size) * 0.5,
+        "r": _x(directions, gates * hidden, hidden) * 0.5,
+        "b": _x(directions, 2 * gates * hidden) * 0.5,
+        "lens": np.array([5, 3], np.int32),
+        "h0": _x(directions, 2, hidden),
+    }
+
+
+@pytest.mark.parametrize(
+    ("op", "attrs"),
+    [
+        ("LSTM", {"direction": "bidirectional"}),
+        ("LSTM", {"direction": "reverse", "clip": 0.8}),
+        ("GRU", {"direction": "bidirectional", "linear_before_reset": 1}),
+        ("GRU", {"direction": "reverse"}),
+        ("RNN", {"direction": "bidirectional", "activations": ["Relu", "Tanh"]}),
+    ],
+)
+def test_recurrent_ops_with_sequence_lengths_match_onnxruntime(op, attrs) -> None:
+    directions = 2 if attrs["direction"] == "bidirectional" else 1
+    inputs = _recurrent_inputs(op, directions)
+    names = ["x", "w", "r", "b", "lens", "h0"]
+    outputs = {"y": F32, "y_h": F32}
+    if op == "LSTM":
+        inputs["c0"] = _x(directions, 2, 3)
+        inputs["p"] = _x(directions, 9)
+        names += ["c0", "p"]
+        outputs["y_c"] = F32
+    node = _node(op, names, list(outputs), hidden_size=3, **attrs)
+    _check([node], inputs, outputs=outputs, opset=22)
+
+
 # --- shapes -------------------------------------------------------------------------------------
 def test_dynamic_reshape_chain_as_torch_writes_it() -> None:
     nodes = [
