@@ -111,3 +111,6 @@ from framework.nn.functional.bilinear import bilinear
 from framework.nn.functional.local_response_norm import local_response_norm
 from framework.nn.functional.rearrange import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from framework.ops.search import one_hot
+
+# --- spatial transformers, extra activations and losses (owner: nn functional, issue 24) ------
+from framework.nn.functional.grid_sample import affine_grid, grid_sample
