@@ -7,7 +7,7 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.manipulation import concat
 
-__all__ = ["temporal_shift"]
+__all__ = ["gather_tree", "temporal_shift"]
 
 
 def _zeros_like_slice(part: Tensor) -> Tensor:
@@ -58,3 +58,35 @@ def temporal_shift(
     parts.append(clips[:, :, c2:])
     out = concat(parts, axis=2).reshape([n, c, h, w])
     return out.transpose([0, 2, 3, 1]) if channel_last else out
+
+
+def gather_tree(ids: Tensor, parents: Tensor) -> Tensor:
+    """Back-trace beam search: the full token sequence of every final beam.
+
+    `ids` and `parents` are `[max_time, batch, beam]` integer tensors (int32 or int64): the
+    token chosen at each step and the beam it extended. Walking back from the last step, the
+    result `[max_time, batch, beam]` (dtype of `ids`) holds, for each final beam, the token it
+    had at each step. Not differentiable (integers).
+
+        ids = framework.to_tensor([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]])
+        parents = framework.to_tensor([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]])
+        F.gather_tree(ids, parents)   # [[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]]
+    """
+    if ids.ndim != 3 or parents.shape != ids.shape:
+        raise ValueError(
+            "gather_tree: ids and parents must be [max_time, batch, beam] of one shape, got "
+            f"{ids.shape} and {parents.shape}"
+        )
+    for tensor, what in ((ids, "ids"), (parents, "parents")):
+        if tensor._data.dtype.kind not in "iu":
+            raise TypeError(f"gather_tree: {what} must be an integer tensor, got {tensor.dtype}")
+    xp = get_array_module(ids._data)
+    steps = ids._data.shape[0]
+    out = xp.empty_like(ids._data)
+    if steps == 0:
+        return Tensor._wrap(out)
+    beam = xp.broadcast_to(xp.arange(ids._data.shape[2]), ids._data.shape[1:])
+    for t in range(steps - 1, -1, -1):
+        out[t] = xp.take_along_axis(ids._data[t], beam, axis=1)
+        beam = xp.take_along_axis(parents._data[t], beam, axis=1).astype(xp.int64)
+    return Tensor._wrap(out)
