@@ -126,3 +126,4 @@ from framework.nn.functional.metric_loss import dice_loss, npair_loss
 from framework.nn.functional.norm import rms_norm
 from framework.nn.functional.sigmoid import logsigmoid, swiglu
 from framework.ops.math import tanh_
+from framework.nn.functional.hsigmoid_loss import hsigmoid_loss
