@@ -100,8 +100,8 @@ def hsigmoid_loss(
         pre = pre + gather(bias.reshape([-1]), flat_index).reshape([rows, length])
     # Clip the value as Paddle does, but let the gradient through as its kernel does.
     limit = _PRE_ACTIVATION_LIMIT
-    overshoot = np.clip(pre._data, -limit, limit) - pre._data
-    if np.any(overshoot):
+    overshoot = xp.clip(pre._data, -limit, limit) - pre._data
+    if bool(overshoot.any()):
         pre = pre + Tensor._wrap(overshoot)
     mask = constant(used)
     branch = constant(np.where(used, code, 0))
