@@ -89,7 +89,7 @@ def _reflect(coord: Tensor, size: int, align_corners: bool) -> Tensor:
     if low == high:
         return coord * 0.0
     lo, span = low / 2.0, (high - low) / 2.0
-    c = _host(coord._data)
+    c = _host(coord)
     side = np.where(c - lo < 0, -1.0, 1.0)
     flips = np.floor(side * (c - lo) / span)
     even = np.mod(flips, 2) == 0
@@ -173,7 +173,7 @@ def grid_sample(
         p.reshape([n, points]) for p in _positions(grid, sizes, padding_mode, align_corners)
     ]
     flat_x = x.reshape([n, c, -1])
-    host = [_host(p._data) for p in positions]
+    host = [_host(p) for p in positions]
 
     if mode == "nearest":
         corner = [np.rint(h).astype(np.int64) for h in host]
@@ -200,6 +200,8 @@ def grid_sample(
     return result.reshape([n, c, *out])
 
 
-def _host(array) -> np.ndarray:
-    """A float64 NumPy copy of positions, for the constant index arithmetic."""
-    return np.asarray(array if isinstance(array, np.ndarray) else array.get(), dtype=np.float64)
+def _host(positions: Tensor) -> np.ndarray:
+    """A float64 NumPy copy of positions, for the constant index arithmetic. `numpy()` rather
+    than the raw array, so a jit trace stops with a clear error here instead of freezing this
+    grid's indices into the graph."""
+    return positions.numpy().astype(np.float64)

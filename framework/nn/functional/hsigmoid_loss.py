@@ -20,7 +20,7 @@ import numpy as np
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.functional.softplus import softplus
-from framework.ops.manipulation import gather
+from framework.ops.manipulation import clip, gather
 
 __all__ = ["hsigmoid_loss"]
 
@@ -99,10 +99,7 @@ def hsigmoid_loss(
     if bias is not None:
         pre = pre + gather(bias.reshape([-1]), flat_index).reshape([rows, length])
     # Clip the value as Paddle does, but let the gradient through as its kernel does.
-    limit = _PRE_ACTIVATION_LIMIT
-    overshoot = xp.clip(pre._data, -limit, limit) - pre._data
-    if bool(overshoot.any()):
-        pre = pre + Tensor._wrap(overshoot)
+    pre = pre + (clip(pre, -_PRE_ACTIVATION_LIMIT, _PRE_ACTIVATION_LIMIT) - pre).detach()
     mask = constant(used)
     branch = constant(np.where(used, code, 0))
     per_node = (softplus(pre) - branch * pre) * mask

@@ -182,3 +182,18 @@ def test_grid_sample_rejects_bad_arguments():
         F.grid_sample(tensor(X4), tensor(GRID5))
     with pytest.raises(ValueError, match="theta"):
         F.affine_grid(tensor(np.zeros((2, 3, 4))), [2, 1, 3, 3])
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_to_static_never_freezes_one_grids_indices(full_graph):
+    class Sampler(framework.nn.Layer):
+        def forward(self, x, grid):
+            return F.grid_sample(x, grid, padding_mode="reflection")
+
+    model = framework.jit.to_static(Sampler(), full_graph=full_graph)
+    x = tensor(X4.astype(np.float32))
+    for seed in (1, 2):
+        grid = tensor(np.random.default_rng(seed).uniform(-1.2, 1.2, GRID4.shape), dtype="float32")
+        np.testing.assert_allclose(
+            model(x, grid).numpy(), F.grid_sample(x, grid, padding_mode="reflection").numpy()
+        )
