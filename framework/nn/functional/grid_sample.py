@@ -173,31 +173,39 @@ def grid_sample(
         p.reshape([n, points]) for p in _positions(grid, sizes, padding_mode, align_corners)
     ]
     flat_x = x.reshape([n, c, -1])
-    host = [_host(p) for p in positions]
+    sample = _sample_nearest if mode == "nearest" else _sample_linear
+    return sample(flat_x, sizes, positions, xp).reshape([n, c, *out])
 
-    if mode == "nearest":
-        corner = [np.rint(h).astype(np.int64) for h in host]
-        values, inside = _gather(flat_x, sizes, corner, xp)
-        # `0 * position` keeps the grid in the graph: its gradient is zeros, as in Paddle.
-        mask = _constant(inside, x) + positions[0].reshape([n, 1, points]) * 0.0
-        return (values * mask).reshape([n, c, *out])
 
-    low_index = [np.floor(h).astype(np.int64) for h in host]
+def _sample_nearest(flat_x: Tensor, sizes: Sequence[int], positions: list[Tensor], xp) -> Tensor:
+    """`[N, C, P]`: the pixel nearest each position (ties to even, as Paddle and PyTorch)."""
+    corner = [np.rint(_host(p)).astype(np.int64) for p in positions]
+    values, inside = _gather(flat_x, sizes, corner, xp)
+    # `0 * position` keeps the grid in the graph: its gradient is zeros, as in Paddle.
+    n, points = positions[0].shape
+    return values * (_constant(inside, flat_x) + positions[0].reshape([n, 1, points]) * 0.0)
+
+
+def _sample_linear(flat_x: Tensor, sizes: Sequence[int], positions: list[Tensor], xp) -> Tensor:
+    """`[N, C, P]`: bilinear (trilinear) interpolation of the 2 (2**3) neighbours per position;
+    the weights are products of the fractional parts, which carry the grid's gradient."""
+    n, points = positions[0].shape
+    low_index = [np.floor(_host(p)).astype(np.int64) for p in positions]
     fracs = [
         (p - _constant(low, p)).reshape([n, 1, points])
         for p, low in zip(positions, low_index, strict=True)
     ]
     result = None
-    for offsets in itertools.product((0, 1), repeat=spatial):
+    for offsets in itertools.product((0, 1), repeat=len(sizes)):
         corner = [low + o for low, o in zip(low_index, offsets, strict=True)]
         values, inside = _gather(flat_x, sizes, corner, xp)
         weight = None
         for frac, o in zip(fracs, offsets, strict=True):
             w = frac if o else 1.0 - frac
             weight = w if weight is None else weight * w
-        term = values * (weight * _constant(inside, x))
+        term = values * (weight * _constant(inside, flat_x))
         result = term if result is None else result + term
-    return result.reshape([n, c, *out])
+    return result
 
 
 def _host(positions: Tensor) -> np.ndarray:
