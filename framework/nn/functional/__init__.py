@@ -111,3 +111,19 @@ from framework.nn.functional.bilinear import bilinear
 from framework.nn.functional.local_response_norm import local_response_norm
 from framework.nn.functional.rearrange import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from framework.ops.search import one_hot
+
+# --- spatial transformers, extra activations and losses (owner: nn functional, issue 24) ------
+from framework.nn.functional.grid_sample import affine_grid, grid_sample
+from framework.nn.functional.common import dropout1d, zeropad2d
+from framework.nn.functional.extension import gather_tree, temporal_shift
+from framework.nn.functional.gumbel_softmax import gumbel_softmax
+from framework.nn.functional.margin_loss import (
+    multi_label_margin_loss,
+    multi_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from framework.nn.functional.metric_loss import dice_loss, npair_loss
+from framework.nn.functional.norm import rms_norm
+from framework.nn.functional.sigmoid import logsigmoid, swiglu
+from framework.ops.math import tanh_
+from framework.nn.functional.hsigmoid_loss import hsigmoid_loss

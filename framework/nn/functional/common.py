@@ -1,4 +1,5 @@
-"""Common functions: `linear`, dropouts, `interpolate`/`upsample`, `unfold`/`fold`, `pad`."""
+"""Common functions: `linear`, dropouts, `interpolate`/`upsample`, `unfold`/`fold`, `pad`,
+`zeropad2d`."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from framework.ops.nn.unfold import Fold, Unfold
 __all__ = [
     "alpha_dropout",
     "dropout",
+    "dropout1d",
     "dropout2d",
     "dropout3d",
     "fold",
@@ -29,6 +31,7 @@ __all__ = [
     "pad",
     "unfold",
     "upsample",
+    "zeropad2d",
 ]
 
 
@@ -108,6 +111,30 @@ def _feature_dropout(op: str, x: Tensor, p, training, data_format, formats) -> T
         raise ValueError(f"{op}: expected a {len(formats[0])}-D input, got shape {x.shape}")
     channel = 1 if data_format == formats[0] else x.ndim - 1
     return dropout(x, p, axis=[0, channel], training=training)
+
+
+def dropout1d(
+    input: Tensor,  # noqa: A002 - Paddle's argument name
+    p: float = 0.5,
+    training: bool = True,
+    inplace: bool = False,
+) -> Tensor:
+    """Zero whole channels of a `[N, C, L]` (or unbatched `[C, L]`) input with probability `p`,
+    scaling the kept ones by `1/(1-p)`; the identity when not `training`. Same shape and dtype.
+    With `inplace=True`, `input` itself takes the result and is returned.
+
+        F.dropout1d(framework.randn([4, 16, 32]), p=0.2)   # some [i, c, :] rows are all zero
+    """
+    if input.ndim not in (2, 3):
+        raise ValueError(f"dropout1d: expected a 2-D or 3-D input, got shape {input.shape}")
+    axes = [0, 1] if input.ndim == 3 else [0]
+    result = dropout(input, p, axis=axes, training=training)
+    if not inplace or result is input:
+        return result
+    from framework.ops.manipulation.inplace import check_inplace, rebind
+
+    check_inplace(input, "dropout1d")
+    return rebind(input, result)
 
 
 def dropout2d(
@@ -305,3 +332,26 @@ def fold(
             f"{list(size)}, got shape {x.shape}"
         )
     return Fold(geom).apply(x)
+
+
+def zeropad2d(
+    x: Tensor,
+    padding: int | Sequence[int] | Tensor,
+    data_format: str = "NCHW",
+    name: str | None = None,
+) -> Tensor:
+    """Pad a 4-D input with zeros: `padding` is `[left, right, top, bottom]` (or one int for
+    all four sides) on the spatial dims of `data_format` ('NCHW' or 'NHWC'). Same dtype.
+
+        F.zeropad2d(framework.ones([1, 1, 2, 2]), [1, 0, 2, 1]).shape   # [1, 1, 5, 3]
+    """
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"zeropad2d: data_format must be NCHW or NHWC, got {data_format!r}")
+    if x.ndim != 4:
+        raise ValueError(f"zeropad2d: expected a 4-D input, got shape {x.shape}")
+    if isinstance(padding, Tensor):
+        padding = padding.numpy().reshape(-1).tolist()
+    values = [int(padding)] * 4 if isinstance(padding, int) else [int(v) for v in padding]
+    if len(values) != 4:
+        raise ValueError(f"zeropad2d: padding must have 4 values, got {padding}")
+    return pad(x, values, mode="constant", value=0.0, data_format=data_format)

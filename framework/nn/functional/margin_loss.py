@@ -1,6 +1,7 @@
 """Margin and embedding losses, as in `paddle.nn.functional`: margin_ranking_loss,
-hinge_embedding_loss, cosine_embedding_loss, triplet_margin_loss, soft_margin_loss,
-multi_label_soft_margin_loss.
+hinge_embedding_loss, cosine_embedding_loss, triplet_margin_loss,
+triplet_margin_with_distance_loss, soft_margin_loss, multi_label_soft_margin_loss,
+multi_margin_loss, multi_label_margin_loss.
 
 Composed from differentiable ops (so every order of gradient exists); none is on a training
 hot path the way cross-entropy is. Labels are constants: +1 / -1 marks similar / dissimilar
@@ -9,6 +10,10 @@ pairs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.functional.activation import relu
@@ -16,6 +21,7 @@ from framework.nn.functional.distance import pairwise_distance
 from framework.nn.functional.loss_terms import check_reduction
 from framework.nn.functional.sigmoid import log_sigmoid
 from framework.nn.functional.softplus import softplus
+from framework.ops.manipulation import take_along_axis
 from framework.ops.math import minimum
 
 
@@ -151,3 +157,135 @@ def multi_label_soft_margin_loss(
     if weight is not None:
         loss = loss * weight
     return _reduce(loss.mean(axis=-1), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    input: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+    name: str | None = None,
+) -> Tensor:
+    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)` with any distance
+    `d(x, y)` returning non-negative `[N]` values (default: the Euclidean
+    `pairwise_distance`); `swap=True` uses the smaller of d(anchor, negative) and
+    d(positive, negative). Inputs are `[N, D]` float tensors of one shape; the result is `[N]`
+    for 'none', else a scalar.
+
+        d = lambda x, y: 1.0 - F.cosine_similarity(x, y)
+        F.triplet_margin_with_distance_loss(a, p, n, distance_function=d, margin=0.2)
+    """
+    check_reduction(reduction, "triplet_margin_with_distance_loss")
+    if margin < 0:
+        raise ValueError(
+            "The margin between positive samples and negative samples should be greater than 0."
+        )
+    if not input.shape == positive.shape == negative.shape:
+        raise ValueError(
+            "input's shape must equal to positive's shape and negative's shape, got "
+            f"{input.shape}, {positive.shape}, {negative.shape}"
+        )
+    distance = distance_function if distance_function is not None else pairwise_distance
+    positive_distance = distance(input, positive)
+    negative_distance = distance(input, negative)
+    if swap:
+        negative_distance = minimum(negative_distance, distance(positive, negative))
+    if bool((positive_distance._data < 0).any()) or bool((negative_distance._data < 0).any()):
+        raise ValueError(
+            "The positive distance or negative distance should be greater than 0, "
+            "The distance functions should be checked."
+        )
+    return _reduce(relu(positive_distance - negative_distance + margin), reduction)
+
+
+def _class_labels(label: Tensor, rows: int, classes: int, op: str) -> np.ndarray:
+    values = label.numpy()
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"{op}: label must be an integer tensor, got {values.dtype}")
+    if values.shape[0] != rows:
+        raise ValueError(
+            f"The label's shape[0] should be equal to input's shape[0], but received input's "
+            f"shape[0] {rows} and label's shape[0]:{values.shape[0]}. "
+        )
+    return values
+
+
+def multi_margin_loss(
+    input: Tensor,
+    label: Tensor,
+    p: int = 1,
+    margin: float = 1.0,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+    name: str | None = None,
+) -> Tensor:
+    """Multi-class hinge loss: for input `[N, C]` and integer label `[N]`, sample `i` costs
+    `sum_{j != y_i} w[y_i] * max(0, margin - x[i, y_i] + x[i, j])**p / C` (`w` is the optional
+    per-class `weight` `[C]`, default ones). The result is `[N]` for 'none', else a scalar, in
+    the input's dtype.
+
+        x = framework.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        F.multi_margin_loss(x, framework.to_tensor([3]))   # 0.325
+    """
+    check_reduction(reduction, "multi_margin_loss")
+    if input.ndim != 2:
+        raise ValueError(f"multi_margin_loss: expected a 2-D input, got shape {input.shape}")
+    rows, classes = input.shape
+    labels = _class_labels(label, rows, classes, "multi_margin_loss").reshape(-1, 1)
+    xp = get_array_module(input._data)
+    index = Tensor._wrap(xp.asarray(labels.astype(np.int64)))
+    picked = take_along_axis(input, index, axis=1)
+    term = relu(input - picked + margin)
+    if p != 1:
+        term = term**p
+    # The j == y term is max(0, margin)**p exactly; take it away rather than mask it (Paddle).
+    correction = max(margin, 0.0) ** p / classes
+    if weight is None:
+        loss = term.mean(axis=1) - correction
+    else:
+        if weight.shape != [classes]:
+            raise ValueError(
+                f"The weight's shape[0] should be equal to input's shape[1]but received "
+                f"weight's shape[0]: {weight.shape[0]} and input's shape[1]: {classes}"
+            )
+        w = take_along_axis(weight, index.reshape([-1]), axis=0).reshape([rows, 1])
+        loss = (w * term).mean(axis=1) - w.reshape([rows]) * correction
+    return _reduce(loss, reduction)
+
+
+def multi_label_margin_loss(
+    input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None
+) -> Tensor:
+    """Multi-label hinge loss. `label` `[N, C]` lists each sample's target classes, ended by
+    the first -1; sample `i` costs `sum_{j target} sum_{k not target}
+    max(0, 1 - (x[i, j] - x[i, k])) / C`. Input `[N, C]` float; the result is `[N]` for
+    'none', else a scalar.
+
+        x = framework.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        F.multi_label_margin_loss(x, framework.to_tensor([[3, 0, -1, 1]]))   # 0.85
+    """
+    check_reduction(reduction, "multi_label_margin_loss")
+    if input.ndim != 2:
+        raise ValueError(f"Expected 2D input tensor, but got {input.ndim}D")
+    if label.ndim != 2:
+        raise ValueError(f"Expected 2D label tensor, but got {label.ndim}D")
+    rows, classes = input.shape
+    labels = _class_labels(label, rows, classes, "multi_label_margin_loss")
+    if labels.size and labels.min() < -1:
+        raise ValueError("label values should be >= -1")
+    if labels.size and labels.max() >= classes:
+        raise ValueError(f"label values should be < {classes}")
+    valid = np.cumprod(labels != -1, axis=1).astype(bool)
+    # occurrences[i, j]: how often class j is listed as a target of sample i.
+    occurrences = np.zeros((rows, classes))
+    row_ids, col_ids = np.nonzero(valid)
+    np.add.at(occurrences, (row_ids, labels[row_ids, col_ids]), 1.0)
+    others = occurrences == 0
+    pair_weight = occurrences[:, :, None] * others[:, None, :]  # [N, target j, other k]
+    hinge = relu(1.0 - input.unsqueeze(2) + input.unsqueeze(1))
+    xp = get_array_module(input._data)
+    weight = Tensor._wrap(xp.asarray(pair_weight, dtype=input._data.dtype))
+    return _reduce((hinge * weight).sum(axis=[1, 2]) / float(classes), reduction)

@@ -1,4 +1,5 @@
-"""Normalization: `batch_norm`, `layer_norm`, `group_norm`, `instance_norm`, `normalize`.
+"""Normalization: `batch_norm`, `layer_norm`, `group_norm`, `instance_norm`, `normalize`,
+`rms_norm`.
 
 Paddle's conventions: `momentum=0.9` means `running = 0.9 * running + 0.1 * batch`, and the
 running variance tracks the biased batch variance (as Paddle 3 does; PyTorch tracks the
@@ -196,3 +197,36 @@ def normalize(
     """
     norm = vector_norm(x, p=p, axis=axis, keepdim=True)
     return divide(x, maximum(norm, float(epsilon)))
+
+
+def rms_norm(
+    input: Tensor,  # noqa: A002 - Paddle's argument name
+    normalized_shape: int | Sequence[int],
+    weight: Tensor | None = None,
+    eps: float = 1e-5,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor]:
+    """Root-mean-square layer normalisation over the trailing `normalized_shape` dims.
+
+    Returns `(out, invvar)` as Paddle 3.3 does: `invvar = 1 / sqrt(mean(input**2) + eps)` per
+    row, shaped like the leading (not normalised) dims, and `out = input * invvar * weight`,
+    shaped like `input`. Float dtypes; `weight` has shape `normalized_shape`. Composed from
+    differentiable ops, so gradients of any order reach `input` and `weight`.
+
+        out, invvar = F.rms_norm(framework.randn([2, 5, 8]), [8], framework.ones([8]))
+        out.shape, invvar.shape   # [2, 5, 8], [2, 5]
+    """
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if not shape or list(input.shape[input.ndim - len(shape) :]) != shape:
+        raise ValueError(
+            f"rms_norm: normalized_shape {shape} does not match the input's trailing dims "
+            f"(input shape {input.shape})"
+        )
+    if weight is not None and list(weight.shape) != shape:
+        raise ValueError(f"rms_norm: weight must have shape {shape}, got {weight.shape}")
+    axes = list(range(input.ndim - len(shape), input.ndim))
+    invvar = ((input * input).mean(axis=axes, keepdim=True) + float(eps)).rsqrt()
+    out = input * invvar
+    if weight is not None:
+        out = out * weight
+    return out, invvar.reshape(input.shape[: input.ndim - len(shape)])

@@ -180,3 +180,26 @@ def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
         raise ValueError(f"glu needs an even size along axis {axis}, got shape {x.shape}")
     a, b = x.chunk(2, axis=axis)
     return a * sigmoid(b)
+
+
+def logsigmoid(x: Tensor, name: str | None = None) -> Tensor:
+    """`log(sigmoid(x))`, elementwise: Paddle's other name for `log_sigmoid`. Any float dtype,
+    same shape.
+
+        F.logsigmoid(framework.to_tensor([-1000.0, 0.0, 3.0]))   # [-1000, -0.6931, -0.0486]
+    """
+    return log_sigmoid(x)
+
+
+def swiglu(x: Tensor, y: Tensor | None = None, name: str | None = None) -> Tensor:
+    """SwiGLU gate: `silu(x) * y`. With `y=None`, `x`'s last axis (of even size) is split in
+    two halves `a, b` and the result is `silu(a) * b`, half as wide. Float dtypes; `x` and `y`
+    broadcast.
+
+        F.swiglu(framework.to_tensor([[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]]))   # [[0, 2.9242, 8.8080]]
+    """
+    if y is None:
+        if not x.shape or x.shape[-1] % 2:
+            raise ValueError(f"swiglu needs an even size on the last axis, got shape {x.shape}")
+        x, y = x.chunk(2, axis=-1)
+    return silu(x) * y
