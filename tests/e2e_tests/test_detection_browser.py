@@ -132,8 +132,9 @@ def test_labeled_boxes_train_a_detector_whose_boxes_the_report_draws(
     first = page.locator("#gallery figure").first
     shown = first.get_attribute("data-sample")
     first.locator("a.relabel").click()
-    page.wait_for_function(f"() => document.body.dataset.imageReady === '{shown}'")
-    assert page.url.endswith(f"/datasets/{dataset.pk}/label/?sample={shown}")
+    # The click navigates: wait for the new page, whose body may not exist for a moment.
+    page.wait_for_url(f"**/datasets/{dataset.pk}/label/?sample={shown}")
+    page.wait_for_selector(f"body[data-image-ready='{shown}']")
 
     page.goto(f"/jobs/{job.pk}/report/")
     page.wait_for_selector("body[data-test-split-ready]")
