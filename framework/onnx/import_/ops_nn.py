@@ -387,6 +387,34 @@ def nll_loss(x, target, weight, ignore_index, reduction: str):
     return loss
 
 
+def _grid_sample_check(node, opset) -> str | None:
+    mode = node.attrs.get("mode", "linear" if opset >= 20 else "bilinear")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    if mode in ("cubic", "bicubic"):
+        return f"GridSample(mode={mode})"
+    return None
+
+
+@imports("GridSample", check=_grid_sample_check)
+def _grid_sample(ctx, node, args):
+    x, grid = args
+    if x.ndim not in (4, 5):
+        raise NotImplementedError(
+            f"ONNX GridSample over {x.ndim - 2} spatial dims; the framework samples 2-D and 3-D"
+        )
+    mode = node.attrs.get("mode", "linear" if ctx.opset >= 20 else "bilinear")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    padding = node.attrs.get("padding_mode", "zeros")
+    padding = padding.decode() if isinstance(padding, bytes) else padding
+    return F.grid_sample(
+        x,
+        grid,
+        mode="nearest" if mode == "nearest" else "bilinear",
+        padding_mode=padding,
+        align_corners=bool(node.attrs.get("align_corners", 0)),  # ONNX's default is 0
+    )
+
+
 # --- matrix products ----------------------------------------------------------------------------
 @imports("Gemm", weights=(1, 2))
 def _gemm(ctx, node, args):
