@@ -27,8 +27,9 @@ from accounts.serializers import (
     UserSerializer,
     WorkspaceSerializer,
 )
-from core import throttling
+from core import deletion, throttling
 from core.api import WorkspaceNestedMixin
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.permissions import (
     IsWorkspaceAdmin,
     IsWorkspaceOwner,
@@ -63,10 +64,12 @@ class WorkspaceListView(generics.ListCreateAPIView):
         serializer.instance = services.create_workspace(owner=self.request.user, name=name)
 
 
-class WorkspaceDetailView(generics.RetrieveUpdateDestroyAPIView):
-    """A workspace: viewers read it, admins rename it, owners delete it."""
+class WorkspaceDetailView(PlannedDestroyMixin, generics.RetrieveUpdateDestroyAPIView):
+    """A workspace: viewers read it, admins rename it, owners delete it with everything in it
+    and every file of it."""
 
     serializer_class = WorkspaceSerializer
+    plan = deletion.plan_workspace
     lookup_field = "slug"
     lookup_url_kwarg = "workspace_slug"
 
@@ -77,6 +80,18 @@ class WorkspaceDetailView(generics.RetrieveUpdateDestroyAPIView):
         if self.request.method == "DELETE":
             return [IsWorkspaceOwner()]
         return [IsWorkspaceAdmin()]
+
+
+class WorkspaceDeletePreviewView(DeletePreviewView):
+    """What deleting the workspace takes with it. Owners."""
+
+    lookup_field = "slug"
+    lookup_url_kwarg = "workspace_slug"
+    permission_classes = [for_deleting(IsWorkspaceOwner)]
+    plan = deletion.plan_workspace
+
+    def get_queryset(self) -> Any:
+        return workspaces_for(self.request.user)
 
 
 class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):

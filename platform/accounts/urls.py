@@ -19,6 +19,11 @@ api_urlpatterns = [
         name="workspace-detail",
     ),
     path(
+        "workspaces/<slug:workspace_slug>/delete-preview/",
+        api.WorkspaceDeletePreviewView.as_view(),
+        name="workspace-delete-preview",
+    ),
+    path(
         "workspaces/<slug:workspace_slug>/members/",
         api.MemberListView.as_view(),
         name="member-list",
