@@ -33,7 +33,7 @@ from core.jobs import ClaimableJob
 from datastore.models import Annotation, Dataset, DatasetVersion, Sample, VersionItem
 from deploy.models import Deployment, ModelExport
 from modelzoo.models import Weights
-from training.models import TrainingJob
+from training.models import EvaluationReport, JobLogLine, TrainingJob
 
 ACTIVE = (ClaimableJob.Status.QUEUED, ClaimableJob.Status.RUNNING)
 
@@ -264,7 +264,12 @@ def plan_job(job: TrainingJob) -> DeletionPlan:
     return DeletionPlan(
         kind="job",
         name=job.name or str(job),
-        counts={"exports": len(export_ids), "weights": weights.count()},
+        counts={
+            "exports": len(export_ids),
+            "weights": weights.count(),
+            "reports": EvaluationReport.objects.filter(job=job).count(),
+            "log_lines": JobLogLine.objects.filter(job=job).count(),
+        },
         delete_rows=delete_rows,
         storage_names=[
             job_storage_folder(job),

@@ -41,7 +41,7 @@ class DeleteJobTests(DeletionTestCase):
     def test_the_preview_says_what_goes_with_it(self) -> None:
         body = self.api_client_for(self.bob).get(f"{self.url}delete-preview/").json()
         self.assertEqual((body["kind"], body["name"]), ("job", "spare"))
-        self.assertEqual(body["counts"], {"exports": 1, "weights": 1})
+        self.assertEqual(body["counts"], {"exports": 1, "weights": 1, "reports": 0, "log_lines": 0})
         self.assertGreater(body["bytes"], 0)
 
     def test_a_running_job_is_refused(self) -> None:
