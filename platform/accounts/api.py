@@ -246,18 +246,28 @@ class TokenListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         return Response(NewApiTokenSerializer(token).data, status=status.HTTP_201_CREATED)
 
 
-class TokenDetailView(WorkspaceNestedMixin, generics.RetrieveDestroyAPIView):
-    """One of your tokens; DELETE revokes it (it is kept, marked revoked, for the record)."""
+class TokenDetailView(WorkspaceNestedMixin, PlannedDestroyMixin, generics.RetrieveDestroyAPIView):
+    """One of your tokens; DELETE deletes it, and it stops working at once. (The tokens page
+    can revoke one instead, which keeps it listed, marked revoked, for the record.)"""
 
     queryset = ApiToken.objects.all()
     serializer_class = ApiTokenSerializer
     permission_classes = [IsWorkspaceViewer]
+    plan = deletion.plan_token
 
     def get_queryset(self) -> Any:
         return super().get_queryset().filter(user=self.request.user)
 
-    def perform_destroy(self, instance: ApiToken) -> None:
-        instance.revoke()
+
+class TokenDeletePreviewView(WorkspaceNestedMixin, DeletePreviewView):
+    """What deleting one of your tokens takes with it (nothing else)."""
+
+    queryset = ApiToken.objects.all()
+    permission_classes = [for_deleting(IsWorkspaceViewer)]
+    plan = deletion.plan_token
+
+    def get_queryset(self) -> Any:
+        return super().get_queryset().filter(user=self.request.user)
 
 
 class InvalidCredentials(exceptions.APIException):

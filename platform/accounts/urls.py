@@ -64,6 +64,11 @@ api_urlpatterns = [
         api.TokenDetailView.as_view(),
         name="token-detail",
     ),
+    path(
+        "workspaces/<slug:workspace_slug>/tokens/<int:pk>/delete-preview/",
+        api.TokenDeletePreviewView.as_view(),
+        name="token-delete-preview",
+    ),
 ]
 
 urlpatterns = [

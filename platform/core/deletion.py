@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 
-from accounts.models import Workspace
+from accounts.models import ApiToken, Workspace
 from core.jobs import ClaimableJob
 from datastore.models import Annotation, Dataset, DatasetVersion, Sample, VersionItem
 from deploy.models import Deployment, ModelExport
@@ -315,6 +315,17 @@ def plan_weights(weights: Weights) -> DeletionPlan:
         delete_rows=weights.delete,
         storage_names=[weights.file.name],
         object_id=weights.pk,
+    )
+
+
+def plan_token(token: ApiToken) -> DeletionPlan:
+    """An API token, gone from the list and refused at once (revoking keeps the record)."""
+    return DeletionPlan(
+        kind="token",
+        name=token.name,
+        counts={},
+        delete_rows=token.delete,
+        object_id=token.pk,
     )
 
 
