@@ -145,9 +145,9 @@ def _job_blocker(job: TrainingJob, reason: str) -> Blocker:
 
 
 def _active_job_reason(job: TrainingJob) -> str:
-    return _("It is %(status)s; cancel it or let it finish first.") % {
-        "status": job.get_status_display().lower()
-    }
+    if job.status == TrainingJob.Status.QUEUED:
+        return _("It is queued; cancel it first.")
+    return _("It is running; cancel it or let it finish first.")
 
 
 def _deployment_blockers(exports: models.QuerySet[ModelExport]) -> list[Blocker]:

@@ -12,26 +12,25 @@ import { api, ApiError } from "../datastore/api.js";
 import { el, replace } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
+// makemessages finds ngettext() calls by their literal arguments, so each kind has its own.
 function countText(key, count) {
-  const n = { count };
-  const say = (singular, plural) => interpolate(ngettext(singular, plural, count), n, true);
-  switch (key) {
-    case "samples": return say("%(count)s image", "%(count)s images");
-    case "annotations": return say("%(count)s label", "%(count)s labels");
-    case "versions": return say("%(count)s version", "%(count)s versions");
-    case "label_exports": return say("%(count)s label export", "%(count)s label exports");
-    case "datasets": return say("%(count)s dataset", "%(count)s datasets");
-    case "jobs": return say("%(count)s training job", "%(count)s training jobs");
-    case "exports": return say("%(count)s model export", "%(count)s model exports");
-    case "weights": return say("%(count)s set of trained weights", "%(count)s sets of trained weights");
-    case "deployments": return say("%(count)s deployment", "%(count)s deployments");
-    case "reports": return say("%(count)s evaluation report", "%(count)s evaluation reports");
-    case "log_lines": return say("%(count)s log line", "%(count)s log lines");
-    case "traffic_records": return say("%(count)s traffic record", "%(count)s traffic records");
-    case "members": return say("%(count)s membership", "%(count)s memberships");
-    case "tokens": return say("%(count)s API token", "%(count)s API tokens");
-    default: return `${count} ${key}`;
-  }
+  const forms = {
+    samples: ngettext("%(count)s image", "%(count)s images", count),
+    annotations: ngettext("%(count)s label", "%(count)s labels", count),
+    versions: ngettext("%(count)s version", "%(count)s versions", count),
+    label_exports: ngettext("%(count)s label export", "%(count)s label exports", count),
+    datasets: ngettext("%(count)s dataset", "%(count)s datasets", count),
+    jobs: ngettext("%(count)s training job", "%(count)s training jobs", count),
+    exports: ngettext("%(count)s model export", "%(count)s model exports", count),
+    weights: ngettext("%(count)s set of trained weights", "%(count)s sets of trained weights", count),
+    reports: ngettext("%(count)s evaluation report", "%(count)s evaluation reports", count),
+    log_lines: ngettext("%(count)s log line", "%(count)s log lines", count),
+    deployments: ngettext("%(count)s deployment", "%(count)s deployments", count),
+    traffic_records: ngettext("%(count)s traffic record", "%(count)s traffic records", count),
+    members: ngettext("%(count)s membership", "%(count)s memberships", count),
+    tokens: ngettext("%(count)s API token", "%(count)s API tokens", count),
+  };
+  return key in forms ? interpolate(forms[key], { count }, true) : `${count} ${key}`;
 }
 
 export function sizeText(bytes) {

@@ -124,3 +124,30 @@ def test_a_job_is_deleted_from_its_page(page, live_server, tmp_path, settings, s
     dialog.locator("[data-role=confirm]").click()
     page.wait_for_url(f"**/workspaces/{workspace.slug}/jobs/")
     assert not TrainingJob.objects.filter(pk=job.pk).exists()
+
+
+def test_the_dialog_speaks_chinese(browser, live_server, tmp_path, settings) -> None:
+    from playwright.sync_api import expect
+
+    from tests.e2e_tests.conftest import SCREENSHOTS
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    dataset = imported_dataset(user, workspace, tmp_path)
+    context = browser.new_context(
+        base_url=live_server.url, locale="zh-CN", viewport={"width": 1280, "height": 860}
+    )
+    page = context.new_page()
+    try:
+        sign_in(page, user, live_server.url)
+        page.goto(f"/datasets/{dataset.pk}/")
+        for index in range(2):
+            page.locator("#gallery .tile .pick").nth(index).check()
+        page.click("#bulk-delete")
+        dialog = page.locator("dialog.confirm-delete")
+        expect(dialog.locator(".delete-title")).to_have_text("删除 2 张图像？")
+        expect(dialog.locator(".delete-summary")).to_contain_text("将删除 2 张图像、2 个标注")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "zh_delete_dialog.png"))
+    finally:
+        context.close()
