@@ -60,14 +60,15 @@ class Blocker:
 
 @dataclass
 class DeletionPlan:
-    """What deleting `name` takes with it; `delete_rows` runs inside `execute`'s transaction."""
+    """What deleting `name` takes with it. `find_blockers` asks afresh each time (the preview,
+    then again inside `execute`'s transaction, just before `delete_rows`)."""
 
     kind: str
     name: str
     counts: dict[str, int]
     delete_rows: Callable[[], Any]
     storage_names: list[str] = field(default_factory=list)  # files and folders to remove
-    blockers: list[Blocker] = field(default_factory=list)
+    find_blockers: Callable[[], list[Blocker]] = list
     object_id: int | None = None
 
     def paths(self) -> list[Path]:
@@ -84,14 +85,15 @@ class DeletionPlan:
         return total
 
     def summary(self) -> dict[str, Any]:
+        blockers = self.find_blockers()
         return {
             "kind": self.kind,
             "id": self.object_id,
             "name": self.name,
             "counts": self.counts,
             "bytes": self.byte_count(),
-            "blockers": [b.to_json() for b in self.blockers],
-            "can_delete": not self.blockers,
+            "blockers": [b.to_json() for b in blockers],
+            "can_delete": not blockers,
         }
 
 
@@ -108,22 +110,25 @@ class InUse(exceptions.APIException):
     status_code = 409
     default_code = "in_use"
 
-    def __init__(self, plan: DeletionPlan) -> None:
-        names = ", ".join(b.name for b in plan.blockers)
+    def __init__(self, name: str, blockers: list[Blocker]) -> None:
+        names = ", ".join(b.name for b in blockers)
         super().__init__(
             _("'%(name)s' cannot be deleted while these use it: %(names)s.")
-            % {"name": plan.name, "names": names},
+            % {"name": name, "names": names},
             "in_use",
         )
-        self.extra = {"blockers": [b.to_json() for b in plan.blockers]}
+        self.extra = {"blockers": [b.to_json() for b in blockers]}
 
 
 def execute(plan: DeletionPlan) -> None:
-    """Deletes the plan's rows, then (on commit) its files; `InUse` if anything blocks it."""
-    if plan.blockers:
-        raise InUse(plan)
+    """Deletes the plan's rows, then (on commit) its files; `InUse` if anything blocks it.
+    The blockers are checked inside the transaction, so a job created from a version since
+    the preview still stops the version's delete."""
     paths = plan.paths()
     with transaction.atomic():
+        blockers = plan.find_blockers()
+        if blockers:
+            raise InUse(plan.name, blockers)
         plan.delete_rows()
         transaction.on_commit(lambda: remove_files(paths))
 
@@ -174,23 +179,22 @@ def plan_samples(dataset: Dataset, samples: models.QuerySet[Sample]) -> Deletion
     samples = samples.filter(dataset=dataset)
     ids = list(samples.values_list("pk", flat=True))
     files = [name for pair in samples.values_list("file", "thumbnail") for name in pair]
-    held = (
-        DatasetVersion.objects.filter(
+
+    def find_blockers() -> list[Blocker]:
+        held = DatasetVersion.objects.filter(
             pk__in=VersionItem.objects.filter(sample_id__in=ids).values("version_id")
         )
-        .select_related("dataset")
-        .order_by("number")
-    )
-    blockers = [
-        Blocker(
-            "version",
-            v.pk,
-            str(v),
-            _("This frozen version holds the image; delete the version first."),
-            reverse("datastore:versions", args=[dataset.pk]),
-        )
-        for v in held
-    ]
+        return [
+            Blocker(
+                "version",
+                v.pk,
+                str(v),
+                _("This frozen version holds the image; delete the version first."),
+                reverse("datastore:versions", args=[dataset.pk]),
+            )
+            for v in held.select_related("dataset").order_by("number")
+        ]
+
     one = len(ids) == 1
     return DeletionPlan(
         kind="sample" if one else "samples",
@@ -201,7 +205,7 @@ def plan_samples(dataset: Dataset, samples: models.QuerySet[Sample]) -> Deletion
         },
         delete_rows=lambda: Sample.objects.filter(pk__in=ids).delete(),
         storage_names=files,
-        blockers=blockers,
+        find_blockers=find_blockers,
         object_id=ids[0] if one else None,
     )
 
@@ -210,7 +214,11 @@ def plan_dataset(dataset: Dataset) -> DeletionPlan:
     """The dataset's rows and its whole folder. Jobs that trained on it keep their results;
     one still queued or running on one of its versions blocks the delete."""
     versions = dataset.versions.all()
-    active = TrainingJob.objects.filter(dataset_version__in=versions, status__in=ACTIVE)
+
+    def find_blockers() -> list[Blocker]:
+        active = TrainingJob.objects.filter(dataset_version__in=versions, status__in=ACTIVE)
+        return [_job_blocker(job, _active_job_reason(job)) for job in active.order_by("pk")]
+
     return DeletionPlan(
         kind="dataset",
         name=dataset.name,
@@ -221,7 +229,7 @@ def plan_dataset(dataset: Dataset) -> DeletionPlan:
         },
         delete_rows=dataset.delete,
         storage_names=[dataset.storage_prefix],
-        blockers=[_job_blocker(job, _active_job_reason(job)) for job in active],
+        find_blockers=find_blockers,
         object_id=dataset.pk,
     )
 
@@ -229,15 +237,19 @@ def plan_dataset(dataset: Dataset) -> DeletionPlan:
 def plan_version(version: DatasetVersion) -> DeletionPlan:
     """A version and its label exports. Refused while any job (finished or not) was made from
     it: the job's report and reruns name the version."""
-    jobs = TrainingJob.objects.filter(dataset_version=version).order_by("pk")
     exports = version.exports.all()
+
+    def find_blockers() -> list[Blocker]:
+        jobs = TrainingJob.objects.filter(dataset_version=version).order_by("pk")
+        return [_job_blocker(job, _("This job trained on the version.")) for job in jobs]
+
     return DeletionPlan(
         kind="version",
         name=str(version),
         counts={"samples": version.items.count(), "label_exports": exports.count()},
         delete_rows=version.delete,
         storage_names=[name for name in exports.values_list("file", flat=True) if name],
-        blockers=[_job_blocker(job, _("This job trained on the version.")) for job in jobs],
+        find_blockers=find_blockers,
         object_id=version.pk,
     )
 
@@ -252,8 +264,12 @@ def plan_job(job: TrainingJob) -> DeletionPlan:
     while it is queued or running, or while a deployment serves one of its exports."""
     exports = ModelExport.objects.filter(job=job)
     weights = Weights.objects.filter(pk=job.output_weights_id)
-    blockers = [_job_blocker(job, _active_job_reason(job))] if job.status in ACTIVE else []
-    blockers += _deployment_blockers(exports)
+
+    def find_blockers() -> list[Blocker]:
+        active = TrainingJob.objects.filter(pk=job.pk, status__in=ACTIVE).first()
+        blockers = [_job_blocker(active, _active_job_reason(active))] if active else []
+        return blockers + _deployment_blockers(ModelExport.objects.filter(job_id=job.pk))
+
     export_ids = list(exports.values_list("pk", flat=True))
 
     def delete_rows() -> None:
@@ -276,7 +292,7 @@ def plan_job(job: TrainingJob) -> DeletionPlan:
             *(f"deploy/exports/{pk}" for pk in export_ids),
             *weights.values_list("file", flat=True),
         ],
-        blockers=blockers,
+        find_blockers=find_blockers,
         object_id=job.pk,
     )
 
@@ -290,7 +306,7 @@ def plan_export(export: ModelExport) -> DeletionPlan:
         counts={},
         delete_rows=export.delete,
         storage_names=[export.folder],
-        blockers=_deployment_blockers(ModelExport.objects.filter(pk=export.pk)),
+        find_blockers=lambda: _deployment_blockers(ModelExport.objects.filter(pk=export.pk)),
         object_id=export.pk,
     )
 

@@ -86,9 +86,8 @@ class DeletionTestCase(BaseTestCase):
 
     def finished_job(self, **options: Any) -> TrainingJob:
         """A succeeded job with a checkpoint and trained weights on disk (not trained)."""
-        job, _ = make_job(
-            workspace=self.workspace, user=self.alice, version=self.version, **options
-        )
+        options.setdefault("version", self.version)
+        job, _ = make_job(workspace=self.workspace, user=self.alice, **options)
         write(f"{job_storage_folder(job)}/checkpoint.safetensors")
         weights = Weights.objects.create(
             workspace=self.workspace,

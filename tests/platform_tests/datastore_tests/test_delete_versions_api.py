@@ -65,3 +65,12 @@ class DeleteVersionTests(DeletionTestCase):
         self.assertEqual(
             self.delete(self.bob, f"/api/versions/{self.version.pk}/").status_code, 204
         )
+
+    def test_a_job_made_after_the_preview_still_stops_the_delete(self) -> None:
+        plan = deletion.plan_version(self.spare)
+        self.assertTrue(plan.summary()["can_delete"])
+        job = self.finished_job(version=self.spare, name="made meanwhile")
+        with self.assertRaises(deletion.InUse) as refused:
+            self.execute(plan)
+        self.assertEqual(refused.exception.extra["blockers"][0]["id"], job.pk)
+        self.assertTrue(self.exists())
