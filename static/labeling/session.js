@@ -214,9 +214,10 @@ export function progressText(session) {
   return interpolate(gettext("%(labeled)s of %(total)s labeled (%(percent)s%)"), { labeled: session.labeled, total: session.total, percent }, true);
 }
 
+// Also true while a dialog is open (the delete dialog): its keys are not labeling shortcuts.
 export function isTyping(event) {
   const tag = event.target.tagName;
-  return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+  return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || Boolean(event.target.closest?.("dialog[open]"));
 }
 
 // The page's "Delete this image" button: the dialog for the image shown; once it is deleted the

@@ -126,6 +126,32 @@ def test_a_job_is_deleted_from_its_page(page, live_server, tmp_path, settings, s
     assert not TrainingJob.objects.filter(pk=job.pk).exists()
 
 
+def test_the_labeling_page_deletes_the_image_it_shows(
+    page, live_server, tmp_path, settings, screenshot
+) -> None:
+    from playwright.sync_api import expect
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    dataset = imported_dataset(user, workspace, tmp_path)
+    first, second = Sample.objects.filter(dataset=dataset).order_by("pk")[:2]
+    sign_in(page, user, live_server.url)
+    page.goto(f"/datasets/{dataset.pk}/label/?sample={first.pk}")
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    expect(page.locator("#sample-name")).to_contain_text(first.original_name)
+    page.click("#delete-sample")
+    dialog = page.locator("dialog.confirm-delete")
+    expect(dialog.locator(".delete-summary")).to_contain_text("Deletes 1 image, 1 label")
+    screenshot("dialog")
+    page.keyboard.press("ArrowRight")  # the dialog's keys are not labeling shortcuts
+    expect(page.locator("#sample-name")).to_contain_text(first.original_name)
+    dialog.locator("[data-role=confirm]").click()
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    expect(page.locator("#sample-name")).to_contain_text(second.original_name)
+    expect(page.locator("#progress-text")).to_contain_text("11 of 11 labeled")
+    assert not Sample.objects.filter(pk=first.pk).exists()
+
+
 def test_the_dialog_speaks_chinese(browser, live_server, tmp_path, settings) -> None:
     from playwright.sync_api import expect
 
