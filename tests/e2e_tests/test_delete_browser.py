@@ -152,6 +152,38 @@ def test_the_labeling_page_deletes_the_image_it_shows(
     assert not Sample.objects.filter(pk=first.pk).exists()
 
 
+def test_the_report_deletes_one_of_two_near_duplicates(
+    page, live_server, tmp_path, settings, screenshot
+) -> None:
+    from playwright.sync_api import expect
+
+    from datastore.models import ImportJob
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    dataset = imported_dataset(user, workspace, tmp_path)
+    original, copy = Sample.objects.filter(dataset=dataset).order_by("pk")[:2]
+    problem = {
+        "code": "near_duplicate",
+        "severity": "warning",
+        "file": copy.original_name,
+        "where": "",
+        "reason": f"This image looks almost the same as '{original.original_name}'.",
+        "fix": "Check both in the gallery and delete one if they show the same thing.",
+    }
+    ImportJob.objects.filter(dataset=dataset).update(report={"problems": [problem]})
+    sign_in(page, user, live_server.url)
+    page.goto(f"/datasets/{dataset.pk}/report/")
+    page.click("#problems .delete-copy")
+    dialog = page.locator("dialog.confirm-delete")
+    expect(dialog.locator(".delete-title")).to_have_text(f"Delete {copy.original_name}?")
+    screenshot("dialog")
+    dialog.locator("[data-role=confirm]").click()
+    expect(page.locator("#problems .delete-copy")).to_have_count(0)
+    assert not Sample.objects.filter(pk=copy.pk).exists()
+    assert Sample.objects.filter(pk=original.pk).exists()
+
+
 def test_the_dialog_speaks_chinese(browser, live_server, tmp_path, settings) -> None:
     from playwright.sync_api import expect
 
