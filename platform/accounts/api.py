@@ -27,8 +27,9 @@ from accounts.serializers import (
     UserSerializer,
     WorkspaceSerializer,
 )
-from core import throttling
+from core import deletion, throttling
 from core.api import WorkspaceNestedMixin
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.permissions import (
     IsWorkspaceAdmin,
     IsWorkspaceOwner,
@@ -63,10 +64,12 @@ class WorkspaceListView(generics.ListCreateAPIView):
         serializer.instance = services.create_workspace(owner=self.request.user, name=name)
 
 
-class WorkspaceDetailView(generics.RetrieveUpdateDestroyAPIView):
-    """A workspace: viewers read it, admins rename it, owners delete it."""
+class WorkspaceDetailView(PlannedDestroyMixin, generics.RetrieveUpdateDestroyAPIView):
+    """A workspace: viewers read it, admins rename it, owners delete it with everything in it
+    and every file of it."""
 
     serializer_class = WorkspaceSerializer
+    plan = deletion.plan_workspace
     lookup_field = "slug"
     lookup_url_kwarg = "workspace_slug"
 
@@ -77,6 +80,18 @@ class WorkspaceDetailView(generics.RetrieveUpdateDestroyAPIView):
         if self.request.method == "DELETE":
             return [IsWorkspaceOwner()]
         return [IsWorkspaceAdmin()]
+
+
+class WorkspaceDeletePreviewView(DeletePreviewView):
+    """What deleting the workspace takes with it. Owners."""
+
+    lookup_field = "slug"
+    lookup_url_kwarg = "workspace_slug"
+    permission_classes = [for_deleting(IsWorkspaceOwner)]
+    plan = deletion.plan_workspace
+
+    def get_queryset(self) -> Any:
+        return workspaces_for(self.request.user)
 
 
 class MemberListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
@@ -231,18 +246,28 @@ class TokenListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         return Response(NewApiTokenSerializer(token).data, status=status.HTTP_201_CREATED)
 
 
-class TokenDetailView(WorkspaceNestedMixin, generics.RetrieveDestroyAPIView):
-    """One of your tokens; DELETE revokes it (it is kept, marked revoked, for the record)."""
+class TokenDetailView(WorkspaceNestedMixin, PlannedDestroyMixin, generics.RetrieveDestroyAPIView):
+    """One of your tokens; DELETE deletes it, and it stops working at once. (The tokens page
+    can revoke one instead, which keeps it listed, marked revoked, for the record.)"""
 
     queryset = ApiToken.objects.all()
     serializer_class = ApiTokenSerializer
     permission_classes = [IsWorkspaceViewer]
+    plan = deletion.plan_token
 
     def get_queryset(self) -> Any:
         return super().get_queryset().filter(user=self.request.user)
 
-    def perform_destroy(self, instance: ApiToken) -> None:
-        instance.revoke()
+
+class TokenDeletePreviewView(WorkspaceNestedMixin, DeletePreviewView):
+    """What deleting one of your tokens takes with it (nothing else)."""
+
+    queryset = ApiToken.objects.all()
+    permission_classes = [for_deleting(IsWorkspaceViewer)]
+    plan = deletion.plan_token
+
+    def get_queryset(self) -> Any:
+        return super().get_queryset().filter(user=self.request.user)
 
 
 class InvalidCredentials(exceptions.APIException):

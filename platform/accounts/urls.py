@@ -19,6 +19,11 @@ api_urlpatterns = [
         name="workspace-detail",
     ),
     path(
+        "workspaces/<slug:workspace_slug>/delete-preview/",
+        api.WorkspaceDeletePreviewView.as_view(),
+        name="workspace-delete-preview",
+    ),
+    path(
         "workspaces/<slug:workspace_slug>/members/",
         api.MemberListView.as_view(),
         name="member-list",
@@ -58,6 +63,11 @@ api_urlpatterns = [
         "workspaces/<slug:workspace_slug>/tokens/<int:pk>/",
         api.TokenDetailView.as_view(),
         name="token-detail",
+    ),
+    path(
+        "workspaces/<slug:workspace_slug>/tokens/<int:pk>/delete-preview/",
+        api.TokenDeletePreviewView.as_view(),
+        name="token-delete-preview",
     ),
 ]
 

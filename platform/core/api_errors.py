@@ -59,7 +59,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.ValidationError(detail=get_error_detail(exc))
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(exc, exceptions.APIException):
-        response.data = _body_of(exc)
+        # An exception may carry more for the client (a conflict's `blockers`, see core.deletion).
+        response.data = {**_body_of(exc), **getattr(exc, "extra", {})}
     return response
 
 

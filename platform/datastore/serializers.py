@@ -201,6 +201,16 @@ class SamplePageSerializer(serializers.Serializer):
     results = SampleSerializer(many=True)
 
 
+class SampleIdsSerializer(serializers.Serializer):
+    """Samples to delete at once: all of them or none."""
+
+    MAX_IDS = 500
+
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=MAX_IDS
+    )
+
+
 class UploadFileSerializer(serializers.ModelSerializer):
     class Meta:
         model = UploadFile

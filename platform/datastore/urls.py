@@ -17,6 +17,11 @@ api_urlpatterns = [
         name="dataset-list",
     ),
     path("datasets/<int:pk>/", datasets.DatasetDetailView.as_view(), name="dataset-detail"),
+    path(
+        "datasets/<int:pk>/delete-preview/",
+        datasets.DatasetDeletePreviewView.as_view(),
+        name="dataset-delete-preview",
+    ),
     path("datasets/<int:dataset_id>/classes/", datasets.ClassListView.as_view(), name="class-list"),
     path(
         "datasets/<int:dataset_id>/classes/changes/",
@@ -37,7 +42,22 @@ api_urlpatterns = [
     path(
         "datasets/<int:dataset_id>/samples/", samples.SampleListView.as_view(), name="sample-list"
     ),
+    path(
+        "datasets/<int:dataset_id>/samples/bulk-delete/",
+        samples.SampleBulkDeleteView.as_view(),
+        name="sample-bulk-delete",
+    ),
+    path(
+        "datasets/<int:dataset_id>/samples/delete-preview/",
+        samples.SampleBulkDeletePreviewView.as_view(),
+        name="sample-bulk-delete-preview",
+    ),
     path("samples/<int:pk>/", samples.SampleDetailView.as_view(), name="sample-detail"),
+    path(
+        "samples/<int:pk>/delete-preview/",
+        samples.SampleDeletePreviewView.as_view(),
+        name="sample-delete-preview",
+    ),
     path("samples/<int:pk>/image/", samples.SampleImageView.as_view(), name="sample-image"),
     path(
         "samples/<int:pk>/thumbnail/",
@@ -69,6 +89,11 @@ api_urlpatterns = [
         name="version-list",
     ),
     path("versions/<int:pk>/", versions.VersionDetailView.as_view(), name="version-detail"),
+    path(
+        "versions/<int:pk>/delete-preview/",
+        versions.VersionDeletePreviewView.as_view(),
+        name="version-delete-preview",
+    ),
     path(
         "versions/<int:version_id>/items/",
         versions.VersionItemListView.as_view(),

@@ -47,6 +47,7 @@ def _context(dataset: Dataset, role: Role, **extra: Any) -> dict[str, Any]:
         "dataset": dataset,
         "workspace": dataset.workspace,
         "can_edit": role.covers(Role.MEMBER),
+        "can_delete_dataset": role.covers(Role.ADMIN),
         **extra,
     }
 
@@ -130,13 +131,28 @@ def upload(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+DUPLICATE_CODES = ("duplicate", "near_duplicate")
+
+
+def _with_deletable_copies(dataset: Dataset, problems: list[dict]) -> list[dict]:
+    """The report's problems (the first 2000), a copy's row with its sample's id: the fix says
+    to delete one, and the row offers it while that sample is still there."""
+    problems = problems[:2000]
+    copies = {p["file"] for p in problems if p.get("code") in DUPLICATE_CODES and p.get("file")}
+    ids = dict(dataset.samples.filter(original_name__in=copies).values_list("original_name", "pk"))
+    return [
+        {**p, "sample_id": ids.get(p["file"])} if p.get("code") in DUPLICATE_CODES else p
+        for p in problems
+    ]
+
+
 @login_required
 def report(request: HttpRequest, pk: int) -> HttpResponse:
     dataset, role = _dataset(request, pk)
     job = latest_report(dataset)
     if request.GET.get("import"):
         job = ImportJob.objects.filter(dataset=dataset, pk=request.GET["import"]).first() or job
-    problems = (job.report.get("problems", []) if job else [])[:2000]
+    problems = _with_deletable_copies(dataset, job.report.get("problems", []) if job else [])
     return render(
         request, "datastore/report.html", _context(dataset, role, job=job, problems=problems)
     )

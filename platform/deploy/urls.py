@@ -30,6 +30,11 @@ api_urlpatterns = [
     ),
     path("model-exports/<int:pk>/", exports.ExportDetailView.as_view(), name="export-detail"),
     path(
+        "model-exports/<int:pk>/delete-preview/",
+        exports.ExportDeletePreviewView.as_view(),
+        name="export-delete-preview",
+    ),
+    path(
         "model-exports/<int:pk>/download/",
         exports.ExportDownloadView.as_view(),
         name="export-download",
@@ -43,6 +48,11 @@ api_urlpatterns = [
         "deployments/<int:pk>/",
         deployments.DeploymentDetailView.as_view(),
         name="deployment-detail",
+    ),
+    path(
+        "deployments/<int:pk>/delete-preview/",
+        deployments.DeploymentDeletePreviewView.as_view(),
+        name="deployment-delete-preview",
     ),
     # The address has no trailing slash; both forms answer (POST cannot be redirected).
     path(

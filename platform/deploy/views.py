@@ -34,6 +34,7 @@ def export_panel_context(job: TrainingJob, role: Role) -> dict[str, Any]:
         # moment the job page sees the job succeed, without a reload.
         "may_export_later": role.covers(Role.MEMBER) and not job.is_finished,
         "exports_api": reverse("deploy:api:job-exports", args=[job.pk]),
+        "can_delete_exports": role.covers(Role.MEMBER),
     }
 
 

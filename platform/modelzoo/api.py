@@ -18,6 +18,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import deletion
 from core.api import WorkspaceNestedMixin, refuse_oversized_body
 from core.api_errors import error_response
 from core.permissions import IsWorkspaceMember
@@ -238,9 +239,7 @@ class WeightsDetailView(generics.RetrieveDestroyAPIView):
         return scoped(Weights.objects.select_related("workspace"), self.request.user)
 
     def perform_destroy(self, instance: Weights) -> None:
-        name = instance.file.name
-        instance.delete()
-        default_storage.delete(name)
+        deletion.execute(deletion.plan_weights(instance))
 
 
 class WeightsDownloadView(generics.GenericAPIView):

@@ -22,6 +22,11 @@ api_urlpatterns = [
         name="trainable-versions",
     ),
     path("jobs/<int:pk>/", jobs.JobDetailView.as_view(), name="job-detail"),
+    path(
+        "jobs/<int:pk>/delete-preview/",
+        jobs.JobDeletePreviewView.as_view(),
+        name="job-delete-preview",
+    ),
     path("jobs/<int:pk>/cancel/", jobs.JobCancelView.as_view(), name="job-cancel"),
     path("jobs/<int:pk>/rerun/", jobs.JobRerunView.as_view(), name="job-rerun"),
     path("jobs/<int:pk>/logs/", jobs.JobLogView.as_view(), name="job-logs"),

@@ -1,5 +1,6 @@
-// Gallery multi-select (shift-click selects a range) and bulk class assignment.
-import { gettext, interpolate } from "../js/i18n.js";
+// Gallery multi-select (shift-click selects a range), bulk class assignment and bulk delete.
+import { confirmDelete } from "../js/confirm_delete.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 import { api, datasetId } from "./api.js";
 
 const bar = document.getElementById("bulk-bar");
@@ -49,6 +50,18 @@ if (bar) {
       }
     }),
   );
+  document.getElementById("bulk-delete").addEventListener("click", async () => {
+    const ids = selected();
+    const url = `/api/datasets/${datasetId()}/samples/`;
+    const deleted = await confirmDelete({
+      previewUrl: `${url}delete-preview/?ids=${ids.join(",")}`,
+      deleteUrl: `${url}bulk-delete/`,
+      method: "POST",
+      json: { ids },
+      title: interpolate(ngettext("Delete %(count)s image?", "Delete %(count)s images?", ids.length), { count: ids.length }, true),
+    });
+    if (deleted) window.location.reload(); // the counts and the page position are the server's
+  });
   document.getElementById("bulk-clear").addEventListener("click", () => {
     tiles.forEach((t) => t.querySelector(".pick") && (t.querySelector(".pick").checked = false));
     refresh();

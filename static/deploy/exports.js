@@ -1,6 +1,7 @@
 // The export panel: one click starts an export through the API, and the table follows every
 // export until it finishes (progress, then size, parity, latency, accuracy and the download).
 import { api as request } from "../datastore/api.js";
+import { confirmDelete } from "../js/confirm_delete.js";
 import { el, replace } from "../js/dom.js";
 import { gettext, interpolate } from "../js/i18n.js";
 import { statusWord } from "../js/statuses.js";
@@ -70,7 +71,18 @@ function exportRow(e) {
     el("td", { class: `export-parity ${e.parity && !e.parity.passed ? "error" : ""}` }, parityText(e)),
     el("td", { class: "export-latency" }, latency),
     el("td", { class: "export-accuracy" }, accuracyText(e)),
-    el("td", { class: "actions-cell" }, download));
+    el("td", { class: "actions-cell" }, download, " ", deleteButton(e)));
+}
+
+// Members delete a finished export (the dialog names the deployments that still serve it).
+function deleteButton(e) {
+  if (!panel.dataset.canDelete || e.status === "queued" || e.status === "running") return null;
+  const button = el("button", { type: "button", class: "button danger-outline small export-delete" }, gettext("Delete"));
+  button.addEventListener("click", async () => {
+    const url = `/api/model-exports/${e.id}/`;
+    if (await confirmDelete({ previewUrl: `${url}delete-preview/`, deleteUrl: url })) refresh();
+  });
+  return button;
 }
 
 function render(exports) {

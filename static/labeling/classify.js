@@ -2,7 +2,7 @@
 // images can be selected in the strip and labeled at once. Changes autosave and undo.
 import { el } from "../js/dom.js";
 import { gettext, interpolate } from "../js/i18n.js";
-import { LabelingSession, isTyping, progressText } from "./session.js";
+import { LabelingSession, bindDeleteCurrent, isTyping, progressText } from "./session.js";
 
 const config = JSON.parse(document.getElementById("labeling-config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -160,5 +160,6 @@ window.addEventListener("beforeunload", (event) => {
 });
 
 buildClassButtons();
+bindDeleteCurrent(session);
 session.start().then(() => (document.body.dataset.ready = "true"));
 window.labelingSession = session; // for the browser tests and the curious

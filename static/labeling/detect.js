@@ -2,7 +2,7 @@
 // resize it; zoom with the wheel, pan with space or the right button. Changes autosave and undo.
 import { el } from "../js/dom.js";
 import { gettext, interpolate } from "../js/i18n.js";
-import { LabelingSession, isTyping, progressText } from "./session.js";
+import { LabelingSession, bindDeleteCurrent, isTyping, progressText } from "./session.js";
 
 const config = JSON.parse(document.getElementById("labeling-config").textContent);
 const $ = (id) => document.getElementById(id);
@@ -415,6 +415,7 @@ $("focus").addEventListener("click", toggleFocus);
 new ResizeObserver(resize).observe($("canvas-box"));
 
 buildClassButtons();
+bindDeleteCurrent(session);
 session.start().then(() => (document.body.dataset.ready = "true"));
 window.labelingSession = session;
 window.labelingView = view;

@@ -1,6 +1,7 @@
 // What both labeling pages share: the strip of samples and moving through it, claiming the
 // next unlabeled sample, autosave with revisions, undo/redo, and the progress counter.
 import { ApiError, api } from "../datastore/api.js";
+import { confirmDelete } from "../js/confirm_delete.js";
 import { gettext, interpolate } from "../js/i18n.js";
 
 const PAGE = 40;
@@ -213,7 +214,24 @@ export function progressText(session) {
   return interpolate(gettext("%(labeled)s of %(total)s labeled (%(percent)s%)"), { labeled: session.labeled, total: session.total, percent }, true);
 }
 
+// Also true while a dialog is open (the delete dialog): its keys are not labeling shortcuts.
 export function isTyping(event) {
   const tag = event.target.tagName;
-  return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+  return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || Boolean(event.target.closest?.("dialog[open]"));
+}
+
+// The page's "Delete this image" button: the dialog for the image shown; once it is deleted the
+// page opens at the image after it (the gallery's `start` begins at the first id from there).
+export function bindDeleteCurrent(session) {
+  const button = document.getElementById("delete-sample");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    const sample = session.current;
+    if (!sample) return;
+    session.flush();
+    const url = `/api/samples/${sample.id}/`;
+    if (await confirmDelete({ previewUrl: `${url}delete-preview/`, deleteUrl: url })) {
+      window.location.reload();
+    }
+  });
 }

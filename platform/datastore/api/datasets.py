@@ -12,7 +12,9 @@ from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import deletion
 from core.api import WorkspaceNestedMixin
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.pagination import WholeListPagination, page_body
 from core.permissions import IsWorkspaceAdmin, IsWorkspaceMember
 from core.scoping import scoped
@@ -49,8 +51,11 @@ class DatasetListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         serializer.save(workspace=workspace, created_by=self.request.user)
 
 
-class DatasetDetailView(generics.RetrieveUpdateDestroyAPIView):
-    """A dataset. Members rename it; admins delete it, with every file it holds."""
+class DatasetDetailView(PlannedDestroyMixin, generics.RetrieveUpdateDestroyAPIView):
+    """A dataset. Members rename it; admins delete it, with every file it holds (409 while a
+    job is queued or running on one of its versions)."""
+
+    plan = deletion.plan_dataset
 
     serializer_class = DatasetSerializer
 
@@ -60,8 +65,15 @@ class DatasetDetailView(generics.RetrieveUpdateDestroyAPIView):
     def get_permissions(self) -> list[Any]:
         return [IsWorkspaceAdmin()] if self.request.method == "DELETE" else [IsWorkspaceMember()]
 
-    def perform_destroy(self, instance: Dataset) -> None:
-        instance.delete_with_files()
+
+class DatasetDeletePreviewView(DeletePreviewView):
+    """What deleting the dataset takes with it, and what blocks it. Admins."""
+
+    plan = deletion.plan_dataset
+    permission_classes = [for_deleting(IsWorkspaceAdmin)]
+
+    def get_queryset(self) -> Any:
+        return scoped(Dataset.objects.all(), self.request.user)
 
 
 class ClassListView(DatasetNestedMixin, generics.ListCreateAPIView):

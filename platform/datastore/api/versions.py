@@ -12,6 +12,8 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import deletion
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from datastore.api.base import DatasetNestedMixin
@@ -53,11 +55,24 @@ class VersionListView(DatasetNestedMixin, generics.ListCreateAPIView):
         return Response(DatasetVersionSerializer(version).data, status=status.HTTP_201_CREATED)
 
 
-class VersionDetailView(generics.RetrieveAPIView):
-    """A version: its classes, split settings and statistics. Versions never change."""
+class VersionDetailView(PlannedDestroyMixin, generics.RetrieveDestroyAPIView):
+    """A version: its classes, split settings and statistics. Versions never change; members
+    delete one no job was made from (409 `in_use` names the jobs)."""
 
     serializer_class = DatasetVersionSerializer
     permission_classes = [IsWorkspaceMember]
+    plan = deletion.plan_version
+
+    def get_queryset(self) -> Any:
+        queryset = DatasetVersion.objects.select_related("dataset__workspace")
+        return scoped(queryset, self.request.user)
+
+
+class VersionDeletePreviewView(DeletePreviewView):
+    """What deleting the version takes with it, and the jobs that stop it."""
+
+    permission_classes = [for_deleting(IsWorkspaceMember)]
+    plan = deletion.plan_version
 
     def get_queryset(self) -> Any:
         queryset = DatasetVersion.objects.select_related("dataset__workspace")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from django.conf import settings
 from django.core.files.storage import default_storage
-from django.db import models, transaction
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -78,13 +77,6 @@ class Dataset(models.Model):
         if not folder.is_relative_to(root):
             raise ValueError(f"{folder} is outside the dataset folder {root}")
         return folder
-
-    def delete_with_files(self) -> None:
-        """Deletes the dataset's rows, then (once that committed) its folder."""
-        folder = self.local_folder()
-        with transaction.atomic():
-            self.delete()
-            transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))
 
     def class_names(self) -> list[str]:
         return list(self.classes.values_list("name", flat=True))

@@ -19,9 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core import metrics
+from core import deletion, metrics
 from core.api import WorkspaceNestedMixin
 from core.api_errors import error_body
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped, token_of
 from deploy.models import Deployment, ModelExport
@@ -79,18 +80,30 @@ class DeploymentListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         _save(serializer, workspace=self.get_workspace(), created_by=self.request.user)
 
 
-class DeploymentDetailView(generics.RetrieveUpdateDestroyAPIView):
+class DeploymentDetailView(PlannedDestroyMixin, generics.RetrieveUpdateDestroyAPIView):
     """One deployment. PATCH `{"export": id}` switches it to another export with no downtime;
-    PATCH `{"threshold": 0.8}` saves the confidence threshold its answers apply."""
+    PATCH `{"threshold": 0.8}` saves the confidence threshold its answers apply. DELETE stops
+    serving (the export stays)."""
 
     serializer_class = DeploymentSerializer
     permission_classes = [IsWorkspaceMember]
+    plan = deletion.plan_deployment
 
     def get_queryset(self) -> QuerySet[Deployment]:
         return scoped(Deployment.objects.select_related("export", "workspace"), self.request.user)
 
     def perform_update(self, serializer: DeploymentSerializer) -> None:
         _save(serializer)
+
+
+class DeploymentDeletePreviewView(DeletePreviewView):
+    """What deleting the deployment takes with it."""
+
+    permission_classes = [for_deleting(IsWorkspaceMember)]
+    plan = deletion.plan_deployment
+
+    def get_queryset(self) -> QuerySet[Deployment]:
+        return scoped(Deployment.objects.select_related("workspace"), self.request.user)
 
 
 class IsReader(permissions.BasePermission):

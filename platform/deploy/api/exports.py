@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import shutil
 from typing import Any
 
 from django.core.files.storage import default_storage
-from django.db.models import ProtectedError, QuerySet
+from django.db.models import QuerySet
 from django.http import FileResponse, Http404
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import Workspace
+from core import deletion
 from core.api import WorkspaceNestedMixin
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.pagination import WholeListPagination
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
@@ -83,30 +82,28 @@ class WorkspaceExportListView(WorkspaceNestedMixin, generics.ListAPIView):
     queryset = ModelExport.objects.select_related("created_by")
 
 
-class ExportDetailView(generics.RetrieveDestroyAPIView):
-    """One export with its results. Members delete exports no deployment serves."""
+class ExportDetailView(PlannedDestroyMixin, generics.RetrieveDestroyAPIView):
+    """One export with its results. Members delete exports no deployment serves (409 `in_use`
+    names the deployments)."""
 
     serializer_class = ModelExportSerializer
     permission_classes = [IsWorkspaceMember]
+    plan = deletion.plan_export
 
     def get_queryset(self) -> QuerySet[ModelExport]:
         return scoped(
             ModelExport.objects.select_related("workspace", "created_by"), self.request.user
         )
 
-    def perform_destroy(self, instance: ModelExport) -> None:
-        folder = default_storage.path(instance.folder)  # before delete() clears the pk
-        try:
-            instance.delete()
-        except ProtectedError:
-            names = ", ".join(d.name for d in instance.deployments.all())
-            raise ValidationError(
-                {
-                    "detail": _("Deployments serve this export (%(names)s); switch them first.")
-                    % {"names": names}
-                }
-            ) from None
-        shutil.rmtree(folder, ignore_errors=True)
+
+class ExportDeletePreviewView(DeletePreviewView):
+    """What deleting the export removes, and the deployments that stop it."""
+
+    permission_classes = [for_deleting(IsWorkspaceMember)]
+    plan = deletion.plan_export
+
+    def get_queryset(self) -> QuerySet[ModelExport]:
+        return scoped(ModelExport.objects.select_related("workspace"), self.request.user)
 
 
 class ExportDownloadView(generics.GenericAPIView):

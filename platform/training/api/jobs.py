@@ -10,7 +10,9 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import deletion
 from core.api import WorkspaceNestedMixin
+from core.deletion_api import DeletePreviewView, PlannedDestroyMixin, for_deleting
 from core.pagination import WholeListPagination, page_body
 from core.permissions import IsWorkspaceMember
 from datastore.models import DatasetVersion
@@ -63,10 +65,23 @@ class JobListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
         return Response(TrainingJobSerializer(job).data, status=status.HTTP_201_CREATED)
 
 
-class JobDetailView(JobNestedMixin, generics.RetrieveAPIView):
-    """One job: status with timestamps, progress and ETA, config, outcome."""
+class JobDetailView(JobNestedMixin, PlannedDestroyMixin, generics.RetrieveDestroyAPIView):
+    """One job: status with timestamps, progress and ETA, config, outcome. Members delete it
+    with its metrics, report, exports and files; 409 `in_use` while it is queued or running,
+    or while a deployment serves one of its exports."""
 
     serializer_class = TrainingJobSerializer
+    plan = deletion.plan_job
+
+    def get_object(self) -> TrainingJob:
+        return self.get_job()
+
+
+class JobDeletePreviewView(JobNestedMixin, DeletePreviewView):
+    """What deleting the job takes with it, and what blocks it."""
+
+    permission_classes = [for_deleting(IsWorkspaceMember)]
+    plan = deletion.plan_job
 
     def get_object(self) -> TrainingJob:
         return self.get_job()

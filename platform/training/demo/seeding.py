@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from accounts.models import Membership, User, Workspace
+from core import deletion
 from datastore.models import Dataset, DatasetVersion
 from training.demo.digits import digits_version
 from training.models import TrainingJob
@@ -35,7 +36,8 @@ def _version(user: User, workspace: Workspace, per_class: int | None) -> Dataset
         version = dataset.versions.order_by("number").first()
         if version is not None:
             return version
-        dataset.delete_with_files()  # an interrupted first run: start that dataset again
+        # An interrupted first run: start that dataset again (no version, so no job blocks it).
+        deletion.execute(deletion.plan_dataset(dataset))
     return digits_version(workspace, user, per_class=per_class, name=DATASET_NAME)
 
 
