@@ -377,6 +377,30 @@ from framework.ops.search import (
     isin,
     logcumsumexp,
 )
+from framework.ops.math import (
+    digamma,
+    digamma_,
+    erfinv,
+    erfinv_,
+    gammainc,
+    gammainc_,
+    gammaincc,
+    gammaincc_,
+    gammaln,
+    gammaln_,
+    i0,
+    i0_,
+    i0e,
+    i1,
+    i1e,
+    lgamma,
+    lgamma_,
+    multigammaln,
+    multigammaln_,
+    polygamma,
+    polygamma_,
+    sinc_,
+)
 from framework.ops.linalg import outer as ger
 from framework.ops.logic import equal as eq
 from framework.ops.logic import greater_equal as ge

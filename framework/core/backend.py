@@ -174,3 +174,12 @@ def raw_kernel(code: str, name: str):
     if cupy is None:
         raise RuntimeError("CuPy is not installed")
     return cupy.RawKernel(code, name)
+
+
+def gpu_special_functions():
+    """`cupyx.scipy.special` (GPU only): gammaln, digamma, polygamma, erfinv, i0, ..."""
+    if cupy is None:
+        raise RuntimeError("CuPy is not installed")
+    import cupyx.scipy.special
+
+    return cupyx.scipy.special

@@ -26,9 +26,11 @@ from framework.ops.math import (
     power,
     rounding,
     special,
+    special_functions,
     trigonometric,
 )
 from framework.ops.math.lerp import lerp
+from framework.ops.math.piecewise import sinc
 from framework.ops.math.promotion import cast_to
 
 
@@ -87,6 +89,16 @@ sinh_ = inplace_form(trigonometric.sinh, "sinh_")
 cosh_ = inplace_form(trigonometric.cosh, "cosh_")
 tanh_ = inplace_form(trigonometric.tanh, "tanh_")
 erf_ = inplace_form(special.erf, "erf_")
+erfinv_ = inplace_form(special_functions.erfinv, "erfinv_")
+lgamma_ = inplace_form(special_functions.lgamma, "lgamma_")
+gammaln_ = inplace_form(special_functions.gammaln, "gammaln_")
+digamma_ = inplace_form(special_functions.digamma, "digamma_")
+polygamma_ = inplace_form(special_functions.polygamma, "polygamma_")
+multigammaln_ = inplace_form(special_functions.multigammaln, "multigammaln_")
+gammainc_ = inplace_form(special_functions.gammainc, "gammainc_")
+gammaincc_ = inplace_form(special_functions.gammaincc, "gammaincc_")
+i0_ = inplace_form(special_functions.i0, "i0_")
+sinc_ = inplace_form(sinc, "sinc_")
 floor_ = inplace_form(rounding.floor, "floor_")
 ceil_ = inplace_form(rounding.ceil, "ceil_")
 round_ = inplace_form(rounding.round, "round_")
