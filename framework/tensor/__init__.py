@@ -31,7 +31,7 @@ from framework.tensor import einsum as _einsum_module  # noqa: F401 - `einsum` n
 
 # isort: split
 
-from framework import (  # noqa: A004 - Paddle's names shadow builtins  # noqa: A004 - Paddle's names shadow builtins
+from framework import (  # noqa: A004 - Paddle's names shadow builtins
     abs,
     abs_,
     acos,

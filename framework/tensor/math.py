@@ -5,7 +5,7 @@ or `framework.Tensor` hold) under the names Paddle's module of this path offers 
 from Paddle 3.3's layout).
 """
 
-from framework import (  # noqa: A004 - Paddle's names shadow builtins  # noqa: A004 - Paddle's names shadow builtins
+from framework import (  # noqa: A004 - Paddle's names shadow builtins
     abs,
     acos,
     acosh,
