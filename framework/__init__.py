@@ -401,6 +401,49 @@ from framework.ops.math import (
     polygamma_,
     sinc_,
 )
+from framework.ops.inplace_forms import (
+    addmm_,
+    baddbmm_,
+    bitwise_and_,
+    bitwise_not_,
+    bitwise_or_,
+    bitwise_xor_,
+    cast_,
+    cumprod_,
+    cumsum_,
+    equal_,
+    greater_equal_,
+    greater_than_,
+    index_add_,
+    index_fill_,
+    index_put_,
+    less_,
+    less_equal_,
+    less_than_,
+    logical_and_,
+    logical_not_,
+    logical_or_,
+    logical_xor_,
+    masked_fill_,
+    masked_scatter_,
+    not_equal_,
+    renorm_,
+    scatter_,
+    scatter_add_,
+    t_,
+    transpose_,
+    tril_,
+    triu_,
+    where_,
+)
+from framework.ops.math import (
+    copysign_,
+    gcd_,
+    hypot_,
+    lcm_,
+    ldexp_,
+    logit_,
+)
 from framework.ops.linalg import outer as ger
 from framework.ops.logic import equal as eq
 from framework.ops.logic import greater_equal as ge
@@ -416,8 +459,10 @@ from framework.ops.manipulation import concat as concatenate
 from framework.ops.manipulation import flip as reverse
 from framework.ops.manipulation import take_along_axis as take_along_dim
 from framework.ops.math import divide as div
+from framework.ops.math import divide_ as div_
 from framework.ops.math import multiply as mul
 from framework.ops.math import neg as negative
+from framework.ops.math import subtract_ as sub_
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 from framework import nn

@@ -22,7 +22,9 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     ones_like,
     to_tensor,
     tril,
+    tril_,
     triu,
+    triu_,
     zeros,
     zeros_like,
 )
@@ -44,7 +46,9 @@ __all__ = [
     "ones_like",
     "to_tensor",
     "tril",
+    "tril_",
     "triu",
+    "triu_",
     "zeros",
     "zeros_like",
 ]

@@ -21,6 +21,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     sort,
     topk,
     where,
+    where_,
 )
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "sort",
     "topk",
     "where",
+    "where_",
 ]

@@ -23,6 +23,7 @@ from framework.ops.math import (
     arithmetic,
     classification,
     exponential,
+    float_parts,
     power,
     rounding,
     special,
@@ -34,24 +35,30 @@ from framework.ops.math.piecewise import sinc
 from framework.ops.math.promotion import cast_to
 
 
-def _replace(x: Tensor, result: Tensor, op: str) -> Tensor:
-    if result._data.shape != x._data.shape:
+def _replace(x: Tensor, result: Tensor, op: str, keep_dtype: bool, keep_shape: bool) -> Tensor:
+    if keep_shape and result._data.shape != x._data.shape:
         raise ValueError(
             f"{op}: the result has shape {list(result._data.shape)} but the in-place target has "
             f"shape {x.shape}; an in-place op cannot broadcast its target"
         )
-    if result._data.dtype != x._data.dtype:
+    if keep_dtype and result._data.dtype != x._data.dtype:
         result = cast_to(result, x._data.dtype)
     return rebind(x, result)
 
 
-def inplace_form(function: Callable[..., Tensor], op: str) -> Callable[..., Tensor]:
-    """The in-place version of `function(x, *args, **kwargs)`: same arguments, returns `x`."""
+def inplace_form(
+    function: Callable[..., Tensor], op: str, keep_dtype: bool = True, keep_shape: bool = True
+) -> Callable[..., Tensor]:
+    """The in-place version of `function(x, *args, **kwargs)`: same arguments, returns `x`.
+
+    `x` keeps its dtype and shape unless told otherwise: Paddle's comparisons (`equal_`) make
+    `x` bool, `cast_` changes its dtype, and `transpose_` or `cumsum_` (no axis) its shape.
+    """
 
     @functools.wraps(function)  # keeps the op's signature for help() and inspect
     def method(x: Tensor, *args, **kwargs) -> Tensor:
         check_inplace(x, op)
-        return _replace(x, function(x, *args, **kwargs), op)
+        return _replace(x, function(x, *args, **kwargs), op, keep_dtype, keep_shape)
 
     method.__name__ = method.__qualname__ = op
     method.__doc__ = f"In-place `{function.__name__}`: `x` becomes the result and is returned."
@@ -105,6 +112,12 @@ round_ = inplace_form(rounding.round, "round_")
 trunc_ = inplace_form(rounding.trunc, "trunc_")
 frac_ = inplace_form(rounding.frac, "frac_")
 lerp_ = inplace_form(lerp, "lerp_")
+logit_ = inplace_form(exponential.logit, "logit_")
+gcd_ = inplace_form(float_parts.gcd, "gcd_")
+lcm_ = inplace_form(float_parts.lcm, "lcm_")
+ldexp_ = inplace_form(float_parts.ldexp, "ldexp_")
+copysign_ = inplace_form(float_parts.copysign, "copysign_")
+hypot_ = inplace_form(power.hypot, "hypot_")
 nan_to_num_ = inplace_form(classification.nan_to_num, "nan_to_num_")
 
 
