@@ -33,6 +33,36 @@ from framework.core.dtype import (
     set_default_dtype,
     uint8,
 )
+from framework.core.dtype import (
+    double,
+    dtype,
+    finfo,
+    half,
+    iinfo,
+    uint32,
+    uint64,
+)
+from framework.core.dtype import float32 as float  # noqa: A001 - Paddle's name `paddle.float`
+from framework.core.random import Generator, manual_seed
+from framework.core.tensor_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    Size,
+)
+from framework.core.printing import set_printoptions
+from framework.core.runtime_switches import (
+    LazyGuard,
+    disable_signal_handler,
+    get_flags,
+    set_flags,
+)
 from framework.core.random import get_rng_state, seed, set_rng_state
 from framework.core.tensor import Parameter, Tensor, to_tensor
 
@@ -444,6 +474,30 @@ from framework.ops.math import (
     ldexp_,
     logit_,
 )
+from framework.ops.creation import (
+    as_tensor,
+    asarray,
+    binomial,
+    check_shape,
+    from_dlpack,
+    from_numpy,
+    log_normal,
+    log_normal_,
+    poisson,
+    range,  # noqa: A004 - Paddle shadows builtins here
+    standard_gamma,
+    to_dlpack,
+    tolist,
+)
+from framework.ops.inplace_forms import (
+    bitwise_invert_,
+    bitwise_left_shift_,
+    bitwise_right_shift_,
+)
+from framework.ops.logic import bitwise_invert, bitwise_left_shift, bitwise_right_shift
+from framework.ops.manipulation import argwhere, shard_index
+from framework.ops.math import increment
+from framework.ops.search import unique_consecutive
 from framework.ops.linalg import outer as ger
 from framework.ops.logic import equal as eq
 from framework.ops.logic import greater_equal as ge
@@ -466,6 +520,15 @@ from framework.ops.math import subtract_ as sub_
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 from framework import nn
+from framework.nn.functional import (  # Paddle exports these functional forms at top level too
+    adaptive_avg_pool1d,
+    conv1d,
+    conv2d,
+    conv3d,
+    group_norm,
+    layer_norm,
+    softmax,
+)
 from framework.nn.param_attr import ParamAttr, create_parameter
 
 # --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
@@ -500,6 +563,11 @@ from framework import quantization, slim
 # `disable_static` is a no-op, `enable_static` raises (see `framework.framework`).
 from framework import base, framework, tensor
 from framework.framework import disable_static, enable_static, in_dynamic_mode
+
+# Constants, as `paddle.pi` and friends.
+from math import e, inf, nan, pi  # noqa: E402
+
+newaxis = None
 
 __version__ = "0.1.0"
 

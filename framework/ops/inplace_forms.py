@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from framework.core.tensor import Tensor
 from framework.ops import linalg, logic, manipulation, search
+from framework.ops.logic import shifts
 from framework.ops.manipulation.inplace import check_inplace, rebind
 from framework.ops.math.inplace import inplace_form
 
@@ -27,6 +28,9 @@ logical_or_ = inplace_form(logic.logical_or, "logical_or_", keep_dtype=False)
 logical_xor_ = inplace_form(logic.logical_xor, "logical_xor_", keep_dtype=False)
 logical_not_ = inplace_form(logic.logical_not, "logical_not_", keep_dtype=False)
 less_ = less_than_
+bitwise_invert_ = inplace_form(shifts.bitwise_invert, "bitwise_invert_")
+bitwise_left_shift_ = inplace_form(shifts.bitwise_left_shift, "bitwise_left_shift_")
+bitwise_right_shift_ = inplace_form(shifts.bitwise_right_shift, "bitwise_right_shift_")
 bitwise_and_ = inplace_form(logic.bitwise_and, "bitwise_and_")
 bitwise_or_ = inplace_form(logic.bitwise_or, "bitwise_or_")
 bitwise_xor_ = inplace_form(logic.bitwise_xor, "bitwise_xor_")
@@ -77,8 +81,11 @@ __all__ = [
     "addmm_",
     "baddbmm_",
     "bitwise_and_",
+    "bitwise_invert_",
+    "bitwise_left_shift_",
     "bitwise_not_",
     "bitwise_or_",
+    "bitwise_right_shift_",
     "bitwise_xor_",
     "cast_",
     "cumprod_",

@@ -4,6 +4,7 @@ random fills (`x.uniform_()`, `x.normal_()`, `x.bernoulli_()`, `x.exponential_()
 
 from framework.ops.creation.assign import assign
 from framework.ops.creation.constant import (
+    check_shape,
     empty,
     empty_like,
     full,
@@ -12,6 +13,21 @@ from framework.ops.creation.constant import (
     ones_like,
     zeros,
     zeros_like,
+)
+from framework.ops.creation.conversion import (
+    as_tensor,
+    asarray,
+    from_dlpack,
+    from_numpy,
+    to_dlpack,
+    tolist,
+)
+from framework.ops.creation.distributions import (
+    binomial,
+    log_normal,
+    log_normal_,
+    poisson,
+    standard_gamma,
 )
 from framework.ops.creation.log_and_like import (
     logspace,
@@ -34,25 +50,34 @@ from framework.ops.creation.random import (
     uniform,
     uniform_,
 )
-from framework.ops.creation.ranges import arange, eye, linspace
+from framework.ops.creation.ranges import arange, eye, linspace, range  # noqa: A004
 
 __all__ = [
     "arange",
+    "as_tensor",
+    "asarray",
     "assign",
     "bernoulli",
     "bernoulli_",
+    "binomial",
+    "check_shape",
     "empty",
     "empty_like",
     "eye",
+    "from_dlpack",
+    "from_numpy",
     "full",
     "full_like",
     "linspace",
+    "log_normal",
+    "log_normal_",
     "logspace",
     "multinomial",
     "normal",
     "normal_",
     "ones",
     "ones_like",
+    "poisson",
     "rand",
     "rand_like",
     "randint",
@@ -60,13 +85,18 @@ __all__ = [
     "randn",
     "randn_like",
     "randperm",
+    "range",
+    "standard_gamma",
     "standard_normal",
+    "to_dlpack",
+    "tolist",
     "uniform",
     "zeros",
     "zeros_like",
 ]
 
 TENSOR_METHODS = {
+    "log_normal_": log_normal_,
     "bernoulli_": bernoulli_,
     "exponential_": exponential_,
     "multinomial": multinomial,

@@ -68,6 +68,7 @@ from framework.ops.manipulation.shape import (
     unsqueeze,
     unsqueeze_,
 )
+from framework.ops.manipulation.sharding import shard_index
 from framework.ops.manipulation.slicing import (
     crop,
     msort,
@@ -110,6 +111,7 @@ from framework.ops.manipulation.transpose import (
 )
 from framework.ops.manipulation.triangular import diag, tril, triu
 from framework.ops.manipulation.where import (
+    argwhere,
     clip,
     masked_fill,
     masked_select,
@@ -118,6 +120,7 @@ from framework.ops.manipulation.where import (
 )
 
 __all__ = [
+    "argwhere",
     "astype",
     "atleast_1d",
     "atleast_2d",
@@ -194,6 +197,7 @@ __all__ = [
     "select_scatter",
     "setitem",
     "shape",
+    "shard_index",
     "slice",
     "slice_scatter",
     "split",
@@ -237,6 +241,8 @@ def _where_method(self, x=None, y=None, name=None):
 
 
 TENSOR_METHODS = {
+    "argwhere": argwhere,
+    "shard_index": shard_index,
     "__getitem__": getitem,
     "__setitem__": setitem,
     "T": property(reversed_dims),

@@ -133,3 +133,13 @@ def fill_(x: Tensor, value: float) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
     return rebind(x, Tensor._wrap(get_array_module(x._data).full_like(x._data, value)))
+
+
+def increment(x: Tensor, value: float = 1.0, name: str | None = None) -> Tensor:
+    """Add `value` to the one-element tensor `x` in place and return `x` (a loop counter).
+
+    i = framework.to_tensor([0.0]); framework.increment(i)   # i is now [1.]
+    """
+    if x.size != 1:
+        raise ValueError(f"increment: x must have exactly one element, got shape {x.shape}")
+    return add_(x, value)
