@@ -543,6 +543,13 @@ from framework import io, metric
 
 # --- high-level API, mixed precision (owner: hapi/amp) --------------------------------------------
 from framework import amp, hapi
+from framework.amp import (
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_enabled,
+)
 from framework.hapi import Model, callbacks, flops, summary
 
 # --- interop (owner: interop) ------------------------------------------------------------------
