@@ -495,7 +495,8 @@ from framework.ops.inplace_forms import (
     bitwise_right_shift_,
 )
 from framework.ops.logic import bitwise_invert, bitwise_left_shift, bitwise_right_shift
-from framework.ops.manipulation import argwhere, shard_index
+from framework.ops.manipulation import argwhere, as_strided, shard_index
+from framework.reader_batch import batch
 from framework.ops.math import increment
 from framework.ops.search import unique_consecutive
 from framework.ops.linalg import outer as ger

@@ -6,6 +6,7 @@ from Paddle 3.3's layout).
 """
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
+    as_strided,
     atleast_1d,
     atleast_2d,
     atleast_3d,
@@ -86,6 +87,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
 )
 
 __all__ = [
+    "as_strided",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",

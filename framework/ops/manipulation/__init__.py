@@ -100,6 +100,7 @@ from framework.ops.manipulation.stacking import (
     vsplit,
     vstack,
 )
+from framework.ops.manipulation.strided import as_strided
 from framework.ops.manipulation.tile import repeat_interleave, tile
 from framework.ops.manipulation.transfer import to_place
 from framework.ops.manipulation.transpose import (
@@ -121,6 +122,7 @@ from framework.ops.manipulation.where import (
 
 __all__ = [
     "argwhere",
+    "as_strided",
     "astype",
     "atleast_1d",
     "atleast_2d",
@@ -241,6 +243,7 @@ def _where_method(self, x=None, y=None, name=None):
 
 
 TENSOR_METHODS = {
+    "as_strided": as_strided,
     "argwhere": argwhere,
     "shard_index": shard_index,
     "__getitem__": getitem,

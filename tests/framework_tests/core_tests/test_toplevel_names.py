@@ -139,3 +139,15 @@ def test_functional_aliases_are_the_functional_ops():
     for name in ("conv1d", "conv2d", "conv3d", "group_norm", "layer_norm", "softmax",
                  "adaptive_avg_pool1d"):  # fmt: skip
         assert getattr(framework, name) is getattr(functional, name)
+
+
+def test_batch_groups_a_reader_like_paddle(paddle):
+    def reader():
+        yield from range(5)
+
+    for drop_last in (False, True):
+        ours = list(framework.batch(reader, 2, drop_last)())
+        assert ours == list(paddle.batch(reader, 2, drop_last)())
+    assert list(framework.batch(reader, 2)()) == [[0, 1], [2, 3], [4]]
+    with pytest.raises(ValueError):
+        framework.batch(reader, 0)
