@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from framework.core import backend
-from framework.ops.math.special import numpy_erf
+from framework.ops.math.special import numpy_erf, numpy_erfc
 
 _scipy_special = None  # resolved on first use: importing scipy.special costs ~1 s at start-up
 
@@ -146,9 +146,20 @@ def numpy_erfinv(x: np.ndarray) -> np.ndarray:
             q = c + q * tail
         y = np.where(w < 5.0, p, q) * x
         inner = np.isfinite(y)
-        for _ in range(2):
-            step = (numpy_erf(y) - x) / (2.0 / math.sqrt(math.pi) * np.exp(-y * y))
-            y = np.where(inner & np.isfinite(step), y - step, y)
+        # Newton steps on erf(|y|) = |x|. Above |x| = 0.5 they solve log erfc(|y|) =
+        # log(1 - |x|) instead: no cancellation near +-1 (where erf(y) - x loses every digit),
+        # and nearly linear in the tail, where erf itself is too flat for Newton to converge.
+        ax, sign = np.abs(x), np.sign(x)
+        ay = np.abs(y)
+        near_one = ax > 0.5
+        for _ in range(4):
+            complement = numpy_erfc(ay)
+            density = 2.0 / math.sqrt(math.pi) * np.exp(-ay * ay)
+            linear = (numpy_erf(ay) - ax) / density
+            logarithmic = (np.log(1.0 - ax) - np.log(complement)) * complement / density
+            step = np.where(near_one, logarithmic, linear)
+            ay = np.where(inner & np.isfinite(step), ay - step, ay)
+        y = sign * ay
     y = np.where(x == 1.0, np.inf, np.where(x == -1.0, -np.inf, y))
     return np.where(np.abs(x) > 1.0, np.nan, y)
 
