@@ -43,7 +43,12 @@ from framework.core.dtype import (
     uint64,
 )
 from framework.core.dtype import float32 as float  # noqa: A001 - Paddle's name `paddle.float`
-from framework.core.random import Generator, manual_seed
+from framework.core.random import (
+    Generator,
+    get_cuda_rng_state,
+    manual_seed,
+    set_cuda_rng_state,
+)
 from framework.core.tensor_types import (
     BoolTensor,
     ByteTensor,

@@ -103,3 +103,28 @@ def manual_seed(value: int) -> Generator:
     framework.manual_seed(0).initial_seed()   # 0
     """
     return Generator._global().manual_seed(value)
+
+
+def get_cuda_rng_state() -> list[dict]:
+    """One random state per GPU (an empty list without one), as `paddle.get_cuda_rng_state`.
+
+    Every random op draws from the one CPU generator and moves the draw to its device, so
+    each GPU's state is that generator's: restoring it with `set_cuda_rng_state` repeats
+    the GPU draws (dropout masks under recompute, say) exactly.
+
+        states = framework.get_cuda_rng_state()   # [] on a machine without a GPU
+    """
+    return [get_rng_state() for _ in range(backend.device_count())]
+
+
+def set_cuda_rng_state(state_list: list[dict]) -> None:
+    """Restore the states `get_cuda_rng_state` returned (an empty list does nothing).
+
+    framework.set_cuda_rng_state(framework.get_cuda_rng_state())
+    """
+    if len(state_list) != backend.device_count():
+        raise ValueError(
+            f"set_cuda_rng_state: got {len(state_list)} states for {backend.device_count()} GPUs"
+        )
+    if state_list:
+        set_rng_state(state_list[0])

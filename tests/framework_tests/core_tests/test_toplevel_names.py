@@ -151,3 +151,25 @@ def test_batch_groups_a_reader_like_paddle(paddle):
     assert list(framework.batch(reader, 2)()) == [[0, 1], [2, 3], [4]]
     with pytest.raises(ValueError):
         framework.batch(reader, 0)
+
+
+def test_cuda_rng_state_round_trip(paddle):
+    states = framework.get_cuda_rng_state()
+    assert len(states) == framework.device_count()
+    if not states:
+        assert paddle.get_cuda_rng_state() == [] or framework.is_compiled_with_cuda()
+    framework.set_cuda_rng_state(states)
+    with pytest.raises(ValueError):
+        framework.set_cuda_rng_state(states + [{}])
+
+
+def test_restoring_the_cuda_rng_state_repeats_the_draws(monkeypatch):
+    from framework.core import backend
+
+    monkeypatch.setattr(backend, "device_count", lambda: 1)  # as on a one-GPU machine
+    states = framework.get_cuda_rng_state()
+    first = framework.nn.functional.dropout(framework.ones([64]), 0.5).numpy()
+    framework.set_cuda_rng_state(states)
+    np.testing.assert_array_equal(
+        framework.nn.functional.dropout(framework.ones([64]), 0.5).numpy(), first
+    )
