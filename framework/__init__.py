@@ -14,7 +14,9 @@ The public API is re-exported explicitly below, one block per package.
 from framework.core.autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from framework.core.backend import (
     CPUPlace,
+    CUDAPinnedPlace,
     CUDAPlace,
+    XPUPinnedPlace,
     device_count,
     get_device,
     is_compiled_with_cuda,

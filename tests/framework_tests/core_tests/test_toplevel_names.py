@@ -173,3 +173,15 @@ def test_restoring_the_cuda_rng_state_repeats_the_draws(monkeypatch):
     np.testing.assert_array_equal(
         framework.nn.functional.dropout(framework.ones([64]), 0.5).numpy(), first
     )
+
+
+def test_pinned_places_need_their_devices():
+    with pytest.raises(RuntimeError, match="XPUPinnedPlace"):
+        framework.XPUPinnedPlace()
+    if not framework.is_compiled_with_cuda():
+        with pytest.raises(RuntimeError, match="CUDAPinnedPlace"):
+            framework.CUDAPinnedPlace()
+        return
+    place = framework.CUDAPinnedPlace()
+    assert place.is_cpu_place() and repr(place) == "Place(gpu_pinned)"
+    assert framework.to_tensor([1.0], place=place).place.is_cpu_place()
