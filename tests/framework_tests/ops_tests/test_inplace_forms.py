@@ -58,6 +58,7 @@ CASES = [
     ("scatter_", X, (np.array([2, 0]), Y[:2])),
     ("scatter_add_", X, (0, np.array([[0, 1, 2, 0]]), Y[:1])),
     ("addmm_", X, (Y, RNG.standard_normal((4, 4)).astype(np.float32), 0.5, 2.0)),
+    ("baddbmm_", X[None], (Y[None], RNG.standard_normal((1, 4, 4)).astype(np.float32), 2.0, 0.5)),
 ]
 
 
