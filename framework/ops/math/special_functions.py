@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from framework.core.autograd import Function
+from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import broadcast_tensors
 from framework.ops.manipulation.where import where
@@ -149,10 +150,10 @@ def multigammaln(x: Tensor, p: int, name: str | None = None) -> Tensor:
     if p < 1:
         raise ValueError(f"multigammaln: p must be >= 1, got {p}")
     x = _float(x, "multigammaln")
-    from framework.ops.creation import arange
     from framework.ops.manipulation import unsqueeze
 
-    offsets = arange(1 - p, 1, 1, dtype=x.dtype) * 0.5
+    xp = get_array_module(x._data)  # on x's device, whatever the current one is
+    offsets = Tensor._wrap(xp.arange(1 - p, 1, dtype=x._data.dtype) * x._data.dtype.type(0.5))
     constant = 0.25 * p * (p - 1) * math.log(math.pi)
     return reduce_sum(lgamma(unsqueeze(x, -1) + offsets), axis=-1) + constant
 
