@@ -538,6 +538,7 @@ from framework.nn.functional import (  # Paddle exports these functional forms a
     softmax,
 )
 from framework.nn.param_attr import ParamAttr, create_parameter
+from framework.data_parallel import DataParallel
 
 # --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
 from framework import optimizer, regularizer
