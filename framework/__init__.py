@@ -14,7 +14,9 @@ The public API is re-exported explicitly below, one block per package.
 from framework.core.autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from framework.core.backend import (
     CPUPlace,
+    CUDAPinnedPlace,
     CUDAPlace,
+    XPUPinnedPlace,
     device_count,
     get_device,
     is_compiled_with_cuda,
@@ -32,6 +34,41 @@ from framework.core.dtype import (
     int64,
     set_default_dtype,
     uint8,
+)
+from framework.core.dtype import (
+    double,
+    dtype,
+    finfo,
+    half,
+    iinfo,
+    uint32,
+    uint64,
+)
+from framework.core.dtype import float32 as float  # noqa: A001 - Paddle's name `paddle.float`
+from framework.core.random import (
+    Generator,
+    get_cuda_rng_state,
+    manual_seed,
+    set_cuda_rng_state,
+)
+from framework.core.tensor_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    Size,
+)
+from framework.core.printing import set_printoptions
+from framework.core.runtime_switches import (
+    LazyGuard,
+    disable_signal_handler,
+    get_flags,
+    set_flags,
 )
 from framework.core.random import get_rng_state, seed, set_rng_state
 from framework.core.tensor import Parameter, Tensor, to_tensor
@@ -380,6 +417,97 @@ from framework.ops.search import (
     isin,
     logcumsumexp,
 )
+from framework.ops.math import (
+    digamma,
+    digamma_,
+    erfinv,
+    erfinv_,
+    gammainc,
+    gammainc_,
+    gammaincc,
+    gammaincc_,
+    gammaln,
+    gammaln_,
+    i0,
+    i0_,
+    i0e,
+    i1,
+    i1e,
+    lgamma,
+    lgamma_,
+    multigammaln,
+    multigammaln_,
+    polygamma,
+    polygamma_,
+    sinc_,
+)
+from framework.ops.inplace_forms import (
+    addmm_,
+    baddbmm_,
+    bitwise_and_,
+    bitwise_not_,
+    bitwise_or_,
+    bitwise_xor_,
+    cast_,
+    cumprod_,
+    cumsum_,
+    equal_,
+    greater_equal_,
+    greater_than_,
+    index_add_,
+    index_fill_,
+    index_put_,
+    less_,
+    less_equal_,
+    less_than_,
+    logical_and_,
+    logical_not_,
+    logical_or_,
+    logical_xor_,
+    masked_fill_,
+    masked_scatter_,
+    not_equal_,
+    renorm_,
+    scatter_,
+    scatter_add_,
+    t_,
+    transpose_,
+    tril_,
+    triu_,
+    where_,
+)
+from framework.ops.math import (
+    copysign_,
+    gcd_,
+    hypot_,
+    lcm_,
+    ldexp_,
+    logit_,
+)
+from framework.ops.creation import (
+    as_tensor,
+    asarray,
+    binomial,
+    check_shape,
+    from_dlpack,
+    from_numpy,
+    log_normal,
+    poisson,
+    range,  # noqa: A004 - Paddle shadows builtins here
+    standard_gamma,
+    to_dlpack,
+    tolist,
+)
+from framework.ops.inplace_forms import (
+    bitwise_invert_,
+    bitwise_left_shift_,
+    bitwise_right_shift_,
+)
+from framework.ops.logic import bitwise_invert, bitwise_left_shift, bitwise_right_shift
+from framework.ops.manipulation import argwhere, as_strided, shard_index
+from framework.reader_batch import batch
+from framework.ops.math import increment
+from framework.ops.search import unique_consecutive
 from framework.ops.linalg import outer as ger
 from framework.ops.logic import equal as eq
 from framework.ops.logic import greater_equal as ge
@@ -395,12 +523,24 @@ from framework.ops.manipulation import concat as concatenate
 from framework.ops.manipulation import flip as reverse
 from framework.ops.manipulation import take_along_axis as take_along_dim
 from framework.ops.math import divide as div
+from framework.ops.math import divide_ as div_
 from framework.ops.math import multiply as mul
 from framework.ops.math import neg as negative
+from framework.ops.math import subtract_ as sub_
 
 # --- nn (owner: nn layers) ----------------------------------------------------------------------
 from framework import nn
+from framework.nn.functional import (  # Paddle exports these functional forms at top level too
+    adaptive_avg_pool1d,
+    conv1d,
+    conv2d,
+    conv3d,
+    group_norm,
+    layer_norm,
+    softmax,
+)
 from framework.nn.param_attr import ParamAttr, create_parameter
+from framework.data_parallel import DataParallel
 
 # --- optimizer, save/load, regularizer (owner: optimizers) ---------------------------------------
 from framework import optimizer, regularizer
@@ -414,6 +554,13 @@ from framework import io, metric
 
 # --- high-level API, mixed precision (owner: hapi/amp) --------------------------------------------
 from framework import amp, hapi
+from framework.amp import (
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_enabled,
+)
 from framework.hapi import Model, callbacks, flops, summary
 
 # --- interop (owner: interop) ------------------------------------------------------------------
@@ -434,6 +581,11 @@ from framework import quantization, slim
 # `disable_static` is a no-op, `enable_static` raises (see `framework.framework`).
 from framework import base, framework, tensor
 from framework.framework import disable_static, enable_static, in_dynamic_mode
+
+# Constants, as `paddle.pi` and friends.
+from math import e, inf, nan, pi  # noqa: E402
+
+newaxis = None
 
 __version__ = "0.1.0"
 

@@ -1,7 +1,16 @@
 """Automatic mixed precision (`framework.amp`), as in `paddle.amp`."""
 
 from framework.amp import debugging
-from framework.amp.auto_cast import amp_cast, auto_cast, is_auto_cast_enabled
+from framework.amp.auto_cast import (
+    amp_cast,
+    auto_cast,
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_auto_cast_enabled,
+    is_autocast_enabled,
+)
 from framework.amp.decorate import decorate
 from framework.amp.grad_scaler import GradScaler
 from framework.core.backend import is_compiled_with_cuda
@@ -37,9 +46,14 @@ __all__ = [
     "GradScaler",
     "amp_cast",
     "auto_cast",
+    "autocast",
     "debugging",
     "decorate",
+    "get_autocast_cpu_dtype",
+    "get_autocast_dtype",
+    "get_autocast_gpu_dtype",
     "is_auto_cast_enabled",
+    "is_autocast_enabled",
     "is_bfloat16_supported",
     "is_float16_supported",
 ]

@@ -143,3 +143,40 @@ def _cast_float(tensor, target: np.dtype):
     from framework.ops.manipulation import cast
 
     return cast(tensor, target)
+
+
+def autocast(
+    device_type: str | None = None,
+    dtype: str = "float16",
+    enabled: bool = True,
+    cache_enabled: bool = True,
+):
+    """PyTorch-style spelling of `auto_cast` (level O1): `with autocast("gpu", "bfloat16"):`.
+    `device_type` and `cache_enabled` are accepted and unused, as in Paddle.
+
+        with framework.amp.autocast("gpu"):
+            y = model(x)
+    """
+    return auto_cast(enable=enabled, dtype=dtype)
+
+
+def is_autocast_enabled(device_type: object = None) -> bool:
+    """Whether an `auto_cast` block is active here (`device_type` is ignored: one AMP state
+    serves every device, as in Paddle).
+
+        with framework.amp.auto_cast():
+            framework.amp.is_autocast_enabled()   # True
+    """
+    return _state.enabled
+
+
+def get_autocast_dtype(device_type: object = None) -> str:
+    """The low-precision dtype of the active `auto_cast` block ('float16' or 'bfloat16'), or
+    'float16' outside one, as in Paddle.
+
+        framework.amp.get_autocast_dtype()   # 'float16'
+    """
+    return _state.dtype.name if _state.enabled else "float16"
+
+
+get_autocast_cpu_dtype = get_autocast_gpu_dtype = get_autocast_dtype

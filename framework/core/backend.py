@@ -58,6 +58,31 @@ class CUDAPlace(Place):
         return hash(("gpu", self.device_id))
 
 
+class CUDAPinnedPlace(CPUPlace):
+    """Page-locked host memory, for fast copies to a GPU. Host memory is CPU memory, so a
+    tensor placed here is a CPU tensor; as in Paddle, it needs a CUDA build (a GPU here)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        if not is_compiled_with_cuda():
+            raise RuntimeError(
+                "Cannot use CUDAPinnedPlace in CPU only version: it needs CuPy and a CUDA GPU"
+            )
+
+    def __repr__(self) -> str:
+        return "Place(gpu_pinned)"
+
+
+class XPUPinnedPlace(CPUPlace):
+    """Paddle's pinned memory for Kunlun XPUs, which this framework does not drive: raises."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        raise RuntimeError("Cannot use XPUPinnedPlace: this framework has no XPU support")
+
+
 _CPU = CPUPlace()
 _current_place: Place = _CPU
 
@@ -174,3 +199,12 @@ def raw_kernel(code: str, name: str):
     if cupy is None:
         raise RuntimeError("CuPy is not installed")
     return cupy.RawKernel(code, name)
+
+
+def gpu_special_functions():
+    """`cupyx.scipy.special` (GPU only): gammaln, digamma, polygamma, erfinv, i0, ..."""
+    if cupy is None:
+        raise RuntimeError("CuPy is not installed")
+    import cupyx.scipy.special
+
+    return cupyx.scipy.special

@@ -12,7 +12,12 @@ uint8 = np.dtype("uint8")
 int16 = np.dtype("int16")
 int32 = np.dtype("int32")
 int64 = np.dtype("int64")
+uint32 = np.dtype("uint32")
+uint64 = np.dtype("uint64")
 bool_ = np.dtype("bool")
+half = float16
+double = float64
+dtype = np.dtype  # `paddle.dtype`: the type every framework dtype is an instance of
 
 _BY_NAME = {
     "float16": float16,
@@ -26,6 +31,8 @@ _BY_NAME = {
     "int16": int16,
     "int32": int32,
     "int64": int64,
+    "uint32": uint32,
+    "uint64": uint64,
     "bool": bool_,
 }
 
@@ -71,3 +78,44 @@ def get_default_dtype() -> str:
 
 def default_float_dtype() -> np.dtype:
     return _default_dtype
+
+
+class iinfo:  # noqa: N801 - Paddle's name
+    """Machine limits of an integer dtype: `min`, `max`, `bits` and `dtype` (its name).
+
+    framework.iinfo(framework.int32).max  # 2147483647
+    """
+
+    def __init__(self, dtype: object) -> None:
+        info = np.iinfo(convert_dtype(dtype))
+        self.min, self.max, self.bits, self.dtype = (
+            int(info.min),
+            int(info.max),
+            info.bits,
+            info.dtype.name,
+        )
+
+    def __repr__(self) -> str:
+        return f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, dtype={self.dtype})"
+
+
+class finfo:  # noqa: N801 - Paddle's name
+    """Machine limits of a float dtype: `min`, `max`, `eps`, `resolution`, `smallest_normal`,
+    `tiny`, `bits` and `dtype` (its name).
+
+    framework.finfo(framework.float32).eps  # 1.1920928955078125e-07
+    """
+
+    def __init__(self, dtype: object) -> None:
+        info = np.finfo(convert_dtype(dtype))
+        self.min, self.max, self.eps = float(info.min), float(info.max), float(info.eps)
+        self.resolution = 10.0**-info.precision  # as Paddle gives it (NumPy: rounded float)
+        self.smallest_normal = self.tiny = float(info.smallest_normal)
+        self.bits, self.dtype = info.bits, info.dtype.name
+
+    def __repr__(self) -> str:
+        return (
+            f"paddle.finfo(min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+            f"resolution={self.resolution:g}, smallest_normal={self.smallest_normal:g}, "
+            f"tiny={self.tiny:g}, bits={self.bits}, dtype={self.dtype})"
+        )

@@ -15,6 +15,7 @@ import numpy as np
 from framework.core import backend
 from framework.core import dtype as dtypes
 from framework.core.autograd import RemovableHandle, bind_tensor_class, run_backward, zeroed_grad
+from framework.core.printing import format_array
 
 
 class Tensor:
@@ -271,7 +272,7 @@ class Tensor:
         return result
 
     def __repr__(self) -> str:
-        body = np.array2string(self.numpy(), separator=", ", prefix="       ")
+        body = format_array(self.numpy(), prefix="       ")
         grad = "" if self.stop_gradient else f", stop_gradient={self.stop_gradient}"
         return (
             f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}"

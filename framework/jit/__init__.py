@@ -19,6 +19,12 @@ from framework.jit.graph import FORMAT_VERSION, Graph, Node, Value
 from framework.jit.input_spec import InputSpec
 from framework.jit.save_load import load, save, trace_layer
 from framework.jit.static_function import StaticFunction, not_to_static, to_static
+from framework.jit.switches import (
+    enable_to_static,
+    ignore_module,
+    set_code_level,
+    set_verbosity,
+)
 from framework.jit.translated_layer import TranslatedLayer
 
 __all__ = [
@@ -34,9 +40,13 @@ __all__ = [
     "TranslatedLayer",
     "UnsupportedOpError",
     "Value",
+    "enable_to_static",
+    "ignore_module",
     "load",
     "not_to_static",
     "save",
+    "set_code_level",
+    "set_verbosity",
     "to_static",
     "trace_layer",
 ]

@@ -36,6 +36,7 @@ from framework.jit.capture import capture, unflatten
 from framework.jit.errors import TracingError
 from framework.jit.graph import Graph
 from framework.jit.input_spec import InputSpec
+from framework.jit.switches import to_static_enabled
 from framework.jit.tracer import is_tracing
 
 
@@ -91,6 +92,8 @@ class StaticFunction:
         return program.run(tensors)
 
     def _runs_eagerly(self, args: tuple) -> bool:
+        if not to_static_enabled():  # `jit.enable_to_static(False)`
+            return True
         if is_tracing():  # inside an outer trace: let it record this function's ops
             return True
         layer = self._layer

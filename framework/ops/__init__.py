@@ -6,3 +6,7 @@ from framework.ops.tensor_binding import bind
 
 for _family in (creation, math, logic, reduction, manipulation, linalg, search):
     bind(Tensor, _family.TENSOR_METHODS)
+
+from framework.ops import inplace_forms  # noqa: E402 - the in-place forms wrap the families' ops
+
+bind(Tensor, inplace_forms.TENSOR_METHODS)

@@ -24,7 +24,9 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     swapaxes,
     swapdims,
     t,
+    t_,
     transpose,
+    transpose_,
     vecdot,
 )
 from framework.linalg import (  # noqa: A004 - Paddle's names shadow builtins
@@ -101,6 +103,8 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "t_",
     "transpose",
+    "transpose_",
     "vecdot",
 ]

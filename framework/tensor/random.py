@@ -7,10 +7,13 @@ from Paddle 3.3's layout).
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
     bernoulli_,
+    binomial,
+    log_normal,
     log_normal_,
     multinomial,
     normal,
     normal_,
+    poisson,
     rand,
     rand_like,
     randint,
@@ -30,11 +33,14 @@ uniform_ = _Tensor.uniform_
 
 __all__ = [
     "bernoulli_",
+    "binomial",
     "exponential_",
+    "log_normal",
     "log_normal_",
     "multinomial",
     "normal",
     "normal_",
+    "poisson",
     "rand",
     "rand_like",
     "randint",

@@ -9,6 +9,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     argmax,
     argmin,
     argsort,
+    argwhere,
     bucketize,
     index_sample,
     index_select,
@@ -21,12 +22,14 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     sort,
     topk,
     where,
+    where_,
 )
 
 __all__ = [
     "argmax",
     "argmin",
     "argsort",
+    "argwhere",
     "bucketize",
     "index_sample",
     "index_select",
@@ -39,4 +42,5 @@ __all__ = [
     "sort",
     "topk",
     "where",
+    "where_",
 ]

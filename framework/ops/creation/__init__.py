@@ -4,6 +4,7 @@ random fills (`x.uniform_()`, `x.normal_()`, `x.bernoulli_()`, `x.exponential_()
 
 from framework.ops.creation.assign import assign
 from framework.ops.creation.constant import (
+    check_shape,
     empty,
     empty_like,
     full,
@@ -12,6 +13,20 @@ from framework.ops.creation.constant import (
     ones_like,
     zeros,
     zeros_like,
+)
+from framework.ops.creation.conversion import (
+    as_tensor,
+    asarray,
+    from_dlpack,
+    from_numpy,
+    to_dlpack,
+    tolist,
+)
+from framework.ops.creation.distributions import (
+    binomial,
+    log_normal,
+    poisson,
+    standard_gamma,
 )
 from framework.ops.creation.log_and_like import (
     logspace,
@@ -35,21 +50,33 @@ from framework.ops.creation.random import (
     uniform_,
 )
 from framework.ops.creation.random_fills import cauchy_, geometric_, log_normal_, random_
-from framework.ops.creation.ranges import arange, eye, linspace
+from framework.ops.creation.ranges import (
+    arange,
+    eye,
+    linspace,
+    range,  # noqa: A004
+)
 
 __all__ = [
     "arange",
+    "as_tensor",
+    "asarray",
     "assign",
     "bernoulli",
     "bernoulli_",
     "cauchy_",
+    "binomial",
+    "check_shape",
     "empty",
     "empty_like",
     "eye",
+    "from_dlpack",
+    "from_numpy",
     "full",
     "full_like",
     "geometric_",
     "linspace",
+    "log_normal",
     "log_normal_",
     "logspace",
     "multinomial",
@@ -57,6 +84,7 @@ __all__ = [
     "normal_",
     "ones",
     "ones_like",
+    "poisson",
     "rand",
     "rand_like",
     "randint",
@@ -64,7 +92,11 @@ __all__ = [
     "randn",
     "randn_like",
     "randperm",
+    "range",
+    "standard_gamma",
     "standard_normal",
+    "to_dlpack",
+    "tolist",
     "uniform",
     "zeros",
     "zeros_like",

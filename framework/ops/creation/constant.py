@@ -110,3 +110,19 @@ def empty_like(x: Tensor, dtype: object = None, name: str | None = None) -> Tens
     """An uninitialised tensor with `x`'s shape and device (and dtype unless given)."""
     xp = backend.get_array_module(x._data)
     return Tensor._wrap(xp.empty(x._data.shape, dtype=_like_dtype(x, dtype)))
+
+
+def check_shape(
+    shape: ShapeLike,
+    op_name: str,
+    expected_shape_type: object = None,
+    expected_element_type: object = None,
+    expected_tensor_dtype: object = None,
+) -> None:
+    """Paddle's static-graph check of a `shape` argument. Paddle skips it in dynamic-graph
+    mode, the only mode here, so it accepts anything and returns None; ops check their shapes
+    when they run (see `as_shape`).
+
+        framework.check_shape([2, 3], "zeros")   # None
+    """
+    return None

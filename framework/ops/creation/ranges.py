@@ -89,3 +89,38 @@ def eye(
     rows = int(_number(num_rows))
     columns = rows if num_columns is None else int(_number(num_columns))
     return Tensor._wrap(backend.current_xp().eye(rows, columns, dtype=float_dtype(dtype)))
+
+
+def range(  # noqa: A001 - Paddle's name
+    start: float = 0,
+    end: float | None = None,
+    step: float = 1,
+    dtype: object = None,
+    *,
+    out: Tensor | None = None,
+    device: object = None,
+    requires_grad: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Values from `start` to `end` *inclusive* by `step` (`range(3)` is [0, 1, 2, 3]), in the
+    default float dtype unless `dtype` is given; Paddle's (deprecated) sibling of `arange`.
+
+        framework.range(0, 1, 0.25)   # [0., 0.25, 0.5, 0.75, 1.]
+    """
+    from framework.ops.creation.assign import assign
+
+    start, end, step = _number(start), _number(end), _number(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise ValueError("range: step must not be 0")
+    count = max(int(np.floor((end - start) / step)) + 1, 0)
+    xp = (
+        backend.current_xp()
+        if device is None
+        else backend.xp_for_place(backend._parse_device(device))
+    )
+    values = start + xp.arange(count, dtype=np.float64) * step
+    result = Tensor._wrap(values.astype(float_dtype(dtype), copy=False))
+    result.stop_gradient = not requires_grad
+    return result if out is None else assign(result, out)

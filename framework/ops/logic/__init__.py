@@ -23,13 +23,17 @@ from framework.ops.logic.logical import (
     logical_or,
     logical_xor,
 )
+from framework.ops.logic.shifts import bitwise_invert, bitwise_left_shift, bitwise_right_shift
 from framework.ops.tensor_binding import reflected
 
 __all__ = [
     "allclose",
     "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
     "bitwise_not",
     "bitwise_or",
+    "bitwise_right_shift",
     "bitwise_xor",
     "equal",
     "equal_all",

@@ -68,6 +68,7 @@ from framework.ops.manipulation.shape import (
     unsqueeze,
     unsqueeze_,
 )
+from framework.ops.manipulation.sharding import shard_index
 from framework.ops.manipulation.slicing import (
     crop,
     msort,
@@ -99,6 +100,7 @@ from framework.ops.manipulation.stacking import (
     vsplit,
     vstack,
 )
+from framework.ops.manipulation.strided import as_strided
 from framework.ops.manipulation.tile import repeat, repeat_interleave, tile
 from framework.ops.manipulation.transfer import to_place
 from framework.ops.manipulation.transpose import (
@@ -110,6 +112,7 @@ from framework.ops.manipulation.transpose import (
 )
 from framework.ops.manipulation.triangular import diag, tril, triu
 from framework.ops.manipulation.where import (
+    argwhere,
     clip,
     masked_fill,
     masked_select,
@@ -118,6 +121,8 @@ from framework.ops.manipulation.where import (
 )
 
 __all__ = [
+    "argwhere",
+    "as_strided",
     "astype",
     "atleast_1d",
     "atleast_2d",
@@ -194,6 +199,7 @@ __all__ = [
     "select_scatter",
     "setitem",
     "shape",
+    "shard_index",
     "slice",
     "slice_scatter",
     "split",
@@ -237,6 +243,9 @@ def _where_method(self, x=None, y=None, name=None):
 
 
 TENSOR_METHODS = {
+    "as_strided": as_strided,
+    "argwhere": argwhere,
+    "shard_index": shard_index,
     "__getitem__": getitem,
     "__setitem__": setitem,
     "T": property(reversed_dims),

@@ -144,3 +144,14 @@ def nonzero(x: Tensor, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     if as_tuple:
         return tuple(Tensor._wrap(c.astype(dtypes.int64, copy=False)) for c in coords)
     return Tensor._wrap(xp.stack(coords, axis=1).astype(dtypes.int64, copy=False))
+
+
+def argwhere(input: Tensor) -> Tensor:  # noqa: A002 - Paddle's argument name
+    """The indices of the non-zero elements as an int64 `[n, input.ndim]` tensor, one row per
+    element (the same as `nonzero(input)`).
+
+        framework.argwhere(framework.to_tensor([[0, 1], [2, 0]]))   # [[0, 1], [1, 0]]
+    """
+    if input._data.ndim == 0:
+        raise ValueError("argwhere: the input must have at least 1 dimension")
+    return nonzero(input)

@@ -66,12 +66,23 @@ def numpy_erf(x: np.ndarray) -> np.ndarray:
         total += term
     series = _TWO_OVER_SQRT_PI * np.exp(-a * a) * total
     # erfc(a) = exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))), for large a.
-    b = np.where(small, _SERIES_LIMIT, ax)
+    tail = 1.0 - _erfc_fraction(np.where(small, _SERIES_LIMIT, ax))
+    return (np.sign(x) * np.where(small, series, tail)).astype(x.dtype, copy=False)
+
+
+def _erfc_fraction(b: np.ndarray) -> np.ndarray:
+    """erfc(b) for b >= 2.5 by its continued fraction (no cancellation, however small)."""
     fraction = b.copy()
     for k in range(_TERMS, 0, -1):
         fraction = b + (k / 2.0) / fraction
-    tail = 1.0 - np.exp(-b * b) / math.sqrt(math.pi) / fraction
-    return (np.sign(x) * np.where(small, series, tail)).astype(x.dtype, copy=False)
+    return np.exp(-b * b) / math.sqrt(math.pi) / fraction
+
+
+def numpy_erfc(x: np.ndarray) -> np.ndarray:
+    """1 - erf(x) with NumPy only, in float64, accurate where it is tiny (large x)."""
+    x = np.asarray(x, np.float64)
+    large = x >= _SERIES_LIMIT
+    return np.where(large, _erfc_fraction(np.where(large, x, _SERIES_LIMIT)), 1.0 - numpy_erf(x))
 
 
 class Erf(Function):

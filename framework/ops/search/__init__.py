@@ -20,7 +20,7 @@ from framework.ops.search.histograms import (
 from framework.ops.search.one_hot import one_hot
 from framework.ops.search.sort import argsort, searchsorted, sort
 from framework.ops.search.topk import kthvalue, mode, topk
-from framework.ops.search.unique import unique
+from framework.ops.search.unique import unique, unique_consecutive
 
 __all__ = [
     "argsort",
@@ -42,6 +42,7 @@ __all__ = [
     "sort",
     "topk",
     "unique",
+    "unique_consecutive",
 ]
 
 TENSOR_METHODS = {
@@ -53,6 +54,7 @@ TENSOR_METHODS = {
     "sort": sort,
     "topk": topk,
     "unique": unique,
+    "unique_consecutive": unique_consecutive,
     "bincount": bincount,
     "bucketize": bucketize,
     "cummax": cummax,

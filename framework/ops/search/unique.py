@@ -1,4 +1,4 @@
-"""Distinct values: unique."""
+"""Distinct values: unique, unique_consecutive."""
 
 from __future__ import annotations
 
@@ -40,3 +40,38 @@ def unique(
     for array in extras:
         out.append(Tensor._wrap(array.reshape(-1).astype(index_dtype, copy=False)))
     return tuple(out)
+
+
+def unique_consecutive(
+    x: Tensor,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis: int | None = None,
+    dtype: object = "int64",
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, ...]:
+    """`x` with each run of equal consecutive values (or slices along `axis`) collapsed to
+    one, in order; `x` is flattened when `axis` is None. Optionally also the inverse mapping
+    (the run each element belongs to) and the run lengths, as `dtype` integers.
+
+        framework.unique_consecutive(framework.to_tensor([1, 1, 2, 2, 3, 1]))  # [1, 2, 3, 1]
+    """
+    xp = get_array_module(x._data)
+    index_dtype = dtypes.convert_dtype(dtype)
+    data = x._data.reshape(-1) if axis is None else xp.moveaxis(x._data, axis, 0)
+    length = data.shape[0]
+    if length == 0:
+        starts = xp.zeros(0, dtype=bool)
+    else:
+        differs = (data[1:] != data[:-1]).reshape(length - 1, -1).any(axis=1)
+        starts = xp.concatenate([xp.ones(1, dtype=bool), differs])
+    values = data[starts]
+    if axis is not None:
+        values = xp.moveaxis(values, 0, axis)
+    out = [Tensor._wrap(values)]
+    if return_inverse:
+        out.append(Tensor._wrap((xp.cumsum(starts) - 1).astype(index_dtype)))
+    if return_counts:
+        boundaries = xp.concatenate([xp.nonzero(starts)[0], xp.asarray([length])])
+        out.append(Tensor._wrap(xp.diff(boundaries).astype(index_dtype)))
+    return out[0] if len(out) == 1 else tuple(out)
