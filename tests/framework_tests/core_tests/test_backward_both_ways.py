@@ -98,12 +98,6 @@ CASES: dict[str, tuple[str, Callable, list[np.ndarray]]] = {
     "relu": (_M + "activation.ReLU", F.relu, [_x(2, 3, 4, kinks=(0,))]),
     "relu6": (_M + "activation.ClipActivation", F.relu6, [_x(3, 8, high=8, kinks=(0, 6))]),
     "hardtanh": (_M + "activation.ClipActivation", F.hardtanh, [_x(3, 8, kinks=(-1, 1))]),
-    "leaky_relu": (_M + "activation.LeakyReLU", F.leaky_relu, [_x(3, 8, kinks=(0,))]),
-    "prelu": (_M + "activation.PReLU", F.prelu, [_x(2, 3, 2, 2, kinks=(0,)), _x(3)]),
-    "prelu_one_slope": (_M + "activation.PReLU", F.prelu, [_x(4, 5, kinks=(0,)), _x(1)]),
-    "elu": (_M + "activation.ELU", lambda x: F.elu(x, 0.7), [_x(3, 8, kinks=(0,))]),
-    "selu": (_M + "activation.ELU", F.selu, [_x(3, 8, kinks=(0,))]),
-    "celu": (_M + "activation.CELU", lambda x: F.celu(x, 0.5), [_x(3, 8, kinks=(0,))]),
     "hardshrink": (_M + "activation.Shrink", F.hardshrink, [_x(3, 8, kinks=(-0.5, 0.5))]),
     "softshrink": (_M + "activation.Shrink", F.softshrink, [_x(3, 8, kinks=(-0.5, 0.5))]),
     "thresholded_relu": (
