@@ -135,49 +135,6 @@ CASES: dict[str, tuple[str, Callable, list[np.ndarray]]] = {
         lambda x: F.cross_entropy(x, _SOFT_LABELS, soft_label=True),
         [_x(6, 5)],
     ),
-    "nll_loss": (
-        _M + "cross_entropy.NLLAlongAxis",
-        lambda x, y: F.nll_loss(F.log_softmax(x), y, reduction="sum"),
-        [_x(6, 5), _labels(6, 5)],
-    ),
-    "mse_loss": (_M + "loss_terms.MSELoss", F.mse_loss, [_x(4, 5), _x(4, 5)]),
-    "l1_loss": (
-        _M + "loss_terms.L1Loss",
-        lambda x, y: F.l1_loss(x, y, reduction="sum"),
-        [_x(4, 5, kinks=(0,)), np.zeros((4, 5))],
-    ),
-    "smooth_l1_loss": (
-        _M + "loss_terms.SmoothL1Loss",
-        lambda x, y: F.smooth_l1_loss(x, y, delta=0.8),
-        [_x(4, 5), _x(4, 5)],
-    ),
-    "bce": (
-        _M + "loss_terms.BCELoss",
-        F.binary_cross_entropy,
-        [_x(4, 5, low=0.05, high=0.95), _x(4, 5, low=0.0, high=1.0)],
-    ),
-    "bce_with_logits": (
-        _M + "loss_terms.BCEWithLogitsLoss",
-        F.binary_cross_entropy_with_logits,
-        [_x(4, 5), _x(4, 5, low=0.0, high=1.0)],
-    ),
-    "bce_with_logits_pos_weight": (
-        _M + "loss_terms.BCEWithLogitsLoss",
-        lambda x, y: F.binary_cross_entropy_with_logits(
-            x, y, pos_weight=framework.to_tensor(np.array([0.5, 1.0, 2.0, 3.0, 1.5]))
-        ),
-        [_x(4, 5), _x(4, 5, low=0.0, high=1.0)],
-    ),
-    "kl_div": (
-        _M + "loss_terms.KLDivLoss",
-        lambda x, y: F.kl_div(x, y, reduction="sum"),
-        [_x(4, 5), _x(4, 5, low=0.1, high=1.0)],
-    ),
-    "kl_div_log_target": (
-        _M + "loss_terms.KLDivLoss",
-        lambda x, y: F.kl_div(x, y, reduction="mean", log_target=True),
-        [_x(4, 5), _x(4, 5, low=-2.0, high=0.0)],
-    ),
     "linear": (
         "framework.ops.nn.linear.Linear",
         F.linear,
