@@ -135,11 +135,6 @@ CASES: dict[str, tuple[str, Callable, list[np.ndarray]]] = {
         lambda x: F.cross_entropy(x, _SOFT_LABELS, soft_label=True),
         [_x(6, 5)],
     ),
-    "linear": (
-        "framework.ops.nn.linear.Linear",
-        F.linear,
-        [_x(2, 3, 4), _x(4, 5), _x(5)],
-    ),
 }
 
 
