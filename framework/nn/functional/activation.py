@@ -1,10 +1,11 @@
 """Rectifier-like activations: relu, relu6, leaky_relu, prelu, elu, celu, selu, hardtanh,
 the shrinks, tanhshrink and softsign.
 
-Each is one fused Function: forward is a single pass over the array, and backward is a single
-pass over arrays unless the backward itself is being recorded (`create_graph=True`), in which
-case it is written with Tensor ops so that higher-order gradients work. The piecewise-linear
-ones multiply by a constant mask, whose own derivative is zero.
+Each is one fused Function: forward is a single pass over the array, and backward is written
+with Tensor ops, so that higher-order gradients work. Where a formula on raw arrays measurably
+pays (benchmarks/backward_formulas.py), plain backwards use it instead and the Tensor formula
+serves only recorded ones (`create_graph=True`). The piecewise-linear ones multiply by a
+constant mask, whose own derivative is zero.
 
 Sigmoid-like, softplus-like, GELU and softmax activations live in sibling modules and are
 re-exported here, as in `paddle.nn.functional.activation`; `tanh` is `framework.tanh`.
@@ -30,7 +31,7 @@ from framework.nn.functional.sigmoid import (
 )
 from framework.nn.functional.softmax import log_softmax, softmax
 from framework.nn.functional.softplus import mish, softplus
-from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
+from framework.ops.manipulation.broadcast import sum_to
 from framework.ops.math import tanh
 from framework.ops.math.inplace import inplace_form
 from framework.ops.nn.layout import memory_order
@@ -73,6 +74,7 @@ __all__ = [
 
 def _masked(gy: Tensor, mask) -> Tensor:
     """`gy * mask` for a constant 0/1 (or slope) mask array, as arrays or as a graph op."""
+    # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
     if is_grad_enabled():
         return gy * Tensor._wrap(mask.astype(gy._data.dtype, copy=False))
     return Tensor._wrap(gy._data * mask)
@@ -126,6 +128,7 @@ def _inside_grad_into(gy, x, out, low, high) -> None:
 def _shared_masked(gy: Tensor, saved, compute) -> Tensor | None:
     """`compute(gy, saved, out=gx)` in blocks over the cores; None when the gradient must be
     built from graph ops (create_graph) or the shapes differ."""
+    # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
     if is_grad_enabled() or gy._data.shape != saved.shape:
         return None
     xp = get_array_module(saved)
@@ -186,8 +189,7 @@ class LeakyReLU(Function):
     def backward(self, gy: Tensor) -> Tensor:
         x = self._saved_inputs[0]
         xp = get_array_module(x)
-        slope = xp.where(x > 0, x.dtype.type(1), x.dtype.type(self.slope))
-        return _masked(gy, slope)
+        return gy * Tensor._wrap(xp.where(x > 0, x.dtype.type(1), x.dtype.type(self.slope)))
 
 
 class PReLU(Function):
@@ -211,22 +213,13 @@ class PReLU(Function):
         x, w = self.saved_inputs()
         positive = x._data > 0
         gx = gw = None
-        if is_grad_enabled():
-            pos = Tensor._wrap(positive.astype(x.dtype))
-            neg = Tensor._wrap((~positive).astype(x.dtype))
-            w_b = w if self.axis is None else w.reshape(list(self._view(x.ndim, w.size)))
-            if self.needs_input_grad[0]:
-                gx = gy * (pos + neg * w_b)
-            if self.needs_input_grad[1]:
-                gw = sum_to(gy * x * neg, w_b.shape).reshape(w.shape)
-            return gx, gw
-        xp = get_array_module(x._data)
-        w_b = w._data if self.axis is None else w._data.reshape(self._view(x.ndim, w.size))
+        pos = Tensor._wrap(positive.astype(x.dtype))
+        neg = Tensor._wrap((~positive).astype(x.dtype))
+        w_b = w if self.axis is None else w.reshape(list(self._view(x.ndim, w.size)))
         if self.needs_input_grad[0]:
-            gx = Tensor._wrap(xp.where(positive, gy._data, gy._data * w_b))
+            gx = gy * (pos + neg * w_b)
         if self.needs_input_grad[1]:
-            contrib = xp.where(positive, 0, gy._data * x._data).astype(x.dtype, copy=False)
-            gw = Tensor._wrap(reduce_to_shape(contrib, w_b.shape).reshape(w._data.shape))
+            gw = sum_to(gy * x * neg, w_b.shape).reshape(w.shape)
         return gx, gw
 
 
@@ -250,17 +243,10 @@ class ELU(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
         positive = x._data > 0
-        if is_grad_enabled():
-            pos = Tensor._wrap(positive.astype(x.dtype))
-            neg = Tensor._wrap((~positive).astype(x.dtype))
-            slope = pos + neg * (x * neg).exp() * self.alpha
-            return gy * slope * self.scale if self.scale != 1.0 else gy * slope
-        xp = get_array_module(x._data)
-        kind = x.dtype.type
-        slope = xp.where(positive, kind(1), xp.exp(xp.minimum(x._data, 0)) * kind(self.alpha))
-        if self.scale != 1.0:
-            slope *= kind(self.scale)
-        return Tensor._wrap(gy._data * slope)
+        pos = Tensor._wrap(positive.astype(x.dtype))
+        neg = Tensor._wrap((~positive).astype(x.dtype))
+        slope = pos + neg * (x * neg).exp() * self.alpha
+        return gy * slope * self.scale if self.scale != 1.0 else gy * slope
 
 
 class CELU(Function):
@@ -279,14 +265,9 @@ class CELU(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
         positive = x._data > 0
-        if is_grad_enabled():
-            pos = Tensor._wrap(positive.astype(x.dtype))
-            neg = Tensor._wrap((~positive).astype(x.dtype))
-            return gy * (pos + neg * (x * neg / self.alpha).exp())
-        xp = get_array_module(x._data)
-        kind = x.dtype.type
-        slope = xp.where(positive, kind(1), xp.exp(xp.minimum(x._data, 0) / kind(self.alpha)))
-        return Tensor._wrap(gy._data * slope)
+        pos = Tensor._wrap(positive.astype(x.dtype))
+        neg = Tensor._wrap((~positive).astype(x.dtype))
+        return gy * (pos + neg * (x * neg / self.alpha).exp())
 
 
 class Shrink(Function):
@@ -329,6 +310,7 @@ class TanhShrink(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             t = tanh(x)
             return gy * t * t
@@ -347,6 +329,7 @@ class Softsign(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
         xp = get_array_module(x._data)
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             sign = Tensor._wrap(xp.sign(x._data))
             d = x * sign + 1.0

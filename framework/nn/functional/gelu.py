@@ -52,6 +52,7 @@ class GELU(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             return gy * ((erf(x * _SQRT_HALF) + 1.0) * 0.5 + x * _normal_pdf(x))
         gx = normal_pdf_array(x._data)
@@ -85,6 +86,7 @@ class GELUTanh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             t = tanh((x + x * x * x * _GELU_CUBIC) * _SQRT_2_OVER_PI)
             du = (x * x * (3 * _GELU_CUBIC) + 1.0) * _SQRT_2_OVER_PI

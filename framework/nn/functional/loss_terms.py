@@ -1,10 +1,11 @@
 """`ElementwiseLoss` and the fused per-element losses built on it (MSE, L1, smooth L1, BCE,
 BCE with logits, KL divergence). The public functions are in `loss.py`.
 
-A subclass gives three things: `values(x, y)` (per-element loss, arrays), `grads(x, y, need)`
-(the per-element derivatives with respect to input and label, arrays) and
-`graph_grads(x, y, need)` (the same as Tensor expressions, used when the backward is
-recorded so that second derivatives exist).
+A subclass gives two things: `values(x, y)` (per-element loss, arrays) and
+`graph_grads(x, y, need)` (the per-element derivatives with respect to input and label, as
+Tensor expressions, so that second derivatives exist). There is no second formula on raw
+arrays: on these [N, C]-sized losses it saved nothing worth a second copy
+(benchmarks/backward_formulas.py).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import contextlib
 
 import numpy as np
 
-from framework.core.autograd import Function, is_grad_enabled
+from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
-from framework.nn.functional.sigmoid import sigmoid, sigmoid_array
+from framework.nn.functional.sigmoid import sigmoid
 from framework.nn.functional.softplus import softplus
-from framework.ops.manipulation.broadcast import reduce_to_shape, sum_to
+from framework.ops.manipulation.broadcast import sum_to
 
 _BCE_LOG_FLOOR = -100.0
 _BCE_GRAD_EPS = 1e-12
@@ -49,9 +50,6 @@ class ElementwiseLoss(Function):
     def values(self, x, y):
         raise NotImplementedError
 
-    def grads(self, x, y, need: tuple[bool, bool]):
-        raise NotImplementedError
-
     def graph_grads(self, x: Tensor, y: Tensor, need: tuple[bool, bool]):
         raise NotImplementedError
 
@@ -69,19 +67,10 @@ class ElementwiseLoss(Function):
         x, y = self.saved_inputs()
         need = self.needs_input_grad
         scale = 1.0 / self.count if self.reduction == "mean" and self.count else 1.0
-        if is_grad_enabled():
-            dx, dy = self.graph_grads(x, y, need)
-            g = gy * scale if scale != 1.0 else gy
-            gx = sum_to(g * dx, x.shape) if need[0] else None
-            gl = sum_to(g * dy, y.shape) if need[1] and dy is not None else None
-            return gx, gl
-        dx, dy = self.grads(x._data, y._data, need)
-        g = gy._data * gy._data.dtype.type(scale) if scale != 1.0 else gy._data
-        gx = gl = None
-        if need[0]:
-            gx = Tensor._wrap(reduce_to_shape(dx * g, x._data.shape).astype(x.dtype, copy=False))
-        if need[1] and dy is not None:
-            gl = Tensor._wrap(reduce_to_shape(dy * g, y._data.shape).astype(y.dtype, copy=False))
+        dx, dy = self.graph_grads(x, y, need)
+        g = gy * scale if scale != 1.0 else gy
+        gx = sum_to(g * dx, x.shape) if need[0] else None
+        gl = sum_to(g * dy, y.shape) if need[1] and dy is not None else None
         return gx, gl
 
 
@@ -90,11 +79,6 @@ class MSELoss(ElementwiseLoss):
         r = x - y
         r *= r
         return r
-
-    def grads(self, x, y, need):
-        dx = x - y
-        dx *= 2
-        return dx, (-dx if need[1] else None)
 
     def graph_grads(self, x, y, need):
         dx = (x - y) * 2.0
@@ -105,10 +89,6 @@ class L1Loss(ElementwiseLoss):
     def values(self, x, y):
         r = x - y
         return get_array_module(r).abs(r, out=r)
-
-    def grads(self, x, y, need):
-        dx = get_array_module(x).sign(x - y)
-        return dx, (-dx if need[1] else None)
 
     def graph_grads(self, x, y, need):
         sign = get_array_module(x._data).sign(x._data - y._data)
@@ -136,14 +116,6 @@ class SmoothL1Loss(ElementwiseLoss):
             out /= kind(self.divisor)
         return out
 
-    def grads(self, x, y, need):
-        xp = get_array_module(x)
-        r = x - y
-        dx = xp.clip(r, -self.delta, self.delta).astype(x.dtype, copy=False)
-        if self.divisor != 1.0:
-            dx /= x.dtype.type(self.divisor)
-        return dx, (-dx if need[1] else None)
-
     def graph_grads(self, x, y, need):
         r_array = x._data - y._data
         inside = Tensor._wrap((abs(r_array) <= self.delta).astype(x.dtype))
@@ -164,20 +136,14 @@ class BCELoss(ElementwiseLoss):
             log_1mx = xp.maximum(xp.log1p(-x), _BCE_LOG_FLOOR)
         return -(y * log_x + (1 - y) * log_1mx)
 
-    def grads(self, x, y, need):
-        xp = get_array_module(x)
-        dx = (x - y) / xp.maximum(x * (1 - x), _BCE_GRAD_EPS) if need[0] else None
+    def graph_grads(self, x, y, need):
+        dx = (x - y) / (x * (1.0 - x)).clip(min=_BCE_GRAD_EPS) if need[0] else None
         dy = None
         if need[1]:
-            with _quiet_log(xp):
-                dy = xp.maximum(xp.log1p(-x), _BCE_LOG_FLOOR) - xp.maximum(
-                    xp.log(x), _BCE_LOG_FLOOR
-                )
-        return dx, dy
-
-    def graph_grads(self, x, y, need):
-        dx = (x - y) / (x * (1.0 - x))
-        dy = ((1.0 - x).log() - x.log()) if need[1] else None
+            with _quiet_log(get_array_module(x._data)):
+                log_x = x.log().clip(min=_BCE_LOG_FLOOR)
+                log_1mx = (1.0 - x).log().clip(min=_BCE_LOG_FLOOR)
+            dy = log_1mx - log_x
         return dx, dy
 
 
@@ -201,22 +167,6 @@ class BCEWithLogitsLoss(ElementwiseLoss):
         out = (1 - y) * x
         out += softplus_neg
         return out
-
-    def grads(self, x, y, need):
-        xp = get_array_module(x)
-        log_weight = self._log_weight(y)
-        s = sigmoid_array(x)
-        if log_weight is None:
-            dx = s - y
-        else:
-            dx = (1 - y) - log_weight * (1 - s)
-        dy = None
-        if need[1]:
-            dy = -x
-            if self.pos_weight is not None:
-                softplus_neg = xp.log1p(xp.exp(-xp.abs(x))) + xp.maximum(-x, 0)
-                dy = dy + (self.pos_weight - 1) * softplus_neg
-        return dx, dy
 
     def graph_grads(self, x, y, need):
         if self.pos_weight is None:
@@ -246,19 +196,6 @@ class KLDivLoss(ElementwiseLoss):
         positive = y > 0
         safe = xp.where(positive, y, 1)
         return xp.where(positive, y * (xp.log(safe) - x), 0).astype(x.dtype, copy=False)
-
-    def grads(self, x, y, need):
-        xp = get_array_module(x)
-        if self.log_target:
-            ey = xp.exp(y)
-            return -ey, (ey * (y - x + 1) if need[1] else None)
-        positive = y > 0
-        dx = xp.where(positive, -y, 0).astype(x.dtype, copy=False)
-        dy = None
-        if need[1]:
-            safe = xp.where(positive, y, 1)
-            dy = xp.where(positive, xp.log(safe) + 1 - x, 0).astype(y.dtype, copy=False)
-        return dx, dy
 
     def graph_grads(self, x, y, need):
         if self.log_target:

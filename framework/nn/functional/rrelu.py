@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from framework.amp.auto_cast import amp_cast
 from framework.core import backend
-from framework.core.autograd import Function, is_grad_enabled
+from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.random import get_rng
 from framework.core.tensor import Tensor
@@ -26,9 +26,7 @@ class RReLU(Function):
         return x * self.slope
 
     def backward(self, gy: Tensor) -> Tensor:
-        if is_grad_enabled():
-            return gy * Tensor._wrap(self.slope)
-        return Tensor._wrap(gy._data * self.slope)
+        return gy * Tensor._wrap(self.slope)
 
 
 def rrelu(

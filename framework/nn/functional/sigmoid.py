@@ -1,7 +1,7 @@
 """Sigmoid-family activations: sigmoid, log_sigmoid, silu (swish), hardsigmoid, hardswish, glu.
 
-Fused Functions as in `activation.py`: arrays in forward, arrays in backward unless the
-backward is recorded (`create_graph=True`), then Tensor ops.
+Fused Functions as in `activation.py`: arrays in forward, Tensor ops in backward, and for
+sigmoid, silu and hardsigmoid an array formula as well for plain (unrecorded) backwards.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class Sigmoid(Function):
         return sigmoid_array(x)
 
     def backward(self, gy: Tensor) -> Tensor:
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             (y,) = self.saved_outputs()
             return gy * y * (1.0 - y)
@@ -50,9 +51,7 @@ class LogSigmoid(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        if is_grad_enabled():
-            return gy * sigmoid(-x)
-        return Tensor._wrap(gy._data * sigmoid_array(-x._data))
+        return gy * sigmoid(-x)
 
 
 class SiLU(Function):
@@ -64,6 +63,7 @@ class SiLU(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             s = sigmoid(x)
             return gy * s * (1.0 + x * (1.0 - s))
@@ -91,6 +91,7 @@ class HardSigmoid(Function):
     def backward(self, gy: Tensor) -> Tensor:
         y = self._saved_outputs[0]
         inside = (y > 0) & (y < 1)
+        # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             return gy * Tensor._wrap(inside.astype(y.dtype) * y.dtype.type(self.slope))
         return Tensor._wrap(gy._data * inside * y.dtype.type(self.slope))
@@ -111,16 +112,11 @@ class HardSwish(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        xp = get_array_module(x._data)
-        kind = x.dtype.type
         above = x._data > 3
         middle = (x._data >= -3) & ~above
-        if is_grad_enabled():
-            mid = Tensor._wrap(middle.astype(x.dtype))
-            slope = mid * (x * (2.0 / 6.0) + 0.5) + Tensor._wrap(above.astype(x.dtype))
-            return gy * slope
-        slope = xp.where(middle, x._data * kind(2.0 / 6.0) + kind(0.5), above.astype(x.dtype))
-        return Tensor._wrap(gy._data * slope)
+        mid = Tensor._wrap(middle.astype(x.dtype))
+        slope = mid * (x * (2.0 / 6.0) + 0.5) + Tensor._wrap(above.astype(x.dtype))
+        return gy * slope
 
 
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:

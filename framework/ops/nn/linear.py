@@ -1,8 +1,8 @@
 """`y = x @ W + b` as one Function (Paddle's weight layout `[in, out]`).
 
-Forward is one GEMM plus an in-place bias add. Backward is two GEMMs and a column sum; when no
-graph is being recorded it works on arrays directly, and under `create_graph` it uses the
-adjoint Functions below so gradients of any order are exact:
+Forward is one GEMM plus an in-place bias add. Backward is two GEMMs and a column sum, written
+with the adjoint Functions below so gradients of any order are exact (unrecorded, they cost
+what the bare GEMMs do: benchmarks/backward_formulas.py):
 
     y = Linear(x, W)        gx = LinearInputGrad(gy, W) = gy @ W.T
                             gW = LinearWeightGrad(x, gy) = x.T @ gy   (leading dims flattened)
@@ -14,7 +14,7 @@ import numpy as np
 
 from framework.backends.cpu import blas_threads, gemm, routing
 from framework.backends.cpu.routing import MatmulRoute
-from framework.core.autograd import Function, is_grad_enabled
+from framework.core.autograd import Function
 from framework.core.tensor import Tensor
 from framework.ops.nn.channel_sum import channel_sum
 
@@ -53,23 +53,9 @@ class Linear(Function):
     def backward(self, gy: Tensor):
         x, weight = self.saved_inputs()
         needs = self.needs_input_grad
-        gb = None
-        if is_grad_enabled():
-            gx = LinearInputGrad().apply(gy, weight) if needs[0] else None
-            gw = LinearWeightGrad().apply(x, gy) if needs[1] else None
-            if len(needs) == 3 and needs[2]:
-                gb = channel_sum(gy, -1)
-        else:
-            g = gy._data
-            g2 = _rows(g)
-            gx = (
-                Tensor._wrap(_matmul(g2, weight._data.T).reshape(x._data.shape))
-                if needs[0]
-                else None
-            )
-            gw = Tensor._wrap(_matmul(_rows(x._data).T, g2)) if needs[1] else None
-            if len(needs) == 3 and needs[2]:
-                gb = Tensor._wrap(g2.sum(axis=0))
+        gx = LinearInputGrad().apply(gy, weight) if needs[0] else None
+        gw = LinearWeightGrad().apply(x, gy) if needs[1] else None
+        gb = channel_sum(gy, -1) if len(needs) == 3 and needs[2] else None
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
 
 

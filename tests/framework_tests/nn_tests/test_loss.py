@@ -467,3 +467,18 @@ def test_cross_entropy_on_an_empty_batch_is_nan_without_warnings():
         loss.backward()
     assert x.grad.shape == [0, 4]
     assert F.cross_entropy(x, tensor(np.zeros((0,), np.int64)), reduction="sum").item() == 0.0
+
+
+def test_binary_cross_entropy_gradient_stays_finite_at_saturated_probabilities():
+    import warnings
+
+    p = np.array([0.0, 0.3, 1.0])
+    y = np.array([0.0, 1.0, 0.5])
+    x, label = tensor(p, stop_gradient=False), tensor(y, stop_gradient=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gx, gy = framework.grad(F.binary_cross_entropy(x, label, reduction="sum"), [x, label])
+    np.testing.assert_allclose(gx.numpy(), (p - y) / np.maximum(p * (1 - p), 1e-12))
+    with np.errstate(divide="ignore"):
+        log_x, log_1mx = np.maximum(np.log(p), -100), np.maximum(np.log1p(-p), -100)
+    np.testing.assert_allclose(gy.numpy(), log_1mx - log_x)
