@@ -1,7 +1,7 @@
 """Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
-overlaps, box encodings and non-maximum suppression.
+overlaps, box encodings, non-maximum suppression and RoI pooling.
 
-    from framework.vision.ops import box_iou, nms, multiclass_nms
+    from framework.vision.ops import box_iou, nms, multiclass_nms, roi_align
 """
 
 from framework.vision.ops.blocks import ConvNormActivation, make_divisible
@@ -14,9 +14,14 @@ from framework.vision.ops.boxes import (
     generalized_box_iou,
 )
 from framework.vision.ops.nms import multiclass_nms, nms
+from framework.vision.ops.roi_align import RoIAlign, roi_align
+from framework.vision.ops.roi_pool import PSRoIPool, RoIPool, psroi_pool, roi_pool
 
 __all__ = [
     "ConvNormActivation",
+    "PSRoIPool",
+    "RoIAlign",
+    "RoIPool",
     "bbox2distance",
     "box_area",
     "box_coder",
@@ -28,4 +33,7 @@ __all__ = [
     "make_divisible",
     "multiclass_nms",
     "nms",
+    "psroi_pool",
+    "roi_align",
+    "roi_pool",
 ]
