@@ -1,5 +1,5 @@
 """Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
-overlaps, box encodings, non-maximum suppression and RoI pooling.
+overlaps, box encodings, non-maximum suppression, RoI pooling and deformable convolution.
 
     from framework.vision.ops import box_iou, nms, multiclass_nms, roi_align
 """
@@ -13,12 +13,14 @@ from framework.vision.ops.boxes import (
     distance_box_iou,
     generalized_box_iou,
 )
+from framework.vision.ops.deform_conv import DeformConv2D, deform_conv2d
 from framework.vision.ops.nms import multiclass_nms, nms
 from framework.vision.ops.roi_align import RoIAlign, roi_align
 from framework.vision.ops.roi_pool import PSRoIPool, RoIPool, psroi_pool, roi_pool
 
 __all__ = [
     "ConvNormActivation",
+    "DeformConv2D",
     "PSRoIPool",
     "RoIAlign",
     "RoIPool",
@@ -27,6 +29,7 @@ __all__ = [
     "box_coder",
     "box_iou",
     "complete_box_iou",
+    "deform_conv2d",
     "distance2bbox",
     "distance_box_iou",
     "generalized_box_iou",
