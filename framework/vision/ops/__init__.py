@@ -1,5 +1,6 @@
 """Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
-overlaps, box encodings, non-maximum suppression, RoI pooling and deformable convolution.
+overlaps, box encodings, non-maximum suppression, RoI pooling, deformable
+convolution and the SSD / YOLO anchor heads.
 
     from framework.vision.ops import box_iou, nms, multiclass_nms, roi_align
 """
@@ -15,8 +16,10 @@ from framework.vision.ops.boxes import (
 )
 from framework.vision.ops.deform_conv import DeformConv2D, deform_conv2d
 from framework.vision.ops.nms import multiclass_nms, nms
+from framework.vision.ops.prior_box import prior_box
 from framework.vision.ops.roi_align import RoIAlign, roi_align
 from framework.vision.ops.roi_pool import PSRoIPool, RoIPool, psroi_pool, roi_pool
+from framework.vision.ops.yolo_box import yolo_box
 
 __all__ = [
     "ConvNormActivation",
@@ -36,7 +39,9 @@ __all__ = [
     "make_divisible",
     "multiclass_nms",
     "nms",
+    "prior_box",
     "psroi_pool",
     "roi_align",
     "roi_pool",
+    "yolo_box",
 ]
