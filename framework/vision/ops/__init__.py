@@ -1,6 +1,6 @@
 """Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
 overlaps, box encodings, non-maximum suppression, RoI pooling, deformable
-convolution and the SSD / YOLO anchor heads.
+convolution, the SSD / YOLO anchor heads and JPEG reading.
 
     from framework.vision.ops import box_iou, nms, multiclass_nms, roi_align
 """
@@ -15,6 +15,7 @@ from framework.vision.ops.boxes import (
     generalized_box_iou,
 )
 from framework.vision.ops.deform_conv import DeformConv2D, deform_conv2d
+from framework.vision.ops.image_io import decode_jpeg, read_file
 from framework.vision.ops.nms import multiclass_nms, nms
 from framework.vision.ops.prior_box import prior_box
 from framework.vision.ops.roi_align import RoIAlign, roi_align
@@ -32,6 +33,7 @@ __all__ = [
     "box_coder",
     "box_iou",
     "complete_box_iou",
+    "decode_jpeg",
     "deform_conv2d",
     "distance2bbox",
     "distance_box_iou",
@@ -41,6 +43,7 @@ __all__ = [
     "nms",
     "prior_box",
     "psroi_pool",
+    "read_file",
     "roi_align",
     "roi_pool",
     "yolo_box",
