@@ -16,6 +16,7 @@ from framework.vision.ops.boxes import (
 )
 from framework.vision.ops.deform_conv import DeformConv2D, deform_conv2d
 from framework.vision.ops.image_io import decode_jpeg, read_file
+from framework.vision.ops.matrix_nms import matrix_nms
 from framework.vision.ops.nms import multiclass_nms, nms
 from framework.vision.ops.prior_box import prior_box
 from framework.vision.ops.roi_align import RoIAlign, roi_align
@@ -39,6 +40,7 @@ __all__ = [
     "distance_box_iou",
     "generalized_box_iou",
     "make_divisible",
+    "matrix_nms",
     "multiclass_nms",
     "nms",
     "prior_box",
