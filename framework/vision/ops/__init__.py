@@ -1,6 +1,6 @@
 """Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
 overlaps, box encodings, non-maximum suppression, RoI pooling, deformable
-convolution, the SSD / YOLO anchor heads and JPEG reading.
+convolution, the SSD / YOLO anchor heads, RPN proposals and JPEG reading.
 
     from framework.vision.ops import box_iou, nms, multiclass_nms, roi_align
 """
@@ -19,6 +19,7 @@ from framework.vision.ops.image_io import decode_jpeg, read_file
 from framework.vision.ops.matrix_nms import matrix_nms
 from framework.vision.ops.nms import multiclass_nms, nms
 from framework.vision.ops.prior_box import prior_box
+from framework.vision.ops.proposals import distribute_fpn_proposals, generate_proposals
 from framework.vision.ops.roi_align import RoIAlign, roi_align
 from framework.vision.ops.roi_pool import PSRoIPool, RoIPool, psroi_pool, roi_pool
 from framework.vision.ops.yolo_box import yolo_box
@@ -38,6 +39,8 @@ __all__ = [
     "deform_conv2d",
     "distance2bbox",
     "distance_box_iou",
+    "distribute_fpn_proposals",
+    "generate_proposals",
     "generalized_box_iou",
     "make_divisible",
     "matrix_nms",
