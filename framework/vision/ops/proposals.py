@@ -58,7 +58,7 @@ def distribute_fpn_proposals(
         >>> levels, restore, counts = distribute_fpn_proposals(
         ...     rois, 2, 5, 4, 224, rois_num=framework.to_tensor([2], "int32"))
         >>> [r.shape[0] for r in levels]
-        [1, 0, 0, 1]
+        [1, 0, 1, 0]
     """
     data = as_tensor(fpn_rois)._data
     rois = to_numpy(data)
