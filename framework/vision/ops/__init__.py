@@ -1,6 +1,6 @@
 """Vision ops (Paddle's `paddle.vision.ops`): the layers shared by the vision models, box
 overlaps, box encodings, non-maximum suppression, RoI pooling, deformable
-convolution, the SSD / YOLO anchor heads, RPN proposals and JPEG reading.
+convolution, the SSD / YOLO anchor heads and YOLOv3 loss, RPN proposals and JPEG reading.
 
     from framework.vision.ops import box_iou, nms, multiclass_nms, roi_align
 """
@@ -23,6 +23,7 @@ from framework.vision.ops.proposals import distribute_fpn_proposals, generate_pr
 from framework.vision.ops.roi_align import RoIAlign, roi_align
 from framework.vision.ops.roi_pool import PSRoIPool, RoIPool, psroi_pool, roi_pool
 from framework.vision.ops.yolo_box import yolo_box
+from framework.vision.ops.yolo_loss import yolo_loss
 
 __all__ = [
     "ConvNormActivation",
@@ -52,4 +53,5 @@ __all__ = [
     "roi_align",
     "roi_pool",
     "yolo_box",
+    "yolo_loss",
 ]

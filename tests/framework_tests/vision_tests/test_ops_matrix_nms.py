@@ -35,8 +35,9 @@ def reference_class(boxes, scores, thresh, post, top_k, gaussian, sigma, offset)
     return kept
 
 
-def reference(b, s, thresh, post, top_k, keep, gaussian=False, sigma=2.0, background=0,
-              normalized=True):  # fmt: skip
+def reference(
+    b, s, thresh, post, top_k, keep, gaussian=False, sigma=2.0, background=0, normalized=True
+):
     rows, counts = [], []
     for image in range(b.shape[0]):
         found = []
@@ -44,9 +45,15 @@ def reference(b, s, thresh, post, top_k, keep, gaussian=False, sigma=2.0, backgr
             if label == background:
                 continue
             for box, score in reference_class(
-                b[image], s[image, label], thresh, post, top_k, gaussian, sigma,
+                b[image],
+                s[image, label],
+                thresh,
+                post,
+                top_k,
+                gaussian,
+                sigma,
                 0.0 if normalized else 1.0,
-            ):  # fmt: skip
+            ):
                 found.append([label, score, *b[image, box]])
         found.sort(key=lambda r: -r[1])
         found = found[:keep] if keep > -1 else found

@@ -34,9 +34,17 @@ CASES = [
 ]
 
 
-def reference(min_sizes, max_sizes=(), aspect_ratios=(1.0,), flip=False, clip=False,
-              steps=(0.0, 0.0), offset=0.5, min_max_aspect_ratios_order=False,
-              variance=(0.1, 0.1, 0.2, 0.2)):  # fmt: skip
+def reference(
+    min_sizes,
+    max_sizes=(),
+    aspect_ratios=(1.0,),
+    flip=False,
+    clip=False,
+    steps=(0.0, 0.0),
+    offset=0.5,
+    min_max_aspect_ratios_order=False,
+    variance=(0.1, 0.1, 0.2, 0.2),
+):
     fh, fw = FEATURE.shape[2:]
     ih, iw = IMAGE.shape[2:]
     sw, sh = steps if steps[0] and steps[1] else (iw / fw, ih / fh)

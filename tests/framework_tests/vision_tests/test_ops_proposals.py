@@ -91,8 +91,12 @@ def test_proposals_match_the_per_anchor_reference() -> None:
     inputs = rpn_inputs(np.float64)
     rois, probs, num = ops.generate_proposals(
         *[framework.to_tensor(v) for v in inputs],
-        pre_nms_top_n=30, post_nms_top_n=8, nms_thresh=0.6, min_size=2.0, return_rois_num=True,
-    )  # fmt: skip
+        pre_nms_top_n=30,
+        post_nms_top_n=8,
+        nms_thresh=0.6,
+        min_size=2.0,
+        return_rois_num=True,
+    )
     start = 0
     for i, count in enumerate(num.numpy()):
         scores, deltas, img, anchors, variances = inputs
@@ -142,7 +146,7 @@ def test_distribute_matches_paddle(dtype, pixel_offset) -> None:
             "min_size": 3.0,
             "eta": 0.9,
             "pixel_offset": True,
-        },  # fmt: skip
+        },
         {"nms_thresh": 0.8, "eta": 0.7},
         {"min_size": 100.0},
     ],

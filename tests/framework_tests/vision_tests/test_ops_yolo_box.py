@@ -62,9 +62,17 @@ def features(iou_aware: bool, dtype=np.float64, class_num: int = 4) -> np.ndarra
 def test_it_matches_the_scalar_reference(iou_aware, clip, scale) -> None:
     x = features(iou_aware)
     boxes, scores = ops.yolo_box(
-        framework.to_tensor(x), framework.to_tensor(IMAGES), ANCHORS, 4, 0.3, 32, clip,
-        scale_x_y=scale, iou_aware=iou_aware, iou_aware_factor=0.5,
-    )  # fmt: skip
+        framework.to_tensor(x),
+        framework.to_tensor(IMAGES),
+        ANCHORS,
+        4,
+        0.3,
+        32,
+        clip,
+        scale_x_y=scale,
+        iou_aware=iou_aware,
+        iou_aware_factor=0.5,
+    )
     want_boxes, want_scores = reference(x, IMAGES, 4, 0.3, 32, clip, scale, iou_aware, 0.5)
     np.testing.assert_allclose(boxes.numpy(), want_boxes, rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(scores.numpy(), want_scores, rtol=1e-12, atol=1e-12)
@@ -73,8 +81,9 @@ def test_it_matches_the_scalar_reference(iou_aware, clip, scale) -> None:
 
 def test_it_rejects_a_channel_count_that_does_not_fit_the_anchors() -> None:
     with pytest.raises(ValueError, match="channels"):
-        ops.yolo_box(framework.rand([1, 20, 2, 2]), framework.to_tensor(IMAGES[:1]),
-                     ANCHORS, 4, 0.1, 32)  # fmt: skip
+        ops.yolo_box(
+            framework.rand([1, 20, 2, 2]), framework.to_tensor(IMAGES[:1]), ANCHORS, 4, 0.1, 32
+        )
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
