@@ -19,6 +19,7 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.nn.index_scatter import IndexGather
 from framework.vision.ops.roi_sampling import (
+    CHUNK_VALUES,
     as_tensor,
     box_images,
     mix_rows,
@@ -66,6 +67,26 @@ def _bin_pixels(
     )
 
 
+def _bin_winners(xp, planes, image: np.ndarray, pixel: np.ndarray, valid: np.ndarray):
+    """`[K, C, ph, pw]` pixel (within its plane) of every bin's maximum, a few boxes at a time
+    so that `boxes x channels x bin pixels` values never exist at once."""
+    k, c = pixel.shape[0], planes.shape[1]
+    step = max(1, CHUNK_VALUES // (c * pixel[0].size)) if k else 1
+    lanes = xp.arange(c)[:, None, None, None]
+    winners = []
+    for start in range(0, k, step):
+        part = slice(start, start + step)
+        source = xp.asarray(image[part])[:, None, None, None, None]
+        taps = xp.asarray(pixel[part])[:, None]  # [k, 1, ph, pw, T]
+        values = planes[source, lanes, taps]  # [k, C, ph, pw, T]
+        values = xp.where(xp.asarray(valid[part])[:, None], values, -xp.inf)
+        best = values.argmax(axis=-1)[..., None]
+        winners.append(xp.take_along_axis(xp.broadcast_to(taps, values.shape), best, -1)[..., 0])
+    if not winners:
+        return xp.zeros((0, c, *pixel.shape[1:3]), dtype=np.int64)
+    return xp.concatenate(winners)
+
+
 def roi_pool(
     x: Tensor,
     boxes: Tensor,
@@ -108,12 +129,7 @@ def roi_pool(
     pixel, valid = _bin_pixels(edges_y, edges_x, w)  # [K, ph, pw, T]
     xp = get_array_module(x._data)
     k = b.shape[0]
-    planes = x._data.reshape(n, c, h * w)
-    source = xp.asarray(image)[:, None, None, None, None]
-    taps = xp.asarray(pixel)[:, None]  # [K, 1, ph, pw, T]
-    values = planes[source, xp.arange(c)[:, None, None, None], taps]  # [K, C, ph, pw, T]
-    values = xp.where(xp.asarray(valid)[:, None], values, -xp.inf)
-    winner = xp.take_along_axis(taps, values.argmax(axis=-1)[..., None], axis=-1)[..., 0]
+    winner = _bin_winners(xp, x._data.reshape(n, c, h * w), image, pixel, valid)
     channel = xp.arange(c, dtype=np.int64)[None, :, None, None]
     index = (xp.asarray(image)[:, None, None, None] * c + channel) * (h * w) + winner
     nonempty = xp.asarray(valid.any(axis=-1)[:, None], dtype=x._data.dtype)

@@ -20,12 +20,16 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
 
+# taps x channels per bincount: bounds the temporaries (values, flat index, float64 weights)
+CHUNK_VALUES = 1 << 21
+
 
 class SparseRowMix(Function):
     """`out[r, :] = sum over taps t with row[t] == r of weight[t] * x[col[t], :]`.
 
     `x` is `[n_cols, C]`, the result `[n_rows, C]`; `row`, `col` (int64) and `weight` are 1-D
-    tap tables on the device of `x`.
+    tap tables on the device of `x`. Taps go through in chunks of `CHUNK_VALUES` values, so
+    big boxes on wide maps do not materialise taps x channels at once.
     """
 
     def __init__(self, row: Any, col: Any, weight: Any, n_rows: int) -> None:
@@ -40,9 +44,17 @@ class SparseRowMix(Function):
         channels = x.shape[1]
         if self.row.size == 0:
             return xp.zeros((self.n_rows, channels), dtype=x.dtype)
-        values = x[self.col] * self.weight[:, None]
-        flat = self.row[:, None] * channels + xp.arange(channels, dtype=np.int64)
-        out = xp.bincount(flat.ravel(), weights=values.ravel(), minlength=self.n_rows * channels)
+        x = xp.ascontiguousarray(x)
+        lanes = xp.arange(channels, dtype=np.int64)
+        size = self.n_rows * channels
+        out = None
+        step = max(1, CHUNK_VALUES // channels)
+        for start in range(0, self.row.size, step):
+            part = slice(start, start + step)
+            values = x[self.col[part]] * self.weight[part, None]
+            flat = self.row[part, None] * channels + lanes
+            chunk = xp.bincount(flat.ravel(), weights=values.ravel(), minlength=size)
+            out = chunk if out is None else out + chunk
         return out.astype(x.dtype, copy=False).reshape(self.n_rows, channels)
 
     def backward(self, gy: Tensor) -> Tensor:

@@ -5,6 +5,7 @@ outputs and input gradients."""
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 import framework
 from framework.testing.gradient_check import check_backward, check_double_backward
 from framework.vision import ops
+from framework.vision.ops import roi_sampling
 
 BOXES = np.array(
     [
@@ -274,3 +276,25 @@ def test_roi_align_differs_from_paddle_only_in_sub_pixel_box_gradients() -> None
     (_, widened_grad), _ = paddle_and_ours("roi_align", x, (3, 4), boxes=widened, boxes_num=second)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(want_grad, widened_grad, rtol=1e-12, atol=1e-12)
+
+
+def test_small_chunks_give_the_same_result(monkeypatch) -> None:
+    """Taps (align, psroi) and boxes (max pooling) go through in chunks bounded by
+    CHUNK_VALUES; a tiny bound must not change any value or gradient."""
+    x = features(channels=12)
+    whole = [
+        call(ops.roi_align, x, BOXES, (3, 4)),
+        call(ops.roi_pool, x, BOXES, (2, 3)),
+        call(ops.psroi_pool, x, BOXES, (2, 3)),
+    ]
+    monkeypatch.setattr(roi_sampling, "CHUNK_VALUES", 7)
+    # the package's `roi_pool` attribute is the function, so reach the module by name
+    roi_pool_module = importlib.import_module("framework.vision.ops.roi_pool")
+    monkeypatch.setattr(roi_pool_module, "CHUNK_VALUES", 7)
+    chunked = [
+        call(ops.roi_align, x, BOXES, (3, 4)),
+        call(ops.roi_pool, x, BOXES, (2, 3)),
+        call(ops.psroi_pool, x, BOXES, (2, 3)),
+    ]
+    for a, b in zip(whole, chunked, strict=True):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
