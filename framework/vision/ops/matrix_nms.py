@@ -26,19 +26,23 @@ def matrix_decay(
 ) -> Any:
     """Decayed scores of score-sorted `boxes` `[K, 4]` with `scores` `[K]`."""
     xp = get_array_module(boxes)
-    cols = tuple(boxes[:, k] for k in range(4))
+    k = boxes.shape[0]
+    if k == 0:
+        return scores
+    cols = tuple(boxes[:, c] for c in range(4))
     areas = _areas(xp, boxes, offset)
     inter = _overlap(xp, tuple(c[:, None] for c in cols), tuple(c[None, :] for c in cols), offset)
     iou = _iou(xp, inter, areas[:, None] + areas[None, :] - inter)
-    k = boxes.shape[0]
     above = xp.tril(xp.ones((k, k), dtype=bool), -1)  # [i, j]: j scores higher than i
     iou = xp.where(above, iou, 0)
-    max_iou = iou.max(axis=1) if k else iou.sum(axis=1)  # each box's own suppression
+    max_iou = iou.max(axis=1)  # each box's own suppression
     if use_gaussian:
         decay = xp.exp((max_iou[None, :] ** 2 - iou**2) * gaussian_sigma)
     else:
-        decay = (1 - iou) / (1 - max_iou[None, :])
-    decay = xp.where(above, decay, 1).min(axis=1, initial=1.0)
+        # a box j fully covered by a higher one (max_iou 1) divides by 0, as in Paddle
+        with np.errstate(divide="ignore", invalid="ignore"):
+            decay = (1 - iou) / (1 - max_iou[None, :])
+    decay = xp.where(above, decay, 1).min(axis=1)  # the diagonal's 1 caps the decay
     return (decay * scores).astype(scores.dtype)
 
 
