@@ -186,6 +186,12 @@ def generate_proposals(
     deltas = _host(bbox_deltas).reshape(n, a, 4, h, w).transpose(0, 3, 4, 1, 2).reshape(n, -1, 4)
     flat_scores = s.transpose(0, 2, 3, 1).reshape(n, -1)
     anchor_boxes, anchor_vars = _host(anchors).reshape(-1, 4), _host(variances).reshape(-1, 4)
+    if anchor_boxes.shape[0] != a * h * w or anchor_vars.shape[0] != a * h * w:
+        # Paddle's kernel does not check, and reads past the end (its own doc example does)
+        raise ValueError(
+            f"generate_proposals needs {h} x {w} x {a} anchors and variances, got "
+            f"{anchor_boxes.shape[0]} and {anchor_vars.shape[0]}"
+        )
     sizes = _host(img_size)
     options = {
         "pre_nms_top_n": pre_nms_top_n,

@@ -164,3 +164,11 @@ def test_proposals_match_paddle(options) -> None:
         assert g.shape == list(w.shape)
         assert g.numpy().dtype == w.numpy().dtype
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6, atol=2e-5)
+
+
+def test_it_rejects_anchors_that_do_not_cover_the_map() -> None:
+    scores, deltas, img, anchors, variances = rpn_inputs()
+    with pytest.raises(ValueError, match="anchors and variances"):
+        ops.generate_proposals(
+            *[framework.to_tensor(v) for v in (scores, deltas, img, anchors[:2], variances)]
+        )
