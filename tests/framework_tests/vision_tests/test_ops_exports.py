@@ -26,3 +26,38 @@ def test_arguments_are_named_as_in_paddle() -> None:
         want = list(inspect.signature(theirs).parameters)
         got = list(inspect.signature(ours).parameters)
         assert got[: len(want)] == want, name
+
+
+# generate_proposals: Paddle's example gives 40 anchors for 100 positions (its kernel reads
+# past the end; ours refuses). read_file / decode_jpeg: examples need a file and a GPU.
+EXAMPLES_THAT_DO_NOT_RUN = {"generate_proposals", "read_file", "decode_jpeg"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "roi_align",
+        "RoIAlign",
+        "roi_pool",
+        "RoIPool",
+        "psroi_pool",
+        "PSRoIPool",
+        "deform_conv2d",
+        "DeformConv2D",
+        "yolo_box",
+        "yolo_loss",
+        "prior_box",
+        "matrix_nms",
+        "distribute_fpn_proposals",
+    ],
+)
+def test_paddles_doc_examples_run_unchanged(name) -> None:
+    paddle = pytest.importorskip("paddle")
+    doc = inspect.getdoc(getattr(paddle.vision.ops, name)) or ""
+    code = "\n".join(
+        line.strip()[4:] for line in doc.splitlines() if line.strip().startswith((">>>", "..."))
+    )
+    assert code, f"{name} has no example"
+    code = code.replace("import paddle", "import framework as paddle")
+    code = code.replace("from paddle.", "from framework.")
+    exec(compile(code, f"<paddle example of {name}>", "exec"), {})  # noqa: S102
