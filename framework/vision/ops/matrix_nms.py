@@ -17,7 +17,7 @@ import numpy as np
 
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
-from framework.vision.ops.nms import _areas, _descending, _iou, _overlap
+from framework.vision.ops.nms import box_areas, descending_order, iou_or_zero, overlap_areas
 from framework.vision.ops.roi_sampling import as_tensor
 
 
@@ -30,9 +30,11 @@ def matrix_decay(
     if k == 0:
         return scores
     cols = tuple(boxes[:, c] for c in range(4))
-    areas = _areas(xp, boxes, offset)
-    inter = _overlap(xp, tuple(c[:, None] for c in cols), tuple(c[None, :] for c in cols), offset)
-    iou = _iou(xp, inter, areas[:, None] + areas[None, :] - inter)
+    areas = box_areas(xp, boxes, offset)
+    inter = overlap_areas(
+        xp, tuple(c[:, None] for c in cols), tuple(c[None, :] for c in cols), offset
+    )
+    iou = iou_or_zero(xp, inter, areas[:, None] + areas[None, :] - inter)
     above = xp.tril(xp.ones((k, k), dtype=bool), -1)  # [i, j]: j scores higher than i
     iou = xp.where(above, iou, 0)
     max_iou = iou.max(axis=1)  # each box's own suppression
@@ -50,7 +52,7 @@ def _one_class(boxes: Any, scores: Any, options: dict[str, Any]) -> tuple[np.nda
     """Kept box positions (int64) and their decayed scores, by descending original score."""
     xp = get_array_module(boxes)
     (candidates,) = xp.nonzero(scores > options["score_threshold"])
-    order = candidates[_descending(xp, scores[candidates])]
+    order = candidates[descending_order(xp, scores[candidates])]
     if options["nms_top_k"] > -1:
         order = order[: options["nms_top_k"]]
     decayed = matrix_decay(

@@ -14,7 +14,7 @@ import numpy as np
 
 from framework.core.backend import get_array_module, to_numpy
 from framework.core.tensor import Tensor
-from framework.vision.ops.nms import _areas, _iou, _overlap, greedy_nms
+from framework.vision.ops.nms import box_areas, greedy_nms, iou_or_zero, overlap_areas
 from framework.vision.ops.roi_sampling import as_tensor
 
 _LOG_MAX_RATIO = math.log(1000.0 / 16.0)  # Paddle's kBBoxClipDefault: exp() of deltas stops here
@@ -104,13 +104,15 @@ def _adaptive_nms(boxes: np.ndarray, threshold: float, eta: float, offset: float
     if eta >= 1.0:
         return greedy_nms(boxes, threshold, offset=offset)
     cols = tuple(boxes[:, k] for k in range(4))
-    areas = _areas(np, boxes, offset)
+    areas = box_areas(np, boxes, offset)
     keep: list[int] = []
     for i in range(boxes.shape[0]):
         if keep:
             kept = np.asarray(keep)
-            inter = _overlap(np, tuple(c[i] for c in cols), tuple(c[kept] for c in cols), offset)
-            if (_iou(np, inter, areas[i] + areas[kept] - inter) > threshold).any():
+            inter = overlap_areas(
+                np, tuple(c[i] for c in cols), tuple(c[kept] for c in cols), offset
+            )
+            if (iou_or_zero(np, inter, areas[i] + areas[kept] - inter) > threshold).any():
                 continue
         keep.append(i)
         if eta < 1.0 and threshold > 0.5:
