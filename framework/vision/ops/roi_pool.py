@@ -69,21 +69,23 @@ def _bin_pixels(
 
 def _bin_winners(xp, planes, image: np.ndarray, pixel: np.ndarray, valid: np.ndarray):
     """`[K, C, ph, pw]` pixel (within its plane) of every bin's maximum, a few boxes at a time
-    so that `boxes x channels x bin pixels` values never exist at once."""
-    k, c = pixel.shape[0], planes.shape[1]
-    step = max(1, CHUNK_VALUES // (c * pixel[0].size)) if k else 1
-    lanes = xp.arange(c)[:, None, None, None]
+    so that `boxes x channels x bin pixels` values never exist at once. Pixels are gathered as
+    channel-last rows, so each tap copies one contiguous run of channels."""
+    n, c, hw = planes.shape
+    k = pixel.shape[0]
+    if k == 0:
+        return xp.zeros((0, c, *pixel.shape[1:3]), dtype=np.int64)
+    rows = xp.ascontiguousarray(planes.transpose(0, 2, 1)).reshape(n * hw, c)
+    step = max(1, CHUNK_VALUES // (c * pixel[0].size))
     winners = []
     for start in range(0, k, step):
         part = slice(start, start + step)
-        source = xp.asarray(image[part])[:, None, None, None, None]
-        taps = xp.asarray(pixel[part])[:, None]  # [k, 1, ph, pw, T]
-        values = planes[source, lanes, taps]  # [k, C, ph, pw, T]
-        values = xp.where(xp.asarray(valid[part])[:, None], values, -xp.inf)
-        best = values.argmax(axis=-1)[..., None]
-        winners.append(xp.take_along_axis(xp.broadcast_to(taps, values.shape), best, -1)[..., 0])
-    if not winners:
-        return xp.zeros((0, c, *pixel.shape[1:3]), dtype=np.int64)
+        taps = xp.asarray(pixel[part])  # [k, ph, pw, T]
+        values = rows[xp.asarray(image[part])[:, None, None, None] * hw + taps]  # [..., T, C]
+        values = xp.where(xp.asarray(valid[part])[..., None], values, -xp.inf)
+        best = values.argmax(axis=3)  # [k, ph, pw, C]; the first maximum, as Paddle's scan
+        won = xp.take_along_axis(taps[..., None], best[:, :, :, None, :], axis=3)[:, :, :, 0]
+        winners.append(won.transpose(0, 3, 1, 2))
     return xp.concatenate(winners)
 
 
