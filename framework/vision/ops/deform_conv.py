@@ -20,9 +20,10 @@ import numpy as np
 import framework
 from framework import nn
 from framework.core.backend import get_array_module
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
 from framework.nn.initializer import Normal
-from framework.vision.ops.roi_sampling import as_tensor, pair
+from framework.vision.ops.roi_sampling import pair
 
 
 def _tap_grid(

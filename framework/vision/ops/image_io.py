@@ -15,8 +15,8 @@ import numpy as np
 from PIL import Image
 
 from framework.core.backend import get_array_module, to_numpy
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
-from framework.vision.ops.roi_sampling import as_tensor
 
 _MODES = {"unchanged": None, "gray": "L", "rgb": "RGB"}
 

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from framework.core.backend import get_array_module, to_numpy
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
 from framework.vision.ops.nms import box_areas, descending_order, iou_or_zero, overlap_areas
-from framework.vision.ops.roi_sampling import as_tensor
 
 
 def matrix_decay(

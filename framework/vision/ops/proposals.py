@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from framework.core.backend import get_array_module, to_numpy
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
 from framework.vision.ops.nms import box_areas, greedy_nms, iou_or_zero, overlap_areas
-from framework.vision.ops.roi_sampling import as_tensor
 
 _LOG_MAX_RATIO = math.log(1000.0 / 16.0)  # Paddle's kBBoxClipDefault: exp() of deltas stops here
 

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from framework import nn
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
-from framework.vision.ops.roi_sampling import as_tensor, box_images, mix_rows, pair
+from framework.vision.ops.roi_sampling import box_images, mix_rows, pair
 
 
 def _axis_samples(

@@ -16,11 +16,11 @@ import numpy as np
 
 from framework import nn
 from framework.core.backend import get_array_module
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
 from framework.ops.nn.index_scatter import IndexGather
 from framework.vision.ops.roi_sampling import (
     CHUNK_VALUES,
-    as_tensor,
     box_images,
     mix_rows,
     pair,

@@ -18,6 +18,7 @@ import numpy as np
 
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module, to_numpy
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
 
 # taps x channels per bincount: bounds the temporaries (values, flat index, float64 weights)
@@ -59,12 +60,6 @@ class SparseRowMix(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         return SparseRowMix(self.col, self.row, self.weight, self.n_cols).apply(gy)
-
-
-def as_tensor(value: Any) -> Tensor:
-    if isinstance(value, Tensor):
-        return value
-    return Tensor._wrap(value if hasattr(value, "shape") else np.asarray(value))
 
 
 def pair(value: int | Sequence[int], name: str) -> tuple[int, int]:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from framework.core.backend import get_array_module
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
-from framework.vision.ops.roi_sampling import as_tensor
 
 
 def _sigmoid(xp, v):

@@ -20,8 +20,8 @@ import numpy as np
 
 import framework
 from framework.core.backend import get_array_module, to_numpy
+from framework.core.operands import as_tensor
 from framework.core.tensor import Tensor
-from framework.vision.ops.roi_sampling import as_tensor
 
 
 def _sigmoid_cross_entropy(x: Tensor, target: Tensor | float) -> Tensor:
