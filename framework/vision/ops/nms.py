@@ -27,13 +27,14 @@ from framework.core.tensor import Tensor
 MATRIX_LIMIT = 4096  # boxes; above this the IoU matrix route would need too much memory
 
 
-def _areas(xp: Any, boxes: Any, offset: float) -> Any:
+def box_areas(xp: Any, boxes: Any, offset: float) -> Any:
+    """Areas of `[n, 4]` array boxes, `offset=1` counting pixels; 0 for inverted boxes."""
     x1, y1, x2, y2 = (boxes[:, k] for k in range(4))
     area = (x2 - x1 + offset) * (y2 - y1 + offset)
     return xp.where((x2 < x1) | (y2 < y1), 0, area)
 
 
-def _overlap(xp: Any, a: Any, b: Any, offset: float) -> Any:
+def overlap_areas(xp: Any, a: Any, b: Any, offset: float) -> Any:
     """Intersection areas of broadcast box columns `a` and `b` (tuples of x1, y1, x2, y2)."""
     width = xp.minimum(a[2], b[2]) - xp.maximum(a[0], b[0])
     height = xp.minimum(a[3], b[3]) - xp.maximum(a[1], b[1])
@@ -42,7 +43,7 @@ def _overlap(xp: Any, a: Any, b: Any, offset: float) -> Any:
     return width * height
 
 
-def _iou(xp: Any, inter: Any, union: Any) -> Any:
+def iou_or_zero(xp: Any, inter: Any, union: Any) -> Any:
     """`inter / union`, 0 where the union is empty (two empty boxes never suppress)."""
     positive = union > 0
     return xp.where(positive, inter / xp.where(positive, union, 1), 0)
@@ -54,7 +55,7 @@ def nms_by_kept_box(
     """Greedy NMS over `boxes` `[n, 4]` in priority order: the positions kept, ascending."""
     xp = get_array_module(boxes)
     cols = tuple(boxes[:, k] for k in range(4))
-    areas = _areas(xp, boxes, offset)
+    areas = box_areas(xp, boxes, offset)
     order = xp.arange(boxes.shape[0])
     keep: list[int] = []
     while order.shape[0]:
@@ -63,8 +64,8 @@ def nms_by_kept_box(
         if max_keep is not None and len(keep) >= max_keep:
             break
         rest = order[1:]
-        inter = _overlap(xp, tuple(c[i] for c in cols), tuple(c[rest] for c in cols), offset)
-        iou = _iou(xp, inter, areas[i] + areas[rest] - inter)
+        inter = overlap_areas(xp, tuple(c[i] for c in cols), tuple(c[rest] for c in cols), offset)
+        iou = iou_or_zero(xp, inter, areas[i] + areas[rest] - inter)
         order = rest[~(iou > iou_threshold)]
     return np.asarray(keep, dtype=np.int64)
 
@@ -76,9 +77,11 @@ def nms_by_matrix(
     xp = get_array_module(boxes)
     n = boxes.shape[0]
     cols = tuple(boxes[:, k] for k in range(4))
-    areas = _areas(xp, boxes, offset)
-    inter = _overlap(xp, tuple(c[:, None] for c in cols), tuple(c[None, :] for c in cols), offset)
-    over = to_numpy(_iou(xp, inter, areas[:, None] + areas[None, :] - inter) > iou_threshold)
+    areas = box_areas(xp, boxes, offset)
+    inter = overlap_areas(
+        xp, tuple(c[:, None] for c in cols), tuple(c[None, :] for c in cols), offset
+    )
+    over = to_numpy(iou_or_zero(xp, inter, areas[:, None] + areas[None, :] - inter) > iou_threshold)
     removed = np.zeros(n, dtype=bool)
     keep: list[int] = []
     for i in range(n):
@@ -103,7 +106,7 @@ def greedy_nms(
     return nms_by_kept_box(boxes, iou_threshold, max_keep, offset)
 
 
-def _descending(xp: Any, scores: Any) -> Any:
+def descending_order(xp: Any, scores: Any) -> Any:
     """Indices that sort `scores` high to low, ties in index order."""
     return xp.argsort(-scores, kind="stable")
 
@@ -155,7 +158,7 @@ def nms(
     else:
         s = _array(scores)
         if category_idxs is None:
-            order = _descending(xp, s)
+            order = descending_order(xp, s)
             keep = order[xp.asarray(greedy_nms(b[order], iou_threshold))]
         else:
             keep = _class_aware(xp, b, s, _array(category_idxs), categories, iou_threshold)
@@ -180,12 +183,12 @@ def _class_aware(
         (members,) = xp.nonzero(category_idxs == int(category))
         if members.shape[0] == 0:
             continue
-        order = members[_descending(xp, scores[members])]
+        order = members[descending_order(xp, scores[members])]
         kept.append(order[xp.asarray(greedy_nms(boxes[order], iou_threshold))])
     if not kept:
         return xp.zeros(0, dtype=np.int64)
     keep = xp.sort(xp.concatenate(kept))
-    return keep[_descending(xp, scores[keep])]
+    return keep[descending_order(xp, scores[keep])]
 
 
 def multiclass_nms(
@@ -260,7 +263,7 @@ def _one_class(
 ) -> np.ndarray:
     xp = get_array_module(boxes)
     (candidates,) = xp.nonzero(scores > score_threshold)
-    order = candidates[_descending(xp, scores[candidates])]
+    order = candidates[descending_order(xp, scores[candidates])]
     if nms_top_k > -1:
         order = order[:nms_top_k]
     kept = order[xp.asarray(greedy_nms(boxes[order], nms_threshold, offset=offset))]
