@@ -24,13 +24,12 @@ OPSETS = (22, 23)
 NOT_SUPPORTED = {
     "Bernoulli": "random sampling; ONNX's expected values come from NumPy's generator",
     "RandomUniformLike": "random sampling; ONNX's expected values come from NumPy's generator",
-    "DeformConv": "no deformable convolution in the framework yet",
     "MaxUnpool": "no max_unpool in the framework yet",
-    "RoiAlign": "ONNX RoiAlign is not mapped onto vision.ops.roi_align yet",
 }
 # Settings of supported ops that are refused (with a message naming them), and why.
 REFUSED_SETTINGS = {
     "GridSample(mode=cubic)": "bicubic sampling: Paddle's grid_sample has no bicubic mode either",
+    "RoiAlign(mode=max)": "max pooling of bilinear samples: vision.ops.roi_align averages only",
 }
 # Cases that import but cannot match ONNX's expected outputs, and why.
 KNOWN_DIFFERENT = {

@@ -360,6 +360,25 @@ def test_recurrent_ops_with_sequence_lengths_match_onnxruntime(op, attrs) -> Non
     _check([node], inputs, outputs=outputs, opset=22)
 
 
+@pytest.mark.parametrize("mode", ["half_pixel", "output_half_pixel"])
+def test_roi_align_with_boxes_out_of_image_order_matches_onnxruntime(mode) -> None:
+    inputs = {
+        "x": _x(2, 3, 8, 9),
+        "rois": _floats(0.5, 1, 6, 7.5, 2, 0, 8, 4, 1, 1, 3, 6).reshape(3, 4),
+        "idx": _ints(1, 0, 1),
+    }
+    node = _node(
+        "RoiAlign",
+        ["x", "rois", "idx"],
+        output_height=2,
+        output_width=3,
+        sampling_ratio=2,
+        spatial_scale=0.5,
+        coordinate_transformation_mode=mode,
+    )
+    _check([node], inputs, opset=16)  # onnxruntime runs RoiAlign up to opset 16
+
+
 # --- shapes -------------------------------------------------------------------------------------
 def test_dynamic_reshape_chain_as_torch_writes_it() -> None:
     nodes = [
