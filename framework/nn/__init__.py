@@ -94,6 +94,21 @@ from framework.nn.layer.norm import (
 )
 from framework.nn.layer.norm3d import BatchNorm3D, InstanceNorm3D
 from framework.nn.layer.padding3d import Pad3D, ZeroPad3D
+from framework.nn.layer.padding_modes import (
+    CircularPad1D,
+    CircularPad2D,
+    CircularPad3D,
+    ConstantPad1D,
+    ConstantPad2D,
+    ConstantPad3D,
+    ReflectionPad1D,
+    ReflectionPad2D,
+    ReflectionPad3D,
+    ReplicationPad1D,
+    ReplicationPad2D,
+    ReplicationPad3D,
+    ZeroPad1D,
+)
 from framework.nn.layer.pooling import (
     AdaptiveAvgPool1D,
     AdaptiveAvgPool2D,
@@ -122,7 +137,42 @@ from framework.nn.layer.transformer_decoder import (
     TransformerDecoder,
     TransformerDecoderLayer,
 )
+from framework.nn.layer.vision import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from framework.nn.param_attr import ParamAttr
 
 # --- gradient clipping (owner: optimizers) -----------------------------------------------------
 from framework.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
+
+# --- PyTorch-style names Paddle 3.x exports as aliases (owner: API coverage, issue 24) ---------
+from framework.core.tensor import Parameter  # paddle.nn.Parameter is the parameter class
+
+AdaptiveAvgPool1d = AdaptiveAvgPool1D
+AdaptiveAvgPool2d = AdaptiveAvgPool2D
+AdaptiveAvgPool3d = AdaptiveAvgPool3D
+AdaptiveMaxPool1d = AdaptiveMaxPool1D
+AdaptiveMaxPool2d = AdaptiveMaxPool2D
+AdaptiveMaxPool3d = AdaptiveMaxPool3D
+CircularPad1d = CircularPad1D
+CircularPad2d = CircularPad2D
+CircularPad3d = CircularPad3D
+ConstantPad1d = ConstantPad1D
+ConstantPad2d = ConstantPad2D
+ConstantPad3d = ConstantPad3D
+Conv1d = Conv1D
+Conv2d = Conv2D
+Conv3d = Conv3D
+HuberLoss = SmoothL1Loss
+Module = Layer
+ModuleDict = LayerDict
+ModuleList = LayerList
+ReflectionPad1d = ReflectionPad1D
+ReflectionPad2d = ReflectionPad2D
+ReflectionPad3d = ReflectionPad3D
+ReplicationPad1d = ReplicationPad1D
+ReplicationPad2d = ReplicationPad2D
+ReplicationPad3d = ReplicationPad3D
+UpsamplingBilinear2d = UpsamplingBilinear2D
+UpsamplingNearest2d = UpsamplingNearest2D
+ZeroPad1d = ZeroPad1D
+ZeroPad2d = ZeroPad2D
+ZeroPad3d = ZeroPad3D
