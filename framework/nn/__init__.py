@@ -92,6 +92,8 @@ from framework.nn.layer.norm import (
     InstanceNorm2D,
     LayerNorm,
 )
+from framework.nn.layer.lp_pool import LPPool1D, LPPool2D
+from framework.nn.layer.max_unpool import MaxUnPool1D, MaxUnPool2D, MaxUnPool3D
 from framework.nn.layer.norm3d import BatchNorm3D, InstanceNorm3D
 from framework.nn.layer.padding3d import Pad3D, ZeroPad3D
 from framework.nn.layer.padding_modes import (
@@ -162,6 +164,11 @@ Conv1d = Conv1D
 Conv2d = Conv2D
 Conv3d = Conv3D
 HuberLoss = SmoothL1Loss
+LPPool1d = LPPool1D
+LPPool2d = LPPool2D
+MaxUnpool1d = MaxUnPool1D
+MaxUnpool2d = MaxUnPool2D
+MaxUnpool3d = MaxUnPool3D
 Module = Layer
 ModuleDict = LayerDict
 ModuleList = LayerList

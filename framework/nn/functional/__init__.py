@@ -109,5 +109,7 @@ from framework.nn.functional.sequence import sequence_mask
 # --- vision rearrangements, bilinear, local response norm (owner: API coverage, issue 24) -----
 from framework.nn.functional.bilinear import bilinear
 from framework.nn.functional.local_response_norm import local_response_norm
+from framework.nn.functional.lp_pool import lp_pool1d, lp_pool2d
+from framework.nn.functional.max_unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from framework.nn.functional.rearrange import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from framework.ops.search import one_hot

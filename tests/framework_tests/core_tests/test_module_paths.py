@@ -230,6 +230,8 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "norm3d",
             "padding3d",
             "padding_modes",
+            "lp_pool",
+            "max_unpool",
             "pooling3d",
             "transformer_decoder",
             "dropout",
