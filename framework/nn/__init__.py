@@ -59,7 +59,14 @@ from framework.nn.layer.container import (
 from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
 from framework.nn.layer.conv3d import Conv3D, Conv3DTranspose
 from framework.nn.layer.ctc_loss import CTCLoss
-from framework.nn.layer.dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D
+from framework.nn.layer.bilinear import Bilinear
+from framework.nn.layer.dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout2D,
+    Dropout3D,
+    FeatureAlphaDropout,
+)
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (
     BCELoss,
@@ -129,6 +136,7 @@ from framework.nn.layer.pooling3d import (
 )
 from framework.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN
 from framework.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell
+from framework.nn.layer.spectral_norm import LocalResponseNorm, SpectralNorm
 from framework.nn.layer.transformer import (
     MultiHeadAttention,
     TransformerEncoder,

@@ -6,6 +6,7 @@ from framework.nn.functional.common import (
     dropout,
     dropout2d,
     dropout3d,
+    feature_alpha_dropout,
     fold,
     interpolate,
     linear,

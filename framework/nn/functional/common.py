@@ -23,6 +23,7 @@ __all__ = [
     "dropout",
     "dropout2d",
     "dropout3d",
+    "feature_alpha_dropout",
     "fold",
     "interpolate",
     "linear",
@@ -132,20 +133,44 @@ def dropout3d(
     return _feature_dropout("dropout3d", x, p, training, data_format, ("NCDHW", "NDHWC"))
 
 
+def _alpha_dropout(op: str, x: Tensor, p: float, training: bool, shape: tuple[int, ...]):
+    p = _check_p(op, p)
+    if not training or p == 0.0:
+        return x
+    dtype = x._data.dtype
+    if p == 1.0:  # every element dropped: zeros, as in Paddle (the affine map is undefined)
+        return MaskedScale(dtype.type(0.0)).apply(x)
+    alpha_p = -1.6732632423543772 * 1.0507009873554805
+    a = ((1.0 - p) * (1.0 + p * alpha_p**2)) ** -0.5
+    keep = _keep_mask(x, p, shape).astype(dtype)
+    offset = (1.0 - keep) * dtype.type(a * alpha_p) + dtype.type(-a * alpha_p * p)
+    return MaskedScale(keep * dtype.type(a), offset).apply(x)
+
+
 def alpha_dropout(
     x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
 ) -> Tensor:
     """Dropout that keeps SELU's self-normalizing mean and variance: dropped elements take
     SELU's negative saturation value, then an affine map restores the statistics."""
-    p = _check_p("alpha_dropout", p)
-    if not training or p == 0.0:
-        return x
-    dtype = x._data.dtype
-    alpha_p = -1.6732632423543772 * 1.0507009873554805
-    a = ((1.0 - p) * (1.0 + p * alpha_p**2)) ** -0.5
-    keep = _keep_mask(x, p, x._data.shape).astype(dtype)
-    offset = (1.0 - keep) * dtype.type(a * alpha_p) + dtype.type(-a * alpha_p * p)
-    return MaskedScale(keep * dtype.type(a), offset).apply(x)
+    return _alpha_dropout("alpha_dropout", x, p, training, x._data.shape)
+
+
+def feature_alpha_dropout(
+    x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
+) -> Tensor:
+    """Alpha dropout of whole channels: one draw per `[N, C]` pair of an input of at least 2-D
+    (`[N, C, *]`), so a dropped channel becomes SELU's saturation value everywhere, then the
+    affine map that keeps a zero-mean, unit-variance input so. Same shape and dtype as x; the
+    identity when `training` is False.
+
+        F.feature_alpha_dropout(framework.randn([2, 4, 3, 3]), p=0.2)
+    """
+    if x.ndim < 2:
+        raise ValueError(
+            f"feature_alpha_dropout: needs an input of at least 2-D [N, C, ...], got {x.shape}"
+        )
+    shape = tuple(x.shape[:2]) + (1,) * (x.ndim - 2)
+    return _alpha_dropout("feature_alpha_dropout", x, p, training, shape)
 
 
 # --- interpolation ------------------------------------------------------------------------------

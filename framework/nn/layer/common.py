@@ -386,11 +386,13 @@ class Fold(Layer):
 
 # --- Paddle's layout: `paddle.nn.layer.common` also holds these layers, defined in sibling
 # modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.bilinear import Bilinear  # noqa: E402, F401
 from framework.nn.layer.dropout import (  # noqa: E402, F401
     AlphaDropout,
     Dropout,
     Dropout2D,
     Dropout3D,
+    FeatureAlphaDropout,
 )
 from framework.nn.layer.margin_loss import (  # noqa: E402, F401
     CosineSimilarity,

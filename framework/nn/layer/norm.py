@@ -433,3 +433,7 @@ from framework.nn.layer.norm3d import (  # noqa: E402, F401
     BatchNorm3D,
     InstanceNorm3D,
 )
+from framework.nn.layer.spectral_norm import (  # noqa: E402, F401
+    LocalResponseNorm,
+    SpectralNorm,
+)
