@@ -84,11 +84,14 @@ from framework.nn.layer.margin_loss import (
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,
+    MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     PairwiseDistance,
     PoissonNLLLoss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from framework.nn.layer.norm import (
     BatchNorm,

@@ -96,8 +96,10 @@ from framework.nn.functional.margin_loss import (
     multi_label_soft_margin_loss,
     soft_margin_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
 )
 from framework.nn.functional.maxout import maxout
+from framework.nn.functional.multi_margin_loss import multi_label_margin_loss, multi_margin_loss
 from framework.nn.functional.rrelu import rrelu
 from framework.nn.functional.pooling3d import (
     adaptive_avg_pool3d,

@@ -1,6 +1,6 @@
 """Margin and embedding losses, as in `paddle.nn.functional`: margin_ranking_loss,
-hinge_embedding_loss, cosine_embedding_loss, triplet_margin_loss, soft_margin_loss,
-multi_label_soft_margin_loss.
+hinge_embedding_loss, cosine_embedding_loss, triplet_margin_loss,
+triplet_margin_with_distance_loss, soft_margin_loss, multi_label_soft_margin_loss.
 
 Composed from differentiable ops (so every order of gradient exists); none is on a training
 hot path the way cross-entropy is. Labels are constants: +1 / -1 marks similar / dissimilar
@@ -8,6 +8,8 @@ pairs.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -117,6 +119,49 @@ def triplet_margin_loss(
         negative_distance = minimum(
             negative_distance, pairwise_distance(positive, negative, p, epsilon)
         )
+    return _reduce(relu(positive_distance - negative_distance + margin), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    input: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+    name: str | None = None,
+) -> Tensor:
+    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)` for any distance `d`
+    (default: the Euclidean `pairwise_distance`), which must give non-negative values.
+
+    input, positive, negative: one shape `[N, D]`; 'none' gives `[N]` (the distance's output
+    shape), otherwise a scalar. `swap=True` uses the smaller of d(a, n) and d(p, n).
+
+        F.triplet_margin_with_distance_loss(a, p, n, distance_function=lambda x, y: 1 -
+            F.cosine_similarity(x, y))
+    """
+    check_reduction(reduction, "triplet_margin_with_distance_loss")
+    if margin < 0:
+        raise ValueError(
+            "The margin between positive samples and negative samples should be greater than 0."
+        )
+    if not input.shape == positive.shape == negative.shape:
+        raise ValueError(
+            "input's shape must equal to positive's shape and negative's shape, got "
+            f"{input.shape}, {positive.shape}, {negative.shape}"
+        )
+    distance = distance_function or pairwise_distance
+    positive_distance = distance(input, positive)
+    negative_distance = distance(input, negative)
+    if swap:
+        negative_distance = minimum(negative_distance, distance(positive, negative))
+    for d in (positive_distance, negative_distance):
+        if bool((d._data < 0).any()):
+            raise ValueError(
+                "triplet_margin_with_distance_loss: the distance function gave a negative "
+                "distance; it must be non-negative"
+            )
     return _reduce(relu(positive_distance - negative_distance + margin), reduction)
 
 

@@ -234,7 +234,6 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "max_unpool",
             "bilinear",
             "spectral_norm",
-            "vision",
             "pooling3d",
             "transformer_decoder",
             "dropout",
