@@ -67,6 +67,7 @@ from framework.nn.layer.dropout import (
     Dropout3D,
     FeatureAlphaDropout,
 )
+from framework.nn.layer.fractional_pool import FractionalMaxPool2D, FractionalMaxPool3D
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (
     BCELoss,

@@ -111,6 +111,7 @@ from framework.nn.functional.sequence import sequence_mask
 
 # --- vision rearrangements, bilinear, local response norm (owner: API coverage, issue 24) -----
 from framework.nn.functional.bilinear import bilinear
+from framework.nn.functional.fractional_pool import fractional_max_pool2d, fractional_max_pool3d
 from framework.nn.functional.local_response_norm import local_response_norm
 from framework.nn.functional.lp_pool import lp_pool1d, lp_pool2d
 from framework.nn.functional.max_unpool import max_unpool1d, max_unpool2d, max_unpool3d

@@ -232,6 +232,7 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "padding_modes",
             "lp_pool",
             "max_unpool",
+            "fractional_pool",
             "bilinear",
             "spectral_norm",
             "pooling3d",
