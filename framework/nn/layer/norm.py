@@ -437,3 +437,4 @@ from framework.nn.layer.spectral_norm import (  # noqa: E402, F401
     LocalResponseNorm,
     SpectralNorm,
 )
+from framework.nn.layer.sync_batch_norm import SyncBatchNorm  # noqa: E402, F401

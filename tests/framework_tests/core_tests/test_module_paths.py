@@ -233,6 +233,7 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "lp_pool",
             "max_unpool",
             "fractional_pool",
+            "sync_batch_norm",
             "bilinear",
             "spectral_norm",
             "pooling3d",

@@ -107,3 +107,16 @@ def test_it_rejects_bad_arguments():
         F.lp_pool2d(x, 2, 2, data_format="NCL")
     with pytest.raises(ValueError, match="3-D input"):
         F.lp_pool1d(x, 2, 2)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0])
+def test_the_gradient_matches_paddle(p):
+    paddle = pytest.importorskip("paddle")
+    x = POSITIVE.astype(np.float32)
+    g = rng.standard_normal((2, 3, 3, 3)).astype(np.float32)
+    ours = framework.to_tensor(x, stop_gradient=False)
+    theirs = paddle.to_tensor(x, stop_gradient=False)
+    (F.lp_pool2d(ours, p, 3, stride=2, padding=1) * framework.to_tensor(g)).sum().backward()
+    pooled = paddle.nn.functional.lp_pool2d(theirs, p, 3, stride=2, padding=1)
+    (pooled * paddle.to_tensor(g)).sum().backward()
+    np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-4, atol=1e-6)

@@ -102,3 +102,15 @@ def test_it_rejects_bad_arguments():
         F.max_unpool2d(y, mask, 2, stride=1)
     with pytest.raises(ValueError, match="one 4-D NCHW shape"):
         F.max_unpool2d(y, mask[:, :1], 2)
+
+
+def test_the_gradient_matches_paddle():
+    paddle = pytest.importorskip("paddle")
+    _, y, mask = _pooled(2, kernel_size=2)
+    g = rng.standard_normal((2, 3, 4, 6)).astype(np.float32)
+    ours = framework.to_tensor(y.numpy(), stop_gradient=False)
+    theirs = paddle.to_tensor(y.numpy(), stop_gradient=False)
+    (F.max_unpool2d(ours, mask, 2) * framework.to_tensor(g)).sum().backward()
+    unpooled = paddle.nn.functional.max_unpool2d(theirs, paddle.to_tensor(mask.numpy()), 2)
+    (unpooled * paddle.to_tensor(g)).sum().backward()
+    np.testing.assert_array_equal(ours.grad.numpy(), theirs.grad.numpy())
