@@ -4,6 +4,7 @@
 from framework.nn.functional.common import (
     alpha_dropout,
     dropout,
+    dropout1d,
     dropout2d,
     dropout3d,
     feature_alpha_dropout,
@@ -13,6 +14,7 @@ from framework.nn.functional.common import (
     pad,
     unfold,
     upsample,
+    zeropad2d,
 )
 from framework.nn.functional.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose
 from framework.nn.functional.conv3d import conv3d, conv3d_transpose

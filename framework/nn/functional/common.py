@@ -21,6 +21,7 @@ from framework.ops.nn.unfold import Fold, Unfold
 __all__ = [
     "alpha_dropout",
     "dropout",
+    "dropout1d",
     "dropout2d",
     "dropout3d",
     "feature_alpha_dropout",
@@ -30,6 +31,7 @@ __all__ = [
     "pad",
     "unfold",
     "upsample",
+    "zeropad2d",
 ]
 
 
@@ -109,6 +111,22 @@ def _feature_dropout(op: str, x: Tensor, p, training, data_format, formats) -> T
         raise ValueError(f"{op}: expected a {len(formats[0])}-D input, got shape {x.shape}")
     channel = 1 if data_format == formats[0] else x.ndim - 1
     return dropout(x, p, axis=[0, channel], training=training)
+
+
+def dropout1d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """Zero whole channels of a `[N, C, L]` (or unbatched `[C, L]`) input with probability `p`,
+    kept ones scaled by 1/(1-p). As in Paddle (`dropout(axis=1)`), one draw per channel is
+    shared by the whole batch. `inplace` is accepted and ignored, as in Paddle.
+
+        F.dropout1d(framework.randn([4, 8, 16]), p=0.25)
+    """
+    if input.ndim not in (2, 3):
+        raise ValueError(f"dropout1d: expects a 2-D or 3-D input, got shape {input.shape}")
+    batched = input if input.ndim == 3 else input.unsqueeze(0)
+    out = dropout(batched, p, axis=1, training=training)
+    return out if input.ndim == 3 else out.squeeze(0)
 
 
 def dropout2d(
@@ -330,3 +348,15 @@ def fold(
             f"{list(size)}, got shape {x.shape}"
         )
     return Fold(geom).apply(x)
+
+
+def zeropad2d(
+    x: Tensor, padding: int | Sequence[int], data_format: str = "NCHW", name: str | None = None
+) -> Tensor:
+    """Pad H and W of an NCHW (or NHWC) input with zeros by `[left, right, top, bottom]` (an
+    int pads all four). Paddle deprecates it for `nn.ZeroPad2D`; kept so old code runs.
+
+    F.zeropad2d(framework.ones([1, 1, 2, 3]), [1, 1, 0, 2]).shape   # [1, 1, 4, 5]
+    """
+    widths = [padding] * 4 if isinstance(padding, int) else padding
+    return pad(x, widths, mode="constant", value=0.0, data_format=data_format)

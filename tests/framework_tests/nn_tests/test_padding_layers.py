@@ -86,3 +86,14 @@ def test_lowercase_aliases_are_the_same_classes():
     for prefix in ("Constant", "Replication", "Reflection", "Circular", "Zero"):
         for dims in (1, 2, 3):
             assert getattr(nn, f"{prefix}Pad{dims}d") is getattr(nn, f"{prefix}Pad{dims}D")
+
+
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+def test_functional_zeropad2d_matches_paddle_and_has_gradients(fmt):
+    paddle = pytest.importorskip("paddle")
+    x = _input(2)
+    ours = framework.nn.functional.zeropad2d(framework.to_tensor(x), PADS[2], fmt)
+    theirs = paddle.nn.functional.zeropad2d(paddle.to_tensor(x), PADS[2], fmt)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+    assert framework.nn.functional.zeropad2d(framework.to_tensor(x), 1).shape == [1, 2, 5, 6]
+    check_backward(lambda t: framework.nn.functional.zeropad2d(t, PADS[2], fmt), [x])
