@@ -59,6 +59,7 @@ from framework.nn.layer.container import (
 from framework.nn.layer.conv import Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose
 from framework.nn.layer.conv3d import Conv3D, Conv3DTranspose
 from framework.nn.layer.ctc_loss import CTCLoss
+from framework.nn.layer.adaptive_log_softmax import AdaptiveLogSoftmaxWithLoss
 from framework.nn.layer.bilinear import Bilinear
 from framework.nn.layer.dropout import (
     AlphaDropout,

@@ -72,6 +72,7 @@ from framework.nn.functional.activation import (
     thresholded_relu,
     thresholded_relu_,
 )
+from framework.nn.functional.adaptive_log_softmax import adaptive_log_softmax_with_loss
 from framework.nn.functional.attention import scaled_dot_product_attention
 from framework.nn.functional.ctc import ctc_loss
 from framework.nn.functional.distance import cosine_similarity, pairwise_distance

@@ -163,6 +163,9 @@ class KLDivLoss(Layer):
 
 # --- Paddle's layout: `paddle.nn.layer.loss` also holds these layers, defined in sibling
 # modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.adaptive_log_softmax import (  # noqa: E402, F401
+    AdaptiveLogSoftmaxWithLoss,
+)
 from framework.nn.layer.ctc_loss import (  # noqa: E402, F401
     CTCLoss,
 )

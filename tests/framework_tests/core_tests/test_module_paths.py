@@ -234,6 +234,7 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "max_unpool",
             "fractional_pool",
             "sync_batch_norm",
+            "adaptive_log_softmax",
             "bilinear",
             "spectral_norm",
             "pooling3d",
