@@ -69,6 +69,7 @@ from framework.nn.layer.dropout import (
     FeatureAlphaDropout,
 )
 from framework.nn.layer.fractional_pool import FractionalMaxPool2D, FractionalMaxPool3D
+from framework.nn.layer.hsigmoid_loss import HSigmoidLoss
 from framework.nn.layer.layers import Layer
 from framework.nn.layer.loss import (
     BCELoss,

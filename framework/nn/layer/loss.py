@@ -169,6 +169,7 @@ from framework.nn.layer.adaptive_log_softmax import (  # noqa: E402, F401
 from framework.nn.layer.ctc_loss import (  # noqa: E402, F401
     CTCLoss,
 )
+from framework.nn.layer.hsigmoid_loss import HSigmoidLoss  # noqa: E402, F401
 from framework.nn.layer.margin_loss import (  # noqa: E402, F401
     CosineEmbeddingLoss,
     GaussianNLLLoss,

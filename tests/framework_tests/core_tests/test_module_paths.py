@@ -235,6 +235,7 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "fractional_pool",
             "sync_batch_norm",
             "adaptive_log_softmax",
+            "hsigmoid_loss",
             "bilinear",
             "spectral_norm",
             "pooling3d",
