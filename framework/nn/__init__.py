@@ -142,6 +142,7 @@ from framework.nn.layer.pooling3d import (
 )
 from framework.nn.layer.rnn import GRU, LSTM, RNN, BiRNN, RNNBase, SimpleRNN
 from framework.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell
+from framework.nn.layer.rnnt_loss import RNNTLoss
 from framework.nn.layer.spectral_norm import LocalResponseNorm, SpectralNorm
 from framework.nn.layer.sync_batch_norm import SyncBatchNorm
 from framework.nn.layer.transformer import (

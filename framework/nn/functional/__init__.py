@@ -104,6 +104,7 @@ from framework.nn.functional.margin_loss import (
 )
 from framework.nn.functional.maxout import maxout
 from framework.nn.functional.multi_margin_loss import multi_label_margin_loss, multi_margin_loss
+from framework.nn.functional.rnnt import rnnt_loss
 from framework.nn.functional.rrelu import rrelu
 from framework.nn.functional.pooling3d import (
     adaptive_avg_pool3d,

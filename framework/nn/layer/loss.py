@@ -183,3 +183,4 @@ from framework.nn.layer.margin_loss import (  # noqa: E402, F401
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
+from framework.nn.layer.rnnt_loss import RNNTLoss  # noqa: E402, F401

@@ -236,6 +236,7 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "sync_batch_norm",
             "adaptive_log_softmax",
             "hsigmoid_loss",
+            "rnnt_loss",
             "bilinear",
             "spectral_norm",
             "pooling3d",
