@@ -161,6 +161,9 @@ from framework.nn.param_attr import ParamAttr
 # --- gradient clipping (owner: optimizers) -----------------------------------------------------
 from framework.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 
+# --- beam search decoding (owner: API coverage, issue 24) ---------------------------------------
+from framework.nn.decode import BeamSearchDecoder, dynamic_decode
+
 # --- PyTorch-style names Paddle 3.x exports as aliases (owner: API coverage, issue 24) ---------
 from framework.core.tensor import Parameter  # paddle.nn.Parameter is the parameter class
 

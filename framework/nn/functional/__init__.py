@@ -76,6 +76,7 @@ from framework.nn.functional.adaptive_log_softmax import adaptive_log_softmax_wi
 from framework.nn.functional.attention import scaled_dot_product_attention
 from framework.nn.functional.ctc import ctc_loss
 from framework.nn.functional.distance import cosine_similarity, pairwise_distance
+from framework.nn.functional.gather_tree import gather_tree
 from framework.nn.functional.hsigmoid_loss import hsigmoid_loss
 from framework.nn.functional.likelihood_loss import gaussian_nll_loss, poisson_nll_loss
 from framework.nn.functional.loss import (
