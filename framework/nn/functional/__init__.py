@@ -75,7 +75,9 @@ from framework.nn.functional.activation import (
 from framework.nn.functional.adaptive_log_softmax import adaptive_log_softmax_with_loss
 from framework.nn.functional.attention import scaled_dot_product_attention
 from framework.nn.functional.ctc import ctc_loss
+from framework.nn.functional.dice_npair_loss import dice_loss, npair_loss
 from framework.nn.functional.distance import cosine_similarity, pairwise_distance
+from framework.nn.functional.gated_and_sampled import gumbel_softmax, logsigmoid, swiglu, tanh_
 from framework.nn.functional.gather_tree import gather_tree
 from framework.nn.functional.hsigmoid_loss import hsigmoid_loss
 from framework.nn.functional.likelihood_loss import gaussian_nll_loss, poisson_nll_loss
