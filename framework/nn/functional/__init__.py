@@ -4,14 +4,17 @@
 from framework.nn.functional.common import (
     alpha_dropout,
     dropout,
+    dropout1d,
     dropout2d,
     dropout3d,
+    feature_alpha_dropout,
     fold,
     interpolate,
     linear,
     pad,
     unfold,
     upsample,
+    zeropad2d,
 )
 from framework.nn.functional.conv import conv1d, conv1d_transpose, conv2d, conv2d_transpose
 from framework.nn.functional.conv3d import conv3d, conv3d_transpose
@@ -69,6 +72,7 @@ from framework.nn.functional.activation import (
     thresholded_relu,
     thresholded_relu_,
 )
+from framework.nn.functional.adaptive_log_softmax import adaptive_log_softmax_with_loss
 from framework.nn.functional.attention import scaled_dot_product_attention
 from framework.nn.functional.ctc import ctc_loss
 from framework.nn.functional.distance import cosine_similarity, pairwise_distance
@@ -97,6 +101,7 @@ from framework.nn.functional.margin_loss import (
     triplet_margin_loss,
 )
 from framework.nn.functional.maxout import maxout
+from framework.nn.functional.rnnt import rnnt_loss
 from framework.nn.functional.rrelu import rrelu
 from framework.nn.functional.pooling3d import (
     adaptive_avg_pool3d,
@@ -108,13 +113,15 @@ from framework.nn.functional.sequence import sequence_mask
 
 # --- vision rearrangements, bilinear, local response norm (owner: API coverage, issue 24) -----
 from framework.nn.functional.bilinear import bilinear
+from framework.nn.functional.fractional_pool import fractional_max_pool2d, fractional_max_pool3d
 from framework.nn.functional.local_response_norm import local_response_norm
+from framework.nn.functional.lp_pool import lp_pool1d, lp_pool2d
+from framework.nn.functional.max_unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from framework.nn.functional.rearrange import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from framework.ops.search import one_hot
 
 # --- spatial transformers, extra activations and losses (owner: nn functional, issue 24) ------
 from framework.nn.functional.grid_sample import affine_grid, grid_sample
-from framework.nn.functional.common import dropout1d, zeropad2d
 from framework.nn.functional.extension import gather_tree, temporal_shift
 from framework.nn.functional.gumbel_softmax import gumbel_softmax
 from framework.nn.functional.margin_loss import (

@@ -25,6 +25,7 @@ __all__ = [
     "dropout1d",
     "dropout2d",
     "dropout3d",
+    "feature_alpha_dropout",
     "fold",
     "interpolate",
     "linear",
@@ -114,27 +115,19 @@ def _feature_dropout(op: str, x: Tensor, p, training, data_format, formats) -> T
 
 
 def dropout1d(
-    input: Tensor,  # noqa: A002 - Paddle's argument name
-    p: float = 0.5,
-    training: bool = True,
-    inplace: bool = False,
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
 ) -> Tensor:
     """Zero whole channels of a `[N, C, L]` (or unbatched `[C, L]`) input with probability `p`,
-    scaling the kept ones by `1/(1-p)`; the identity when not `training`. Same shape and dtype.
-    With `inplace=True`, `input` itself takes the result and is returned.
+    kept ones scaled by 1/(1-p). As in Paddle (`dropout(axis=1)`), one draw per channel is
+    shared by the whole batch. `inplace` is accepted and ignored, as in Paddle.
 
-        F.dropout1d(framework.randn([4, 16, 32]), p=0.2)   # some [i, c, :] rows are all zero
+        F.dropout1d(framework.randn([4, 8, 16]), p=0.25)
     """
     if input.ndim not in (2, 3):
-        raise ValueError(f"dropout1d: expected a 2-D or 3-D input, got shape {input.shape}")
-    axes = [0, 1] if input.ndim == 3 else [0]
-    result = dropout(input, p, axis=axes, training=training)
-    if not inplace or result is input:
-        return result
-    from framework.ops.manipulation.inplace import check_inplace, rebind
-
-    check_inplace(input, "dropout1d")
-    return rebind(input, result)
+        raise ValueError(f"dropout1d: expects a 2-D or 3-D input, got shape {input.shape}")
+    batched = input if input.ndim == 3 else input.unsqueeze(0)
+    out = dropout(batched, p, axis=1, training=training)
+    return out if input.ndim == 3 else out.squeeze(0)
 
 
 def dropout2d(
@@ -159,20 +152,44 @@ def dropout3d(
     return _feature_dropout("dropout3d", x, p, training, data_format, ("NCDHW", "NDHWC"))
 
 
+def _alpha_dropout(op: str, x: Tensor, p: float, training: bool, shape: tuple[int, ...]):
+    p = _check_p(op, p)
+    if not training or p == 0.0:
+        return x
+    dtype = x._data.dtype
+    if p == 1.0:  # every element dropped: zeros, as in Paddle (the affine map is undefined)
+        return MaskedScale(dtype.type(0.0)).apply(x)
+    alpha_p = -1.6732632423543772 * 1.0507009873554805
+    a = ((1.0 - p) * (1.0 + p * alpha_p**2)) ** -0.5
+    keep = _keep_mask(x, p, shape).astype(dtype)
+    offset = (1.0 - keep) * dtype.type(a * alpha_p) + dtype.type(-a * alpha_p * p)
+    return MaskedScale(keep * dtype.type(a), offset).apply(x)
+
+
 def alpha_dropout(
     x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
 ) -> Tensor:
     """Dropout that keeps SELU's self-normalizing mean and variance: dropped elements take
     SELU's negative saturation value, then an affine map restores the statistics."""
-    p = _check_p("alpha_dropout", p)
-    if not training or p == 0.0:
-        return x
-    dtype = x._data.dtype
-    alpha_p = -1.6732632423543772 * 1.0507009873554805
-    a = ((1.0 - p) * (1.0 + p * alpha_p**2)) ** -0.5
-    keep = _keep_mask(x, p, x._data.shape).astype(dtype)
-    offset = (1.0 - keep) * dtype.type(a * alpha_p) + dtype.type(-a * alpha_p * p)
-    return MaskedScale(keep * dtype.type(a), offset).apply(x)
+    return _alpha_dropout("alpha_dropout", x, p, training, x._data.shape)
+
+
+def feature_alpha_dropout(
+    x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
+) -> Tensor:
+    """Alpha dropout of whole channels: one draw per `[N, C]` pair of an input of at least 2-D
+    (`[N, C, *]`), so a dropped channel becomes SELU's saturation value everywhere, then the
+    affine map that keeps a zero-mean, unit-variance input so. Same shape and dtype as x; the
+    identity when `training` is False.
+
+        F.feature_alpha_dropout(framework.randn([2, 4, 3, 3]), p=0.2)
+    """
+    if x.ndim < 2:
+        raise ValueError(
+            f"feature_alpha_dropout: needs an input of at least 2-D [N, C, ...], got {x.shape}"
+        )
+    shape = tuple(x.shape[:2]) + (1,) * (x.ndim - 2)
+    return _alpha_dropout("feature_alpha_dropout", x, p, training, shape)
 
 
 # --- interpolation ------------------------------------------------------------------------------

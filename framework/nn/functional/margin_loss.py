@@ -235,6 +235,11 @@ def multi_margin_loss(
         raise ValueError(f"multi_margin_loss: expected a 2-D input, got shape {input.shape}")
     rows, classes = input.shape
     labels = _class_labels(label, rows, classes, "multi_margin_loss").reshape(-1, 1)
+    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+        raise ValueError(
+            f"multi_margin_loss: label values must lie in [0, {classes}), got "
+            f"{labels.min()}..{labels.max()}"
+        )
     xp = get_array_module(input._data)
     index = Tensor._wrap(xp.asarray(labels.astype(np.int64)))
     picked = take_along_axis(input, index, axis=1)

@@ -59,6 +59,11 @@ def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float =
         raise ValueError("The dims of anchor should be greater than 0.")
     if positive.size == 0:
         raise ValueError("The dims of positive should be greater than 0.")
+    if anchor.ndim != 2 or positive.shape != anchor.shape or labels.size != anchor.shape[0]:
+        raise ValueError(
+            f"npair_loss: anchor and positive must share one [N, D] shape and labels have N "
+            f"values; got anchor {anchor.shape}, positive {positive.shape}, labels {labels.shape}"
+        )
     xp = get_array_module(anchor._data)
     values = labels._data.reshape(-1)
     same = (values[:, None] == values[None, :]).astype(np.float32)

@@ -258,13 +258,20 @@ class UpsamplingBilinear2D(Upsample):
 
 class _PadNd(Layer):
     def __init__(
-        self, padding: int | Sequence[int], mode: str, value: float, data_format: str, dims: int
+        self,
+        padding: int | Sequence[int],
+        mode: str,
+        value: float,
+        data_format: str,
+        dims: int,
+        name: str | None = None,
     ) -> None:
         super().__init__()
         self.padding = [padding] * (2 * dims) if isinstance(padding, int) else list(padding)
         self._mode = mode
         self.value = value
         self._data_format = data_format
+        self._name = name
 
     def forward(self, x: Tensor) -> Tensor:
         return F.pad(
@@ -272,9 +279,10 @@ class _PadNd(Layer):
         )
 
     def extra_repr(self) -> str:
+        named = f", name={self._name}" if self._name else ""
         return (
             f"padding={self.padding}, mode={self._mode}, value={self.value}, "
-            f"data_format={self._data_format}"
+            f"data_format={self._data_format}{named}"
         )
 
 
@@ -290,7 +298,7 @@ class Pad1D(_PadNd):
         data_format: str = "NCL",
         name: str | None = None,
     ) -> None:
-        super().__init__(padding, mode, value, data_format, 1)
+        super().__init__(padding, mode, value, data_format, 1, name)
 
 
 class Pad2D(_PadNd):
@@ -305,14 +313,16 @@ class Pad2D(_PadNd):
         data_format: str = "NCHW",
         name: str | None = None,
     ) -> None:
-        super().__init__(padding, mode, value, data_format, 2)
+        super().__init__(padding, mode, value, data_format, 2, name)
 
 
 class ZeroPad2D(Pad2D):
+    """Pad H and W of an NCHW (or NHWC) input with zeros by `[left, right, top, bottom]`."""
+
     def __init__(
         self, padding: int | Sequence[int], data_format: str = "NCHW", name: str | None = None
     ) -> None:
-        super().__init__(padding, "constant", 0.0, data_format)
+        super().__init__(padding, "constant", 0.0, data_format, name)
 
 
 class Unfold(Layer):
@@ -376,11 +386,13 @@ class Fold(Layer):
 
 # --- Paddle's layout: `paddle.nn.layer.common` also holds these layers, defined in sibling
 # modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.bilinear import Bilinear  # noqa: E402, F401
 from framework.nn.layer.dropout import (  # noqa: E402, F401
     AlphaDropout,
     Dropout,
     Dropout2D,
     Dropout3D,
+    FeatureAlphaDropout,
 )
 from framework.nn.layer.margin_loss import (  # noqa: E402, F401
     CosineSimilarity,
@@ -388,4 +400,19 @@ from framework.nn.layer.margin_loss import (  # noqa: E402, F401
 from framework.nn.layer.padding3d import (  # noqa: E402, F401
     Pad3D,
     ZeroPad3D,
+)
+from framework.nn.layer.padding_modes import (  # noqa: E402, F401
+    CircularPad1D,
+    CircularPad2D,
+    CircularPad3D,
+    ConstantPad1D,
+    ConstantPad2D,
+    ConstantPad3D,
+    ReflectionPad1D,
+    ReflectionPad2D,
+    ReflectionPad3D,
+    ReplicationPad1D,
+    ReplicationPad2D,
+    ReplicationPad3D,
+    ZeroPad1D,
 )

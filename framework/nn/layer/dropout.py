@@ -99,3 +99,24 @@ class AlphaDropout(Layer):
     def extra_repr(self) -> str:
         name = f", name={self.name}" if self.name else ""
         return f"p={self.p}{name}"
+
+
+class FeatureAlphaDropout(Layer):
+    """Alpha dropout of whole channels of an `[N, C, *]` input in training (see
+    `F.feature_alpha_dropout`); the identity in eval mode.
+
+        drop = framework.nn.FeatureAlphaDropout(p=0.2)
+        drop(framework.randn([2, 4, 3, 3])).shape   # [2, 4, 3, 3]
+    """
+
+    def __init__(self, p: float = 0.5, name: str | None = None) -> None:
+        super().__init__()
+        self.p = _check_p(p)
+        self.name = name
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, p=self.p, training=self.training)
+
+    def extra_repr(self) -> str:
+        name = f", name={self.name}" if self.name else ""
+        return f"p={self.p}{name}"

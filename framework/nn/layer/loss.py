@@ -163,16 +163,24 @@ class KLDivLoss(Layer):
 
 # --- Paddle's layout: `paddle.nn.layer.loss` also holds these layers, defined in sibling
 # modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.adaptive_log_softmax import (  # noqa: E402, F401
+    AdaptiveLogSoftmaxWithLoss,
+)
 from framework.nn.layer.ctc_loss import (  # noqa: E402, F401
     CTCLoss,
 )
+from framework.nn.layer.hsigmoid_loss import HSigmoidLoss  # noqa: E402, F401
 from framework.nn.layer.margin_loss import (  # noqa: E402, F401
     CosineEmbeddingLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,
+    MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     PoissonNLLLoss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
+from framework.nn.layer.rnnt_loss import RNNTLoss  # noqa: E402, F401

@@ -3,9 +3,12 @@ CosineSimilarity, as in `paddle.nn`. Each stores its settings and calls the func
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from framework.core.tensor import Tensor
 from framework.nn.functional import distance, likelihood_loss, margin_loss
 from framework.nn.functional.loss_terms import check_reduction
+from framework.nn.functional.margin_loss import multi_label_margin_loss, multi_margin_loss
 from framework.nn.layer.layers import Layer
 
 
@@ -72,6 +75,91 @@ class TripletMarginLoss(Layer):
         return margin_loss.triplet_margin_loss(
             input, positive, negative, self.margin, self.p, self.epsilon, self.swap, self.reduction
         )
+
+
+class TripletMarginWithDistanceLoss(Layer):
+    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)` with any non-negative
+    distance `d` (default: Euclidean); inputs `[N, D]`, 'none' gives `[N]`.
+
+    Paddle 3.3's layer drops its `distance_function` on the way to the functional (always
+    Euclidean); this one uses it, which is what the argument is for.
+
+        loss = framework.nn.TripletMarginWithDistanceLoss(margin=0.5)
+        loss(framework.rand([4, 3]), framework.rand([4, 3]), framework.rand([4, 3]))
+    """
+
+    def __init__(
+        self,
+        distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+        margin: float = 1.0,
+        swap: bool = False,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_reduction(reduction, "TripletMarginWithDistanceLoss")
+        self.margin = margin
+        self.swap = swap
+        self.reduction = reduction
+        self.distance_function = distance_function
+        self.name = name
+
+    def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return margin_loss.triplet_margin_with_distance_loss(
+            input,
+            positive,
+            negative,
+            self.distance_function,
+            self.margin,
+            self.swap,
+            self.reduction,
+        )
+
+
+class MultiMarginLoss(Layer):
+    """Multi-class hinge loss (see `F.multi_margin_loss`): input `[N, C]`, label `[N]` int;
+    `weight` `[C]` scales each sample's terms by its target class's weight.
+
+        loss = framework.nn.MultiMarginLoss(p=2, margin=0.5)
+        loss(framework.rand([4, 3]), framework.to_tensor([0, 2, 1, 1]))
+    """
+
+    def __init__(
+        self,
+        p: int = 1,
+        margin: float = 1.0,
+        weight: Tensor | None = None,
+        reduction: str = "mean",
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_reduction(reduction, "MultiMarginLoss")
+        self.p = p
+        self.margin = margin
+        self.weight = weight
+        self.reduction = reduction
+        self.name = name
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return multi_margin_loss(input, label, self.p, self.margin, self.weight, self.reduction)
+
+
+class MultiLabelMarginLoss(Layer):
+    """Multi-label hinge loss (see `F.multi_label_margin_loss`): input `[N, C]`, label
+    `[N, L]` int target classes, each row ended by -1.
+
+        loss = framework.nn.MultiLabelMarginLoss()
+        loss(framework.rand([2, 4]), framework.to_tensor([[3, 0, -1, 0], [1, -1, 0, 0]]))
+    """
+
+    def __init__(self, reduction: str = "mean", name: str | None = None) -> None:
+        super().__init__()
+        check_reduction(reduction, "MultiLabelMarginLoss")
+        self.reduction = reduction
+        self.name = name
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:
+        return multi_label_margin_loss(input, label, self.reduction)
 
 
 class SoftMarginLoss(Layer):

@@ -433,3 +433,8 @@ from framework.nn.layer.norm3d import (  # noqa: E402, F401
     BatchNorm3D,
     InstanceNorm3D,
 )
+from framework.nn.layer.spectral_norm import (  # noqa: E402, F401
+    LocalResponseNorm,
+    SpectralNorm,
+)
+from framework.nn.layer.sync_batch_norm import SyncBatchNorm  # noqa: E402, F401

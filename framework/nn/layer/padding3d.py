@@ -23,7 +23,7 @@ class Pad3D(_PadNd):
         data_format: str = "NCDHW",
         name: str | None = None,
     ) -> None:
-        super().__init__(padding, mode, value, data_format, 3)
+        super().__init__(padding, mode, value, data_format, 3, name)
 
 
 class ZeroPad3D(Pad3D):
@@ -32,4 +32,4 @@ class ZeroPad3D(Pad3D):
     def __init__(
         self, padding: int | Sequence[int], data_format: str = "NCDHW", name: str | None = None
     ) -> None:
-        super().__init__(padding, "constant", 0.0, data_format)
+        super().__init__(padding, "constant", 0.0, data_format, name)

@@ -220,6 +220,16 @@ class AdaptiveMaxPool2D(Layer):
 
 # --- Paddle's layout: `paddle.nn.layer.pooling` also holds these layers, defined in sibling
 # modules of this package. Imported last: those modules import this one's base classes. -----
+from framework.nn.layer.fractional_pool import (  # noqa: E402, F401
+    FractionalMaxPool2D,
+    FractionalMaxPool3D,
+)
+from framework.nn.layer.lp_pool import LPPool1D, LPPool2D  # noqa: E402, F401
+from framework.nn.layer.max_unpool import (  # noqa: E402, F401
+    MaxUnPool1D,
+    MaxUnPool2D,
+    MaxUnPool3D,
+)
 from framework.nn.layer.pooling3d import (  # noqa: E402, F401
     AdaptiveAvgPool3D,
     AdaptiveMaxPool3D,

@@ -194,6 +194,7 @@ LAYER_PATHS = {
     "container": ["LayerDict", "LayerList", "ParameterList", "Sequential"],
     "layers": ["Layer"],
     "distance": ["PairwiseDistance"],
+    "vision": ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"],
 }
 
 
@@ -228,6 +229,16 @@ def test_each_layer_module_imports_first_in_a_fresh_process():
             "conv3d",
             "norm3d",
             "padding3d",
+            "padding_modes",
+            "lp_pool",
+            "max_unpool",
+            "fractional_pool",
+            "sync_batch_norm",
+            "adaptive_log_softmax",
+            "hsigmoid_loss",
+            "rnnt_loss",
+            "bilinear",
+            "spectral_norm",
             "pooling3d",
             "transformer_decoder",
             "dropout",

@@ -47,12 +47,7 @@ def test_dropout1d_gradient_flows_through_the_kept_channels():
     check_double_backward(fn, [X])
 
 
-def test_dropout1d_inplace_rebinds_the_input():
-    framework.seed(2)
-    x = tensor(np.ones((4, 8, 3)))
-    returned = F.dropout1d(x, 0.5, inplace=True)
-    assert returned is x
-    assert set(np.unique(x.numpy())) <= {0.0, 2.0}
+def test_dropout1d_refuses_other_ranks():
     with pytest.raises(ValueError, match="2-D or 3-D"):
         F.dropout1d(tensor(np.ones((2, 2, 2, 2))))
 

@@ -1,0 +1,61 @@
+"""FractionalMaxPool2D and FractionalMaxPool3D, as in `paddle.nn`; they call
+`F.fractional_max_pool2d` / `F.fractional_max_pool3d`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from framework.core.tensor import Tensor
+from framework.nn import functional as F
+from framework.nn.layer.layers import Layer
+
+Size = int | Sequence[int | None]
+
+
+class _FractionalMaxPoolNd(Layer):
+    _functional = staticmethod(F.fractional_max_pool2d)
+
+    def __init__(
+        self,
+        output_size: Size,
+        kernel_size: int | Sequence[int] | None = None,
+        random_u: float | None = None,
+        return_mask: bool = False,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._output_size = output_size
+        self._kernel_size = kernel_size
+        self._random_u = random_u
+        self._return_mask = return_mask
+        self._name = name
+
+    def forward(self, x: Tensor) -> Tensor | tuple[Tensor, Tensor]:
+        return self._functional(
+            x, self._output_size, self._kernel_size, self._random_u, self._return_mask
+        )
+
+    def extra_repr(self) -> str:
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+class FractionalMaxPool2D(_FractionalMaxPoolNd):
+    """Fractional max pooling of `[N, C, H, W]` to `[N, C, *output_size]` (see
+    `F.fractional_max_pool2d`); a fixed `random_u` in (0, 1) fixes the windows.
+
+        pool = framework.nn.FractionalMaxPool2D(output_size=[3, 4], random_u=0.3)
+        pool(framework.rand([2, 3, 7, 7])).shape   # [2, 3, 3, 4]
+    """
+
+    _functional = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3D(_FractionalMaxPoolNd):
+    """Fractional max pooling of `[N, C, D, H, W]` to `[N, C, *output_size]` (see
+    `F.fractional_max_pool3d`).
+
+        pool = framework.nn.FractionalMaxPool3D(output_size=3, random_u=0.5)
+        pool(framework.rand([1, 2, 5, 6, 7])).shape   # [1, 2, 3, 3, 3]
+    """
+
+    _functional = staticmethod(F.fractional_max_pool3d)

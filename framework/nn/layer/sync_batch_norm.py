@@ -1,0 +1,96 @@
+"""SyncBatchNorm, as in `paddle.nn`: batch normalization whose statistics would be reduced over
+every process of a data-parallel job. The framework runs one process, so they are this
+process's batch statistics: SyncBatchNorm is then exactly BatchNorm over 2- to 5-D inputs,
+which lets Paddle models that use it (detection and segmentation nets) train and load as they
+are. Real Paddle registers its kernel for GPUs only."""
+
+from __future__ import annotations
+
+from framework.core.tensor import Tensor
+from framework.nn import functional as F
+from framework.nn.layer.layers import Layer
+from framework.nn.layer.norm import BatchNorm, _BatchNormBase
+
+_CHANNEL_FIRST = {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
+_CHANNEL_LAST = {3: "NLC", 4: "NHWC", 5: "NDHWC"}
+
+
+class SyncBatchNorm(_BatchNormBase):
+    """Batch normalization of `[N, C]`, `[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]`
+    inputs (channel-last with an NLC/NHWC/NDHWC `data_format`); parameters `weight`, `bias`,
+    `_mean`, `_variance` as BatchNorm's. `weight_attr=False` / `bias_attr=False` keep a fixed
+    weight of ones / bias of zeros, as in Paddle.
+
+        bn = framework.nn.SyncBatchNorm(16)
+        bn(framework.randn([8, 16, 32, 32])).shape   # [8, 16, 32, 32]
+    """
+
+    _dims = (2, 3, 4, 5)
+    _layouts = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+    def __init__(
+        self,
+        num_features: int,
+        momentum: float = 0.9,
+        epsilon: float = 1e-05,
+        weight_attr: object = None,
+        bias_attr: object = None,
+        data_format: str = "NCHW",
+        name: str | None = None,
+    ) -> None:
+        super().__init__(
+            num_features,
+            momentum,
+            epsilon,
+            None if weight_attr is False else weight_attr,
+            None if bias_attr is False else bias_attr,
+            data_format,
+            None,
+            name,
+        )
+        if weight_attr is False:
+            self.weight.stop_gradient = True
+        if bias_attr is False:
+            self.bias.stop_gradient = True
+
+    def forward(self, x: Tensor) -> Tensor:
+        channel_last = self._data_format in _CHANNEL_LAST.values()
+        layout = (_CHANNEL_LAST if channel_last else _CHANNEL_FIRST).get(x.ndim, self._data_format)
+        self._check(x, layout)
+        return F.batch_norm(
+            x,
+            self._mean,
+            self._variance,
+            weight=self.weight,
+            bias=self.bias,
+            training=self.training,
+            momentum=self._momentum,
+            epsilon=self._epsilon,
+            data_format=layout,
+        )
+
+    @classmethod
+    def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
+        """`layer` with every BatchNorm1D/2D/3D in it (itself included) replaced by a
+        SyncBatchNorm sharing its parameters and running statistics (as in Paddle, the older
+        `BatchNorm`, with its activation, is left alone).
+
+            model = framework.nn.SyncBatchNorm.convert_sync_batchnorm(model)
+        """
+        converted = layer
+        if isinstance(layer, _BatchNormBase) and not isinstance(layer, SyncBatchNorm | BatchNorm):
+            converted = cls(
+                layer._num_features,
+                layer._momentum,
+                layer._epsilon,
+                weight_attr=None if layer.weight is not None else False,
+                bias_attr=None if layer.bias is not None else False,
+                data_format=layer._data_format,
+                name=layer._name,
+            )
+            for attr in ("weight", "bias", "_mean", "_variance"):
+                if getattr(layer, attr) is not None:
+                    setattr(converted, attr, getattr(layer, attr))
+        for child_name, child in layer.named_children():
+            converted.add_sublayer(child_name, cls.convert_sync_batchnorm(child))
+        return converted
