@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from labeling import api, views
+from labeling import api, text_lines_api, views
 
 app_name = "labeling"
 
@@ -12,6 +12,11 @@ api_urlpatterns = [
     path("datasets/<int:dataset_id>/claim/", api.ClaimNextView.as_view(), name="claim"),
     path("samples/<int:pk>/labels/", api.SaveLabelsView.as_view(), name="save-labels"),
     path("datasets/<int:dataset_id>/labels/bulk/", api.BulkLabelView.as_view(), name="bulk"),
+    path(
+        "samples/<int:pk>/text-lines/",
+        text_lines_api.SampleTextLinesView.as_view(),
+        name="text-lines",
+    ),
 ]
 
 urlpatterns = [
