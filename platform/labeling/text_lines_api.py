@@ -1,5 +1,5 @@
 """An OCR sample's text lines: read them (viewers too), replace them (members), and pre-label
-them with the ready PP-OCRv4 pipeline."""
+them with the ready PP-OCRv4 pipeline (members)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from datastore.models.text_line import (
     TextLineInput,
     save_text_lines,
 )
+from labeling.prelabel import prelabel_sample
+from modelzoo.services.ready import ReadyModelUnavailable
 
 
 class PointField(serializers.ListField):
@@ -107,14 +109,50 @@ class SampleTextLinesView(generics.GenericAPIView):
         try:
             save_text_lines(sample, lines, revision=data["revision"], user=request.user)
         except StaleRevision:
-            current = Sample.objects.get(pk=pk)
+            return _stale(pk)
+        return Response(text_lines_of(sample))
+
+
+class PrelabelSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=0)
+
+
+def _stale(pk: int) -> Response:
+    return error_response(
+        "stale_revision",
+        _("Someone else saved this sample since you loaded it; `current` holds their text lines."),
+        status.HTTP_409_CONFLICT,
+        current=text_lines_of(Sample.objects.get(pk=pk)),
+    )
+
+
+class PrelabelTextLinesView(generics.GenericAPIView):
+    """Reads the sample's image with the ready PP-OCRv4 pipeline and stores the lines it found
+    (polygon and text) as the sample's text lines, replacing any, for you to correct. Send the
+    `revision` you loaded; 409 `model_unavailable` when the model's files are not installed."""
+
+    serializer_class = PrelabelSerializer
+    permission_classes = [IsWorkspaceMember]
+
+    @extend_schema(
+        responses={
+            200: SampleTextLinesSerializer,
+            409: conflict_schema("PrelabelConflict", SampleTextLinesSerializer()),
+        }
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        sample = ocr_sample_for(request, self, pk)
+        incoming = self.get_serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            prelabel_sample(sample, revision=incoming.validated_data["revision"], user=request.user)
+        except StaleRevision:
+            return _stale(pk)
+        except ReadyModelUnavailable as reason:
             return error_response(
-                "stale_revision",
-                _(
-                    "Someone else saved this sample since you loaded it; `current` holds "
-                    "their text lines."
-                ),
+                "model_unavailable",
+                str(reason),
                 status.HTTP_409_CONFLICT,
-                current=text_lines_of(current),
+                current=text_lines_of(sample),
             )
         return Response(text_lines_of(sample))

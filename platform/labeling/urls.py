@@ -17,6 +17,11 @@ api_urlpatterns = [
         text_lines_api.SampleTextLinesView.as_view(),
         name="text-lines",
     ),
+    path(
+        "samples/<int:pk>/text-lines/prelabel/",
+        text_lines_api.PrelabelTextLinesView.as_view(),
+        name="prelabel",
+    ),
 ]
 
 urlpatterns = [
