@@ -20,7 +20,7 @@ from core.scoping import Role, get_object_for_user_or_404, require_role
 from datastore.api.base import datasets_with_counts
 from datastore.forms import DatasetForm, ExportForm, FreezeForm
 from datastore.gallery import BadQuery, GalleryQuery, gallery_page
-from datastore.importing.formats.base import Format
+from datastore.importing.formats.base import OCR_ONLY, Format
 from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample, TextLine
 from datastore.services.exports import start_export
 from datastore.services.statistics import latest_report
@@ -143,7 +143,12 @@ def _text_line_counts(dataset: Dataset, samples: list[Sample]) -> dict[int, int]
 def upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset, role = _dataset(request, pk)
     recent = ImportJob.objects.filter(dataset=dataset)[:5]
-    formats = [("", _("Detect automatically"))] + [(f.value, f.title) for f in Format]
+    ocr_formats = {*OCR_ONLY, Format.FLAT}
+    formats = [("", _("Detect automatically"))] + [
+        (f.value, f.title)
+        for f in Format
+        if (f in ocr_formats) == dataset.is_ocr or f == Format.FLAT
+    ]
     return render(
         request, "datastore/upload.html", _context(dataset, role, recent=recent, formats=formats)
     )
