@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from labeling import api, text_lines_api, views
+from labeling import api, prelabel_api, text_lines_api, views
 
 app_name = "labeling"
 
@@ -21,6 +21,14 @@ api_urlpatterns = [
         "samples/<int:pk>/text-lines/prelabel/",
         text_lines_api.PrelabelTextLinesView.as_view(),
         name="prelabel",
+    ),
+    path(
+        "datasets/<int:dataset_id>/prelabel/",
+        prelabel_api.StartPrelabelView.as_view(),
+        name="prelabel-dataset",
+    ),
+    path(
+        "prelabel-jobs/<int:pk>/", prelabel_api.PrelabelJobDetailView.as_view(), name="prelabel-job"
     ),
 ]
 
