@@ -151,6 +151,33 @@ async function prelabel() {
   }
 }
 
+// The whole dataset, in the worker: follow the job, then show this image's lines again.
+async function prelabelAll() {
+  const button = $("prelabel-all");
+  const note = $("prelabel-all-status");
+  button.disabled = true;
+  try {
+    let { data: job } = await api(`/api/datasets/${config.dataset}/prelabel/`, { method: "POST" });
+    while (job.status === "queued" || job.status === "running") {
+      note.textContent = interpolate(gettext("Pre-labeling the unlabeled images: %(percent)s%"), { percent: job.percent }, true);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      ({ data: job } = await api(`/api/prelabel-jobs/${job.id}/`));
+    }
+    if (job.status === "succeeded") {
+      note.textContent = interpolate(ngettext("PP-OCRv4 labeled %(count)s image.", "PP-OCRv4 labeled %(count)s images.", job.samples_labeled), { count: job.samples_labeled }, true);
+      progress.labeled += job.samples_labeled;
+      showProgress();
+      if (!state.dirty) await open(state.sample);
+    } else {
+      note.textContent = job.error;
+    }
+  } catch (error) {
+    note.textContent = error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
 // The side list: one row per line, its text in an input (a value, never markup).
 function listLines() {
   $("line-count").textContent = interpolate(ngettext("%(count)s text line", "%(count)s text lines", state.lines.length), { count: state.lines.length }, true);
@@ -352,6 +379,7 @@ $("next").addEventListener("click", () => move(1));
 if (config.canEdit) {
   $("save").addEventListener("click", save);
   $("prelabel").addEventListener("click", prelabel);
+  $("prelabel-all").addEventListener("click", prelabelAll);
 }
 
 (async () => {
