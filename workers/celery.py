@@ -39,6 +39,7 @@ TASK_ROUTES = {
     "datastore.*": {"queue": DEFAULT_QUEUE},
     "housekeeping.*": {"queue": DEFAULT_QUEUE},
     "modelzoo.*": {"queue": DEFAULT_QUEUE},
+    "labeling.*": {"queue": DEFAULT_QUEUE},
 }
 
 # One module per family of tasks; a new family adds its module here.
@@ -48,6 +49,7 @@ TASK_MODULES = [
     "workers.tasks.training",
     "workers.tasks.deploy",
     "workers.tasks.modelzoo",
+    "workers.tasks.labeling",
 ]
 
 app = Celery("sampan", include=TASK_MODULES)

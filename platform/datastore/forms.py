@@ -55,4 +55,6 @@ class ExportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["version"].queryset = dataset.versions.all()
         allowed = ("coco", "voc", "csv") if dataset.is_detection else ("imagenet", "csv")
+        if dataset.is_ocr:
+            allowed = ("ppocr",)
         self.fields["format"].choices = [c for c in ExportJob.Format.choices if c[0] in allowed]

@@ -137,6 +137,7 @@ VERSION_STATS_SCHEMA = {
             },
         },
         "boxes": {"type": "integer"},
+        "text_lines": {"type": "integer", "description": "OCR versions: their text lines"},
         "width": SIZE_RANGE,
         "height": SIZE_RANGE,
     },

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import prefetch_related_objects
+from django.db.models import Count, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,8 +20,8 @@ from core.scoping import Role, get_object_for_user_or_404, require_role
 from datastore.api.base import datasets_with_counts
 from datastore.forms import DatasetForm, ExportForm, FreezeForm
 from datastore.gallery import BadQuery, GalleryQuery, gallery_page
-from datastore.importing.formats.base import Format
-from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample
+from datastore.importing.formats.base import OCR_ONLY, Format
+from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample, TextLine
 from datastore.services.exports import start_export
 from datastore.services.statistics import latest_report
 from datastore.services.versions import IdenticalVersion, freeze_version
@@ -33,6 +33,7 @@ class GalleryCard:
     labels: list[LabelClass]
     thumbnail_url: str
     label_url: str
+    text_lines: int = 0  # an OCR sample's lines
 
 
 def _dataset(request: HttpRequest, pk: int) -> tuple[Dataset, Role]:
@@ -95,12 +96,14 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
     classes = list(dataset.classes.all())
     by_id = {c.pk: c for c in classes}
     label_url = reverse("labeling:label", args=[pk])
+    line_counts = _text_line_counts(dataset, page.samples)
     cards = [
         GalleryCard(
             sample=s,
             labels=[by_id[a.label_class_id] for a in s.annotations.all()],
             thumbnail_url=reverse("datastore:api:sample-thumbnail", args=[s.pk]),
             label_url=f"{label_url}?sample={s.pk}",
+            text_lines=line_counts.get(s.pk, 0),
         )
         for s in page.samples
     ]
@@ -117,15 +120,36 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
         query=query,
         params=params.urlencode(),
         sample_count=dataset.samples.count() if filtered else page.total,
+        text_line_total=(
+            TextLine.objects.filter(sample__dataset=dataset).count() if dataset.is_ocr else 0
+        ),
     )
     return render(request, "datastore/gallery.html", context)
+
+
+def _text_line_counts(dataset: Dataset, samples: list[Sample]) -> dict[int, int]:
+    """Text lines per sample of an OCR gallery page, in one query."""
+    if not dataset.is_ocr:
+        return {}
+    rows = (
+        TextLine.objects.filter(sample__in=samples)
+        .values("sample_id")
+        .annotate(lines=Count("id"))
+        .values_list("sample_id", "lines")
+    )
+    return dict(rows)
 
 
 @login_required
 def upload(request: HttpRequest, pk: int) -> HttpResponse:
     dataset, role = _dataset(request, pk)
     recent = ImportJob.objects.filter(dataset=dataset)[:5]
-    formats = [("", _("Detect automatically"))] + [(f.value, f.title) for f in Format]
+    ocr_formats = {*OCR_ONLY, Format.FLAT}
+    formats = [("", _("Detect automatically"))] + [
+        (f.value, f.title)
+        for f in Format
+        if (f in ocr_formats) == dataset.is_ocr or f == Format.FLAT
+    ]
     return render(
         request, "datastore/upload.html", _context(dataset, role, recent=recent, formats=formats)
     )

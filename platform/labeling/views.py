@@ -17,6 +17,8 @@ def label(request: HttpRequest, pk: int) -> HttpResponse:
     )
     role = require_role(request.user, dataset.workspace, Role.VIEWER)
     template = "labeling/detect.html" if dataset.is_detection else "labeling/classify.html"
+    if dataset.is_ocr:
+        template = "labeling/ocr.html"
     classes = [{"id": c.pk, "name": c.name, "color": c.color} for c in dataset.classes.all()]
     config = {
         "dataset": dataset.pk,

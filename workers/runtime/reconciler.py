@@ -24,6 +24,8 @@ from datastore.services.exports import EXPORT_TASK as LABEL_EXPORT_TASK
 from datastore.services.imports import IMPORT_TASK
 from deploy.models import ModelExport
 from deploy.services.exports import EXPORT_TASK as MODEL_EXPORT_TASK
+from labeling.models import PrelabelJob
+from labeling.prelabel import PRELABEL_TASK
 from modelzoo.models import WeightsImport
 from modelzoo.services.weights import IMPORT_TASK as WEIGHTS_IMPORT_TASK
 from training.conf import knob
@@ -41,6 +43,7 @@ CLAIMABLE_KINDS = {
     "weights_imports": (WeightsImport, WEIGHTS_IMPORT_TASK),
     "model_exports": (ModelExport, MODEL_EXPORT_TASK),
     "evaluations": (SplitEvaluation, EVALUATION_TASK),
+    "ocr_prelabels": (PrelabelJob, PRELABEL_TASK),
 }
 # A queued job not started after this long had its message lost: it is sent again.
 RESEND_AFTER = timedelta(minutes=10)

@@ -22,6 +22,7 @@ from datastore.importing.checks import (
 )
 from datastore.importing.formats.base import Format, Record
 from datastore.importing.formats.detect import detect_format, read_tree
+from datastore.importing.formats.ocr import PixelTextLine, to_pixel_line
 from datastore.importing.images import ImageInfo, ImageRejected, inspect_image, is_image_name
 from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import ImportRejected, Report, Severity
@@ -51,6 +52,7 @@ class PreparedSample:
     split: str
     labeled: bool
     problems: list[str] = field(default_factory=list)  # problem codes about this image
+    text_lines: list[PixelTextLine] = field(default_factory=list)
 
 
 @dataclass
@@ -70,6 +72,7 @@ class ImportTarget:
     detection: bool
     multi_label: bool
     limits: ImportLimits
+    ocr: bool = False
 
 
 def _inspect(
@@ -137,6 +140,11 @@ def _sample(
         for raw in record.boxes
         if (box := to_pixels(raw, info.width, info.height, found)) is not None
     ]
+    text_lines = [
+        line
+        for raw in record.text_lines
+        if (line := to_pixel_line(raw, info.width, info.height, found)) is not None
+    ]
     sample = PreparedSample(
         source=record.path,
         stored=stored,
@@ -147,7 +155,9 @@ def _sample(
         split=record.split,
         # A label file that lists no objects labels the image as empty; one whose boxes were
         # all refused leaves it to be labeled again.
-        labeled=bool(labels or boxes) or (target.detection and record.labeled and not record.boxes),
+        labeled=bool(labels or boxes or text_lines)
+        or (target.detection and record.labeled and not record.boxes),
+        text_lines=text_lines,
     )
     sample.problems = [p.code for p in found.problems]
     report.extend(found)
@@ -202,6 +212,22 @@ def _check_class_names(classes: list[str], limits: ImportLimits) -> None:
             )
 
 
+def _refuse_partial_ocr_import(report: Report) -> None:
+    """OCR labels are all or nothing: one bad line or image refuses the whole upload, with
+    every problem in the report, so a fixed upload can simply be imported again."""
+    errors = [p for p in report.problems if p.severity == Severity.ERROR]
+    if not errors:
+        return
+    first = errors[0]
+    where = f" ({first.where})" if first.where else ""
+    raise ImportRejected(
+        f"{report.counts().get('error', 0):,} problem(s) in the upload, such as: "
+        f"{first.file}{where}: {first.reason} Nothing was imported.",
+        "Fix every problem listed in the import report and upload again.",
+        report=report,
+    )
+
+
 def prepare_import(
     tree: SourceTree,
     target: ImportTarget,
@@ -213,8 +239,8 @@ def prepare_import(
     known = known or KnownSamples()
     note = f"Format chosen by you: {fmt.title}." if fmt else ""
     if fmt is None:
-        fmt, note = detect_format(tree, target.detection)
-    result = read_tree(tree, fmt, target.detection)
+        fmt, note = detect_format(tree, target.detection, target.ocr)
+    result = read_tree(tree, fmt, target.detection, target.ocr)
     _check_class_names(result.classes, target.limits)
     report = Report()
     report.extend(tree.report)
@@ -255,6 +281,9 @@ def prepare_import(
         p for p in report.problems if not (p.code == "unlabeled_image" and p.file in rejected)
     ]
     _check_duplicates(samples, known, target.limits, report)
+    if target.ocr:
+        _refuse_partial_ocr_import(report)
+        return PreparedImport(fmt, note, [], samples, report, skipped)
     counts = Counter({name: 0 for name in result.classes}) + Counter(known.class_counts)
     for sample in samples:
         counts.update(set(sample.labels) | {box.label for box in sample.boxes})

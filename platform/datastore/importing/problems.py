@@ -33,11 +33,12 @@ class Problem:
 class ImportRejected(Exception):
     """The whole upload is refused (hostile archive, wrong format for the task type...)."""
 
-    def __init__(self, reason: str, fix: str, file: str = "") -> None:
+    def __init__(self, reason: str, fix: str, file: str = "", report: Report | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.fix = fix
         self.file = file
+        self.report = report  # every problem found, when there were several (kept on the job)
 
 
 @dataclass

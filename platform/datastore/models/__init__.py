@@ -5,6 +5,7 @@ from __future__ import annotations
 from datastore.models.dataset import Dataset, LabelClass
 from datastore.models.jobs import ExportJob, ImportJob
 from datastore.models.sample import Annotation, Sample
+from datastore.models.text_line import TextLine
 from datastore.models.upload import UploadFile, UploadSession
 from datastore.models.version import DatasetVersion, VersionItem
 
@@ -16,6 +17,7 @@ __all__ = [
     "ImportJob",
     "LabelClass",
     "Sample",
+    "TextLine",
     "UploadFile",
     "UploadSession",
     "VersionItem",

@@ -36,6 +36,7 @@ class Dataset(models.Model):
         CLASSIFICATION = "classification", _("Image classification (one label per image)")
         MULTI_LABEL = "multi_label", _("Image classification (several labels per image)")
         DETECTION = "detection", _("Object detection (boxes)")
+        OCR = "ocr", _("Text lines (OCR)")
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="datasets"
@@ -60,6 +61,10 @@ class Dataset(models.Model):
     @property
     def is_detection(self) -> bool:
         return self.task_type == self.TaskType.DETECTION
+
+    @property
+    def is_ocr(self) -> bool:
+        return self.task_type == self.TaskType.OCR
 
     @property
     def is_multi_label(self) -> bool:

@@ -134,6 +134,7 @@ class ExportJob(Job):
         VOC = "voc", "Pascal VOC XML"
         IMAGENET = "imagenet", _("ImageNet class folders")
         CSV = "csv", "CSV"
+        PPOCR = "ppocr", _("PPOCRLabel Label.txt")
 
     version = models.ForeignKey(
         "datastore.DatasetVersion",

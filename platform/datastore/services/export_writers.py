@@ -17,6 +17,7 @@ from datastore.importing.formats.class_folder_names import (
 )
 from datastore.importing.formats.csvcells import escape_cell
 from datastore.importing.formats.voc import XML_SPACE
+from datastore.services.export_ocr import write_ppocr
 
 if TYPE_CHECKING:
     from datastore.services.exports import ExportItem
@@ -163,4 +164,5 @@ WRITERS: dict[str, Writer] = {
     "voc": write_voc,
     "imagenet": write_imagenet,
     "csv": write_csv,
+    "ppocr": write_ppocr,
 }

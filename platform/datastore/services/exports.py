@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import describe_unexpected
 from core.queueing import enqueue
-from datastore.models import Annotation, Dataset, DatasetVersion, ExportJob, Sample
+from datastore.models import Annotation, Dataset, DatasetVersion, ExportJob, Sample, TextLine
 from datastore.services.export_writers import WRITERS
 
 logger = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ class ExportItem:
     height: int
     tags: list[str] = field(default_factory=list)
     boxes: list[tuple[str, float, float, float, float]] = field(default_factory=list)
+    text_lines: list[dict] = field(default_factory=list)  # {"points", "transcription", ...}
 
 
 def start_export(
@@ -52,6 +53,10 @@ def start_export(
                 "ImageNet folders or CSV."
             )
             % {"format_label": ExportJob.Format(fmt).label}
+        )
+    if (fmt == ExportJob.Format.PPOCR) != dataset.is_ocr:
+        raise ValidationError(
+            _("Export an OCR dataset as PPOCRLabel Label.txt, and only an OCR dataset.")
         )
     if fmt == ExportJob.Format.IMAGENET and dataset.is_detection:
         raise ValidationError(_("ImageNet folders hold one class per image; export boxes as COCO."))
@@ -92,7 +97,9 @@ def _items_of_version(version: DatasetVersion) -> Iterator[ExportItem]:
             height,
         )
         for label in labels:
-            if isinstance(label, list):
+            if isinstance(label, dict):
+                item.text_lines.append(label)
+            elif isinstance(label, list):
                 item.boxes.append((names[label[0]], *label[1:]))
             else:
                 item.tags.append(names[label])
@@ -107,6 +114,9 @@ def _items_of_dataset(dataset: Dataset) -> Iterator[ExportItem]:
         "sample_id", "label_class__name", "x", "y", "w", "h"
     ).iterator(5000):
         labels.setdefault(sample_id, []).append((name, x, y, w, h))
+    text_lines: dict[int, list[dict]] = {}
+    for line in TextLine.objects.filter(sample__dataset=dataset).iterator(5000):
+        text_lines.setdefault(line.sample_id, []).append(line.to_json())
     samples = Sample.objects.filter(dataset=dataset).order_by("id")
     for pk, split, file, original, width, height in samples.values_list(
         "id", "split", "file", "original_name", "width", "height"
@@ -124,6 +134,7 @@ def _items_of_dataset(dataset: Dataset) -> Iterator[ExportItem]:
                 item.tags.append(name)
             else:
                 item.boxes.append((name, x, y or 0, w or 0, h or 0))
+        item.text_lines = text_lines.get(pk, [])
         yield item
 
 

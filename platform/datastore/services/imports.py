@@ -29,7 +29,7 @@ from datastore.importing.pipeline import (
 )
 from datastore.importing.problems import ImportRejected
 from datastore.importing.sources import build_tree
-from datastore.models import Annotation, Dataset, ImportJob, Sample, UploadSession
+from datastore.models import Annotation, Dataset, ImportJob, Sample, TextLine, UploadSession
 
 logger = logging.getLogger(__name__)
 IMPORT_TASK = "datastore.import_upload"
@@ -143,6 +143,7 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
             detection=dataset.is_detection,
             multi_label=dataset.is_multi_label,
             limits=limits,
+            ocr=dataset.is_ocr,
         )
         job.report_progress(0, len(tree), "Checking images")
         prepared = prepare_import(
@@ -157,6 +158,10 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
         with transaction.atomic():
             _save(job, prepared)
     except ImportRejected as rejected:
+        if rejected.report is not None:  # every problem, for the report page
+            ImportJob.objects.filter(pk=job.pk, attempt=job.attempt).update(
+                report=rejected.report.to_json()
+            )
         _fail(job, rejected.reason, rejected.fix, rejected.file)
     except JobTakenOver:
         logger.warning("Import %s was taken over by another worker; dropping this attempt", job.pk)
@@ -224,6 +229,20 @@ def _save(job: ImportJob, prepared: PreparedImport) -> None:
                 )
             )
     Annotation.objects.bulk_create(annotations, batch_size=BATCH)
+    TextLine.objects.bulk_create(
+        (
+            TextLine(
+                sample=sample,
+                order=order,
+                points=line.points,
+                transcription=line.transcription,
+                difficult=line.difficult,
+            )
+            for sample, prepared_sample in zip(samples, prepared.samples, strict=True)
+            for order, line in enumerate(prepared_sample.text_lines)
+        ),
+        batch_size=BATCH,
+    )
     finished = job.mark_succeeded(
         detected_format=prepared.format.value,
         format_note=prepared.format_note,

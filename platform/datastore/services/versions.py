@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from datastore.models import Annotation, Dataset, DatasetVersion, Sample, VersionItem
+from datastore.models import Annotation, Dataset, DatasetVersion, Sample, TextLine, VersionItem
 
 SPLITS = ("train", "val", "test")
 BATCH = 2000
@@ -31,6 +31,8 @@ class Snapshot:
         if not self.labels:
             return -1
         first = self.labels[0]
+        if isinstance(first, dict):  # a text line: OCR versions split without strata
+            return -1
         return first[0] if isinstance(first, list) else first
 
 
@@ -57,6 +59,10 @@ def _snapshots(dataset: Dataset, class_index: dict[int, int]) -> list[Snapshot]:
     ).iterator(chunk_size=5000):
         index = class_index[class_id]
         snaps[sample_id].labels.append(index if x is None else [index, x, y, w, h])
+    if dataset.is_ocr:
+        lines = TextLine.objects.filter(sample__dataset=dataset, sample__labeled=True)
+        for line in lines.iterator(chunk_size=5000):
+            snaps[line.sample_id].labels.append(line.to_json())
     return list(snaps.values())
 
 
@@ -86,12 +92,15 @@ def stratified_split(snaps: list[Snapshot], ratios: dict[str, float], seed: int)
 def _stats(snaps: list[Snapshot], splits: list[str], names: list[str]) -> dict[str, object]:
     per_split = Counter(splits)
     per_class: dict[str, Counter[str]] = {s: Counter() for s in SPLITS}
-    boxes = 0
+    boxes = text_lines = 0
     for snap, split in zip(snaps, splits, strict=True):
         for label in snap.labels:
+            if isinstance(label, dict):
+                text_lines += 1
+                continue
             per_class[split][names[label[0] if isinstance(label, list) else label]] += 1
             boxes += isinstance(label, list)
-    return {
+    stats = {
         "samples": len(snaps),
         "per_split": {s: per_split.get(s, 0) for s in SPLITS},
         "per_class": {s: dict(per_class[s]) for s in SPLITS},
@@ -99,6 +108,9 @@ def _stats(snaps: list[Snapshot], splits: list[str], names: list[str]) -> dict[s
         "width": _range([s.width for s in snaps]),
         "height": _range([s.height for s in snaps]),
     }
+    if text_lines:  # an OCR version
+        stats["text_lines"] = text_lines
+    return stats
 
 
 def _range(values: list[int]) -> dict[str, float]:

@@ -151,7 +151,7 @@ class SchemaTests(BaseTestCase):
             ["package", "onnx", "int8_package", "int8_onnx"],
         )
         self.assertEqual(
-            schemas["LabelExportFormatEnum"]["enum"], ["coco", "voc", "imagenet", "csv"]
+            schemas["LabelExportFormatEnum"]["enum"], ["coco", "voc", "imagenet", "csv", "ppocr"]
         )
         self.assertIn("cancelled", schemas["JobStatusEnum"]["enum"])
         job = schemas["TrainingJob"]["properties"]

@@ -30,6 +30,9 @@ class Format(StrEnum):
     COCO = "coco"
     VOC = "voc"
     YOLO = "yolo"
+    PPOCR_LABEL = "ppocr_label"
+    PPOCR_REC = "ppocr_rec"
+    ICDAR2015 = "icdar2015"
 
     @property
     def title(self) -> str:
@@ -44,9 +47,13 @@ FORMAT_TITLES = {
     Format.COCO: "COCO JSON",
     Format.VOC: "Pascal VOC XML",
     Format.YOLO: "YOLO txt",
+    Format.PPOCR_LABEL: _("PPOCRLabel Label.txt"),
+    Format.PPOCR_REC: _("PaddleOCR recognition list (rec_gt.txt)"),
+    Format.ICDAR2015: "ICDAR 2015",
 }
 DETECTION_ONLY = {Format.COCO, Format.VOC, Format.YOLO}
 CLASSIFICATION_ONLY = {Format.CLASS_FOLDERS, Format.LIST_FILE}
+OCR_ONLY = {Format.PPOCR_LABEL, Format.PPOCR_REC, Format.ICDAR2015}
 
 
 @dataclass(frozen=True, slots=True)  # slots: an import may hold millions
@@ -68,6 +75,7 @@ class Record:
     path: str
     labels: list[str] = field(default_factory=list)
     boxes: list[Box] = field(default_factory=list)
+    text_lines: list = field(default_factory=list)  # formats.ocr.RawTextLine, OCR formats only
     split: str = ""
     labeled: bool = False  # a label file spoke about this image (it may still have no boxes)
 

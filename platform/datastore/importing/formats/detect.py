@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datastore.importing.formats.base import (
     CLASSIFICATION_ONLY,
     DETECTION_ONLY,
+    OCR_ONLY,
     Format,
     ReadResult,
 )
@@ -18,12 +19,20 @@ from datastore.importing.formats.folders import (
     read_flat,
 )
 from datastore.importing.formats.listfile import find_list_files, read_list_files
+from datastore.importing.formats.ocr import (
+    find_icdar,
+    find_label_txt,
+    find_rec_gt,
+    read_icdar2015,
+    read_ppocr_label,
+    read_ppocr_rec,
+)
 from datastore.importing.formats.voc import is_voc, read_voc
 from datastore.importing.formats.yolo import find_label_files, read_yolo
 from datastore.importing.problems import ImportRejected, Severity
 from datastore.importing.tree import SourceTree
 
-LABEL_FILE_FORMATS = {Format.LIST_FILE, Format.CSV, Format.COCO, Format.VOC, Format.YOLO}
+LABEL_FILE_FORMATS = {Format.LIST_FILE, Format.CSV, Format.COCO, Format.VOC, Format.YOLO, *OCR_ONLY}
 READERS: dict[Format, Callable[[SourceTree], ReadResult]] = {
     Format.CLASS_FOLDERS: read_class_folders,
     Format.FLAT: read_flat,
@@ -32,11 +41,30 @@ READERS: dict[Format, Callable[[SourceTree], ReadResult]] = {
     Format.COCO: read_coco,
     Format.VOC: read_voc,
     Format.YOLO: read_yolo,
+    Format.PPOCR_LABEL: read_ppocr_label,
+    Format.PPOCR_REC: read_ppocr_rec,
+    Format.ICDAR2015: read_icdar2015,
 }
 
 
-def detect_format(tree: SourceTree, detection: bool) -> tuple[Format, str]:
+def detect_ocr_format(tree: SourceTree) -> tuple[Format, str]:
+    """An OCR dataset reads only OCR label files (or plain images)."""
+    label_txt = find_label_txt(tree)
+    if label_txt:
+        return Format.PPOCR_LABEL, f"Found PPOCRLabel labels in {label_txt[0]}."
+    rec = find_rec_gt(tree)
+    if rec:
+        return Format.PPOCR_REC, f"Found a recognition list in {rec[0]}."
+    icdar = find_icdar(tree)
+    if icdar:
+        return Format.ICDAR2015, f"Found {len(icdar)} ICDAR 2015 files, such as {icdar[0]}."
+    return Format.FLAT, "Found images without labels."
+
+
+def detect_format(tree: SourceTree, detection: bool, ocr: bool = False) -> tuple[Format, str]:
     """The most specific format the files match, and a sentence saying why."""
+    if ocr:
+        return detect_ocr_format(tree)
     coco = first_coco_file(tree)
     if coco:
         return Format.COCO, f"Found COCO annotations in {coco}."
@@ -57,7 +85,14 @@ def detect_format(tree: SourceTree, detection: bool) -> tuple[Format, str]:
     return Format.FLAT, "Found images without labels."
 
 
-def read_tree(tree: SourceTree, fmt: Format, detection: bool) -> ReadResult:
+def read_tree(tree: SourceTree, fmt: Format, detection: bool, ocr: bool = False) -> ReadResult:
+    if ocr != (fmt in OCR_ONLY) and fmt != Format.FLAT:
+        raise ImportRejected(
+            f"{fmt.title} labels cannot be imported into "
+            + ("an OCR dataset." if ocr else "a dataset of this task type."),
+            "Create a dataset of the matching task type, or import as 'Flat images' to bring "
+            "in the images without their labels.",
+        )
     kind = "an object detection" if detection else "a classification"
     if (detection and fmt in CLASSIFICATION_ONLY) or (not detection and fmt in DETECTION_ONLY):
         raise ImportRejected(
@@ -73,7 +108,11 @@ def read_tree(tree: SourceTree, fmt: Format, detection: bool) -> ReadResult:
                 "Check the format you chose, or choose 'Flat images' to import the images "
                 "without labels.",
             )
-    if detection:
+    if ocr:
+        for record in result.records.values():
+            record.labels.clear()
+            record.boxes.clear()
+    elif detection:
         for record in result.records.values():
             record.labels.clear()  # folder names and list labels mean nothing for detection
     else:
