@@ -10,7 +10,7 @@ import numpy as np
 
 import framework
 import framework.nn.functional as F
-from framework.onnx.import_.registry import array_op, imports, is_float, new_array
+from framework.onnx.import_.registry import array_op, imports, ints, is_float, new_array
 from framework.ops.manipulation.pad import Pad
 
 _BN_FORMATS = {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
@@ -232,6 +232,34 @@ def _window_pool(node, x, kernel, strides, dilations, pads, ceil_mode):
         counted = np.pad(counted, [(pads[i], ends[i]) for i in range(dims)])
     counts = functools.reduce(np.add, taps(counted[None, None]))
     return y / new_array(x, counts.astype(x._data.dtype))
+
+
+@imports("MaxUnpool", static=(2,))
+def _max_unpool(ctx, node, args):
+    x, indices, output_shape = (list(args) + [None])[:3]
+    dims = x.ndim - 2
+    kernel = list(node.attrs["kernel_shape"])
+    strides = list(node.attrs.get("strides", [1] * dims))
+    pads = [int(p) for p in node.attrs.get("pads", [0] * (2 * dims))]
+    # The indices address the inferred shape; a larger output_shape pads zeros at the end.
+    size = [
+        (x.shape[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[dims + i]
+        for i in range(dims)
+    ]
+    volume = math.prod(size)
+    n, c = x.shape[:2]
+
+    def per_plane(xp, index):  # ONNX indexes the whole NC... output, Paddle each plane
+        planes = xp.arange(n * c, dtype=np.int64).reshape(n, c, *([1] * dims)) * volume
+        return index.astype(np.int64) - planes
+
+    unpool = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}[dims]
+    y = unpool(x, array_op(per_plane, indices), kernel, strides, 0, output_size=size)
+    if output_shape is None:
+        return y
+    wanted = ints(output_shape)[2:]
+    widths = ((0, 0), (0, 0), *((0, max(w - s, 0)) for w, s in zip(wanted, size, strict=True)))
+    return Pad(widths, "constant", 0.0).apply(y) if any(map(any, widths)) else y
 
 
 @imports("GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool")

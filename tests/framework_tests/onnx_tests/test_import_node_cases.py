@@ -24,7 +24,6 @@ OPSETS = (22, 23)
 NOT_SUPPORTED = {
     "Bernoulli": "random sampling; ONNX's expected values come from NumPy's generator",
     "RandomUniformLike": "random sampling; ONNX's expected values come from NumPy's generator",
-    "MaxUnpool": "no max_unpool in the framework yet",
 }
 # Settings of supported ops that are refused (with a message naming them), and why.
 REFUSED_SETTINGS = {
