@@ -16,7 +16,7 @@ follows would be specialised to this one input and silently baked into the graph
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,6 +38,7 @@ class Tracer:
     def __init__(self, name: str) -> None:
         self.graph = Graph(name)
         self._names: dict[int, str] = {}  # id(array) -> value name
+        self._arrays: dict[str, Any] = {}  # value name -> array
         self._keep: list[Any] = []  # every named array stays alive, so ids stay unique
         self._dynamic: set[str] = set()  # values that depend on a graph input
         self._tainted: dict[int, tuple] = {}  # arrays from inputs via unrecordable ops
@@ -63,7 +64,41 @@ class Tracer:
 
     def _bind(self, name: str, array: Any) -> None:
         self._names[id(array)] = name
+        self._arrays[name] = array
         self._keep.append(array)
+
+    def bind_placeholder(self, array: Any, dynamic: bool) -> str:
+        """A fresh value name for `array`, an input of a sub-graph being traced."""
+        name = f"v{self._values}"
+        self._values += 1
+        self.graph.add_value(name, array.shape, array.dtype)
+        self._bind(name, array)
+        if dynamic:
+            self._dynamic.add(name)
+        return name
+
+    def array_of(self, name: str) -> Any:
+        return self._arrays[name]
+
+    @contextmanager
+    def sub_trace(self) -> Iterator[list]:
+        """Record the nodes run inside into the list it yields instead of the graph (a branch
+        or a loop body; `framework.jit.control_flow` turns them into a sub-graph)."""
+        outer = self.graph.nodes
+        nodes: list = []
+        self.graph.nodes = nodes
+        try:
+            yield nodes
+        finally:
+            self.graph.nodes = outer
+
+    def seal(self, names: Iterable[str], why: str) -> None:
+        """Values made inside a sub-graph: a later op reading them outside is reported."""
+        for name in names:
+            array = self._arrays.pop(name, None)
+            if array is not None and self._names.get(id(array)) == name:
+                del self._names[id(array)]
+                self._tainted[id(array)] = (array, why)
 
     def name_of(self, array: Any) -> str:
         """The value name of `array`; an array never seen before becomes a constant."""
@@ -184,6 +219,11 @@ class _Active(threading.local):
 
 
 _active = _Active()
+
+
+def active_tracer() -> Tracer | None:
+    """This thread's tracer while a trace runs, else None."""
+    return _active.tracer
 
 
 def is_tracing() -> bool:
