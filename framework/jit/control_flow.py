@@ -26,32 +26,47 @@ from framework.jit.tracer import Tracer
 _SEALED = "a tensor made inside a cond/while_loop branch and not returned by it"
 
 
+class UndefinedVar:
+    """A variable a transcribed function has not assigned yet (`framework.jit.dy2static`).
+    A branch that leaves it undefined makes the cond's output undefined too."""
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+
+UNDEFINED = UndefinedVar()
+
+
 @dataclass
 class Branch:
-    """One traced sub-graph: its nodes, what it reads from outside, and what it returns."""
+    """One traced sub-graph: its nodes, the values made inside, and what it returned."""
 
     nodes: list
     produced: dict[str, Any]  # value name -> Value, made inside
-    captured: list[str]  # outer values it reads, in first-use order
-    outputs: list[str]
     structure: Any  # the returned structure, tensors as {"tensor": i}
     leaves: list[Tensor] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    captured: list[str] = field(default_factory=list)  # outer values read, in first-use order
+
+    def close(self, outputs: Sequence[str], placeholders: Sequence[str] = ()) -> None:
+        """Fix the output names; what the branch reads from outside follows from them."""
+        self.outputs = list(outputs)
+        local = {out for node in self.nodes for out in node.outputs} | set(placeholders)
+        captured: list[str] = []
+        for name in [n for node in self.nodes for n in node.inputs] + self.outputs:
+            if name and name not in local and name not in captured:
+                captured.append(name)
+        self.captured = captured
 
 
-def trace_branch(tracer: Tracer, fn: Callable[[], Any], placeholders: Sequence[str] = ()) -> Branch:
+def trace_branch(tracer: Tracer, fn: Callable[[], Any]) -> Branch:
     with tracer.sub_trace() as nodes:
         result = fn()
     leaves: list[Tensor] = []
     structure = flatten(result, leaves)
-    outputs = [tracer.name_of(t._data) for t in leaves]
-    made = {out for node in nodes for out in node.outputs}
-    local = made | set(placeholders)
-    captured: list[str] = []
-    for name in [n for node in nodes for n in node.inputs] + outputs:
-        if name and name not in local and name not in captured:
-            captured.append(name)
-    produced = {name: tracer.graph.values.pop(name) for name in sorted(made)}
-    return Branch(nodes, produced, captured, outputs, structure, leaves)
+    made = sorted({out for node in nodes for out in node.outputs})
+    produced = {name: tracer.graph.values.pop(name) for name in made}
+    return Branch(nodes, produced, structure, leaves)
 
 
 def build_subgraph(tracer: Tracer, branch: Branch, inputs: Sequence[str], name: str) -> dict:
@@ -71,37 +86,84 @@ def trace_cond(tracer: Tracer, pred: Tensor, true_fn: Callable | None, false_fn:
     result (fresh tensors that the node's outputs name)."""
     take = predicate_value(pred, "cond")
     pred_name = tracer.name_of(pred._data)
-    branches = [trace_branch(tracer, fn or (lambda: None)) for fn in (true_fn, false_fn)]
-    true_b, false_b = branches
-    if true_b.structure != false_b.structure:
-        raise TracingError(
-            "cond: true_fn and false_fn return different structures "
-            f"({describe(true_b.structure)} vs {describe(false_b.structure)}) "
-            f"{location(tracer.scope)}; both branches must return the same nesting of "
-            "tensors (and equal Python values), so the graph knows what the node gives"
-        )
-    for a, b in zip(true_b.leaves, false_b.leaves, strict=True):
+    true_b, false_b = (trace_branch(tracer, fn or (lambda: None)) for fn in (true_fn, false_fn))
+    pairs: list[tuple[Tensor, Tensor]] = []
+    structure = _pair(true_b.structure, false_b.structure, true_b, false_b, pairs, tracer)
+    true_b.close([tracer.name_of(a._data) for a, _ in pairs])
+    false_b.close([tracer.name_of(b._data) for _, b in pairs])
+    captured = list(dict.fromkeys(true_b.captured + false_b.captured))
+    attrs = {
+        "true_graph": build_subgraph(tracer, true_b, captured, "true_graph"),
+        "false_graph": build_subgraph(tracer, false_b, captured, "false_graph"),
+    }
+    for branch in (true_b, false_b):
+        tracer.seal(branch.produced, _SEALED)
+    results = [Tensor._wrap(fresh((a if take else b)._data)) for a, b in pairs]
+    outs = tracer.emit("cond", [pred_name, *captured], attrs, [t._data for t in results])
+    for name, (a, b) in zip(outs, pairs, strict=True):
+        tracer.graph.values[name].shape = [
+            x if x == y else None for x, y in zip(a.shape, b.shape, strict=True)
+        ]
+    return unflatten(structure, results)
+
+
+def _pair(sa: Any, sb: Any, ta: Branch, tb: Branch, pairs: list, tracer: Tracer) -> Any:
+    """The cond's result structure from both branches' ones; each tensor output becomes a pair
+    (true side, false side). Python numbers that differ, or face a tensor, become constants."""
+    if "tensor" in sa and "tensor" in sb:
+        a, b = ta.leaves[sa["tensor"]], tb.leaves[sb["tensor"]]
         if a._data.dtype != b._data.dtype or a._data.ndim != b._data.ndim:
             raise TracingError(
                 f"cond: a value the branches return is {a._data.dtype} {list(a.shape)} in "
                 f"true_fn but {b._data.dtype} {list(b.shape)} in false_fn "
                 f"{location(tracer.scope)}; cast or reshape one branch to match the other"
             )
-    captured = list(dict.fromkeys(true_b.captured + false_b.captured))
-    attrs = {
-        "true_graph": build_subgraph(tracer, true_b, captured, "true_graph"),
-        "false_graph": build_subgraph(tracer, false_b, captured, "false_graph"),
-    }
-    for branch in branches:
-        tracer.seal(branch.produced, _SEALED)
-    chosen = true_b if take else false_b
-    results = [Tensor._wrap(fresh(t._data)) for t in chosen.leaves]
-    outs = tracer.emit("cond", [pred_name, *captured], attrs, [t._data for t in results])
-    for name, a, b in zip(outs, true_b.leaves, false_b.leaves, strict=True):
-        tracer.graph.values[name].shape = [
-            x if x == y else None for x, y in zip(a.shape, b.shape, strict=True)
-        ]
-    return unflatten(chosen.structure, results)
+        pairs.append((a, b))
+        return {"tensor": len(pairs) - 1}
+    if sa.get("python", None) is UNDEFINED or sb.get("python", None) is UNDEFINED:
+        return {"python": UNDEFINED}
+    if "python" in sa and "python" in sb and type(sa["python"]) is type(sb["python"]):
+        if sa["python"] == sb["python"]:
+            return sa
+    numbers = [_number(sa), _number(sb)]
+    if all(n is not None for n in numbers):
+        dtype = np.result_type(*[n.dtype for n in numbers])
+        pairs.append(tuple(Tensor._wrap(n.astype(dtype)) for n in numbers))
+        return {"tensor": len(pairs) - 1}
+    if "tensor" in sa and numbers[1] is not None or "tensor" in sb and numbers[0] is not None:
+        a = ta.leaves[sa["tensor"]] if "tensor" in sa else None
+        b = tb.leaves[sb["tensor"]] if "tensor" in sb else None
+        tensor = a if a is not None else b
+        if tensor._data.ndim == 0:  # the Python number becomes a constant of the same dtype
+            number = Tensor._wrap(numbers[0 if a is None else 1].astype(tensor._data.dtype))
+            pairs.append((number if a is None else a, number if b is None else b))
+            return {"tensor": len(pairs) - 1}
+    for kind in ("tuple", "list"):
+        if kind in sa and kind in sb and len(sa[kind]) == len(sb[kind]):
+            items = [
+                _pair(x, y, ta, tb, pairs, tracer) for x, y in zip(sa[kind], sb[kind], strict=True)
+            ]
+            return {kind: items}
+    if "dict" in sa and "dict" in sb and sa["dict"].keys() == sb["dict"].keys():
+        items = {k: _pair(sa["dict"][k], sb["dict"][k], ta, tb, pairs, tracer) for k in sa["dict"]}
+        return {"dict": items}
+    raise TracingError(
+        f"cond: true_fn returns {describe(sa)} where false_fn returns {describe(sb)} "
+        f"{location(tracer.scope)}; both branches must return the same nesting of tensors "
+        "(and equal Python values), so the graph knows what the node gives"
+    )
+
+
+def _number(structure: Any) -> Any:
+    """A Python number as a NumPy array (bool, int64, float32); None for anything else."""
+    value = structure.get("python")
+    if isinstance(value, bool):
+        return np.asarray(value)
+    if isinstance(value, int):
+        return np.asarray(value, "int64")
+    if isinstance(value, float):
+        return np.asarray(value, "float32")
+    return None
 
 
 def trace_while(tracer: Tracer, cond: Callable, body: Callable, loop_vars: list[Tensor]):
@@ -111,13 +173,13 @@ def trace_while(tracer: Tracer, cond: Callable, body: Callable, loop_vars: list[
     for place, var in zip(places, loop_vars, strict=True):
         place.stop_gradient = var.stop_gradient
     names = [tracer.bind_placeholder(p._data, dynamic=True) for p in places]
-    cond_b = trace_branch(tracer, lambda: cond(*places), names)
+    cond_b = trace_branch(tracer, lambda: cond(*places))
     if len(cond_b.leaves) != 1 or cond_b.structure != {"tensor": 0}:
         raise TracingError(
             f"while_loop: cond must return one bool tensor, got {describe(cond_b.structure)} "
             f"{location(tracer.scope)}"
         )
-    body_b = trace_branch(tracer, lambda: as_list(body(*places)), names)
+    body_b = trace_branch(tracer, lambda: [_as_tensor(v) for v in as_list(body(*places))])
     if len(body_b.leaves) != count or body_b.structure != {
         "list": [{"tensor": i} for i in range(count)]
     }:
@@ -134,7 +196,9 @@ def trace_while(tracer: Tracer, cond: Callable, body: Callable, loop_vars: list[
             )
         value = tracer.graph.values[names[index]]
         value.shape = [x if x == y else None for x, y in zip(var.shape, new.shape, strict=True)]
-    captured = list(dict.fromkeys(c for c in cond_b.captured + body_b.captured if c not in names))
+    cond_b.close([tracer.name_of(t._data) for t in cond_b.leaves], names)
+    body_b.close([tracer.name_of(t._data) for t in body_b.leaves], names)
+    captured = list(dict.fromkeys(cond_b.captured + body_b.captured))
     inputs = [*names, *captured]
     attrs = {
         "num_loop_vars": count,
@@ -173,6 +237,13 @@ def predicate_value(pred: Tensor, op: str) -> bool:
             f"{list(array.shape)}; reduce it first (`x.all()`, `x.any()`)"
         )
     return bool(array.reshape(-1)[0])
+
+
+def _as_tensor(value: Any) -> Any:
+    """A Python number a loop body returns for a loop var, as a tensor."""
+    if isinstance(value, bool | int | float) and not isinstance(value, Tensor):
+        return Tensor._wrap(_number({"python": value}))
+    return value
 
 
 def fresh(array: Any) -> Any:

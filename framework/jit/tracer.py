@@ -10,7 +10,12 @@ reads becomes a "constant" initializer.
 
 While tracing, turning a tensor that depends on the inputs into a Python value (`bool(x)`,
 `x.item()`, `int(x)`, `x.numpy()`, ...) raises `ControlFlowError`: the Python code that
-follows would be specialised to this one input and silently baked into the graph.
+follows would be specialised to this one input and silently baked into the graph. The
+`if`/`while`/`for range` statements of the function `to_static` / `jit.save` trace are
+transcribed first (`framework.jit.dy2static`), so those become `cond` / `while_loop` nodes
+(`framework.jit.control_flow`, which traces each branch into a separate node list with
+`Tracer.sub_trace`); the guard still catches the rest (sublayers' own control flow,
+conditional expressions, `.item()`).
 """
 
 from __future__ import annotations
@@ -277,7 +282,8 @@ def _guard(method_name: str, original: Callable) -> Callable:
                 f"{_REWRITES[method_name]} turned a traced tensor (shape {self.shape}, computed "
                 f"from the inputs) into a Python value {location(tracer.scope)}. The graph would "
                 "be specialised to this one input. Rewrite it with tensor ops: "
-                "`framework.where(cond, a, b)` instead of `if`, keep values as tensors instead "
+                "`framework.where(cond, a, b)` or `framework.static.nn.cond(pred, true_fn, "
+                "false_fn)` instead of `if`, keep values as tensors instead "
                 "of `.item()`/`.numpy()`, read sizes from `x.shape` instead of tensors; or run "
                 "that layer eagerly (to_static(..., full_graph=False))."
             )
