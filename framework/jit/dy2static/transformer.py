@@ -6,6 +6,7 @@ time (`framework.jit.dy2static.runtime`), as Paddle's dy2static transformers do.
 - `while t: A` becomes a cond and a body function over the variables the body assigns, and
   `(vars) = _jst.convert_while(cond_fn, body_fn, (current values))`.
 - `for i in range(...)` becomes such a while loop over a hidden counter.
+- `a if t else b` becomes `_jst.convert_ifelse(t, lambda: a, lambda: b, ())`.
 - `break` / `continue` in those loops set flag variables; the rest of the body runs under
   `if not flag`, and the loop condition checks the break flag.
 - An early `return` in an `if` branch (outside loops) is moved to the end: the statements after
@@ -29,7 +30,23 @@ PREFIX = "_jst_"  # generated names; their functions are never loop or branch va
 
 
 def has_control_flow(function: ast.FunctionDef) -> bool:
-    return any(isinstance(n, ast.If | ast.While | ast.For) for n in _walk_local(function.body))
+    kinds = ast.If | ast.While | ast.For | ast.IfExp
+    return any(isinstance(n, kinds) for n in _walk_local(function.body))
+
+
+class _ConditionalExpressions(ast.NodeTransformer):
+    """`a if t else b` -> `_jst.convert_ifelse(t, lambda: a, lambda: b, ())`."""
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        call = _runtime_call(
+            "convert_ifelse",
+            convert_test(node.test),
+            _thunk(node.body),
+            _thunk(node.orelse),
+            ast.Tuple([], ast.Load()),
+        )
+        return ast.copy_location(call, node)
 
 
 class Transcriber:
@@ -40,6 +57,7 @@ class Transcriber:
 
     # --- entry ----------------------------------------------------------------------------------
     def function(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        node.body = [_ConditionalExpressions().visit(stmt) for stmt in node.body]
         node.body = self.block(fold_returns(node.body), in_loop=False)
         return node
 

@@ -27,6 +27,10 @@ def if_else(x):
     return y + 1.0
 
 
+def conditional_expression(x):
+    return x * 2.0 if x.sum() > 0 and x.max() < 50.0 else framework.tanh(x)
+
+
 def early_return(x):
     if x.mean() > 0:
         return x * 3.0
@@ -94,6 +98,7 @@ def _n(count: int) -> framework.Tensor:
 CASES = [
     (if_else, [ROWS], [(1.0,), (-1.0,)], "cond"),
     (early_return, [ROWS], [(1.0,), (-1.0,)], "cond"),
+    (conditional_expression, [ROWS], [(1.0,), (-1.0,), (30.0,)], "cond"),
     (for_with_break, [ROWS, COUNT], [(1.0, 0), (1.0, 2), (1.0, 9)], "while_loop"),
     (while_with_continue, [ROWS, COUNT], [(1.0, 0), (1.0, 3), (0.5, 6)], "while_loop"),
     (nested, [ROWS, COUNT], [(1.0, 0), (1.0, 3), (-1.0, 2), (0.1, 6)], "cond"),
