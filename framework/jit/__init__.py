@@ -10,8 +10,9 @@ inference predictor, the ONNX exporter and the other converters build on.
 Python `if`/`while`/`for ... in range(...)` statements (and `a if t else b`) on tensors computed
 from the inputs are transcribed before tracing (`framework.jit.dy2static`) into `cond` /
 `while_loop` nodes (`framework.static.nn.cond` / `while_loop`), so a saved model branches and
-loops per input. Only the traced function itself is transcribed: control flow in the sublayers
-it calls, and what cannot be transcribed, raises `ControlFlowError` naming the place.
+loops per input. The traced function and the forwards of its sublayers (model code, not the
+framework's own layers) are transcribed, not other functions they call: control flow there,
+and what cannot be transcribed, raises `ControlFlowError` naming the place.
 """
 
 from framework.jit.errors import (

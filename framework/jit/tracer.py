@@ -303,13 +303,15 @@ def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
         raise TracingError("another trace has been running for 10 minutes; giving up")
     own = vars(Tensor)  # patch only what Tensor defines itself, so restoring is exact
     originals = {name: own[name] for name in (*_GUARDED, *_UNRECORDED) if name in own}
-    handles = []
+    handles: list = []
+    transcribed: list = []
     try:
         for name, original in originals.items():
             wrap = _guard if name in _GUARDED else _taint
             setattr(Tensor, name, wrap(name, original))
         if layer is not None:
             handles = _scope_hooks(tracer, layer)
+            transcribed = _transcribe_sublayers(layer)
         _active.tracer = tracer
         previous = autograd.set_trace_hook(tracer.record)
         previous_op_hook = recording.set_op_hook(tracer.record_op)
@@ -322,9 +324,31 @@ def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
     finally:
         for handle in handles:
             handle.remove()
+        for sublayer in transcribed:
+            sublayer.__dict__.pop("forward", None)
         for name, original in originals.items():
             setattr(Tensor, name, original)
         _trace_lock.release()
+
+
+def _transcribe_sublayers(layer: Any) -> list:
+    """Give each sublayer whose forward is model code (not the framework's own layers) its
+    transcribed forward for this trace (`framework.jit.dy2static`), so an `if` on a tensor
+    there becomes a cond too. Returns the sublayers changed; the trace removes it after."""
+    from framework.jit.dy2static import convert_to_static
+
+    changed = []
+    for _, sublayer in layer.named_sublayers(include_self=False):
+        forward = getattr(type(sublayer), "forward", None)
+        if "forward" in vars(sublayer) or not callable(forward):
+            continue  # a to_static forward, or one set on the instance: leave it
+        if getattr(forward, "__module__", "").startswith("framework."):
+            continue
+        twin = convert_to_static(sublayer.forward)
+        if getattr(twin, "__func__", forward) is not forward:
+            object.__setattr__(sublayer, "forward", twin)
+            changed.append(sublayer)
+    return changed
 
 
 def _scope_hooks(tracer: Tracer, layer: Any) -> list:

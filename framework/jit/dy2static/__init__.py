@@ -9,8 +9,10 @@ and `static.nn.cond` / `while_loop` for tensors, which the trace keeps as `cond`
 and moved code. What cannot be rewritten stays Python and, if its condition is such a tensor,
 raises `ControlFlowError` naming the file and line.
 
-Only the decorated function (or Layer.forward) is rewritten, not the functions and sublayers
-it calls; control flow there needs `static.nn.cond` / `while_loop` or its own `to_static`.
+The decorated function (or Layer.forward) is rewritten, and during a trace so are the forwards
+of its sublayers whose class is model code (`tracer._transcribe_sublayers`; the framework's own
+layers trace as they are); other functions it calls are not, so control flow there needs
+`static.nn.cond` / `while_loop`.
 """
 
 from framework.jit.dy2static.convert import convert_to_static

@@ -87,6 +87,22 @@ class Gate(nn.Layer):
         return h
 
 
+class Block(nn.Layer):
+    def forward(self, x):
+        if x.mean() > 0:
+            return x * 0.5
+        return -x
+
+
+class WithBlocks(nn.Layer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(3, 3), Block())
+
+    def forward(self, x):
+        return self.body(x) + 1.0
+
+
 def _x(value: float, rows: int = 2) -> framework.Tensor:
     return framework.to_tensor((np.full((rows, 3), value) * np.arange(1, 4)).astype("float32"))
 
@@ -127,6 +143,17 @@ def test_a_layer_keeps_python_conditions_and_converts_tensor_ones(tmp_path):
     counts = loaded.program.op_counts()
     assert counts["cond"] == 1 and counts["tanh"] == 1 and counts.get("while_loop") is None
     for value in (1.0, -1.0, -3.0):
+        np.testing.assert_allclose(loaded(_x(value)).numpy(), model(_x(value)).numpy(), rtol=1e-6)
+
+
+def test_a_sublayers_forward_is_transcribed_too(tmp_path):
+    model = WithBlocks()
+    model.eval()
+    framework.jit.save(model, tmp_path / "m", input_spec=[ROWS])
+    loaded = framework.jit.load(tmp_path / "m")
+    assert loaded.program.op_counts()["cond"] == 1
+    assert "forward" not in vars(model.body[1])  # the trace put the original back
+    for value in (1.0, -1.0):
         np.testing.assert_allclose(loaded(_x(value)).numpy(), model(_x(value)).numpy(), rtol=1e-6)
 
 
