@@ -23,8 +23,6 @@ from framework.jit.errors import TracingError, location
 from framework.jit.graph import Graph
 from framework.jit.tracer import Tracer
 
-_SEALED = "a tensor made inside a cond/while_loop branch and not returned by it"
-
 
 class UndefinedVar:
     """A variable a transcribed function has not assigned yet (`framework.jit.dy2static`).
@@ -97,7 +95,7 @@ def trace_cond(tracer: Tracer, pred: Tensor, true_fn: Callable | None, false_fn:
         "false_graph": build_subgraph(tracer, false_b, captured, "false_graph"),
     }
     for branch in (true_b, false_b):
-        tracer.seal(branch.produced, _SEALED)
+        tracer.seal(branch.produced)
     results = [Tensor._wrap(fresh((a if take else b)._data)) for a, b in pairs]
     outs = tracer.emit("cond", [pred_name, *captured], attrs, [t._data for t in results])
     for name, (a, b) in zip(outs, pairs, strict=True):
@@ -206,10 +204,10 @@ def trace_while(tracer: Tracer, cond: Callable, body: Callable, loop_vars: list[
         "body_graph": build_subgraph(tracer, body_b, inputs, "body_graph"),
     }
     for branch in (cond_b, body_b):
-        tracer.seal(branch.produced, _SEALED)
+        tracer.seal(branch.produced)
     for name in names:
         tracer.graph.values.pop(name)
-    tracer.seal(names, _SEALED)
+    tracer.seal(names)
     arrays = [v._data for v in loop_vars] + [tracer.array_of(c) for c in captured]
     finals = run_while(attrs, arrays, get_array_module(arrays[0]))
     results = [Tensor._wrap(fresh(a)) for a in finals]

@@ -97,13 +97,13 @@ class Tracer:
         finally:
             self.graph.nodes = outer
 
-    def seal(self, names: Iterable[str], why: str) -> None:
+    def seal(self, names: Iterable[str]) -> None:
         """Values made inside a sub-graph: a later op reading them outside is reported."""
         for name in names:
             array = self._arrays.pop(name, None)
             if array is not None and self._names.get(id(array)) == name:
                 del self._names[id(array)]
-                self._tainted[id(array)] = (array, why)
+                self._tainted[id(array)] = (array, "")
 
     def name_of(self, array: Any) -> str:
         """The value name of `array`; an array never seen before becomes a constant."""
@@ -152,6 +152,13 @@ class Tracer:
                 names.append(item)
             else:
                 tainted = self._tainted.get(id(item))
+                if tainted is not None and id(item) not in self._names and not tainted[1]:
+                    raise TracingError(
+                        f"op {op_type} {location(self.scope)} reads a tensor made inside a "
+                        "cond/while_loop branch that the branch does not return (it was kept "
+                        "in an attribute, a list or a nonlocal variable). Return it from the "
+                        "branch (or assign it in both branches of the `if`) instead."
+                    )
                 if tainted is not None and id(item) not in self._names:
                     raise UnsupportedOpError(
                         f"`{tainted[1]}` on a tensor computed from the inputs has no "

@@ -146,3 +146,18 @@ def test_cond_and_while_loop_match_paddle(paddle):
         [paddle.zeros([], "int64"), theirs_x.clone()],  # Paddle assigns into the loop vars
     )  # fmt: skip
     np.testing.assert_allclose(power_loop(x, _n(3)).numpy(), s.numpy(), rtol=1e-6)
+
+
+def test_a_tensor_leaked_out_of_a_branch_is_reported():
+    kept = []
+
+    def leaky(x):
+        def true_fn():
+            kept.append(x * 2.0)
+            return x
+
+        out = cond(x.sum() > 0, true_fn, lambda: -x)
+        return out + kept[-1]
+
+    with pytest.raises(framework.jit.TracingError, match="does not return"):
+        framework.jit.trace_layer(leaky, [InputSpec([None, 3], "float32")])
