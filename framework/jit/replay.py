@@ -413,29 +413,9 @@ def _instance_norm(node, args):
     )
 
 
-# --- control flow: replay the taken branch / every iteration, so gradients follow them --------
-@replays("cond")
-def _cond(node, args):
-    from framework.inference.kernels.control_flow import truth
-    from framework.jit.subgraph import to_graph
-
-    pred, *xs = args
-    key = "true_graph" if truth(pred._data) else "false_graph"
-    return replay(to_graph(node.attrs[key]), xs, [])
-
-
-@replays("while_loop")
-def _while_loop(node, args):
-    from framework.inference.kernels.control_flow import truth
-    from framework.jit.subgraph import to_graph
-
-    count = int(attr(node, "num_loop_vars"))
-    test, step = to_graph(node.attrs["cond_graph"]), to_graph(node.attrs["body_graph"])
-    loop_vars, reads = list(args[:count]), list(args[count:])
-    while truth(replay(test, loop_vars + reads, [])[0]._data):
-        loop_vars = replay(step, loop_vars + reads, [])
-    return loop_vars
-
-
 def replayable_ops() -> list[str]:
     return sorted(_REPLAY)
+
+
+# Control flow replays its sub-graphs with `replay`, so it registers from its own module.
+from framework.jit import replay_control_flow  # noqa: E402, F401
