@@ -6,6 +6,13 @@
 
 The graph IR (`framework.jit.graph.Graph`, op set in `framework.jit.op_schema`) is the hub the
 inference predictor, the ONNX exporter and the other converters build on.
+
+Python `if`/`while`/`for ... in range(...)` statements (and `a if t else b`) on tensors computed
+from the inputs are transcribed before tracing (`framework.jit.dy2static`) into `cond` /
+`while_loop` nodes (`framework.static.nn.cond` / `while_loop`), so a saved model branches and
+loops per input. The traced function and the forwards of its sublayers (model code, not the
+framework's own layers) are transcribed, not other functions they call: control flow there,
+and what cannot be transcribed, raises `ControlFlowError` naming the place.
 """
 
 from framework.jit.errors import (

@@ -160,4 +160,31 @@ def _expand(node: Node, other: Node, a: Graph, b: Graph) -> dict | None:
     return {"shape": shape}
 
 
-_GENERALISE: dict[str, Callable] = {"reshape": _reshape, "expand": _expand}
+def _control_flow(node: Node, other: Node, a: Graph, b: Graph) -> dict | None:
+    """Sub-graphs traced at two sizes, merged as whole graphs are."""
+    from framework.jit import subgraph
+
+    merged = {}
+    for key in subgraph.attrs_of(node):
+        if node.attrs[key] == other.attrs[key]:
+            continue
+        sub_a = subgraph.to_graph(node.attrs[key])
+        sub_b = subgraph.to_graph(other.attrs[key])
+        if len(sub_a.inputs) != len(sub_b.inputs):
+            return None
+        shapes = [
+            [x if x == y else None for x, y in zip(sa, sb, strict=True)]
+            for sa, sb in zip(_shapes(sub_a), _shapes(sub_b), strict=True)
+        ]
+        result = merge_traces(sub_a, sub_b, shapes)
+        result.metadata.clear()
+        merged[key] = subgraph.to_json(result)
+    return merged
+
+
+_GENERALISE: dict[str, Callable] = {
+    "reshape": _reshape,
+    "expand": _expand,
+    "cond": _control_flow,
+    "while_loop": _control_flow,
+}

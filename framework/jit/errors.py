@@ -16,8 +16,10 @@ class UnsupportedOpError(TracingError):
 
 
 class ControlFlowError(TracingError):
-    """A traced tensor was turned into a Python value (`if x > 0`, `x.item()`, `int(x)`...),
-    so Python control flow would be baked into the graph for that one input."""
+    """A traced tensor was turned into a Python value (`x.item()`, `int(x)`, an `if` that
+    could not be transcribed into graph control flow...), so Python control flow would be
+    baked into the graph for that one input. Transcribed `if`/`while` statements name their
+    file and line."""
 
 
 class GraphDivergenceError(TracingError):

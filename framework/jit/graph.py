@@ -16,9 +16,11 @@ A `Graph` is an ordered list of `Node`s (topologically sorted) over named values
 Every value a node produces is described in `values` (shape, dtype), so shapes never have to
 be inferred. On disk (`jit.save`) the graph is `<path>.json` and the initializer arrays are
 `<path>.safetensors` (the same names); `to_json()` / `from_json()` convert, and
-`FORMAT_VERSION` is bumped whenever a reader would need to change. The JSON looks like:
+`FORMAT_VERSION` is bumped whenever a reader would need to change. Control flow (`cond`,
+`while_loop`) keeps its branches and loop bodies as sub-graphs in the node's attrs
+(`framework.jit.subgraph`). The JSON looks like:
 
-    {"format": "sampan.graph", "format_version": 1, "producer": {...}, "name": "ResNet",
+    {"format": "sampan.graph", "format_version": 2, "producer": {...}, "name": "ResNet",
      "inputs": [{"name": "x", "shape": [null, 3, 32, 32], "dtype": "float32"}],
      "outputs": [{"name": "v61", "shape": [null, 10], "dtype": "float32"}],
      "initializers": [{"name": "conv1.weight", "shape": [64, 3, 7, 7], "dtype": "float32",
@@ -40,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from framework.jit.op_schema import validate_node
+from framework.jit.op_schema import SUBGRAPH_OPS, validate_node
 
 FORMAT = "sampan.graph"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: control-flow nodes (cond, while_loop) with sub-graphs in their attrs
 INITIALIZER_KINDS = ("parameter", "buffer", "constant")
 
 
@@ -204,6 +206,10 @@ class Graph:
                 raise ValueError(f"node names must be unique and non-empty, got {node.name!r}")
             names.add(node.name)
             validate_node(node)
+            if node.op_type in SUBGRAPH_OPS:
+                from framework.jit import subgraph
+
+                subgraph.validate(node)
             for name in node.inputs:
                 if name and name not in defined:
                     raise ValueError(
@@ -299,7 +305,12 @@ class Graph:
         """A short text listing of the graph, one node per line."""
         lines = [f"Graph {self.name}: inputs {self.inputs} -> outputs {self.outputs}"]
         for node in self.nodes:
-            attrs = ", ".join(f"{k}={v}" for k, v in node.attrs.items())
+            attrs = ", ".join(
+                f"{k}=<sub-graph: {len(v['nodes'])} nodes>"
+                if isinstance(v, dict) and "nodes" in v
+                else f"{k}={v}"
+                for k, v in node.attrs.items()
+            )
             lines.append(
                 f"  {node.name}: {node.op_type}({', '.join(node.inputs)}) -> "
                 f"{', '.join(node.outputs)}" + (f"  [{attrs}]" if attrs else "")

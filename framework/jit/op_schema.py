@@ -183,6 +183,16 @@ for _name in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_p
     _op(_name, "x", doc=f"{_name[7:]} over axes (None: all)", axes=None, keepdim=False)
 _op("reduce_var", "x", doc="variance over axes with ddof", axes=None, keepdim=False, ddof=0.0)
 
+# --- control flow (sub-graphs in attrs: framework.jit.subgraph) ---------------------------------
+_op("cond", "pred xs*", "ys*", doc="run true_graph if pred (a one-element bool tensor) else "
+    "false_graph on xs (the values either branch reads); ys are that branch's outputs",
+    true_graph=REQUIRED, false_graph=REQUIRED)  # fmt: skip
+_op("while_loop", "xs*", "ys*", doc="xs = loop vars (the first num_loop_vars) then the values "
+    "the loop reads; while cond_graph(vars, reads) is true, vars = body_graph(vars, reads); "
+    "ys are the final loop vars", num_loop_vars=REQUIRED, cond_graph=REQUIRED,
+    body_graph=REQUIRED)  # fmt: skip
+SUBGRAPH_OPS = frozenset({"cond", "while_loop"})
+
 
 def schema(op_type: str) -> OpSchema:
     found = SCHEMAS.get(op_type)

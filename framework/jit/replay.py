@@ -415,3 +415,7 @@ def _instance_norm(node, args):
 
 def replayable_ops() -> list[str]:
     return sorted(_REPLAY)
+
+
+# Control flow replays its sub-graphs with `replay`, so it registers from its own module.
+from framework.jit import replay_control_flow  # noqa: E402, F401

@@ -16,6 +16,7 @@ from typing import Any
 
 from framework.core.tensor import Tensor
 from framework.jit.capture import capture
+from framework.jit.dy2static import convert_to_static
 from framework.jit.graph import Graph
 from framework.jit.input_spec import InputSpec
 from framework.jit.serialization import load_graph, model_paths, save_graph
@@ -62,7 +63,7 @@ def trace_layer(
         owner.eval()
     try:
         name = type(owner).__name__ if owner is not None else getattr(function, "__name__", "graph")
-        graph = capture(function, examples, specs, layer=owner, name=name)
+        graph = capture(convert_to_static(function), examples, specs, layer=owner, name=name)
     finally:
         if training:
             owner.train()

@@ -15,6 +15,10 @@ before: the graph is a forward-only (inference) program. Programs are cached per
 signature: the InputSpec's shapes (None dims match any size) and dtypes, or the exact shapes
 when no spec is given; non-Tensor arguments are part of the signature and baked in.
 
+Before tracing, the function's `if`/`while`/`for range` statements are transcribed
+(`framework.jit.dy2static`): a condition that is a tensor computed from the inputs becomes a
+`cond` / `while_loop` node, so the graph branches and loops per input.
+
 `full_graph=False` falls back to eager for a signature whose tracing fails, with a warning,
 instead of raising. `build_strategy` and `backend` are accepted for Paddle compatibility.
 """
@@ -33,6 +37,7 @@ from framework.core import backend
 from framework.core.autograd import is_grad_enabled
 from framework.core.tensor import Tensor
 from framework.jit.capture import capture, unflatten
+from framework.jit.dy2static import convert_to_static
 from framework.jit.errors import TracingError
 from framework.jit.graph import Graph
 from framework.jit.input_spec import InputSpec
@@ -130,7 +135,8 @@ class StaticFunction:
         specs = self._specs_for(tensors)
         names = input_names(self._function, len(tensors), specs)
         specs = [InputSpec(s.shape, s.dtype, n) for s, n in zip(specs, names, strict=True)]
-        call = _with_baked(self._function, len(tensors) + len(baked), baked, kwargs)
+        function = convert_to_static(self._function)  # tensor if/while -> graph control flow
+        call = _with_baked(function, len(tensors) + len(baked), baked, kwargs)
         name = type(self._layer).__name__ if self._layer is not None else self.__name__
         try:
             graph = capture(call, tensors, specs, layer=self._layer, name=name)

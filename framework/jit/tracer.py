@@ -10,13 +10,18 @@ reads becomes a "constant" initializer.
 
 While tracing, turning a tensor that depends on the inputs into a Python value (`bool(x)`,
 `x.item()`, `int(x)`, `x.numpy()`, ...) raises `ControlFlowError`: the Python code that
-follows would be specialised to this one input and silently baked into the graph.
+follows would be specialised to this one input and silently baked into the graph. The
+`if`/`while`/`for range` statements of the function `to_static` / `jit.save` trace are
+transcribed first (`framework.jit.dy2static`), so those become `cond` / `while_loop` nodes
+(`framework.jit.control_flow`, which traces each branch into a separate node list with
+`Tracer.sub_trace`); the guard still catches the rest (sublayers' own control flow,
+conditional expressions, `.item()`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,6 +43,7 @@ class Tracer:
     def __init__(self, name: str) -> None:
         self.graph = Graph(name)
         self._names: dict[int, str] = {}  # id(array) -> value name
+        self._arrays: dict[str, Any] = {}  # value name -> array
         self._keep: list[Any] = []  # every named array stays alive, so ids stay unique
         self._dynamic: set[str] = set()  # values that depend on a graph input
         self._tainted: dict[int, tuple] = {}  # arrays from inputs via unrecordable ops
@@ -63,7 +69,41 @@ class Tracer:
 
     def _bind(self, name: str, array: Any) -> None:
         self._names[id(array)] = name
+        self._arrays[name] = array
         self._keep.append(array)
+
+    def bind_placeholder(self, array: Any, dynamic: bool) -> str:
+        """A fresh value name for `array`, an input of a sub-graph being traced."""
+        name = f"v{self._values}"
+        self._values += 1
+        self.graph.add_value(name, array.shape, array.dtype)
+        self._bind(name, array)
+        if dynamic:
+            self._dynamic.add(name)
+        return name
+
+    def array_of(self, name: str) -> Any:
+        return self._arrays[name]
+
+    @contextmanager
+    def sub_trace(self) -> Iterator[list]:
+        """Record the nodes run inside into the list it yields instead of the graph (a branch
+        or a loop body; `framework.jit.control_flow` turns them into a sub-graph)."""
+        outer = self.graph.nodes
+        nodes: list = []
+        self.graph.nodes = nodes
+        try:
+            yield nodes
+        finally:
+            self.graph.nodes = outer
+
+    def seal(self, names: Iterable[str]) -> None:
+        """Values made inside a sub-graph: a later op reading them outside is reported."""
+        for name in names:
+            array = self._arrays.pop(name, None)
+            if array is not None and self._names.get(id(array)) == name:
+                del self._names[id(array)]
+                self._tainted[id(array)] = (array, "")
 
     def name_of(self, array: Any) -> str:
         """The value name of `array`; an array never seen before becomes a constant."""
@@ -112,6 +152,13 @@ class Tracer:
                 names.append(item)
             else:
                 tainted = self._tainted.get(id(item))
+                if tainted is not None and id(item) not in self._names and not tainted[1]:
+                    raise TracingError(
+                        f"op {op_type} {location(self.scope)} reads a tensor made inside a "
+                        "cond/while_loop branch that the branch does not return (it was kept "
+                        "in an attribute, a list or a nonlocal variable). Return it from the "
+                        "branch (or assign it in both branches of the `if`) instead."
+                    )
                 if tainted is not None and id(item) not in self._names:
                     raise UnsupportedOpError(
                         f"`{tainted[1]}` on a tensor computed from the inputs has no "
@@ -186,6 +233,11 @@ class _Active(threading.local):
 _active = _Active()
 
 
+def active_tracer() -> Tracer | None:
+    """This thread's tracer while a trace runs, else None."""
+    return _active.tracer
+
+
 def is_tracing() -> bool:
     """Whether this thread is inside a trace (nested static functions then run their code)."""
     return _active.tracer is not None
@@ -237,7 +289,8 @@ def _guard(method_name: str, original: Callable) -> Callable:
                 f"{_REWRITES[method_name]} turned a traced tensor (shape {self.shape}, computed "
                 f"from the inputs) into a Python value {location(tracer.scope)}. The graph would "
                 "be specialised to this one input. Rewrite it with tensor ops: "
-                "`framework.where(cond, a, b)` instead of `if`, keep values as tensors instead "
+                "`framework.where(cond, a, b)` or `framework.static.nn.cond(pred, true_fn, "
+                "false_fn)` instead of `if`, keep values as tensors instead "
                 "of `.item()`/`.numpy()`, read sizes from `x.shape` instead of tensors; or run "
                 "that layer eagerly (to_static(..., full_graph=False))."
             )
@@ -257,13 +310,15 @@ def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
         raise TracingError("another trace has been running for 10 minutes; giving up")
     own = vars(Tensor)  # patch only what Tensor defines itself, so restoring is exact
     originals = {name: own[name] for name in (*_GUARDED, *_UNRECORDED) if name in own}
-    handles = []
+    handles: list = []
+    transcribed: list = []
     try:
         for name, original in originals.items():
             wrap = _guard if name in _GUARDED else _taint
             setattr(Tensor, name, wrap(name, original))
         if layer is not None:
             handles = _scope_hooks(tracer, layer)
+            transcribed = _transcribe_sublayers(layer)
         _active.tracer = tracer
         previous = autograd.set_trace_hook(tracer.record)
         previous_op_hook = recording.set_op_hook(tracer.record_op)
@@ -276,9 +331,31 @@ def tracing(tracer: Tracer, layer: Any = None) -> Iterator[Tracer]:
     finally:
         for handle in handles:
             handle.remove()
+        for sublayer in transcribed:
+            sublayer.__dict__.pop("forward", None)
         for name, original in originals.items():
             setattr(Tensor, name, original)
         _trace_lock.release()
+
+
+def _transcribe_sublayers(layer: Any) -> list:
+    """Give each sublayer whose forward is model code (not the framework's own layers) its
+    transcribed forward for this trace (`framework.jit.dy2static`), so an `if` on a tensor
+    there becomes a cond too. Returns the sublayers changed; the trace removes it after."""
+    from framework.jit.dy2static import convert_to_static
+
+    changed = []
+    for _, sublayer in layer.named_sublayers(include_self=False):
+        forward = getattr(type(sublayer), "forward", None)
+        if "forward" in vars(sublayer) or not callable(forward):
+            continue  # a to_static forward, or one set on the instance: leave it
+        if getattr(forward, "__module__", "").startswith("framework."):
+            continue
+        twin = convert_to_static(sublayer.forward)
+        if getattr(twin, "__func__", forward) is not forward:
+            object.__setattr__(sublayer, "forward", twin)
+            changed.append(sublayer)
+    return changed
 
 
 def _scope_hooks(tracer: Tracer, layer: Any) -> list:

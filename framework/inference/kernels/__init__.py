@@ -4,6 +4,7 @@ Importing this package registers all of them; `builder_for(op_type)` returns one
 """
 
 from framework.inference.kernels import (  # noqa: F401 - each module registers its kernels
+    control_flow,
     conv,
     elementwise,
     inverted_residual,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from framework.core import dtype as dtypes
+from framework.core import recording
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -41,7 +42,9 @@ def cast(x: Tensor, dtype: object) -> Tensor:
         return x
     if target.kind in "fc" and x._data.dtype.kind in "fc":
         return Cast(target).apply(x)
-    return Tensor._wrap(x._data.astype(target))
+    result = x._data.astype(target)
+    recording.record_op("cast", [x._data], {"dtype": target.name}, result)  # for jit traces
+    return Tensor._wrap(result)
 
 
 def astype(x: Tensor, dtype: object) -> Tensor:

@@ -47,8 +47,7 @@ def cast_to(x: Tensor, target: np.dtype) -> Tensor:
     """`x` in dtype `target`; a float tensor that needs a gradient is cast differentiably."""
     if x._data.dtype == target:
         return x
-    if x.stop_gradient:
-        return Tensor._wrap(x._data.astype(target))
-    from framework.ops.manipulation import cast  # the differentiable cast, owned there
+    # Always through `cast` (owned there): differentiable for floats, and seen by jit traces.
+    from framework.ops.manipulation import cast
 
     return cast(x, target)

@@ -85,8 +85,8 @@ class Branchy(nn.Layer):
 
     def forward(self, x):
         y = self.fc(x)
-        if self.how == "bool":
-            return y if y.mean() > 0 else -y
+        if self.how == "bool":  # (a plain `if` on a tensor is transcribed: test_dy2static)
+            return y * float(bool(y.mean() > 0))
         if self.how == "item":
             return y * y.sum().item()
         if self.how == "int":
