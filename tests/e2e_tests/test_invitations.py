@@ -30,7 +30,7 @@ def test_a_teammate_joins_only_by_accepting(page, live_server, screenshot) -> No
     workspace.add_member(owner, Membership.Role.OWNER)
 
     log_in(page, "olga")
-    page.goto("/workspaces/inspection-line/")
+    page.goto("/workspaces/inspection-line/members/")
     messages = []
     for address in ("tom@example.org", "ghost@example.org"):
         page.get_by_label("Username or email").fill(address)
