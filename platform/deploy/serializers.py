@@ -10,7 +10,14 @@ from rest_framework import serializers
 
 from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
+from deploy.exporting.parity_rules import parity_rule
 from deploy.models import Deployment, ModelExport
+
+
+def export_task(export: ModelExport) -> str:
+    """The task its package answers (meta.json), else its job's."""
+    task = (export.meta or {}).get("task") or (export.job.task if export.job else "")
+    return task or "classification"
 
 
 class ExportFormatField(serializers.ChoiceField):
@@ -29,6 +36,10 @@ class ParitySerializer(serializers.Serializer):
     passed = serializers.BooleanField(allow_null=True)
     top1_agreement = serializers.FloatField(
         allow_null=True, help_text="Share of images whose top class agrees (classifiers)"
+    )
+    rule = serializers.DictField(
+        help_text="What `passed` judged: {measure, at_most | at_least}; a float export's "
+        "max_abs_diff bound is relative to the outputs' scale (at least 1)"
     )
 
 
@@ -149,6 +160,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             "source": export.parity_source,
             "passed": export.parity_passed,
             "top1_agreement": export.top1_agreement,
+            "rule": parity_rule(export_task(export), export.is_int8),
         }
 
     def get_latency_ms(self, export: ModelExport) -> dict[str, float] | None:
@@ -156,13 +168,16 @@ class ModelExportSerializer(serializers.ModelSerializer):
             return None
         return {"batch_1": export.latency_batch1_ms, "batch_32": export.latency_batch32_ms}
 
-    def get_accuracy(self, export: ModelExport) -> dict[str, float | None] | None:
+    def get_accuracy(self, export: ModelExport) -> dict[str, Any] | None:
         if export.accuracy_before is None:
             return None
+        # Exports from before the count was kept: a float export scored its parity images.
+        fallback = None if export.is_int8 else export.parity_samples
         return {
             "trained_model": export.accuracy_before,
             "export": export.accuracy_after,
             "change": export.accuracy_change,
+            "samples": (export.details or {}).get("accuracy_samples", fallback),
         }
 
 

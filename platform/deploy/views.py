@@ -97,6 +97,7 @@ def deployment_list(request: HttpRequest, slug: str) -> HttpResponse:
             "workspace": workspace,
             "deployments": workspace.deployments.select_related("export"),
             "servable": servable,
+            "recommended": export_service.recommended_export(servable),
             "can_edit": role.covers(Role.MEMBER),
         },
     )
