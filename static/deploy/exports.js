@@ -128,9 +128,10 @@ form?.addEventListener("submit", async (event) => {
   refresh();
 });
 
-// On the job page, the job may succeed while the page is open: offer the form then.
+// On the job page, the job may succeed (or be cancelled, keeping its last checkpoint) while
+// the page is open: offer the form then.
 document.addEventListener("job-status", (event) => {
-  if (event.detail.status !== "succeeded") return;
+  if (!event.detail.hasModel) return;
   document.getElementById("export-unavailable")?.remove();
   if (form) form.hidden = false;
   refresh();

@@ -66,8 +66,10 @@ function showJob(job) {
   takeDownStaleFlashes(job.status, finished);
   if (document.body.dataset.jobStatus !== job.status) {
     document.body.dataset.jobStatus = job.status;
-    // The export panel (deploy/exports.js) offers its form once the job has succeeded.
-    document.dispatchEvent(new CustomEvent("job-status", { detail: { job: job.id, status: job.status } }));
+    // The export panel (deploy/exports.js) offers its form once the job has a model: it
+    // succeeded, or was cancelled after an epoch and kept its last checkpoint.
+    const hasModel = job.output_weights != null && ["succeeded", "cancelled"].includes(job.status);
+    document.dispatchEvent(new CustomEvent("job-status", { detail: { job: job.id, status: job.status, hasModel } }));
   }
 }
 

@@ -50,7 +50,17 @@ def check_exportable(job: TrainingJob, fmt: str) -> None:
         raise ValidationError(
             {"format": _("INT8 export needs framework.quantization, which this install lacks.")}
         )
-    if job.status != TrainingJob.Status.SUCCEEDED:
+    if job.status == TrainingJob.Status.CANCELLED and job.output_weights_id is None:
+        raise ValidationError(
+            {
+                "job": _(
+                    "Job #%(job_pk)s was cancelled before its first epoch ended; it has no "
+                    "checkpoint to export."
+                )
+                % {"job_pk": job.pk}
+            }
+        )
+    if job.status not in (TrainingJob.Status.SUCCEEDED, TrainingJob.Status.CANCELLED):
         raise ValidationError(
             {
                 "job": _(
