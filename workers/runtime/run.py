@@ -67,8 +67,8 @@ def run_claimed(job: TrainingJob, device: str) -> None:
             ended = job.mark_failed(
                 outcome.reason, outcome.suggestion, kind=outcome.kind, detail=outcome.detail
             )
-    if ended:
-        discard_checkpoint(job.pk)
+    if ended and job.status != TrainingJob.Status.CANCELLED:
+        discard_checkpoint(job.pk)  # a cancelled job keeps it, to resume from
 
 
 def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
