@@ -62,11 +62,25 @@ def test_the_working_pages_fit_a_phone(browser, live_server, tmp_path, settings)
         page.goto(f"/datasets/{dataset.pk}/label/?sample={sample.pk}")
         page.wait_for_function(f"() => document.body.dataset.imageReady === '{sample.pk}'")
         check_width(page, "label")
+        name = page.evaluate("""() => {
+            const e = document.getElementById('sample-name');
+            const style = getComputedStyle(e);
+            const lines = e.getBoundingClientRect().height / parseFloat(style.lineHeight);
+            return {title: e.title, lines, overflow: style.textOverflow, wrap: style.whiteSpace};
+        }""")
+        # one line, cut with an ellipsis, the whole name in its title; never broken mid-word
+        assert name["title"] == sample.original_name
+        assert (name["overflow"], name["wrap"]) == ("ellipsis", "nowrap")
+        assert name["lines"] < 1.5, name
         page.goto(f"/datasets/{dataset.pk}/")
         check_width(page, "gallery")
         page.goto(f"/datasets/{dataset.pk}/report/")
         page.wait_for_function("() => document.body.dataset.chartsReady === 'true'")
         check_width(page, "report")
+        # file names break between words first, mid-word only where a word is wider than the cell
+        wrapping = page.evaluate("""() => [...document.querySelectorAll('#problems td.mono')]
+            .map((td) => [getComputedStyle(td).wordBreak, getComputedStyle(td).overflowWrap])""")
+        assert wrapping and set(map(tuple, wrapping)) == {("normal", "anywhere")}, wrapping
         page.goto(f"/jobs/{job.pk}/")
         page.wait_for_selector("body[data-charts-ready]")
         check_width(page, "job")
