@@ -1,6 +1,6 @@
-"""On a phone (375x812) the working pages fit the screen: nothing makes the page wider than
-the viewport (the box label page once measured 3,333 px), so nobody scrolls sideways to find
-the controls."""
+"""On a phone (375x812) the working pages (label page, gallery, report, workspace overview,
+job page) fit the screen: nothing makes the page wider than the viewport (the box label page
+once measured 3,333 px), so nobody scrolls sideways to find the controls."""
 
 from __future__ import annotations
 
@@ -81,6 +81,8 @@ def test_the_working_pages_fit_a_phone(browser, live_server, tmp_path, settings)
         wrapping = page.evaluate("""() => [...document.querySelectorAll('#problems td.mono')]
             .map((td) => [getComputedStyle(td).wordBreak, getComputedStyle(td).overflowWrap])""")
         assert wrapping and set(map(tuple, wrapping)) == {("normal", "anywhere")}, wrapping
+        page.goto(f"/workspaces/{workspace.slug}/")
+        check_width(page, "overview")
         page.goto(f"/jobs/{job.pk}/")
         page.wait_for_selector("body[data-charts-ready]")
         check_width(page, "job")
