@@ -27,6 +27,27 @@ class ExportFormatField(serializers.ChoiceField):
         super().__init__(choices=ModelExport.Format.choices, **kwargs)
 
 
+class ParityRuleSerializer(serializers.Serializer):
+    """The measure a parity verdict judged and its bound (deploy.exporting.parity_rules)."""
+
+    measure = serializers.ChoiceField(
+        choices=["max_abs_diff", "top1_agreement", "label_set_agreement", "box_agreement"]
+    )
+    at_most = serializers.FloatField(
+        required=False, help_text="max_abs_diff's bound, relative to the outputs' scale (≥ 1)"
+    )
+    at_least = serializers.FloatField(required=False, help_text="An agreement's lowest share")
+
+
+class AccuracySerializer(serializers.Serializer):
+    """Accuracy on labelled check images, of the trained model and of this export."""
+
+    trained_model = serializers.FloatField()
+    export = serializers.FloatField(allow_null=True)
+    change = serializers.FloatField(allow_null=True)
+    samples = serializers.IntegerField(allow_null=True, help_text="Images each accuracy counts")
+
+
 class ParitySerializer(serializers.Serializer):
     """How closely the export reproduces the trained model on real images."""
 
@@ -37,10 +58,7 @@ class ParitySerializer(serializers.Serializer):
     top1_agreement = serializers.FloatField(
         allow_null=True, help_text="Share of images whose top class agrees (classifiers)"
     )
-    rule = serializers.DictField(
-        help_text="What `passed` judged: {measure, at_most | at_least}; a float export's "
-        "max_abs_diff bound is relative to the outputs' scale (at least 1)"
-    )
+    rule = ParityRuleSerializer(help_text="What `passed` judged, and the bound it held")
 
 
 PACKAGE_META_SCHEMA = {
@@ -168,6 +186,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             return None
         return {"batch_1": export.latency_batch1_ms, "batch_32": export.latency_batch32_ms}
 
+    @extend_schema_field(AccuracySerializer(allow_null=True))
     def get_accuracy(self, export: ModelExport) -> dict[str, Any] | None:
         if export.accuracy_before is None:
             return None
