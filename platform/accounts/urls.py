@@ -89,6 +89,7 @@ urlpatterns = [
     ),
     path("workspaces/", views.workspace_list, name="workspace_list"),
     path("workspaces/<slug:slug>/", views.workspace_detail, name="workspace_detail"),
+    path("workspaces/<slug:slug>/members/", views.member_list, name="member_list"),
     path("workspaces/<slug:slug>/members/add/", views.member_add, name="member_add"),
     path(
         "workspaces/<slug:slug>/invitations/",

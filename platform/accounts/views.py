@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services
 from accounts.forms import AddMemberForm, ApiTokenForm, InviteForm, SignUpForm, WorkspaceForm
 from accounts.models import ApiToken, Invitation, Membership, Workspace
+from accounts.overview import overview
 from core import throttling
 from core.scoping import Role, get_object_for_user_or_404, require_role, workspaces_for
 
@@ -112,6 +113,16 @@ def workspace_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A workspace opens on what is in it: its datasets, the jobs in flight and the
+    deployments, each linked. Members have their own page (`member_list`)."""
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    role = require_role(request.user, workspace, Role.VIEWER)
+    ctx = {"workspace": workspace, "can_edit": role.covers(Role.MEMBER), **overview(workspace)}
+    return render(request, "accounts/workspace_overview.html", ctx)
+
+
+@login_required
+def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
     role = require_role(request.user, workspace, Role.VIEWER)
     can_manage = role.covers(Role.ADMIN)
@@ -128,6 +139,7 @@ def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if settings.ADD_MEMBERS_DIRECTLY and role == Role.OWNER
         else None,
     }
+    # The template keeps its old name (it was the workspace's page) so branches editing it merge.
     return render(request, "accounts/workspace_detail.html", ctx)
 
 
@@ -140,7 +152,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         for error in form.errors.get("addressed_to", []) + form.errors.get("role", []):
             messages.error(request, error)
-        return redirect("accounts:workspace_detail", slug=workspace.slug)
+        return redirect("accounts:member_list", slug=workspace.slug)
     address, role = form.cleaned_data["addressed_to"], form.cleaned_role()
     try:
         services.invite(workspace, by=request.user, addressed_to=address, role=role)
@@ -148,7 +160,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, invited_message(address, role))
-    return redirect("accounts:workspace_detail", slug=workspace.slug)
+    return redirect("accounts:member_list", slug=workspace.slug)
 
 
 def invited_message(address: str, role: Role) -> str:
@@ -175,7 +187,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
             _("Withdrew the invitation for “%(addressed_to)s”.")
             % {"addressed_to": invitation.addressed_to},
         )
-    return redirect("accounts:workspace_detail", slug=workspace.slug)
+    return redirect("accounts:member_list", slug=workspace.slug)
 
 
 def _own_invitation(request: HttpRequest, invitation_id: int) -> Invitation:
@@ -239,7 +251,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         for error in form.errors.get("user", []) + form.errors.get("role", []):
             messages.error(request, error)
-    return redirect("accounts:workspace_detail", slug=workspace.slug)
+    return redirect("accounts:member_list", slug=workspace.slug)
 
 
 @login_required
@@ -251,14 +263,14 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
         services.remove_member(membership, by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect("accounts:workspace_detail", slug=workspace.slug)
+        return redirect("accounts:member_list", slug=workspace.slug)
     if membership.user_id == request.user.pk:
         messages.success(
             request, _("You left “%(workspace_name)s”.") % {"workspace_name": workspace.name}
         )
         return redirect("accounts:workspace_list")
     messages.success(request, _("Removed %(username)s.") % {"username": membership.user.username})
-    return redirect("accounts:workspace_detail", slug=workspace.slug)
+    return redirect("accounts:member_list", slug=workspace.slug)
 
 
 def _render_tokens(

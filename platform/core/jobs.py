@@ -164,8 +164,8 @@ class ClaimableJob(models.Model):
     def mark_succeeded(self, **results: Any) -> bool:
         return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
 
-    def mark_cancelled(self) -> bool:
-        return self._finish(self.Status.CANCELLED, stage="Cancelled")
+    def mark_cancelled(self, **results: Any) -> bool:
+        return self._finish(self.Status.CANCELLED, stage="Cancelled", **results)
 
     def mark_failed(self, reason: str, fix: str = "") -> bool:
         """Ends the job with a reason people read; server paths in it are cut to their names."""

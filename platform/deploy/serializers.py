@@ -10,7 +10,14 @@ from rest_framework import serializers
 
 from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
+from deploy.exporting.parity_rules import parity_rule
 from deploy.models import Deployment, ModelExport
+
+
+def export_task(export: ModelExport) -> str:
+    """The task its package answers (meta.json), else its job's."""
+    task = (export.meta or {}).get("task") or (export.job.task if export.job else "")
+    return task or "classification"
 
 
 class ExportFormatField(serializers.ChoiceField):
@@ -18,6 +25,27 @@ class ExportFormatField(serializers.ChoiceField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=ModelExport.Format.choices, **kwargs)
+
+
+class ParityRuleSerializer(serializers.Serializer):
+    """The measure a parity verdict judged and its bound (deploy.exporting.parity_rules)."""
+
+    measure = serializers.ChoiceField(
+        choices=["max_abs_diff", "top1_agreement", "label_set_agreement", "box_agreement"]
+    )
+    at_most = serializers.FloatField(
+        required=False, help_text="max_abs_diff's bound, relative to the outputs' scale (≥ 1)"
+    )
+    at_least = serializers.FloatField(required=False, help_text="An agreement's lowest share")
+
+
+class AccuracySerializer(serializers.Serializer):
+    """Accuracy on labelled check images, of the trained model and of this export."""
+
+    trained_model = serializers.FloatField()
+    export = serializers.FloatField(allow_null=True)
+    change = serializers.FloatField(allow_null=True)
+    samples = serializers.IntegerField(allow_null=True, help_text="Images each accuracy counts")
 
 
 class ParitySerializer(serializers.Serializer):
@@ -30,6 +58,7 @@ class ParitySerializer(serializers.Serializer):
     top1_agreement = serializers.FloatField(
         allow_null=True, help_text="Share of images whose top class agrees (classifiers)"
     )
+    rule = ParityRuleSerializer(help_text="What `passed` judged, and the bound it held")
 
 
 PACKAGE_META_SCHEMA = {
@@ -149,6 +178,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             "source": export.parity_source,
             "passed": export.parity_passed,
             "top1_agreement": export.top1_agreement,
+            "rule": parity_rule(export_task(export), export.is_int8),
         }
 
     def get_latency_ms(self, export: ModelExport) -> dict[str, float] | None:
@@ -156,13 +186,17 @@ class ModelExportSerializer(serializers.ModelSerializer):
             return None
         return {"batch_1": export.latency_batch1_ms, "batch_32": export.latency_batch32_ms}
 
-    def get_accuracy(self, export: ModelExport) -> dict[str, float | None] | None:
+    @extend_schema_field(AccuracySerializer(allow_null=True))
+    def get_accuracy(self, export: ModelExport) -> dict[str, Any] | None:
         if export.accuracy_before is None:
             return None
+        # Exports from before the count was kept: a float export scored its parity images.
+        fallback = None if export.is_int8 else export.parity_samples
         return {
             "trained_model": export.accuracy_before,
             "export": export.accuracy_after,
             "change": export.accuracy_change,
+            "samples": (export.details or {}).get("accuracy_samples", fallback),
         }
 
 

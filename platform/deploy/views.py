@@ -29,7 +29,7 @@ def export_panel_context(job: TrainingJob, role: Role) -> dict[str, Any]:
         "export_job": job,
         "exports": export_service.exports_of(job),
         "export_formats": export_service.available_formats(),
-        "can_export": role.covers(Role.MEMBER) and job.status == TrainingJob.Status.SUCCEEDED,
+        "can_export": role.covers(Role.MEMBER) and job.has_model,
         # A member's form is on the page, hidden, while the job runs: exports.js shows it the
         # moment the job page sees the job succeed, without a reload.
         "may_export_later": role.covers(Role.MEMBER) and not job.is_finished,
@@ -98,6 +98,7 @@ def deployment_list(request: HttpRequest, slug: str) -> HttpResponse:
             "workspace": workspace,
             "deployments": workspace.deployments.select_related("export"),
             "servable": servable,
+            "recommended": export_service.recommended_export(servable),
             "can_edit": role.covers(Role.MEMBER),
         },
     )

@@ -32,7 +32,7 @@ from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
 from training.models import EvaluationReport, TrainingJob
 from training.services.cluster import cluster_state
 from training.services.evaluations import images_in
-from training.services.jobs import create_job, rerun_job
+from training.services.jobs import create_job, rerun_job, resumable
 from training.services.reports import measured_split, recorded_under_val_names
 from training.services.suggestion import suggest
 from training.services.version_data import split_sizes
@@ -206,6 +206,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "page": page,
             "config_rows": _config_rows(job, fields),
             "can_edit": role.covers(Role.MEMBER),
+            "can_resume": role.covers(Role.MEMBER) and resumable(job),
             "measured_split": split,
             "val_names_of_another_split": recorded_under_val_names(job, split),
         },
@@ -227,9 +228,9 @@ def job_action(request: HttpRequest, pk: int) -> HttpResponse:
                 extra_tags="job-cancelling",
             )
         return redirect("training:job_detail", pk=job.pk)
-    if action == "rerun":
+    if action in ("rerun", "resume"):
         try:
-            clone = rerun_job(job, request.user)
+            clone = rerun_job(job, request.user, resume=action == "resume")
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
             return redirect("training:job_detail", pk=job.pk)

@@ -22,26 +22,38 @@ const fmtBytes = (n) => {
 };
 const pct = (x) => (x == null ? "—" : `${(100 * x).toFixed(1)}%`);
 
+const sci = (x) => (x === 0 ? "0" : x.toExponential(1));
+
+// The verdict says what it judged and the bound it held it to: a float export's largest
+// output difference (relative to the outputs' scale), an INT8 export's agreement on the
+// answers (top-1 class, label set or boxes), since its raw outputs move by design.
 function parityText(e) {
   const p = e.parity;
   if (!p) return "—";
-  const diff = interpolate(gettext("max |Δ| %(diff)s"), { diff: p.max_abs_diff === 0 ? "0" : p.max_abs_diff.toExponential(1) }, true);
-  const sets = e.details?.label_set_agreement; // multi-label: whole label sets, not the best class
-  const agreed = sets == null
-    ? interpolate(gettext("top-1 agrees %(share)s"), { share: pct(p.top1_agreement) }, true)
-    : interpolate(gettext("label sets agree %(share)s"), { share: pct(sets) }, true);
-  const agree = e.format.startsWith("int8") ? `, ${agreed}` : "";
+  const rule = p.rule ?? { measure: "max_abs_diff", at_most: 1e-3 };
+  const diff = interpolate(gettext("max |Δ| %(diff)s"), { diff: sci(p.max_abs_diff) }, true);
+  const share = { top1_agreement: p.top1_agreement, label_set_agreement: e.details?.label_set_agreement, box_agreement: p.top1_agreement }[rule.measure];
+  const judged = {
+    max_abs_diff: () => interpolate(gettext("%(diff)s (tolerance %(bound)s × output scale)"), { diff, bound: sci(rule.at_most) }, true),
+    top1_agreement: () => interpolate(gettext("top-1 agrees %(share)s (needs ≥ %(bound)s)"), { share: pct(share), bound: pct(rule.at_least) }, true),
+    label_set_agreement: () => interpolate(gettext("label sets agree %(share)s (needs ≥ %(bound)s)"), { share: pct(share), bound: pct(rule.at_least) }, true),
+    box_agreement: () => interpolate(gettext("boxes agree %(share)s (needs ≥ %(bound)s)"), { share: pct(share), bound: pct(rule.at_least) }, true),
+  }[rule.measure]();
+  const aside = rule.measure === "max_abs_diff" ? "" : ` · ${diff}`;
   const on = interpolate(gettext("on %(count)s %(source)s"), { count: p.samples, source: p.source }, true);
-  return `${p.passed ? "✓" : "✗"} ${diff}${agree} ${on}`;
+  const verdict = p.passed == null ? "" : `${p.passed ? "✓" : "✗"} `;
+  return `${verdict}${judged} ${on}${aside}`;
 }
 
+// Every accuracy says how many images it counts.
 function accuracyText(e) {
   const a = e.accuracy;
   if (!a) return "—";
-  if (!e.format.startsWith("int8")) return pct(a.export);
+  const on = a.samples ? ` ${interpolate(gettext("on %(count)s images"), { count: a.samples }, true)}` : "";
+  if (!e.format.startsWith("int8")) return `${pct(a.export)}${on}`;
   const change = (100 * a.change).toFixed(1);
   const points = interpolate(gettext("%(change)s pts"), { change: `${change >= 0 ? "+" : ""}${change}` }, true);
-  return `${pct(a.trained_model)} → ${pct(a.export)} (${points})`;
+  return `${pct(a.trained_model)} → ${pct(a.export)} (${points})${on}`;
 }
 
 function statusCell(e) {
@@ -59,7 +71,8 @@ function statusCell(e) {
 function exportRow(e) {
   const lat = e.latency_ms;
   const latency = lat
-    ? interpolate(gettext("%(one)s / %(batch)s ms on %(device)s"), { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), device: e.device }, true)
+    ? interpolate(gettext("%(one)s ms per image · %(batch)s ms per batch of 32 (%(each)s ms per image) on %(device)s"),
+      { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), each: (lat.batch_32 / 32).toFixed(2), device: e.device }, true)
     : "—";
   const download = e.download_url
     && el("a", { href: e.download_url, class: "button secondary small export-download", download: true }, gettext("Download"));
@@ -127,9 +140,10 @@ form?.addEventListener("submit", async (event) => {
   refresh();
 });
 
-// On the job page, the job may succeed while the page is open: offer the form then.
+// On the job page, the job may succeed (or be cancelled, keeping its last checkpoint) while
+// the page is open: offer the form then.
 document.addEventListener("job-status", (event) => {
-  if (event.detail.status !== "succeeded") return;
+  if (!event.detail.hasModel) return;
   document.getElementById("export-unavailable")?.remove();
   if (form) form.hidden = false;
   refresh();

@@ -30,6 +30,7 @@ function show(sample) {
   }
   $("image").alt = sample.original_name;
   $("sample-name").textContent = `${sample.original_name} · ${sample.width}×${sample.height}`;
+  $("sample-name").title = sample.original_name; // the line ends in an ellipsis when it is long
   document.querySelectorAll("#classes button").forEach((button) => {
     button.classList.toggle("on", sample.class_ids.includes(Number(button.dataset.classId)));
   });

@@ -50,6 +50,7 @@ function show(sample) {
     document.body.dataset.imageReady = "";
   }
   $("sample-name").textContent = `${sample.original_name} · ${sample.width}×${sample.height}`;
+  $("sample-name").title = sample.original_name; // the line ends in an ellipsis when it is long
   render();
   listBoxes();
 }

@@ -5,7 +5,7 @@ import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
 import { gettext, interpolate } from "../js/i18n.js";
 import { statusLabel } from "../js/statuses.js";
-import { COLORS, PLOT_CONFIG, appendSeries, chartLayout, chartOf, thumbnail, traces } from "./scalars.js";
+import { COLORS, PLOT_CONFIG, appendSeries, axisOf, chartLayout, chartOf, thumbnail, traces } from "./scalars.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const base = `/api/jobs/${page.job}`;
@@ -66,8 +66,10 @@ function showJob(job) {
   takeDownStaleFlashes(job.status, finished);
   if (document.body.dataset.jobStatus !== job.status) {
     document.body.dataset.jobStatus = job.status;
-    // The export panel (deploy/exports.js) offers its form once the job has succeeded.
-    document.dispatchEvent(new CustomEvent("job-status", { detail: { job: job.id, status: job.status } }));
+    // The export panel (deploy/exports.js) offers its form once the job has a model: it
+    // succeeded, or was cancelled after an epoch and kept its last checkpoint.
+    const hasModel = job.output_weights != null && ["succeeded", "cancelled"].includes(job.status);
+    document.dispatchEvent(new CustomEvent("job-status", { detail: { job: job.id, status: job.status, hasModel } }));
   }
 }
 
@@ -121,14 +123,20 @@ function drawScalars() {
     if (state.hidden.has(tag) || !state.series[tag].value.length) return;
     const chart = chartOf(tag);
     groups[chart] = groups[chart] ?? [];
-    groups[chart].push(...traces(state.series[tag], { ...opts, name: tag, color: COLORS[index % COLORS.length] }));
+    groups[chart].push(...traces(state.series[tag], { ...opts, name: tag, color: COLORS[index % COLORS.length], yaxis: axisOf(chart, tag) }));
   });
   for (const [name, data] of Object.entries(groups)) {
     const element = chartElement(name);
-    const layout = chartLayout(name, opts);
-    const values = data.flatMap((trace) => trace.y).filter(Number.isFinite);
-    const [low, high] = [Math.min(...values), Math.max(...values)];
-    if (low === high && !opts.logY) layout.yaxis.range = low ? [0, 2 * low] : [-1, 1]; // a flat line, e.g. a constant learning rate
+    const axes = [...new Set(data.map((trace) => trace.yaxis))];
+    const layout = chartLayout(name, { ...opts, secondAxis: axes.length > 1 });
+    // Only the val series on a chart: it goes back on the left axis, alone.
+    if (axes.length === 1) data.forEach((trace) => { trace.yaxis = "y"; });
+    for (const axis of new Set(data.map((trace) => trace.yaxis))) {
+      const values = data.filter((trace) => trace.yaxis === axis).flatMap((trace) => trace.y).filter(Number.isFinite);
+      const [low, high] = [Math.min(...values), Math.max(...values)];
+      const key = axis === "y2" ? "yaxis2" : "yaxis";
+      if (low === high && !opts.logY) layout[key].range = low ? [0, 2 * low] : [-1, 1]; // a flat line, e.g. a constant learning rate
+    }
     window.Plotly.react(element, data, layout, PLOT_CONFIG);
     element.dataset.points = String(data.reduce((n, trace) => n + (trace.meta === "raw" ? trace.y.length : 0), 0));
   }

@@ -41,7 +41,7 @@ const UNSMOOTHED = new Set(["lr", "memory_mb", "epoch_time"]);
 const SMOOTH_MIN_POINTS = 12;
 
 // The raw curve, faint, behind the smoothed one, and the last raw value, marked and written.
-export function traces(series, { name, color, smoothing, xmode, start, group }) {
+export function traces(series, { name, color, smoothing, xmode, start, group, yaxis = "y" }) {
   const x = xValues(series, xmode, start);
   const n = series.value.length;
   if (UNSMOOTHED.has(name.split("/").pop()) || n < SMOOTH_MIN_POINTS) smoothing = 0;
@@ -59,7 +59,14 @@ export function traces(series, { name, color, smoothing, xmode, start, group }) 
     textposition: "top left", textfont: { color, size: 11 }, marker: { color, size: 6 }, showlegend: false,
     legendgroup: group ?? name, customdata: [plotlyText(name)], hovertemplate: gettext("%{customdata} (last): %{y}<extra></extra>"), meta: "last",
   };
-  return [raw, smoothed, last];
+  return [raw, smoothed, last].map((trace) => ({ ...trace, yaxis }));
+}
+
+// The validation loss has its own y axis, on the right, beside the training loss: one bad
+// validation epoch (a spike to 10× the training loss) would otherwise flatten the training
+// curve into a line along the bottom of a shared axis.
+export function axisOf(chart, tag) {
+  return chart === "loss" && tag.startsWith("val/") ? "y2" : "y";
 }
 
 // A chart's title as people read it: chartOf's names are also the charts' ids and data-chart.
@@ -72,8 +79,8 @@ function chartTitle(chart) {
   return titles[chart] ?? chart;
 }
 
-export function chartLayout(title, { xmode, logY }) {
-  return {
+export function chartLayout(title, { xmode, logY, secondAxis = false }) {
+  const layout = {
     title: { text: plotlyText(chartTitle(title)), font: { size: 14 } },
     margin: { t: 40, r: 10, b: 45, l: 55 },
     height: 300,
@@ -81,6 +88,12 @@ export function chartLayout(title, { xmode, logY }) {
     yaxis: { type: logY ? "log" : "linear" },
     legend: { orientation: "h", y: -0.25 },
   };
+  if (secondAxis) {
+    layout.margin.r = 55;
+    layout.yaxis.title = { text: gettext("train") };
+    layout.yaxis2 = { type: layout.yaxis.type, overlaying: "y", side: "right", showgrid: false, title: { text: gettext("val") } };
+  }
+  return layout;
 }
 
 // Which chart a tag is drawn in: train/loss, val/loss and train/eval_loss (the evaluation of

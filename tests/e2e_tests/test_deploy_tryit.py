@@ -79,7 +79,7 @@ def test_export_from_the_job_page_and_download_it(
     expect(row).to_contain_text("v2")
     expect(row.locator(".badge")).to_have_text("succeeded", timeout=120_000)
     expect(row.locator(".export-parity")).to_contain_text("✓")
-    expect(row.locator(".export-latency")).to_contain_text("ms on cpu")
+    expect(row.locator(".export-latency")).to_contain_text("ms per batch of 32")
     screenshot("exported")
     with page.expect_download() as info:
         row.locator(".export-download").click()

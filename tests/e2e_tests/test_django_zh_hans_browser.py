@@ -95,8 +95,10 @@ def test_a_chinese_browser_gets_the_platform_in_chinese(zh_page: Any, world: Wor
     page.get_by_role("button", name="创建工作空间").click()
     expect(page).to_have_url(re.compile(r"/workspaces/vision-lab/$"))
     expect(page.locator(".messages")).to_contain_text("已创建工作空间“Vision lab”。")
-    expect(page.locator("td .badge")).to_have_text("所有者")
+    expect(page.locator("#overview-jobs")).to_contain_text("没有排队或运行中的任务。")
     shoot(page, "workspace")
+    page.get_by_role("link", name="成员").click()
+    expect(page.locator("td .badge")).to_have_text("所有者")
 
     page.get_by_role("navigation", name="工作空间").get_by_role("link", name="数据集").click()
     page.locator("#new-dataset #id_name").fill("猫和狗")

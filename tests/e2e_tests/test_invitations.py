@@ -30,7 +30,7 @@ def test_a_teammate_joins_only_by_accepting(page, live_server, screenshot) -> No
     workspace.add_member(owner, Membership.Role.OWNER)
 
     log_in(page, "olga")
-    page.goto("/workspaces/inspection-line/")
+    page.goto("/workspaces/inspection-line/members/")
     messages = []
     for address in ("tom@example.org", "ghost@example.org"):
         page.get_by_label("Username or email").fill(address)
@@ -54,5 +54,7 @@ def test_a_teammate_joins_only_by_accepting(page, live_server, screenshot) -> No
     card.get_by_role("button", name="Accept").click()
     expect(page).to_have_url(re.compile(r"/workspaces/inspection-line/$"))
     expect(page.locator(".message.success")).to_contain_text("You joined “Inspection line”")
-    expect(page.locator("tbody tr", has_text="tom")).to_contain_text("Member")
+    expect(page.locator("#overview-datasets")).to_be_visible()  # the workspace's overview
     screenshot("joined")
+    page.get_by_role("link", name="Members").click()
+    expect(page.locator("tbody tr", has_text="tom")).to_contain_text("Member")

@@ -62,3 +62,33 @@ def test_a_lost_connection_shows_and_recovers(page, live_server, tmp_path, setti
     page.unroute("**/api/jobs/**")
     expect(page.locator("#poll-status")).to_be_hidden(timeout=15_000)
     assert page.evaluate("() => document.body.dataset.connection") == "ok"
+
+
+def test_val_loss_has_its_own_axis(page, live_server, tmp_path, settings) -> None:
+    """A validation spike cannot flatten the training curve: train/loss is scaled on the left
+    axis by its own values, val/loss on a second axis on the right."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    version = digits_version(workspace, user, per_class=6)
+    job, _ = make_job(
+        workspace=workspace, user=user, version=version, overrides={"epochs": 3, "batch_size": 8}
+    )
+    job = run_now(job)
+    assert job.status == "succeeded", job.error
+    sign_in(page, user, live_server.url)
+    page.goto(f"/jobs/{job.pk}/")
+    page.wait_for_selector("body[data-charts-ready]")
+    chart = page.evaluate("""() => {
+        const chart = document.getElementById('chart-loss');
+        const axes = {};
+        chart.data.forEach((t) => { axes[t.name] = t.yaxis; });
+        const layout = chart._fullLayout;
+        return {axes, overlaying: layout.yaxis2 && layout.yaxis2.overlaying,
+                side: layout.yaxis2 && layout.yaxis2.side, range: layout.yaxis.range,
+                train: chart.data.filter((t) => t.name === 'train/loss (raw)')[0].y};
+    }""")
+    assert chart["axes"]["train/loss"] == "y" and chart["axes"]["val/loss"] == "y2"
+    assert (chart["overlaying"], chart["side"]) == ("y", "right")
+    low, high = chart["range"]  # the left axis fits the training loss alone
+    assert low <= min(chart["train"]) and max(chart["train"]) <= high
+    assert high - low < 2 * (max(chart["train"]) - min(chart["train"])) + 1e-6

@@ -44,8 +44,10 @@ def test_it_signs_up_creates_a_workspace_and_a_token(page, live_server, screensh
     page.get_by_role("button", name="Create workspace").click()
     expect(page).to_have_url(re.compile(r"/workspaces/vision-lab/$"))
     expect(page.get_by_role("heading", name="Vision lab")).to_be_visible()
-    expect(page.locator("td .badge")).to_have_text("Owner")
+    expect(page.locator("#overview-datasets")).to_contain_text("No datasets yet.")
     screenshot("workspace")
+    page.get_by_role("link", name="Members").click()
+    expect(page.locator("td .badge")).to_have_text("Owner")
 
     page.get_by_role("link", name="API tokens").click()
     page.get_by_label("Name").fill("CI upload script")

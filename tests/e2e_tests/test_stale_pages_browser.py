@@ -112,3 +112,37 @@ def test_recent_imports_refresh_after_an_import(
     expect(newest.locator(".reasons")).to_contain_text("the zip or folder is empty")
     expect(newest.get_by_role("link", name="report")).to_be_visible()
     screenshot("recent-refreshed")
+
+
+def test_the_export_panel_appears_when_the_job_is_cancelled_after_an_epoch(
+    page, live_server, tmp_path, settings
+) -> None:
+    """A job cancelled after its first epoch keeps that checkpoint as its model: the open page
+    offers the Export form as it would for a job that succeeded."""
+    from playwright.sync_api import expect
+
+    from tests.platform_tests.training_tests.base import make_job
+    from workers.runtime.callbacks import ScalarReporter
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    version = digits_version(workspace, user, per_class=6)
+    job, _ = make_job(
+        workspace=workspace, user=user, version=version, overrides={"epochs": 5, "batch_size": 16}
+    )
+    sign_in(page, user, live_server.url)
+    page.goto(f"/jobs/{job.pk}/")
+    expect(page.locator("#export-form")).to_be_hidden()
+    real = ScalarReporter.on_train_batch_end
+
+    def cancel_in_epoch_two(reporter: ScalarReporter, step: int, logs: object = None) -> None:
+        real(reporter, step, logs)
+        if reporter.position.epoch >= 1:
+            TrainingJob.objects.get(pk=job.pk).request_cancel()
+
+    with mock.patch.object(ScalarReporter, "on_train_batch_end", cancel_in_epoch_two):
+        job = run_now(job)
+    assert job.status == TrainingJob.Status.CANCELLED and job.output_weights_id is not None
+    expect(page.locator("#status")).to_have_text("Cancelled", timeout=30_000)
+    expect(page.locator("#export-form")).to_be_visible()
+    expect(page.locator("#export-unavailable")).to_have_count(0)

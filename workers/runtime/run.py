@@ -13,7 +13,7 @@ from modelzoo.models import Weights
 from modelzoo.services.weights import save_weights
 from training.models import EvaluationReport, TrainingJob
 from workers.runtime.build import monitored
-from workers.runtime.checkpoints import discard_checkpoint
+from workers.runtime.checkpoints import discard_checkpoint, load_checkpoint
 from workers.runtime.detection_report import write_detection_report
 from workers.runtime.detection_trainer import (
     DetectionRun,
@@ -44,8 +44,9 @@ def run_claimed(job: TrainingJob, device: str) -> None:
             ended = _train_and_report(job, recorder, device)
         except JobCancelled:
             recorder.log("Cancelled at a step boundary, as requested.", "WARNING")
+            weights = _save_last_checkpoint(job, recorder)
             recorder.flush()
-            ended = job.mark_cancelled()
+            ended = job.mark_cancelled(**({"output_weights": weights} if weights else {}))
         except JobLost:
             logger.warning("Job %s now belongs to another worker; stopping quietly", job.pk)
             return
@@ -66,8 +67,8 @@ def run_claimed(job: TrainingJob, device: str) -> None:
             ended = job.mark_failed(
                 outcome.reason, outcome.suggestion, kind=outcome.kind, detail=outcome.detail
             )
-    if ended:
-        discard_checkpoint(job.pk)
+    if ended and job.status != TrainingJob.Status.CANCELLED:
+        discard_checkpoint(job.pk)  # a cancelled job keeps it, to resume from
 
 
 def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
@@ -132,6 +133,29 @@ def _train_detector_and_report(job: TrainingJob, recorder: JobRecorder, device: 
     )
 
 
+def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | None:
+    """A cancelled job keeps what it learned: the network of its last checkpoint (written
+    after every epoch) is saved in the model zoo as the job's model, to export, evaluate or
+    train on from. None when no epoch finished, or the checkpoint cannot be read."""
+    checkpoint = load_checkpoint(job.pk)
+    if checkpoint is None:
+        return None
+    epoch = int(checkpoint["progress"]["epoch"])
+    try:
+        network = job.arch.build(len(job.class_names))
+        network.set_state_dict(checkpoint["model"])
+        weights = _save_output(job, network, None, f" after epoch {epoch}")
+    except Exception:
+        logger.exception("Job %s: its last checkpoint could not be saved as a model", job.pk)
+        recorder.log("The last checkpoint could not be kept as a model.", "WARNING")
+        return None
+    recorder.log(
+        f"The model from the checkpoint after epoch {epoch} is saved in the model zoo: "
+        "export it, evaluate it, or train on from it."
+    )
+    return weights
+
+
 def _scores(report: EvaluationReport) -> str:
     if report.task == TrainingJob.Task.DETECTION:
         return f"mAP@[.5:.95] {report.mean_average_precision:.4f} and mAP@.5 {report.map_50:.4f}"
@@ -147,16 +171,20 @@ def _scores(report: EvaluationReport) -> str:
     return f"{report.accuracy:.2%} accuracy and {report.top5_accuracy:.2%} top-5"
 
 
-def _save_output(job: TrainingJob, network: Any, report: EvaluationReport) -> Weights:
+def _save_output(
+    job: TrainingJob, network: Any, report: EvaluationReport | None, when: str = ""
+) -> Weights:
     """The trained network as saved weights, with the normalisation it was trained with. A
-    multi-label or detection model's record says so, with the thresholds its report chose: an
-    export made after the job is gone still has them."""
+    multi-label or detection model's record says so, with the thresholds its report chose (a
+    cancelled job has no report: exports then use the default threshold): an export made
+    after the job is gone still has them."""
     provenance: dict[str, Any] = {"job": job.pk, "dataset": job.dataset_label}
     if job.config.get("normalize"):  # what the images were normalised with, for exports
         provenance["normalize"] = job.config["normalize"]
     if job.is_multi_label or job.is_detection:
+        provenance["task"] = job.task
+    if report is not None and (job.is_multi_label or job.is_detection):
         provenance |= {
-            "task": job.task,
             "default_threshold": report.default_threshold,
             "class_thresholds": report.class_thresholds,
         }
@@ -166,7 +194,7 @@ def _save_output(job: TrainingJob, network: Any, report: EvaluationReport) -> We
         arch=job.arch,
         network=network,
         num_classes=len(job.class_names),
-        name=f"{job.name} (job #{job.pk})",
+        name=f"{job.name} (job #{job.pk}{when})",
         source=Weights.Source.JOB,
         original_format=Weights.Format.FRAMEWORK,
         class_names=job.class_names,

@@ -86,6 +86,8 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     sets = results.pop("label_set_agreement", None)
     if sets is not None:
         artifact.details = {**artifact.details, "label_set_agreement": sets}
+    if "accuracy_before" in results:  # the table shows how many images each accuracy counts
+        artifact.details = {**artifact.details, "accuracy_samples": len(images)}
 
     progress(80, "Measuring latency at batch 1 and 32")
     sample = images.exported[: min(len(images), 32)]

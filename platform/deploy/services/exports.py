@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -16,6 +17,8 @@ from deploy.models.deployment import check_class_thresholds
 from training.models import TrainingJob
 
 EXPORT_TASK = "deploy.export_model"
+# An INT8 package is worth serving over its float one when it costs at most this much accuracy.
+INT8_MAX_ACCURACY_LOSS = 0.01
 
 
 def int8_available() -> bool:
@@ -47,7 +50,17 @@ def check_exportable(job: TrainingJob, fmt: str) -> None:
         raise ValidationError(
             {"format": _("INT8 export needs framework.quantization, which this install lacks.")}
         )
-    if job.status != TrainingJob.Status.SUCCEEDED:
+    if job.status == TrainingJob.Status.CANCELLED and job.output_weights_id is None:
+        raise ValidationError(
+            {
+                "job": _(
+                    "Job #%(job_pk)s was cancelled before its first epoch ended; it has no "
+                    "checkpoint to export."
+                )
+                % {"job_pk": job.pk}
+            }
+        )
+    if job.status not in (TrainingJob.Status.SUCCEEDED, TrainingJob.Status.CANCELLED):
         raise ValidationError(
             {
                 "job": _(
@@ -142,3 +155,22 @@ def identical_in_flight(
 
 def exports_of(job: TrainingJob) -> list[ModelExport]:
     return list(ModelExport.objects.filter(job=job).order_by("-version"))
+
+
+def recommended_export(servable: Iterable[ModelExport]) -> ModelExport | None:
+    """The package a new deployment should serve: one that passed its parity check, from the
+    newest job; of that job's, its INT8 package if quantizing lost at most
+    INT8_MAX_ACCURACY_LOSS (smaller and faster), else the float one; the newest version last."""
+
+    def rank(export: ModelExport) -> tuple[bool, int, bool, bool, int]:
+        change = export.accuracy_change
+        int8_kept = export.is_int8 and change is not None and change >= -INT8_MAX_ACCURACY_LOSS
+        return (
+            export.parity_passed is True,
+            export.job_id or 0,
+            int8_kept,
+            not export.is_int8,
+            export.version,
+        )
+
+    return max(servable, key=rank, default=None)

@@ -128,6 +128,13 @@ class TrainingJob(ClaimableJob):
         return "accuracy", self.val_accuracy
 
     @property
+    def has_model(self) -> bool:
+        """It has a model to export or evaluate: a succeeded job's, or the last checkpoint
+        of a job cancelled after at least one epoch (workers.runtime.run)."""
+        kept = self.status in (self.Status.SUCCEEDED, self.Status.CANCELLED)
+        return kept and self.output_weights_id is not None
+
+    @property
     def percent(self) -> int:
         if self.status == self.Status.SUCCEEDED:
             return 100

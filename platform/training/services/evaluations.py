@@ -28,7 +28,16 @@ def images_in(job: TrainingJob, split: str) -> int | None:
 
 def check_evaluable(job: TrainingJob, split: str) -> None:
     """ValidationError with the reason when the job's model cannot be evaluated on `split`."""
-    if job.status != TrainingJob.Status.SUCCEEDED:
+    if job.status == TrainingJob.Status.CANCELLED and job.output_weights_id is None:
+        raise ValidationError(
+            {
+                "detail": _(
+                    "Job #%(job_pk)s was cancelled before its first epoch ended; it has no model."
+                )
+                % {"job_pk": job.pk}
+            }
+        )
+    if job.status not in (TrainingJob.Status.SUCCEEDED, TrainingJob.Status.CANCELLED):
         raise ValidationError(
             {
                 "detail": _("Job #%(job_pk)s is %(status)s; only a job that succeeded has a model.")

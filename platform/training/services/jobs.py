@@ -1,7 +1,9 @@
-"""Creating, enqueueing, cancelling and re-running training jobs."""
+"""Creating, enqueueing, cancelling, re-running and resuming training jobs."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -18,6 +20,7 @@ from training.conf import knob
 from training.hyperparameters import build_config
 from training.models import TrainingJob, WorkerNode
 from training.services.version_data import check_trainable, split_sizes
+from workers.runtime.checkpoints import checkpoint_path
 
 RUN_TASK = "training.run_job"
 
@@ -156,14 +159,19 @@ def enqueue_job(job: TrainingJob) -> None:
     enqueue(RUN_TASK, job.pk)
 
 
-def rerun_job(job: TrainingJob, user: Any) -> TrainingJob:
-    """A new job with the same data, model and hyperparameters."""
+def rerun_job(job: TrainingJob, user: Any, *, resume: bool = False) -> TrainingJob:
+    """A new job with the same data, model and hyperparameters. With `resume`, a cancelled
+    job's: the new job starts from its last checkpoint (the model, the optimizer with its
+    schedule, and the epoch reached) and trains the epochs that were left."""
     if job.dataset_version is None:
         raise ValidationError(_("The dataset version this job used has been deleted."))
+    if resume and not resumable(job):
+        raise ValidationError(_("Only a cancelled job with a checkpoint can be resumed."))
+    suffix = _("resumed") if resume else _("re-run")
     with transaction.atomic():
         clone = TrainingJob.objects.create(
             workspace=job.workspace,
-            name=f"{job.name} (re-run)"[:200],
+            name=f"{job.name} ({suffix})"[:200],
             dataset_version=job.dataset_version,
             dataset_label=job.dataset_label,
             class_names=job.class_names,
@@ -178,5 +186,20 @@ def rerun_job(job: TrainingJob, user: Any) -> TrainingJob:
             rerun_of=job,
             created_by=user,
         )
+        if resume:  # the worker's resume reads the job's own checkpoint (resumable_run)
+            copy_checkpoint(job.pk, clone.pk)
         enqueue_job(clone)
     return clone
+
+
+def resumable(job: TrainingJob) -> bool:
+    """A cancelled job keeps its last checkpoint (workers.runtime.run) to resume from."""
+    return job.status == TrainingJob.Status.CANCELLED and checkpoint_path(job.pk).is_file()
+
+
+def copy_checkpoint(from_job: int, to_job: int) -> None:
+    target = checkpoint_path(to_job)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    shutil.copyfile(checkpoint_path(from_job), partial)
+    os.replace(partial, target)  # the worker sees the whole file or none

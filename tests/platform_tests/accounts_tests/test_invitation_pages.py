@@ -18,9 +18,9 @@ class InvitationPageTests(BaseTestCase):
     def test_an_admin_invites_and_sees_it_waiting(self) -> None:
         self.client.force_login(self.adam)
         response = self.client.post(INVITE_URL, {"addressed_to": "charlie", "role": "viewer"})
-        self.assertRedirects(response, "/workspaces/alices-team/")
+        self.assertRedirects(response, "/workspaces/alices-team/members/")
         self.assertIsNone(self.workspace.role_of(self.charlie))
-        page = self.client.get("/workspaces/alices-team/")
+        page = self.client.get("/workspaces/alices-team/members/")
         self.assertContains(page, "Waiting for an answer")
         self.assertContains(page, "charlie")
 
@@ -56,7 +56,7 @@ class InvitationPageTests(BaseTestCase):
         invitation = self.invite()
         self.client.force_login(self.adam)
         url = f"/workspaces/alices-team/invitations/{invitation.pk}/revoke/"
-        self.assertRedirects(self.client.post(url), "/workspaces/alices-team/")
+        self.assertRedirects(self.client.post(url), "/workspaces/alices-team/members/")
         invitation.refresh_from_db()
         self.assertEqual(invitation.status, Invitation.Status.REVOKED)
 

@@ -19,7 +19,7 @@ class AddMemberPageTests(BaseTestCase):
     def test_it_lets_an_owner_add_a_member(self) -> None:
         self.client.force_login(self.alice)
         response = self.client.post(self.url, {"user": "charlie", "role": "member"})
-        self.assertRedirects(response, "/workspaces/alices-team/")
+        self.assertRedirects(response, "/workspaces/alices-team/members/")
         self.assertEqual(self.workspace.role_of(self.charlie), Role.MEMBER)
 
     def test_it_finds_people_by_email(self) -> None:
@@ -34,9 +34,11 @@ class AddMemberPageTests(BaseTestCase):
 
     def test_it_shows_the_form_to_owners_only(self) -> None:
         self.client.force_login(self.alice)
-        self.assertContains(self.client.get("/workspaces/alices-team/"), 'id="add-member"')
+        self.assertContains(self.client.get("/workspaces/alices-team/members/"), 'id="add-member"')
         self.client.force_login(self.adam)
-        self.assertNotContains(self.client.get("/workspaces/alices-team/"), 'id="add-member"')
+        self.assertNotContains(
+            self.client.get("/workspaces/alices-team/members/"), 'id="add-member"'
+        )
 
     def test_it_forbids_admins_and_members(self) -> None:
         for user in (self.adam, self.bob, self.vera):
@@ -57,7 +59,9 @@ class AddMemberPageTests(BaseTestCase):
         response = self.client.post(self.url, {"user": "charlie", "role": "member"})
         self.assertEqual(response.status_code, 403)
         self.assertIsNone(self.workspace.role_of(self.charlie))
-        self.assertNotContains(self.client.get("/workspaces/alices-team/"), 'id="add-member"')
+        self.assertNotContains(
+            self.client.get("/workspaces/alices-team/members/"), 'id="add-member"'
+        )
 
 
 class RemoveMemberPageTests(BaseTestCase):
@@ -68,7 +72,9 @@ class RemoveMemberPageTests(BaseTestCase):
     def test_it_lets_an_admin_remove_a_member_and_revokes_their_tokens(self) -> None:
         token, _ = ApiToken.issue(workspace=self.workspace, user=self.bob, name="bob's")
         self.client.force_login(self.adam)
-        self.assertRedirects(self.client.post(self.url(self.bob)), "/workspaces/alices-team/")
+        self.assertRedirects(
+            self.client.post(self.url(self.bob)), "/workspaces/alices-team/members/"
+        )
         self.assertIsNone(self.workspace.role_of(self.bob))
         token.refresh_from_db()
         self.assertFalse(token.is_active)

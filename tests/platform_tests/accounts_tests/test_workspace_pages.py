@@ -32,7 +32,7 @@ class WorkspaceListTests(BaseTestCase):
 
 
 class WorkspaceDetailTests(BaseTestCase):
-    url = "/workspaces/alices-team/"
+    url = "/workspaces/alices-team/members/"
 
     def test_it_shows_members_to_every_role(self) -> None:
         for user in (self.alice, self.adam, self.bob, self.vera):
