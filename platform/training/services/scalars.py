@@ -28,13 +28,17 @@ def tags_of(job_id: int) -> list[str]:
         return sorted(row[0] for row in cursor.fetchall())
 
 
-def series_arrays(job_id: int, tag: str, after: int = 0) -> tuple[np.ndarray, ...]:
-    """(steps, wall times, values, last chunk id) of the series' points after chunk `after`."""
+def series_arrays(
+    job_id: int, tag: str, after: int = 0, upto: int | None = None
+) -> tuple[np.ndarray, ...]:
+    """(steps, wall times, values, last chunk id) of the series' points in the chunks after
+    `after` (and up to `upto`, when given)."""
+    bound, values = ("AND id <= %s ", [upto]) if upto is not None else ("", [])
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT id, step_data, wall_data, value_data FROM {_TABLE} "
-            "WHERE job_id = %s AND tag = %s AND id > %s ORDER BY id",
-            [job_id, tag, after],
+            f"WHERE job_id = %s AND tag = %s AND id > %s {bound}ORDER BY id",
+            [job_id, tag, after, *values],
         )
         rows = cursor.fetchall()
     if not rows:
@@ -63,9 +67,9 @@ def keep_extremes(values: np.ndarray, max_points: int) -> np.ndarray:
 
 
 def read_series(
-    job_id: int, tag: str, after: int = 0, max_points: int = MAX_POINTS
+    job_id: int, tag: str, after: int = 0, max_points: int = MAX_POINTS, upto: int | None = None
 ) -> dict[str, Any]:
-    steps, walls, values, last = series_arrays(job_id, tag, after)
+    steps, walls, values, last = series_arrays(job_id, tag, after, upto)
     keep = keep_extremes(values, max_points)
     return {
         "step": steps[keep].tolist(),
@@ -79,11 +83,18 @@ def read_series(
 def read_scalars(
     job_id: int, tags: list[str] | None = None, after: int = 0, max_points: int = MAX_POINTS
 ) -> dict[str, Any]:
-    """{"series": {tag: {...}}, "last_id": n}: the points after chunk `after`, per tag."""
+    """{"series": {tag: {...}}, "last_id": n}: the points after chunk `after`, per tag.
+
+    The tags are read one query each while the worker keeps writing, so every read stops at
+    the newest chunk id seen first: a chunk of an already-read tag committed meanwhile would
+    otherwise fall below the returned `last_id` and never be sent.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT MAX(id) FROM {_TABLE} WHERE job_id = %s", [job_id])
+        ceiling = max(cursor.fetchone()[0] or 0, after)
     wanted = tags or tags_of(job_id)
-    series = {tag: read_series(job_id, tag, after, max_points) for tag in wanted}
-    last = max([after, *(s["last_id"] for s in series.values())])
-    return {"series": series, "last_id": last}
+    series = {tag: read_series(job_id, tag, after, max_points, ceiling) for tag in wanted}
+    return {"series": series, "last_id": int(ceiling)}
 
 
 def csv_rows(job_id: int) -> Iterator[str]:

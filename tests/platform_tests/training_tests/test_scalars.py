@@ -60,6 +60,32 @@ class ScalarEndpointTests(TrainingTestCase):
         again = self.client.get(self.url, {"after": later["last_id"]}).json()
         self.assertEqual(again["last_id"], later["last_id"])
 
+    def test_chunks_written_while_a_poll_reads_come_in_the_next_poll(self) -> None:
+        from unittest import mock
+
+        from training.services import scalars
+
+        first = read_scalars(self.job.pk)
+        real = scalars.series_arrays
+        written = []
+
+        def worker_writes_between_tags(job_id, tag, after=0, upto=None):
+            found = real(job_id, tag, after, upto)
+            if not written:  # after the first tag is read, the worker flushes both tags
+                for name in ("train/loss", "val/acc"):
+                    chunk = ScalarChunk.pack(self.job.pk, name, [(9000, 9000.0, 1.0)])
+                    chunk.save()
+                    written.append(chunk.pk)
+            return found
+
+        with mock.patch.object(scalars, "series_arrays", worker_writes_between_tags):
+            during = read_scalars(self.job.pk, after=first["last_id"])
+        after = read_scalars(self.job.pk, after=during["last_id"])
+        for tag in ("train/loss", "val/acc"):
+            self.assertEqual(during["series"][tag]["step"], [])
+            self.assertEqual(after["series"][tag]["step"], [9000])
+        self.assertEqual(after["last_id"], max(written))
+
     def test_bad_parameters_get_a_clear_400(self) -> None:
         response = self.client.get(self.url, {"after": "soon"})
         self.assertEqual(response.status_code, 400)
