@@ -38,7 +38,7 @@ class DeleteButtonTests(DeletionTestCase):
             self.assertNotIn('id="delete-sample"', page, url)
             self.assertNotIn('id="bulk-delete"', page, url)
         self.assertNotIn(
-            "delete-workspace", self.page(self.vera, f"/workspaces/{self.workspace.slug}/")
+            "delete-workspace", self.page(self.vera, f"/workspaces/{self.workspace.slug}/members/")
         )
 
     def test_the_dataset_delete_is_for_admins(self) -> None:
@@ -47,7 +47,7 @@ class DeleteButtonTests(DeletionTestCase):
         self.assertIn('id="delete-dataset"', self.page(self.adam, url))
 
     def test_the_workspace_delete_is_for_owners(self) -> None:
-        url = f"/workspaces/{self.workspace.slug}/"
+        url = f"/workspaces/{self.workspace.slug}/members/"  # the workspace's settings page
         self.assertNotIn('id="delete-workspace"', self.page(self.adam, url))
         self.assertIn('id="delete-workspace"', self.page(self.alice, url))
 
