@@ -24,9 +24,11 @@ import doctest
 import importlib
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
+import tempfile
 import warnings
 
 MODULES = (
@@ -125,7 +127,7 @@ def main() -> None:
         # One process per module, so that global state an example leaves cannot leak on.
         report = []
         for name in names:
-            command = [sys.executable, "-W", "ignore", __file__, "--modules", name]
+            command = [sys.executable, "-W", "ignore", os.path.abspath(__file__), "--modules", name]
             command += ["--timeout", str(args.timeout), "--in-process"]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             sys.stderr.write("".join(line for line in done.stderr.splitlines(True)
@@ -138,6 +140,9 @@ def main() -> None:
         print(json.dumps(report, indent=1, ensure_ascii=False))
         return
     signal.signal(signal.SIGALRM, _alarm)
+    # Examples save models and images into the working directory: give them a scratch one.
+    scratch = tempfile.TemporaryDirectory(prefix="paddle-doc-examples-")
+    os.chdir(scratch.name)
     import paddle
 
     import framework
