@@ -76,6 +76,7 @@ def _recurrent(ctx, node, args):
     clip = node.attrs.get("clip")
     acts = _activations(node, directions)
     gates = _GATES[op]
+    step = {"RNN": _rnn_step, "GRU": _gru_step, "LSTM": _lstm_step}[op]
 
     ys, last_h, last_c = [], [], []
     for d in range(directions):
@@ -95,7 +96,6 @@ def _recurrent(ctx, node, args):
         outputs = [None] * steps
         order = range(steps - 1, -1, -1) if reverse else range(steps)
         for t in order:
-            step = {"RNN": _rnn_step, "GRU": _gru_step, "LSTM": _lstm_step}[op]
             new_h, new_c = step(
                 node, projected[t], h, c, rd, bias_r, peep, d, hidden, acts[d], clip
             )
