@@ -15,7 +15,8 @@ import numpy as np
 from framework.core import backend
 from framework.core import dtype as dtypes
 from framework.core.autograd import RemovableHandle, bind_tensor_class, run_backward, zeroed_grad
-from framework.core.printing import format_array
+from framework.core.printing import tensor_to_string
+from framework.core.size import Size
 
 
 class Tensor:
@@ -75,8 +76,9 @@ class Tensor:
 
     # --- metadata -------------------------------------------------------------------------------
     @property
-    def shape(self) -> list[int]:
-        return list(self._data.shape)
+    def shape(self) -> Size:
+        """The dims as a `Size` (a list of ints that prints `paddle.Size([2, 3])`, as Paddle's)."""
+        return Size(self._data.shape)
 
     @property
     def dtype(self) -> np.dtype:
@@ -272,12 +274,14 @@ class Tensor:
         return result
 
     def __repr__(self) -> str:
-        body = format_array(self.numpy(), prefix="       ")
-        grad = "" if self.stop_gradient else f", stop_gradient={self.stop_gradient}"
-        return (
-            f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}"
-            f"{grad if grad else ', stop_gradient=True'},\n       {body})"
-        )
+        """Paddle's text, header and values alike (see `framework.core.printing`)."""
+        return tensor_to_string(self.numpy(), self.dtype.name, self.place, self.stop_gradient)
+
+    def __format__(self, format_spec: str) -> str:
+        # As in Paddle: a 0-d tensor formats as its Python number (f"{loss:.3f}"), others as str.
+        if self._data.ndim == 0:
+            return format(self.item(), format_spec)
+        return object.__format__(self, format_spec)
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         copy = type(self).__new__(type(self))

@@ -3,23 +3,9 @@ Paddle 3 names them for code written against PyTorch."""
 
 from __future__ import annotations
 
-import math
-
 from framework.core import dtype as dtypes
+from framework.core.size import Size as Size  # re-exported: `framework` takes it from here
 from framework.core.tensor import Tensor, to_tensor
-
-
-class Size(list):
-    """A shape: a list of ints, printed as `Size([2, 3])`, with `numel()`.
-
-    framework.Size([2, 3]).numel()  # 6
-    """
-
-    def numel(self) -> int:
-        return math.prod(self)
-
-    def __repr__(self) -> str:
-        return f"paddle.Size({list(self)!r})"
 
 
 def _typed_tensor(name: str, dtype: object) -> type:

@@ -130,8 +130,8 @@ def test_set_printoptions_changes_the_repr():
         framework.set_printoptions(sci_mode=True)
         assert "e+00" in repr(x)
     finally:
-        framework.core.printing._OPTIONS.clear()
-    assert "1.2345679" in repr(x)
+        framework.core.printing._reset_printoptions()
+    assert "1.23456788" in repr(x)
 
 
 def test_functional_aliases_are_the_functional_ops():
