@@ -89,7 +89,8 @@ def _run(source: str, module, seconds: int) -> tuple[bool, str]:
 
 
 def _reset(module) -> None:
-    """Undo what an earlier example may have switched globally (static mode, default dtype)."""
+    """Undo what an earlier example may have switched globally (static mode, default dtype,
+    print options: `set_printoptions`' own example sets a precision of 4 for all that follow)."""
     with contextlib.suppress(Exception):
         module.disable_static()
     with contextlib.suppress(Exception):
@@ -98,6 +99,10 @@ def _reset(module) -> None:
         module.jit.enable_to_static(True)
     with contextlib.suppress(Exception):
         module.seed(2023)
+    with contextlib.suppress(Exception):
+        module.set_printoptions(
+            precision=8, threshold=1000, edgeitems=3, sci_mode=False, linewidth=80
+        )
 
 
 def _examples(obj) -> list[str]:
