@@ -5,6 +5,7 @@ from framework.optimizer import lr
 from framework.optimizer.adadelta import Adadelta
 from framework.optimizer.adagrad import Adagrad
 from framework.optimizer.adam import Adam
+from framework.optimizer.adamax import Adamax
 from framework.optimizer.adamw import AdamW
 from framework.optimizer.asgd import ASGD
 from framework.optimizer.lamb import Lamb
@@ -22,6 +23,7 @@ __all__ = [
     "Adadelta",
     "Adagrad",
     "Adam",
+    "Adamax",
     "AdamW",
     "Lamb",
     "Momentum",
