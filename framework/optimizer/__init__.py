@@ -9,6 +9,7 @@ from framework.optimizer.adamax import Adamax
 from framework.optimizer.adamw import AdamW
 from framework.optimizer.asgd import ASGD
 from framework.optimizer.lamb import Lamb
+from framework.optimizer.lbfgs import LBFGS
 from framework.optimizer.momentum import Momentum
 from framework.optimizer.nadam import NAdam
 from framework.optimizer.optimizer import Optimizer
@@ -19,6 +20,7 @@ from framework.optimizer.sgd import SGD
 
 __all__ = [
     "ASGD",
+    "LBFGS",
     "SGD",
     "Adadelta",
     "Adagrad",
