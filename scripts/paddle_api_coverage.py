@@ -1,6 +1,6 @@
 """How much of Paddle's public API `import framework as paddle` covers: prints JSON.
 
-For paddle, paddle.linalg, paddle.optimizer, paddle.optimizer.lr and paddle.vision.models,
+For paddle, paddle.linalg, paddle.nn.functional, paddle.optimizer, paddle.optimizer.lr and paddle.vision.models,
 counts the names in Paddle's `__all__` that the matching framework module has (importable by
 its dotted path, as Paddle code imports it). paddle.tensor has no
 `__all__`: its public functions are its non-module public attributes, and its
@@ -26,6 +26,7 @@ import framework
 MODULES = (
     "paddle",
     "paddle.linalg",
+    "paddle.nn.functional",
     "paddle.tensor",
     "paddle.optimizer",
     "paddle.optimizer.lr",

@@ -16,7 +16,7 @@ from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer
 from framework.regularizer import WeightDecayRegularizer
 
-__all__ = ["Adam"]
+__all__ = ["Adam", "adam_hyperparameters"]
 
 _MOMENTS = "A gg = (A)g; m1 = b1 * m1 + (1 - b1) * gg; m2 = b2 * m2 + (1 - b2) * gg * gg;"
 _PLAIN = _MOMENTS + " p = (P)((A)p * decay - lr_t * m1 / (sqrt(m2) + eps_t));"
@@ -59,8 +59,7 @@ class Adam(Optimizer):
         amsgrad: bool = False,
         name: str | None = None,
     ) -> None:
-        _check_betas(beta1, beta2, epsilon)
-        defaults = {"beta1": _scalar(beta1), "beta2": _scalar(beta2), "epsilon": _scalar(epsilon)}
+        defaults: dict = adam_hyperparameters(learning_rate, beta1, beta2, epsilon)
         defaults["lazy_mode"] = lazy_mode
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, defaults)
         self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
@@ -156,10 +155,23 @@ def _scalar(value: object) -> float:
     return float(value.item()) if isinstance(value, Tensor) else float(value)
 
 
-def _check_betas(beta1: object, beta2: object, epsilon: object) -> None:
-    if not 0 <= _scalar(beta1) < 1:
-        raise ValueError("Invalid value of beta1, expect beta1 in [0,1).")
-    if not 0 <= _scalar(beta2) < 1:
-        raise ValueError("Invalid value of beta2, expect beta2 in [0,1).")
-    if not 0 <= _scalar(epsilon):
-        raise ValueError("Invalid value of epsilon, expect epsilon >= 0.")
+def adam_hyperparameters(
+    learning_rate: object, beta1: object, beta2: object, epsilon: object
+) -> dict[str, float]:
+    """Validate the learning rate, betas and epsilon of the Adam family (Adam, AdamW, Adamax,
+    Lamb, NAdam, RAdam) and return `{"beta1", "beta2", "epsilon"}` as floats.
+
+    The betas and epsilon may be floats or one-element Tensors (Paddle accepts both); a numeric
+    learning rate must be >= 0 (a scheduler is checked by the base class).
+
+        defaults = adam_hyperparameters(0.001, 0.9, 0.999, 1e-8)
+    """
+    if isinstance(learning_rate, int | float) and not learning_rate >= 0.0:
+        raise ValueError(f"Invalid learning rate: {learning_rate}, expect learning_rate >= 0.")
+    values = {"beta1": _scalar(beta1), "beta2": _scalar(beta2), "epsilon": _scalar(epsilon)}
+    for name in ("beta1", "beta2"):
+        if not 0.0 <= values[name] < 1.0:
+            raise ValueError(f"Invalid {name}: {values[name]}, expect 0 <= {name} < 1.")
+    if not values["epsilon"] >= 0.0:
+        raise ValueError(f"Invalid epsilon: {values['epsilon']}, expect epsilon >= 0.")
+    return values

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.optimizer.adam import _check_betas, _scalar, adam_state, adam_update
+from framework.optimizer.adam import _scalar, adam_hyperparameters, adam_state, adam_update
 from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer
 
@@ -45,16 +45,14 @@ class AdamW(Optimizer):
         amsgrad: bool = False,
         name: str | None = None,
     ) -> None:
-        _check_betas(beta1, beta2, epsilon)
+        hyperparameters = adam_hyperparameters(learning_rate, beta1, beta2, epsilon)
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, int | float | Tensor):
             raise TypeError("weight_decay should be int, float or Tensor.")
         if lr_ratio is not None and not callable(lr_ratio):
             raise TypeError("lr_ratio should be a function of the parameter")
         defaults = {
             "weight_decay": _scalar(weight_decay),
-            "beta1": _scalar(beta1),
-            "beta2": _scalar(beta2),
-            "epsilon": _scalar(epsilon),
+            **hyperparameters,
             "lazy_mode": lazy_mode,
         }
         super().__init__(learning_rate, parameters, None, grad_clip, name, defaults)

@@ -10,7 +10,7 @@ import numpy as np
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.optimizer.adam import _check_betas, _scalar, adam_state, complement
+from framework.optimizer.adam import adam_hyperparameters, adam_state, complement
 from framework.optimizer.fused import fused_kernel
 from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer
@@ -54,11 +54,8 @@ class Lamb(Optimizer):
         always_adapt: bool = False,
         name: str | None = None,
     ) -> None:
-        _check_betas(beta1, beta2, epsilon)
         defaults = {
-            "beta1": _scalar(beta1),
-            "beta2": _scalar(beta2),
-            "epsilon": _scalar(epsilon),
+            **adam_hyperparameters(learning_rate, beta1, beta2, epsilon),
             "lamb_weight_decay": float(lamb_weight_decay),
             "exclude_from_weight_decay_fn": exclude_from_weight_decay_fn,
         }

@@ -9,7 +9,7 @@ from functools import partial
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.clip import ClipGradBase
-from framework.optimizer.adam import _scalar, complement
+from framework.optimizer.adam import adam_hyperparameters, complement
 from framework.optimizer.fused import accumulator_dtype
 from framework.optimizer.lr import LRScheduler
 from framework.optimizer.optimizer import Optimizer, first_element
@@ -57,16 +57,7 @@ class RAdam(Optimizer):
         grad_clip: ClipGradBase | None = None,
         name: str | None = None,
     ) -> None:
-        beta1, beta2 = _scalar(beta1), _scalar(beta2)
-        if isinstance(learning_rate, int | float) and not 0.0 <= learning_rate:
-            raise ValueError(f"Invalid learning rate: {learning_rate}, expect learning_rate >= 0.")
-        if not 0.0 <= epsilon:
-            raise ValueError(f"Invalid epsilon value: {epsilon}, expect epsilon >= 0.")
-        if not 0.0 <= beta1 < 1.0:
-            raise ValueError(f"Invalid beta1: {beta1}, expect 0. <= beta1 < 1.0.")
-        if not 0.0 <= beta2 < 1.0:
-            raise ValueError(f"Invalid beta2: {beta2}, expect 0. <= beta2 < 1.0.")
-        defaults = {"beta1": beta1, "beta2": beta2, "epsilon": float(epsilon)}
+        defaults: dict = adam_hyperparameters(learning_rate, beta1, beta2, epsilon)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name, defaults)
         self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
 

@@ -10,7 +10,7 @@ import numpy as np
 
 import framework
 from framework.core.backend import get_array_module, to_numpy
-from framework.onnx.import_.registry import imports, new_array, scalar
+from framework.onnx.import_.registry import imports, new_array, scalar, text_attr
 from framework.ops.manipulation.pad import Pad
 from framework.vision.ops.deform_conv import deform_conv2d
 from framework.vision.ops.nms import greedy_nms
@@ -65,8 +65,7 @@ def _non_max_suppression(ctx, node, args):
 
 # --- RoiAlign and DeformConv, on framework.vision.ops --------------------------------------------
 def _roi_align_check(node, opset) -> str | None:
-    mode = node.attrs.get("mode", "avg")
-    mode = mode.decode() if isinstance(mode, bytes) else mode
+    mode = text_attr(node, "mode", "avg")
     return None if mode == "avg" else f"RoiAlign(mode={mode})"
 
 
@@ -75,8 +74,7 @@ def _roi_align(ctx, node, args):
     x, rois, batch_indices = args
     # opset 16 made half_pixel the default; before it, RoiAlign had no half-pixel shift.
     default = "half_pixel" if ctx.opset >= 16 else "output_half_pixel"
-    mode = node.attrs.get("coordinate_transformation_mode", default)
-    mode = mode.decode() if isinstance(mode, bytes) else mode
+    mode = text_attr(node, "coordinate_transformation_mode", default)
     images = np.asarray(to_numpy(batch_indices._data)).astype(np.int64)
     order = np.argsort(images, kind="stable")  # roi_align takes boxes grouped by image
     counts = np.bincount(images, minlength=x.shape[0]).astype(np.int32)

@@ -7,7 +7,7 @@ from functools import reduce
 
 import framework
 import framework.nn.functional as F
-from framework.onnx.import_.registry import array_op, imports, is_float, scalar
+from framework.onnx.import_.registry import array_op, imports, is_float, scalar, text_attr
 
 # --- binary arithmetic --------------------------------------------------------------------------
 _FLOAT_BINARY = {
@@ -243,7 +243,7 @@ def _celu(ctx, node, args):
 
 @imports("Gelu")
 def _gelu(ctx, node, args):
-    return F.gelu(args[0], approximate=node.attrs.get("approximate", "none") == "tanh")
+    return F.gelu(args[0], approximate=text_attr(node, "approximate", "none") == "tanh")
 
 
 @imports("Softplus")

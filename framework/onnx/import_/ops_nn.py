@@ -10,7 +10,7 @@ import numpy as np
 
 import framework
 import framework.nn.functional as F
-from framework.onnx.import_.registry import array_op, imports, ints, is_float, new_array
+from framework.onnx.import_.registry import array_op, imports, ints, is_float, new_array, text_attr
 from framework.ops.manipulation.pad import Pad
 
 _BN_FORMATS = {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
@@ -24,7 +24,7 @@ def _paddle_pads(pads: list[int]) -> list[int]:
 
 def _auto_pads(node, sizes, kernel, strides, dilations) -> list[int]:
     """`pads` (ONNX order) after resolving `auto_pad` for these input sizes."""
-    auto = node.attrs.get("auto_pad", "NOTSET")
+    auto = text_attr(node, "auto_pad", "NOTSET")
     n = len(kernel)
     if auto in ("NOTSET", ""):
         return [int(p) for p in node.attrs.get("pads", [0] * (2 * n))]
@@ -85,7 +85,7 @@ def _conv_transpose(ctx, node, args):
     strides = list(node.attrs.get("strides", [1] * dims))
     dilations = list(node.attrs.get("dilations", [1] * dims))
     extra = list(node.attrs.get("output_padding", [0] * dims))
-    auto = node.attrs.get("auto_pad", "NOTSET")
+    auto = text_attr(node, "auto_pad", "NOTSET")
     target = node.attrs.get("output_shape")
     if target is None and auto in ("SAME_UPPER", "SAME_LOWER"):
         target = [size * s for size, s in zip(x.shape[2:], strides, strict=True)]
@@ -381,7 +381,7 @@ def _lp_norm(ctx, node, args):
 def _nll_loss(ctx, node, args):
     x, target, weight = (list(args) + [None])[:3]
     return nll_loss(
-        x, target, weight, node.attrs.get("ignore_index"), node.attrs.get("reduction", "mean")
+        x, target, weight, node.attrs.get("ignore_index"), text_attr(node, "reduction", "mean")
     )
 
 
@@ -416,8 +416,7 @@ def nll_loss(x, target, weight, ignore_index, reduction: str):
 
 
 def _grid_sample_check(node, opset) -> str | None:
-    mode = node.attrs.get("mode", "linear" if opset >= 20 else "bilinear")
-    mode = mode.decode() if isinstance(mode, bytes) else mode
+    mode = text_attr(node, "mode", "linear" if opset >= 20 else "bilinear")
     if mode in ("cubic", "bicubic"):
         return f"GridSample(mode={mode})"
     return None
@@ -430,10 +429,8 @@ def _grid_sample(ctx, node, args):
         raise NotImplementedError(
             f"ONNX GridSample over {x.ndim - 2} spatial dims; the framework samples 2-D and 3-D"
         )
-    mode = node.attrs.get("mode", "linear" if ctx.opset >= 20 else "bilinear")
-    mode = mode.decode() if isinstance(mode, bytes) else mode
-    padding = node.attrs.get("padding_mode", "zeros")
-    padding = padding.decode() if isinstance(padding, bytes) else padding
+    mode = text_attr(node, "mode", "linear" if ctx.opset >= 20 else "bilinear")
+    padding = text_attr(node, "padding_mode", "zeros")
     return F.grid_sample(
         x,
         grid,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import framework
 import framework.nn.functional as F
-from framework.onnx.import_.registry import array_op, imports
+from framework.onnx.import_.registry import array_op, imports, text_attr, text_attrs
 
 _ACTIVATIONS = {
     "Sigmoid": lambda x, a, b: F.sigmoid(x),
@@ -33,8 +33,7 @@ _GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
 
 
 def _recurrent_check(node, opset) -> str | None:
-    for name in node.attrs.get("activations", []):
-        name = name.decode() if isinstance(name, bytes) else name
+    for name in text_attrs(node, "activations"):
         if name not in _ACTIVATIONS:
             return f"{node.op_type}(activations={name})"
     if node.op_type == "LSTM" and node.attrs.get("input_forget", 0):
@@ -44,7 +43,7 @@ def _recurrent_check(node, opset) -> str | None:
 
 def _activations(node, directions: int) -> list[list]:
     """Per direction, the activation callables in ONNX's order (f, g[, h])."""
-    names = [n.decode() if isinstance(n, bytes) else n for n in node.attrs.get("activations", [])]
+    names = text_attrs(node, "activations")
     per = len(_DEFAULTS[node.op_type])
     names = names or _DEFAULTS[node.op_type] * directions
     if len(names) == per and directions == 2:
@@ -70,8 +69,7 @@ def _recurrent(ctx, node, args):
         c0 = None if c0 is None else framework.transpose(c0, [1, 0, 2])
     steps, batch = x.shape[0], x.shape[1]
     hidden = int(node.attrs.get("hidden_size", r.shape[-1]))
-    direction = node.attrs.get("direction", "forward")
-    direction = direction.decode() if isinstance(direction, bytes) else direction
+    direction = text_attr(node, "direction", "forward")
     directions = 2 if direction == "bidirectional" else 1
     clip = node.attrs.get("clip")
     acts = _activations(node, directions)

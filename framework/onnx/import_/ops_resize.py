@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from framework.onnx.import_.registry import imports, ints, values
+from framework.onnx.import_.registry import imports, ints, text_attr, values
 from framework.ops.nn.interpolate import AxisResample, ResampleSpec
 
 _COORDINATES = {
@@ -30,19 +30,19 @@ _NEAREST = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}
 
 
 def _resize_check(node, opset) -> str | None:
-    mode = node.attrs.get("mode", "nearest")
-    coord = node.attrs.get("coordinate_transformation_mode", "half_pixel")
+    mode = text_attr(node, "mode", "nearest")
+    coord = text_attr(node, "coordinate_transformation_mode", "half_pixel")
     problems = []
     if mode not in ("nearest", "linear", "cubic", "bilinear", "trilinear"):
         problems.append(f"mode={mode}")
     if node.op_type == "Resize" and opset >= 11 and coord not in _COORDINATES:
         problems.append(f"coordinate_transformation_mode={coord}")
-    if node.attrs.get("nearest_mode", "round_prefer_floor") not in _NEAREST:
-        problems.append(f"nearest_mode={node.attrs['nearest_mode']}")
+    if (nearest := text_attr(node, "nearest_mode", "round_prefer_floor")) not in _NEAREST:
+        problems.append(f"nearest_mode={nearest}")
     if node.attrs.get("antialias", 0):
         problems.append("antialias=1")
-    if node.attrs.get("keep_aspect_ratio_policy", "stretch") != "stretch":
-        problems.append(f"keep_aspect_ratio_policy={node.attrs['keep_aspect_ratio_policy']}")
+    if (policy := text_attr(node, "keep_aspect_ratio_policy", "stretch")) != "stretch":
+        problems.append(f"keep_aspect_ratio_policy={policy}")
     return f"{node.op_type}({', '.join(problems)})" if problems else None
 
 
@@ -53,13 +53,13 @@ def _resize(ctx, node, args):
     scales, sizes = _targets(ctx, node, args, legacy)
     axes = node.attrs.get("axes")
     axes = list(range(x.ndim)) if axes is None else [int(a) % x.ndim for a in axes]
-    mode = {"bilinear": "linear", "trilinear": "linear"}.get(node.attrs.get("mode", "nearest"))
-    mode = mode or node.attrs.get("mode", "nearest")
+    mode = text_attr(node, "mode", "nearest")
+    mode = {"bilinear": "linear", "trilinear": "linear"}.get(mode, mode)
     if legacy:
         coord, nearest = "asymmetric", "legacy"
     else:
-        coord = node.attrs.get("coordinate_transformation_mode", "half_pixel")
-        nearest = node.attrs.get("nearest_mode", "round_prefer_floor")
+        coord = text_attr(node, "coordinate_transformation_mode", "half_pixel")
+        nearest = text_attr(node, "nearest_mode", "round_prefer_floor")
     for i, axis in enumerate(axes):
         size = x.shape[axis]
         if sizes is not None:

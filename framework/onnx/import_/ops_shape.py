@@ -20,6 +20,7 @@ from framework.onnx.import_.registry import (
     ints,
     is_float,
     new_array,
+    text_attr,
     values,
 )
 from framework.onnx.tensor_proto import BFLOAT16, numpy_type, round_to_bfloat16
@@ -196,7 +197,7 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "edge": "replicate",
 
 
 def _pad_check(node, opset) -> str | None:
-    mode = node.attrs.get("mode", "constant")
+    mode = text_attr(node, "mode", "constant")
     return None if mode in _PAD_MODES else f"Pad(mode={mode})"
 
 
@@ -220,7 +221,7 @@ def _pad(ctx, node, args):
     widths = tuple((max(b, 0), max(a, 0)) for b, a in widths)
     if not any(b or a for b, a in widths):
         return x
-    mode = _PAD_MODES[node.attrs.get("mode", "constant")]
+    mode = _PAD_MODES[text_attr(node, "mode", "constant")]
     return Pad(widths, mode, value).apply(x)
 
 
@@ -276,7 +277,7 @@ def _depth_space(ctx, node, args):
         y = framework.reshape(x, [n, c, h // b, b, w // b, b])
         y = framework.transpose(y, [0, 3, 5, 1, 2, 4])
         return framework.reshape(y, [n, c * b * b, h // b, w // b])
-    if node.attrs.get("mode", "DCR") == "DCR":
+    if text_attr(node, "mode", "DCR") == "DCR":
         y = framework.reshape(x, [n, b, b, c // (b * b), h, w])
         y = framework.transpose(y, [0, 3, 4, 1, 5, 2])
     else:

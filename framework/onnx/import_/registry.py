@@ -120,6 +120,22 @@ def new_array(like: Tensor, array: np.ndarray) -> Tensor:
     return Tensor._wrap(get_array_module(like._data).asarray(array))
 
 
+def text_attr(node: NodeProto, name: str, default: str | None = None) -> str | None:
+    """A string attribute as text. The decoder gives `str`, but nodes built by hand (or by
+    `onnx.helper`) may hold the raw UTF-8 `bytes` that ONNX stores."""
+    value = node.attrs.get(name)
+    return default if value is None else _text(value)
+
+
+def text_attrs(node: NodeProto, name: str) -> list[str]:
+    """A list-of-strings attribute (such as RNN `activations`) as text; [] when absent."""
+    return [_text(v) for v in node.attrs.get(name, [])]
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
 def attr_or_input(node: NodeProto, args: list, index: int, name: str, since: int, opset: int):
     """A value that moved from an attribute to an input at opset `since` (axes, pads, ...)."""
     if opset >= since:

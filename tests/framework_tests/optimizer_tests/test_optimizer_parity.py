@@ -12,12 +12,14 @@ import pytest
 
 import framework
 from framework.core.tensor import Parameter
+from framework.nn.clip import ClipGradByGlobalNorm
 from framework.optimizer import (
     ASGD,
     SGD,
     Adadelta,
     Adagrad,
     Adam,
+    Adamax,
     AdamW,
     Lamb,
     Momentum,
@@ -108,6 +110,15 @@ TORCH_CASES = {
     "adam_amsgrad": (
         lambda ps: Adam(0.01, parameters=ps, amsgrad=True),
         lambda t, ps: t.optim.Adam(ps, lr=0.01, amsgrad=True),
+    ),
+    # torch adds epsilon to |grad|, Paddle to the decayed norm: with epsilon 0 the rules agree.
+    "adamax": (
+        lambda ps: Adamax(0.01, epsilon=0.0, parameters=ps),
+        lambda t, ps: t.optim.Adamax(ps, lr=0.01, eps=0.0),
+    ),
+    "adamax_betas_l2": (
+        lambda ps: Adamax(0.02, 0.8, 0.95, 0.0, parameters=ps, weight_decay=0.1),
+        lambda t, ps: t.optim.Adamax(ps, lr=0.02, betas=(0.8, 0.95), eps=0.0, weight_decay=0.1),
     ),
     "adamw": (
         lambda ps: AdamW(0.01, parameters=ps, weight_decay=0.1),
@@ -217,6 +228,16 @@ PADDLE_CASES = {
     "adamw": (
         lambda ps: AdamW(0.01, parameters=ps),
         lambda p, ps: p.optimizer.AdamW(0.01, parameters=ps),
+    ),
+    "adamax": (
+        lambda ps: Adamax(0.01, parameters=ps, weight_decay=0.01),
+        lambda p, ps: p.optimizer.Adamax(0.01, parameters=ps, weight_decay=0.01),
+    ),
+    "adamax_betas_clip": (
+        lambda ps: Adamax(0.05, 0.8, 0.9, 1e-3, ps, grad_clip=ClipGradByGlobalNorm(1.0)),
+        lambda p, ps: p.optimizer.Adamax(
+            0.05, 0.8, 0.9, 1e-3, ps, grad_clip=p.nn.ClipGradByGlobalNorm(1.0)
+        ),
     ),
     "adagrad": (
         lambda ps: Adagrad(0.1, parameters=ps),
@@ -354,6 +375,7 @@ def test_float16_parameters_update_in_place_with_float32_state():
         lambda ps: Momentum(0.1, parameters=ps, use_nesterov=True),
         lambda ps: Adam(0.01, parameters=ps, amsgrad=True),
         lambda ps: AdamW(0.01, parameters=ps),
+        lambda ps: Adamax(0.01, parameters=ps),
         lambda ps: RMSProp(0.01, parameters=ps, centered=True, momentum=0.5),
         lambda ps: Adagrad(0.1, parameters=ps),
         lambda ps: Adadelta(0.5, parameters=ps),
@@ -361,7 +383,7 @@ def test_float16_parameters_update_in_place_with_float32_state():
         lambda ps: RAdam(0.01, beta2=0.5, parameters=ps),
         lambda ps: Rprop(0.01, parameters=ps),
     ],
-    ids=["sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"]
+    ids=["sgd", "momentum", "adam", "adamw", "adamax", "rmsprop", "adagrad"]
     + ["adadelta", "nadam", "radam", "rprop"],
 )
 def test_big_parameters_split_over_threads_update_exactly_as_whole(build, monkeypatch):
@@ -443,3 +465,12 @@ def test_new_optimizers_follow_a_scheduler_and_group_overrides_as_paddle(kind):
         grads,
     )
     assert_close(ours, theirs)
+
+
+def test_adamax_with_torchs_default_epsilon_differs_only_by_epsilon():
+    weights, grads = problem(np.float64)
+    ours = run_ours(lambda ps: Adamax(0.01, parameters=ps), weights, grads)
+    theirs = run_torch(lambda t, ps: t.optim.Adamax(ps, lr=0.01), weights, grads)
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-7)
+        assert not np.array_equal(a, b)  # epsilon sits in a different place

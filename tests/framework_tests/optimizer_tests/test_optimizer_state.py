@@ -21,6 +21,7 @@ BUILDERS = {
     "Momentum": lambda m, ps: m.Momentum(0.1, parameters=ps, use_nesterov=True),
     "Adam": lambda m, ps: m.Adam(0.05, parameters=ps, amsgrad=False),
     "AdamW": lambda m, ps: m.AdamW(0.05, parameters=ps),
+    "Adamax": lambda m, ps: m.Adamax(0.05, parameters=ps),
     "RMSProp": lambda m, ps: m.RMSProp(0.05, parameters=ps, centered=True, momentum=0.3),
     "Adagrad": lambda m, ps: m.Adagrad(0.05, parameters=ps),
     "Lamb": lambda m, ps: m.Lamb(0.05, parameters=ps),
