@@ -1,4 +1,9 @@
-"""dtypes, named as Paddle names them. A framework dtype is a `numpy.dtype`."""
+"""dtypes, named as Paddle names them. A framework dtype is a `numpy.dtype`.
+
+This module is the one home of dtype rules that are not about a single op: names, the default
+float dtype, and how real and complex precisions pair up (complex64 <-> float32, complex128 <->
+float64). Binary-op promotion builds on it in `framework.ops.math.promotion`.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ int64 = np.dtype("int64")
 uint32 = np.dtype("uint32")
 uint64 = np.dtype("uint64")
 bool_ = np.dtype("bool")
+complex64 = np.dtype("complex64")
+complex128 = np.dtype("complex128")
 half = float16
 double = float64
 dtype = np.dtype  # `paddle.dtype`: the type every framework dtype is an instance of
@@ -34,7 +41,13 @@ _BY_NAME = {
     "uint32": uint32,
     "uint64": uint64,
     "bool": bool_,
+    "complex64": complex64,
+    "complex128": complex128,
 }
+
+# The one pairing of real and complex precisions: complex64 holds two float32s.
+_COMPLEX_OF = {float32: complex64, float64: complex128, float16: complex64}
+_REAL_OF = {complex64: float32, complex128: float64}
 
 _default_dtype = float32
 
@@ -54,6 +67,8 @@ def convert_dtype(dtype: object) -> np.dtype:
         return int64
     if dtype is bool:
         return bool_
+    if dtype is complex:
+        return default_complex_dtype()
     try:
         return np.dtype(dtype)
     except TypeError:
@@ -62,6 +77,30 @@ def convert_dtype(dtype: object) -> np.dtype:
 
 def is_floating_point(dtype: np.dtype) -> bool:
     return dtype.kind == "f"
+
+
+def is_complex(dtype: np.dtype) -> bool:
+    return dtype.kind == "c"
+
+
+def complex_dtype_of(dtype: np.dtype) -> np.dtype:
+    """The complex dtype whose parts have `dtype`'s precision: float32 -> complex64, float64 ->
+    complex128; a complex dtype is returned as is, and anything else gives the default's.
+
+        complex_dtype_of(float64)   # complex128
+    """
+    if dtype.kind == "c":
+        return dtype
+    return _COMPLEX_OF.get(dtype, _COMPLEX_OF[_default_dtype])
+
+
+def real_dtype_of(dtype: np.dtype) -> np.dtype:
+    """The dtype of the real and imaginary parts: complex64 -> float32, complex128 -> float64;
+    a real dtype is returned as is (what `abs`, `angle`, `real` and `imag` return).
+
+        real_dtype_of(complex64)   # float32
+    """
+    return _REAL_OF.get(dtype, dtype)
 
 
 def set_default_dtype(dtype: object) -> None:
@@ -78,6 +117,12 @@ def get_default_dtype() -> str:
 
 def default_float_dtype() -> np.dtype:
     return _default_dtype
+
+
+def default_complex_dtype() -> np.dtype:
+    """What Python complex numbers become: complex64 under the default float32, complex128 under
+    float64 (Paddle's rule)."""
+    return _COMPLEX_OF[_default_dtype]
 
 
 class iinfo:  # noqa: N801 - Paddle's name

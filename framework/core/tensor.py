@@ -340,17 +340,22 @@ def _is_device(text: str) -> bool:
 
 
 def _default_dtype_for(data: object) -> np.dtype | None:
-    """Paddle's rule: Python floats become the default float dtype; arrays keep theirs."""
+    """Paddle's rule: Python floats become the default float dtype and Python complex numbers
+    its complex counterpart (complex64 under float32); arrays keep theirs."""
     if isinstance(data, bool):
         return dtypes.bool_
     if isinstance(data, int):
         return dtypes.int64
     if isinstance(data, float):
         return dtypes.default_float_dtype()
+    if isinstance(data, complex):
+        return dtypes.default_complex_dtype()
     if isinstance(data, list | tuple):
         array = np.asarray(data)
         if array.dtype.kind == "f":
             return dtypes.default_float_dtype()
+        if array.dtype.kind == "c":
+            return dtypes.default_complex_dtype()
         if array.dtype.kind in "iu":
             return dtypes.int64
         return None

@@ -6,17 +6,21 @@ from Paddle 3.3's layout).
 """
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
+    imag,
     is_complex,
     is_floating_point,
     is_integer,
     rank,
+    real,
     shape,
 )
 
 __all__ = [
+    "imag",
     "is_complex",
     "is_floating_point",
     "is_integer",
     "rank",
+    "real",
     "shape",
 ]

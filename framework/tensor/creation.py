@@ -8,6 +8,7 @@ from Paddle 3.3's layout).
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
     arange,
     cauchy_,
+    complex,
     create_parameter,
     diag,
     diag_embed,
@@ -35,6 +36,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
 __all__ = [
     "arange",
     "cauchy_",
+    "complex",
     "create_parameter",
     "diag",
     "diag_embed",

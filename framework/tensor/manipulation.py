@@ -6,6 +6,8 @@ from Paddle 3.3's layout).
 """
 
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
+    as_complex,
+    as_real,
     as_strided,
     atleast_1d,
     atleast_2d,
@@ -92,6 +94,8 @@ fill_diagonal_ = _Tensor.fill_diagonal_
 repeat = _Tensor.repeat
 
 __all__ = [
+    "as_complex",
+    "as_real",
     "as_strided",
     "atleast_1d",
     "atleast_2d",

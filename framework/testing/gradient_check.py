@@ -1,7 +1,12 @@
-"""Numerical gradient checks in float64, in the spirit of `chainer.gradient_check`.
+"""Numerical gradient checks in float64 (complex128 for complex inputs), in the spirit of
+`chainer.gradient_check`.
 
 check_backward(lambda x, y: x * y, [x_array, y_array])
 check_double_backward(lambda x: x * x * x, [x_array])
+
+Complex inputs are perturbed in their real and imaginary parts, and the expected gradient is
+`dL/dRe + 1j * dL/dIm` of the real loss `L = sum(Re(conj(g) * out))`: the conjugate Wirtinger
+convention of Paddle and PyTorch (for `out = z`, the gradient is `g`).
 """
 
 from __future__ import annotations
@@ -24,19 +29,41 @@ def numerical_grad(
     """Central differences of sum(f() * weights) is the caller's job: f returns one scalar."""
     grads = []
     for array in arrays:
-        g = np.zeros_like(array, dtype=np.float64)
+        is_complex = array.dtype.kind == "c"
+        g = np.zeros_like(array, dtype=np.complex128 if is_complex else np.float64)
         flat = array.reshape(-1)
         g_flat = g.reshape(-1)
         for i in range(flat.size):
             original = flat[i]
-            flat[i] = original + eps
-            plus = f()
-            flat[i] = original - eps
-            minus = f()
-            flat[i] = original
-            g_flat[i] = (plus - minus) / (2 * eps)
+            for step in (1, 1j) if is_complex else (1,):
+                flat[i] = original + eps * step
+                plus = f()
+                flat[i] = original - eps * step
+                minus = f()
+                flat[i] = original
+                g_flat[i] += step * (plus - minus) / (2 * eps)
         grads.append(g)
     return grads
+
+
+def _float64(array: np.ndarray) -> np.ndarray:
+    """Float inputs in float64, complex ones in complex128; others (indices) as they are."""
+    if array.dtype.kind == "c":
+        return np.array(array, dtype=np.complex128, order="C")
+    if array.dtype.kind == "f":
+        return np.array(array, dtype=np.float64, order="C")
+    return array
+
+
+def _random_like(rng: np.random.Generator, output: Tensor) -> np.ndarray | None:
+    if output.dtype.kind == "c":
+        return rng.standard_normal(output.shape) + 1j * rng.standard_normal(output.shape)
+    return rng.standard_normal(output.shape) if output.dtype.kind == "f" else None
+
+
+def _weighted(output: np.ndarray, weight: np.ndarray) -> float:
+    """`sum(Re(conj(weight) * output))`: the real loss whose gradient `weight` stands for."""
+    return float(np.real(np.conj(weight) * output.astype(np.result_type(output, 1.0))).sum())
 
 
 def check_backward(
@@ -56,17 +83,13 @@ def check_backward(
     element is weighted differently.
     """
     rng = np.random.default_rng(seed)
-    arrays = [
-        np.array(a, dtype=np.float64, order="C") if a.dtype.kind == "f" else a for a in inputs
-    ]
+    arrays = [_float64(a) for a in inputs]
     if no_grads is None:
-        no_grads = [a.dtype.kind != "f" for a in arrays]
+        no_grads = [a.dtype.kind not in "fc" for a in arrays]
     tensors = [Tensor(a, stop_gradient=ng) for a, ng in zip(arrays, no_grads, strict=True)]
     outputs = _as_outputs(fn(*tensors))
     if grad_outputs is None:
-        grad_outputs = [
-            rng.standard_normal(o.shape) if o.dtype.kind == "f" else None for o in outputs
-        ]
+        grad_outputs = [_random_like(rng, o) for o in outputs]
     differentiable = [
         (o, g)
         for o, g in zip(outputs, grad_outputs, strict=True)
@@ -89,7 +112,7 @@ def check_backward(
         fresh = [Tensor(a, stop_gradient=True) for a in arrays]
         outs = _as_outputs(fn(*fresh))
         return sum(
-            float((o.numpy().astype(np.float64) * g).sum())
+            _weighted(o.numpy(), g)
             for o, g in zip(outs, grad_outputs, strict=True)
             if g is not None
         )
@@ -120,10 +143,10 @@ def check_double_backward(
     backward of every op used inside `fn`'s backward is exercised.
     """
     rng = np.random.default_rng(seed + 1)
-    arrays = [np.array(a, dtype=np.float64, order="C") for a in inputs]
+    arrays = [_float64(a) for a in inputs]
     probe = _as_outputs(fn(*[Tensor(a) for a in arrays]))
     if grad_outputs is None:
-        grad_outputs = [rng.standard_normal(o.shape) for o in probe]
+        grad_outputs = [_random_like(rng, o) for o in probe]
     n_inputs = len(arrays)
 
     def first_order(*tensors: Tensor):
@@ -134,13 +157,13 @@ def check_double_backward(
         grads = grad(outs, with_grad, list(gys), create_graph=True, allow_unused=True)
         # An input the first-order gradient does not depend on has a constant zero gradient.
         return [
-            g if g is not None else Tensor(np.zeros(x.shape))
+            g if g is not None else Tensor(np.zeros(x.shape, dtype=x.dtype))
             for g, x in zip(grads, xs, strict=True)
         ]
 
     check_backward(
         first_order,
-        arrays + [np.asarray(g, dtype=np.float64) for g in grad_outputs],
+        arrays + [_float64(np.asarray(g)) for g in grad_outputs],
         eps=eps,
         atol=atol,
         rtol=rtol,

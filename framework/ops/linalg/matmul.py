@@ -16,6 +16,7 @@ from framework.core.tensor import Tensor
 from framework.ops.linalg.einsum import einsum
 from framework.ops.manipulation.broadcast import sum_to
 from framework.ops.manipulation.shape import Reshape
+from framework.ops.math.complex_parts import conj_grad
 
 
 class MatMul(Function):
@@ -34,7 +35,8 @@ class MatMul(Function):
         return get_array_module(a).matmul(a, b)
 
     def backward(self, gy: Tensor):
-        x, y = self.saved_inputs()
+        # Bilinear, so complex inputs only need conjugating (conjugate Wirtinger convention).
+        x, y = (conj_grad(t) for t in self.saved_inputs())
         tx, ty = self.transpose_x, self.transpose_y
         gx = gy_ = None
         if self.needs_input_grad[0]:

@@ -15,10 +15,20 @@ class Cast(Function):
 
     def forward(self, x):
         self.input_dtype = x.dtype
-        return x.astype(self.dtype)
+        return _astype(x, self.dtype)
 
     def backward(self, gy: Tensor) -> Tensor:
+        # complex -> real keeps Re(z), so its gradient is gy + 0j; real -> complex passes back
+        # Re(gy): both are the cast back (conjugate Wirtinger convention).
         return Cast(self.input_dtype).apply(gy)
+
+
+def _astype(array, dtype):
+    """`array.astype(dtype)`; a complex array cast to a real dtype keeps its real part, as
+    Paddle does, without NumPy's ComplexWarning."""
+    if array.dtype.kind == "c" and dtype.kind != "c":
+        return array.real.astype(dtype)
+    return array.astype(dtype)
 
 
 class Clone(Function):
@@ -32,7 +42,8 @@ class Clone(Function):
 def cast(x: Tensor, dtype: object) -> Tensor:
     """`x` converted to `dtype` ('float32', framework.int64, numpy dtypes, ...).
 
-    Casting between float dtypes is differentiable (the gradient is cast back). A result of an
+    Casting between float and complex dtypes is differentiable (the gradient is cast back); a
+    complex tensor cast to a real dtype keeps its real part, as in Paddle. A result of an
     integer or bool dtype carries no gradient. Casting to the same dtype returns `x`.
 
         framework.cast(framework.to_tensor([1.7, -2.2]), "int32")   # [1, -2]
@@ -42,7 +53,7 @@ def cast(x: Tensor, dtype: object) -> Tensor:
         return x
     if target.kind in "fc" and x._data.dtype.kind in "fc":
         return Cast(target).apply(x)
-    result = x._data.astype(target)
+    result = _astype(x._data, target)
     recording.record_op("cast", [x._data], {"dtype": target.name}, result)  # for jit traces
     return Tensor._wrap(result)
 

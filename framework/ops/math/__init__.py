@@ -19,6 +19,15 @@ from framework.ops.math.arithmetic import (
 )
 from framework.ops.math.classification import isfinite, isinf, isnan, nan_to_num
 from framework.ops.math.compat_names import positive, sub, true_divide
+from framework.ops.math.complex_parts import (
+    angle,
+    as_complex,
+    as_real,
+    complex,
+    conj,
+    imag,
+    real,
+)
 from framework.ops.math.exponential import (
     exp,
     expm1,
@@ -161,6 +170,9 @@ __all__ = [
     "acosh",
     "add",
     "add_n",
+    "angle",
+    "as_complex",
+    "as_real",
     "asin",
     "asin_",
     "asinh",
@@ -169,6 +181,8 @@ __all__ = [
     "atan_",
     "atanh",
     "ceil",
+    "complex",
+    "conj",
     "copysign",
     "copysign_",
     "cos",
@@ -215,6 +229,7 @@ __all__ = [
     "i0e",
     "i1",
     "i1e",
+    "imag",
     "increment",
     "isfinite",
     "isinf",
@@ -258,6 +273,7 @@ __all__ = [
     "pow",
     "pow_",
     "rad2deg",
+    "real",
     "reciprocal",
     "remainder",
     "remainder_",
@@ -316,7 +332,7 @@ def _reflected_pow(x: Tensor, base: float) -> Tensor:
 
 
 TENSOR_METHODS = (
-    {name: globals()[name] for name in __all__ if name != "add_n"}
+    {name: globals()[name] for name in __all__ if name not in ("add_n", "complex")}
     | _METHOD_ONLY
     | {
         "__add__": add,

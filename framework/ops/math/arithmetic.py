@@ -2,7 +2,8 @@
 floor_divide, remainder and scale.
 
 Every backward is written with Tensor ops, so gradients can be differentiated again, and undoes
-broadcasting with `sum_to`. Mixed-dtype operands are promoted first (see `promotion`), so each
+broadcasting with `sum_to`. Complex inputs get conjugated derivatives (`conj_grad`, see
+`complex_parts`). Mixed-dtype operands are promoted first (see `promotion`), so each
 function sees one dtype and its gradients come back in the dtype of their input.
 """
 
@@ -14,6 +15,8 @@ from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import sum_to
+from framework.ops.manipulation.cast import cast
+from framework.ops.math.complex_parts import complex_sign, conj_grad
 from framework.ops.math.promotion import as_float_pair, promote
 
 _SHARED_ADD_ELEMENTS = 1 << 18
@@ -56,8 +59,8 @@ class Multiply(Function):
 
     def backward(self, gy: Tensor):
         x, y = self.saved_inputs()
-        gx = sum_to(gy * y, x.shape) if self.needs_input_grad[0] else None
-        gy_ = sum_to(gy * x, y.shape) if self.needs_input_grad[1] else None
+        gx = sum_to(gy * conj_grad(y), x.shape) if self.needs_input_grad[0] else None
+        gy_ = sum_to(gy * conj_grad(x), y.shape) if self.needs_input_grad[1] else None
         return gx, gy_
 
 
@@ -69,13 +72,13 @@ class Divide(Function):
 
     def backward(self, gy: Tensor):
         x, y = self.saved_inputs()
-        gx = gy / y
+        gx = gy / conj_grad(y)
         gx_ = sum_to(gx, x.shape) if self.needs_input_grad[0] else None
         if not self.needs_input_grad[1]:
             return gx_, None
         (z,) = self.saved_outputs()
         # d(x/y)/dy = -x/y^2 = -z/y.
-        return gx_, Neg().apply(sum_to(gx * z, y.shape))
+        return gx_, Neg().apply(sum_to(gx * conj_grad(z), y.shape))
 
 
 class Neg(Function):
@@ -93,6 +96,10 @@ class Abs(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
+        if x._data.dtype.kind == "c":
+            # |z| of a complex z: the gradient is gy * z / |z| (0 at 0), through graph ops so
+            # that it can be differentiated again.
+            return cast(gy, x._data.dtype) * complex_sign(x)
         # The derivative at 0 is taken as 0, as Paddle and PyTorch do.
         xp = get_array_module(x._data)
         return gy * Tensor._wrap(xp.sign(x._data))

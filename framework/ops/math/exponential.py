@@ -8,6 +8,7 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.math.arithmetic import Scale
+from framework.ops.math.complex_parts import conj_grad
 from framework.ops.math.promotion import as_float
 
 
@@ -18,7 +19,7 @@ class Exp(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        return gy * y
+        return gy * conj_grad(y)
 
 
 class Expm1(Function):
@@ -28,7 +29,7 @@ class Expm1(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        return gy * (y + 1.0)
+        return gy * conj_grad(y + 1.0)
 
 
 class Log(Function):
@@ -38,7 +39,7 @@ class Log(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy / x
+        return gy / conj_grad(x)
 
 
 class LogBase(Function):
@@ -54,7 +55,7 @@ class LogBase(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return Scale(1.0 / math.log(self.base), 0.0, True).apply(gy / x)
+        return Scale(1.0 / math.log(self.base), 0.0, True).apply(gy / conj_grad(x))
 
 
 class Logit(Function):
@@ -88,7 +89,7 @@ class Log1p(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy / (x + 1.0)
+        return gy / conj_grad(x + 1.0)
 
 
 def exp(x: Tensor, name: str | None = None) -> Tensor:

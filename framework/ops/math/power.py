@@ -10,6 +10,7 @@ from framework.core.operands import as_operands, as_tensor
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import sum_to
 from framework.ops.math.arithmetic import Neg, Scale
+from framework.ops.math.complex_parts import conj_grad
 from framework.ops.math.exponential import Log
 from framework.ops.math.promotion import as_float, promote
 
@@ -34,8 +35,8 @@ class PowScalar(Function):
         if e == 1:
             return gy
         if e == 2:
-            return Scale(2.0, 0.0, True).apply(gy * x)
-        return gy * Scale(float(e), 0.0, True).apply(PowScalar(e - 1).apply(x))
+            return Scale(2.0, 0.0, True).apply(gy * conj_grad(x))
+        return gy * conj_grad(Scale(float(e), 0.0, True).apply(PowScalar(e - 1).apply(x)))
 
 
 class Pow(Function):
@@ -52,10 +53,10 @@ class Pow(Function):
         x, y = self.saved_inputs()
         gx = gy_ = None
         if self.needs_input_grad[0]:
-            gx = sum_to(gy * y * Pow().apply(x, y - 1.0), x.shape)
+            gx = sum_to(gy * conj_grad(y * Pow().apply(x, y - 1.0)), x.shape)
         if self.needs_input_grad[1]:
             (z,) = self.saved_outputs()
-            gy_ = sum_to(gy * z * _log_where_positive(x), y.shape)
+            gy_ = sum_to(gy * conj_grad(z * _log_where_positive(x)), y.shape)
         return gx, gy_
 
 
@@ -85,7 +86,7 @@ class Sqrt(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        return Scale(0.5, 0.0, True).apply(gy / y)
+        return Scale(0.5, 0.0, True).apply(gy / conj_grad(y))
 
 
 class Rsqrt(Function):
@@ -97,7 +98,7 @@ class Rsqrt(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
         # d(x^-1/2)/dx = -1/2 x^-3/2 = -1/2 y^3
-        return Scale(-0.5, 0.0, True).apply(gy * PowScalar(3).apply(y))
+        return Scale(-0.5, 0.0, True).apply(gy * conj_grad(PowScalar(3).apply(y)))
 
 
 class Square(Function):
@@ -107,7 +108,7 @@ class Square(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return Scale(2.0, 0.0, True).apply(gy * x)
+        return Scale(2.0, 0.0, True).apply(gy * conj_grad(x))
 
 
 class Reciprocal(Function):
@@ -117,7 +118,7 @@ class Reciprocal(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        return Neg().apply(gy * Square().apply(y))
+        return Neg().apply(gy * conj_grad(Square().apply(y)))
 
 
 def pow(x: Tensor, y: float | Tensor, name: str | None = None) -> Tensor:  # noqa: A001

@@ -1,9 +1,11 @@
 """dtype rules for elementwise math: mixed-dtype operands and integer inputs to float math.
 
-Paddle promotes only between float dtypes (float32 + float64 -> float64) and raises for
-int + float tensors. We accept a superset that never surprises: the result is the wider float
-when both are floats, the float when one is a float (an int64 tensor meeting a float32 tensor
-computes in float32, not NumPy's float64), and NumPy's promotion between integers and bools.
+Paddle promotes only between float dtypes (float32 + float64 -> float64), from real to
+complex dtypes (float64 + complex64 -> complex128), and raises for int + float tensors. We
+accept a superset that never surprises: the result is the wider float when both are floats,
+the float when one is a float (an int64 tensor meeting a float32 tensor computes in float32,
+not NumPy's float64), a complex one when either is complex, and NumPy's promotion between
+integers and bools.
 """
 
 from __future__ import annotations
@@ -15,7 +17,15 @@ from framework.core.tensor import Tensor
 
 
 def result_dtype(a: np.dtype, b: np.dtype) -> np.dtype:
-    """The dtype a binary op on tensors of dtypes `a` and `b` computes in."""
+    """The dtype a binary op on tensors of dtypes `a` and `b` computes in.
+
+    With a complex operand the result is complex, with parts as wide as the widest float of
+    either side (Paddle's rule): float32 + complex64 -> complex64, float64 + complex64 ->
+    complex128, int64 + complex64 -> complex64.
+    """
+    if a.kind == "c" or b.kind == "c":
+        parts = [dtypes.real_dtype_of(d) for d in (a, b) if d.kind in "fc"]
+        return dtypes.complex_dtype_of(parts[0] if len(parts) == 1 else max(parts))
     a_float, b_float = a.kind == "f", b.kind == "f"
     if a_float != b_float:
         return a if a_float else b

@@ -14,6 +14,7 @@ from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import sum_to
 from framework.ops.math.arithmetic import Neg, Scale
+from framework.ops.math.complex_parts import conj_grad
 from framework.ops.math.power import Rsqrt, Square
 from framework.ops.math.promotion import as_float, as_float_pair, promote
 
@@ -25,7 +26,7 @@ class Sin(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * Cos().apply(x)
+        return gy * conj_grad(Cos().apply(x))
 
 
 class Cos(Function):
@@ -35,7 +36,7 @@ class Cos(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return Neg().apply(gy * Sin().apply(x))
+        return Neg().apply(gy * conj_grad(Sin().apply(x)))
 
 
 class Tan(Function):
@@ -45,7 +46,7 @@ class Tan(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        return gy * (Square().apply(y) + 1.0)
+        return gy * conj_grad(Square().apply(y) + 1.0)
 
 
 class Asin(Function):
@@ -100,7 +101,7 @@ class Sinh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * Cosh().apply(x)
+        return gy * conj_grad(Cosh().apply(x))
 
 
 class Cosh(Function):
@@ -110,7 +111,7 @@ class Cosh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * Sinh().apply(x)
+        return gy * conj_grad(Sinh().apply(x))
 
 
 class Tanh(Function):
@@ -120,7 +121,7 @@ class Tanh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        return gy * (1.0 - Square().apply(y))
+        return gy * conj_grad(1.0 - Square().apply(y))
 
 
 def sin(x: Tensor, name: str | None = None) -> Tensor:

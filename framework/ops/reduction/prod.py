@@ -10,6 +10,7 @@ from framework.core import dtype as dtypes
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import conj_grad
 from framework.ops.reduction.axes import normalize_axes
 from framework.ops.reduction.sum import ExpandReduced
 
@@ -29,9 +30,10 @@ class Prod(Function):
         (x,) = self.saved_inputs()
         (y,) = self.saved_outputs()
         spread = ExpandReduced(x._data.shape, self.axes, self.keepdim, 1, x._data.dtype)
+        # Complex inputs: the derivative (the product of the others) is conjugated.
         if not (x._data == 0).any():
-            return spread.apply(gy * y) / x
-        return spread.apply(gy) * ProductOfOthers(self.axes).apply(x)
+            return spread.apply(gy * conj_grad(y)) / conj_grad(x)
+        return spread.apply(gy) * conj_grad(ProductOfOthers(self.axes).apply(x))
 
 
 class ProductOfOthers(Function):
