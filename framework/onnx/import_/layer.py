@@ -141,10 +141,40 @@ class OnnxLayer(Layer):
         return list(self._outputs)
 
     @property
+    def nodes(self) -> list[NodeProto]:
+        """The nodes `forward` runs, in order (those reading only constants are folded)."""
+        return [node for node, _, _ in self._plan]
+
+    @property
     def opset_version(self) -> int:
         return self._opset
 
     def forward(self, *inputs: Any) -> Tensor | tuple[Tensor, ...]:
+        outputs = self._run(inputs, self._plan, self._outputs)
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def forward_values(self, *inputs: Any, names: list[str]) -> tuple[Tensor, ...]:
+        """The values the graph computes under the ONNX names `names` (any node's outputs,
+        not only the graph's), in that order, as Tensors with their autograd graph: a
+        fine-tuning loss can read a network before its last activation, or graft a training
+        head onto a feature map. Only the nodes the names need are run.
+
+            logits, features = layer.forward_values(x, names=["p2o.Add.281", "p2o.Concat.1"])
+        """
+        names = list(names)
+        key = tuple(names)
+        plans = self.__dict__.setdefault("_value_plans", {})
+        if key not in plans:
+            made = {name for node, _, _ in self._plan for name in node.outputs if name}
+            unknown = [n for n in names if n not in made and n not in dict(self._bound)]
+            unknown = [n for n in unknown if n not in self.input_names]
+            if unknown:
+                raise KeyError(f"the ONNX graph computes no value named {unknown}")
+            needed = _needed_nodes([node for node, _, _ in self._plan], names)
+            plans[key] = _plan(needed, names)
+        return self._run(inputs, plans[key], names)
+
+    def _run(self, inputs: tuple, plan: list, outputs: list[str]) -> tuple[Tensor, ...]:
         if len(inputs) != len(self._inputs):
             raise TypeError(
                 f"this ONNX model takes {len(self._inputs)} inputs ({', '.join(self.input_names)}"
@@ -154,7 +184,7 @@ class OnnxLayer(Layer):
         for info, value in zip(self._inputs, inputs, strict=True):
             env[info.name] = _as_input(info, value)
         ctx = RunContext(self._opset, self.training)
-        for node, spec, release in self._plan:
+        for node, spec, release in plan:
             args = [env[name] if name else None for name in node.inputs]
             try:
                 result = spec.run(ctx, node, args)
@@ -172,8 +202,7 @@ class OnnxLayer(Layer):
                         env[out_name] = tensor
             for name in release:
                 env.pop(name, None)
-        outputs = tuple(env[name] for name in self._outputs)
-        return outputs[0] if len(outputs) == 1 else outputs
+        return tuple(env[name] for name in outputs)
 
     def extra_repr(self) -> str:
         return (
@@ -311,6 +340,17 @@ def _plan(nodes: list[NodeProto], outputs: list[str]) -> list[tuple[NodeProto, I
         if name not in keep:
             release[index].append(name)
     return [(node, spec_for(node.op_type, node.domain), release[i]) for i, node in enumerate(nodes)]
+
+
+def _needed_nodes(nodes: list[NodeProto], outputs: list[str]) -> list[NodeProto]:
+    """The nodes (in order) that the values `outputs` depend on."""
+    wanted = set(outputs)
+    kept = []
+    for node in reversed(nodes):
+        if wanted.intersection(node.outputs):
+            kept.append(node)
+            wanted.update(n for n in node.inputs if n)
+    return kept[::-1]
 
 
 def _taken(layer: Layer, name: str) -> bool:

@@ -6,7 +6,8 @@ pipeline, and the losses and labels to fine-tune it.
     lines = ocr(image)  # [OCRLine(polygon, text, score), ...]
 
 Training the detector: `make_db_labels` turns an image's text polygons into DB targets and
-`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them. Fine-tuning the recognizer:
+`DBLoss` scores the DB head's `[N, 3, H, W]` maps against them; `DetectorTrainer` fine-tunes
+the shipped detector on images and their polygons. Fine-tuning the recognizer:
 `RecognizerTrainer` (CTC on line crops and their text). Evaluating:
 `text_detection_metrics` (precision, recall, hmean at IoU 0.5) and `text_recognition_metrics`
 (line accuracy, normalized edit distance), as PaddleOCR reports them. Annotations:
@@ -23,6 +24,8 @@ from framework.vision.ocr.ctc_decode import ctc_greedy_decode
 from framework.vision.ocr.db_labels import make_db_labels
 from framework.vision.ocr.db_loss import DBLoss, balanced_bce_loss, db_dice_loss, mask_l1_loss
 from framework.vision.ocr.db_postprocess import DBPostProcess
+from framework.vision.ocr.det_augment import DetectionAugment
+from framework.vision.ocr.det_training import DetectorTrainer
 from framework.vision.ocr.metrics import (
     TextDetectionMetrics,
     TextRecognitionMetrics,
@@ -41,6 +44,8 @@ from framework.vision.ocr.rec_training import RecognizerTrainer, encode_texts
 __all__ = [
     "DBLoss",
     "DBPostProcess",
+    "DetectionAugment",
+    "DetectorTrainer",
     "OCRLine",
     "OCRPipeline",
     "RecognizerTrainer",

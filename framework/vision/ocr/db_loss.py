@@ -39,14 +39,21 @@ def _check_same_shape(name: str, pred: Tensor, **labels: Tensor) -> None:
 
 
 def balanced_bce_loss(
-    pred: Tensor, gt: Tensor, mask: Tensor, negative_ratio: float = 3.0, eps: float = 1e-6
+    pred: Tensor,
+    gt: Tensor,
+    mask: Tensor,
+    negative_ratio: float = 3.0,
+    eps: float = 1e-6,
+    from_logits: bool = False,
 ) -> Tensor:
     """BCE over the positives (`gt * mask`) and the `negative_ratio * positives` negatives
     (`(1 - gt) * mask`) with the largest loss, summed and divided by the number of pixels
     kept (PaddleOCR's `BalanceLoss` with `BCELoss`).
 
-    `pred` holds probabilities in [0, 1]; `pred`, `gt`, `mask` are float tensors of one shape
-    (`[N, H, W]`), `gt` and `mask` 0/1. Returns a 0-D tensor.
+    `pred` holds probabilities in [0, 1], or logits with `from_logits=True` (the stable
+    form: a saturated sigmoid, p = 1.0 in float32, passes no gradient to its logit, so a
+    confident mistake would never be corrected); `pred`, `gt`, `mask` are float tensors of
+    one shape (`[N, H, W]`), `gt` and `mask` 0/1. Returns a 0-D tensor.
 
         loss = balanced_bce_loss(prob, shrink_map, shrink_mask)
     """
@@ -55,7 +62,10 @@ def balanced_bce_loss(
     negative = (1 - gt) * mask
     positive_count = int(positive.sum().item())
     negative_count = int(min(negative.sum().item(), positive_count * negative_ratio))
-    loss = F.binary_cross_entropy(pred, gt, reduction="none")
+    if from_logits:
+        loss = F.binary_cross_entropy_with_logits(pred, gt, reduction="none")
+    else:
+        loss = F.binary_cross_entropy(pred, gt, reduction="none")
     positive_loss = (positive * loss).sum()
     if negative_count == 0:
         return positive_loss / (positive_count + eps)

@@ -24,8 +24,9 @@ def _run(model: Layer, batch: np.ndarray) -> np.ndarray:
     return out.numpy()
 
 
-def _normalise(image: np.ndarray) -> np.ndarray:
-    """HWC uint8 to CHW float32 in [-1, 1]."""
+def normalise_image(image: np.ndarray) -> np.ndarray:
+    """`[H, W, 3]` uint8 to `[3, H, W]` float32 in [-1, 1] (PP-OCR's mean = std = 0.5), the
+    networks' input; training uses it too, so the network sees what it will see deployed."""
     return ((image.astype(np.float32).transpose(2, 0, 1) / 255) - 0.5) / 0.5
 
 
@@ -75,7 +76,7 @@ class TextDetector:
         rw = int(round(int(w * ratio) / 32) * 32)
         if rh <= 0 or rw <= 0:
             raise ValueError(f"the image ({w}x{h}) is too small to detect text in")
-        return _normalise(resize_linear(image, rw, rh))[None]
+        return normalise_image(resize_linear(image, rw, rh))[None]
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         prob = _run(self.model, self.preprocess(image))[0, 0]
@@ -113,7 +114,7 @@ class TextClassifier:
         h, w = crop.shape[:2]
         resized_w = min(width, int(math.ceil(height * w / h)))
         out = np.zeros((channels, height, width), dtype=np.float32)
-        out[:, :, :resized_w] = _normalise(resize_linear(crop, resized_w, height))
+        out[:, :, :resized_w] = normalise_image(resize_linear(crop, resized_w, height))
         return out
 
     def __call__(
@@ -183,7 +184,7 @@ class TextRecognizer:
         for i, crop in enumerate(crops):
             h, w = crop.shape[:2]
             resized_w = min(full, int(math.ceil(height * w / h)))
-            batch[i, :, :, :resized_w] = _normalise(resize_linear(crop, resized_w, height))
+            batch[i, :, :, :resized_w] = normalise_image(resize_linear(crop, resized_w, height))
         return batch
 
     def __call__(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:

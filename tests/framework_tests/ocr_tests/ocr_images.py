@@ -82,3 +82,51 @@ def render_dot_matrix(text: str, dot: int = 4) -> np.ndarray:
     for y, x in zip(*np.nonzero(ink), strict=True):
         draw.ellipse([x * dot + 0.5, y * dot + 0.5, (x + 1) * dot - 1, (y + 1) * dot - 1], "black")
     return np.asarray(image)
+
+
+def _texture(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A `size x size` RGB cut from one of scikit-image's busy photos and textures."""
+    from skimage import data
+
+    sources = (data.grass, data.gravel, data.brick, data.astronaut, data.coffee, data.rocket)
+    picture = sources[int(rng.integers(len(sources)))]()
+    if picture.ndim == 2:
+        picture = np.repeat(picture[:, :, None], 3, axis=2)
+    y = int(rng.integers(0, picture.shape[0] - size + 1))
+    x = int(rng.integers(0, picture.shape[1] - size + 1))
+    return np.ascontiguousarray(picture[y : y + size, x : x + size])
+
+
+def render_light_words_on_texture(
+    rng: np.random.Generator, size: int = 256
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Pale words (capitals and digits, random light colours) packed in lines with almost no
+    leading over a busy scikit-image background, and each word's box: `([size, size, 3]
+    uint8 BGR, [[4, 2] float32 box, ...])`. PP-OCRv4's detector does poorly on these: it
+    misses pale words on texture and merges lines this tight."""
+    import string
+
+    from PIL import Image, ImageDraw
+
+    image = Image.fromarray(_texture(rng, size))
+    draw = ImageDraw.Draw(image)
+    text_size = int(rng.integers(18, 28))
+    face = font(text_size)
+    alphabet = list(string.ascii_uppercase + string.digits)
+    boxes = []
+    y = int(rng.integers(8, 30))
+    while y + text_size < size - 8:
+        x = int(rng.integers(6, 40))
+        while True:
+            word = "".join(rng.choice(alphabet, int(rng.integers(3, 7))))
+            left, top, right, bottom = draw.textbbox((x, y), word, font=face)
+            if right > size - 6:
+                break
+            colour = tuple(int(v) for v in rng.integers(200, 256, 3))
+            draw.text((x, y), word, fill=colour, font=face)
+            boxes.append(
+                np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
+            )
+            x = right + int(rng.integers(text_size // 2, text_size * 2))
+        y += int(text_size * rng.uniform(1.0, 1.15))
+    return np.ascontiguousarray(np.asarray(image)[:, :, ::-1]), boxes

@@ -85,6 +85,29 @@ def test_ohem_keeps_three_negatives_per_positive():
     assert balanced_bce_loss(_t(pred), _t(gt), _t(mask)).item() == pytest.approx(expect)
 
 
+def test_balanced_bce_from_logits_matches_and_corrects_confident_mistakes():
+    maps, sm, smask, _, _ = _case(2)
+    p = maps[:, 0]
+    logits = np.log(p / (1 - p))
+    assert balanced_bce_loss(_t(logits), _t(sm), _t(smask), from_logits=True).item() == (
+        pytest.approx(_np_balanced_bce(p, sm, smask), rel=1e-9)
+    )
+    # a float32 sigmoid saturated at 1.0 passes no gradient; its logit does
+    wrong = np.full((1, 2, 4), 40.0, dtype=np.float32)
+    gt = np.zeros_like(wrong)
+    gt[0, 0, 0] = 1
+    mask = np.ones_like(wrong)
+    via_logits = framework.to_tensor(wrong, stop_gradient=False)
+    balanced_bce_loss(via_logits, _t(gt), _t(mask), from_logits=True).backward()
+    via_probs = framework.to_tensor(wrong, stop_gradient=False)
+    probs = framework.nn.functional.sigmoid(via_probs)
+    balanced_bce_loss(probs, _t(gt), _t(mask)).backward()
+    assert np.abs(via_probs.grad.numpy()).max() == 0
+    grad = via_logits.grad.numpy()
+    assert grad[0, 0, 0] == 0  # sigmoid(40) - 1 is 0 in float32: the positive is right
+    assert (grad > 0.1).sum() == 3  # the 3 mined negatives (ratio 3) are pushed down
+
+
 def test_dbloss_dict_and_weights():
     maps, sm, smask, tm, tmask = _case(1)
     losses = DBLoss()(_t(maps), _t(sm), _t(smask), _t(tm), _t(tmask))
