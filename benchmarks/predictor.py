@@ -23,6 +23,9 @@ machines a core that sat idle runs the next few milliseconds several times slowe
 timed run sees the steady state of a busy server. Median and minimum wall time of `--repeats`
 runs are reported, throughput = batch / median, and the median CPU time (all threads of the
 runner's process).
+A runner may be a variant, `predictor+OMP_WAIT_POLICY=PASSIVE` or `predictor+threads=1`
+(`variants.py`): that runner with other environment settings or its own thread count, taking
+turns with the others; its ratios to its base runner and to onnxruntime are reported.
 Outputs of every runner are checked against the eager model (which runs, untimed, also when
 `--runners` leaves it out). Prints JSON with the ratios the
 targets are stated in: predictor >= 1.3x faster than eager; predictor <= 2x onnxruntime at
@@ -44,6 +47,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from benchmarks import variants  # noqa: E402
 from benchmarks.worker_lines import WorkerLines  # noqa: E402
 
 MODELS = {
@@ -248,7 +252,7 @@ def worker(args: argparse.Namespace) -> None:
             wall, cpu = time.perf_counter() - start, time.process_time() - cpu
             print(f"{wall * 1e3} {cpu * 1e3}", flush=True)
         elif command == "save":
-            np.save(f"{args.prefix}.{args.worker}.b{args.batch}.npy", out)
+            np.save(f"{args.prefix}.{args.name or args.worker}.b{args.batch}.npy", out)
             print("saved", flush=True)
         else:
             return
@@ -258,12 +262,16 @@ class Worker:
     """One runner in its own process, with `threads` BLAS/OpenMP threads."""
 
     def __init__(self, runner: str, prefix: str, model: str, batch: int, opts) -> None:
+        variant = variants.parse(runner)  # e.g. predictor+OMP_WAIT_POLICY=PASSIVE
+        threads = variant.threads or opts.threads
         env = dict(os.environ)
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            env[var] = str(opts.threads)
-        command = [sys.executable, os.path.abspath(__file__), "--worker", runner,
+            env[var] = str(threads)
+        env.update(variant.env)
+        command = [sys.executable, os.path.abspath(__file__), "--worker", variant.base,
                    "--prefix", prefix, "--model", model, "--batch", str(batch),
-                   "--threads", str(opts.threads), "--warmup", str(opts.warmup)]  # fmt: skip
+                   "--threads", str(threads), "--warmup", str(opts.warmup),
+                   "--name", runner]  # fmt: skip
         self.runner = runner
         self.timeout = opts.timeout
         self.stderr = tempfile.TemporaryFile(mode="w+")  # a pipe nobody reads could fill up
@@ -352,7 +360,8 @@ def measure(runners: list[str], prefix: str, model: str, batch: int, opts) -> di
 
 def available(runner: str) -> bool:
     needs = {"onnxruntime": ("onnxruntime", "torch"), "torch": ("torch",)}
-    return all(importlib.util.find_spec(m) is not None for m in needs.get(runner, ()))
+    base = variants.parse(runner).base
+    return all(importlib.util.find_spec(m) is not None for m in needs.get(base, ()))
 
 
 def main() -> None:
@@ -374,6 +383,7 @@ def main() -> None:
     parser.add_argument("--prefix", help=argparse.SUPPRESS)
     parser.add_argument("--model", help=argparse.SUPPRESS)
     parser.add_argument("--batch", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--name", help=argparse.SUPPRESS)  # the variant's name (its output file)
     opts = parser.parse_args()
     if opts.worker:
         worker(opts)
@@ -429,6 +439,12 @@ def ratios(row: dict) -> dict:
         for peer in ("onnxruntime", "torch"):
             if ours and ms(peer):
                 out[f"predictor_over_{peer}" + suffix] = round(ours / ms(peer), 3)
+        for name in row:  # a variant against the runner it varies, and against onnxruntime
+            base = variants.parse(name).base
+            if "+" in name and ms(name) and ms(base):
+                out[f"{name}_over_base" + suffix] = round(ms(name) / ms(base), 3)
+            if "+" in name and ms(name) and ms("onnxruntime"):
+                out[f"{name}_over_onnxruntime" + suffix] = round(ms(name) / ms("onnxruntime"), 3)
     return out
 
 

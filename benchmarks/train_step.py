@@ -23,6 +23,9 @@ Gradients are cleared the way each framework does by default fastest: `zero_grad
 in PyTorch, `clear_grad()` in Paddle, `clear_grad(set_to_zero=False)` for ours
 (`--set-to-zero` uses Paddle's default `clear_grad()` for ours too).
 
+A framework may be a variant, `ours+SAMPAN_MKL=0` (`variants.py`): ours with that environment,
+taking turns with plain `ours` in the same run; its ratio to it is reported.
+
 Output: the machine's load average before and after; per model, each framework's median step
 time (ms), all samples, the median CPU time per step (all the process's threads; with
 `--threads 1` it is the step time the machine would show unloaded, so it is the number to
@@ -46,6 +49,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import variants  # noqa: E402
 from models import MODELS, NUM_CLASSES, build_model, torch_nn  # noqa: E402
 from worker_lines import WorkerLines  # noqa: E402
 
@@ -118,7 +122,8 @@ def parse_args() -> argparse.Namespace:
 
 
 def _installed(name: str) -> bool:
-    return name == "ours" or importlib.util.find_spec(name) is not None
+    base = variants.parse(name).base
+    return base == "ours" or importlib.util.find_spec(base) is not None
 
 
 # --- the orchestrator: persistent workers taking turns ----------------------------------------
@@ -126,15 +131,18 @@ class Worker:
     """One framework's worker process, driven line by line over its stdin/stdout."""
 
     def __init__(self, args, framework_name: str, model: str, batch: int) -> None:
+        variant = variants.parse(framework_name)  # e.g. ours+SAMPAN_MKL=0 (`variants.py`)
+        threads = variant.threads or args.threads
         command = [
-            sys.executable, os.path.abspath(__file__), "--worker", framework_name, model,
-            "--batch-size", str(batch), "--device", args.device, "--threads", str(args.threads),
+            sys.executable, os.path.abspath(__file__), "--worker", variant.base, model,
+            "--batch-size", str(batch), "--device", args.device, "--threads", str(threads),
         ]  # fmt: skip
         if args.set_to_zero:
             command.append("--set-to-zero")
         env = dict(os.environ)
         for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "CPU_NUM"):
-            env[variable] = str(args.threads)
+            env[variable] = str(threads)
+        env.update(variant.env)
         env.setdefault("GLOG_minloglevel", "2")
         self.stderr = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
@@ -227,6 +235,13 @@ def ratios(row: dict) -> dict:
             )
             result[f"peak_rss_ours_over_{peer}"] = round(
                 ours["peak_rss_mib"] / theirs["peak_rss_mib"], 3
+            )
+    for name, variant in row.items():  # a variant against the runner it varies
+        base = row.get(variants.parse(name).base, {}) if "+" in name else {}
+        if isinstance(variant, dict) and "median_ms" in variant and "median_ms" in base:
+            result[f"time_{name}_over_base"] = round(variant["median_ms"] / base["median_ms"], 3)
+            result[f"cpu_{name}_over_base"] = round(
+                variant["median_cpu_ms"] / base["median_cpu_ms"], 3
             )
     return result
 

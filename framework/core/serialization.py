@@ -22,16 +22,10 @@ from typing import Any
 
 import numpy as np
 
-try:
-    from safetensors import SafetensorError, safe_open
-    from safetensors.numpy import load as load_bytes
-    from safetensors.numpy import save as save_bytes
-except ImportError:  # the standalone framework wheel needs NumPy only
-    from framework.core.safetensors_numpy import SafetensorError, safe_open
-    from framework.core.safetensors_numpy import load as load_bytes
-    from framework.core.safetensors_numpy import save as save_bytes
-
 from framework.core.backend import to_numpy
+from framework.core.safetensors_io import SafetensorError, safe_open
+from framework.core.safetensors_io import load as load_bytes
+from framework.core.safetensors_io import save as save_bytes
 from framework.core.tensor import Tensor
 
 __all__ = ["load", "save"]

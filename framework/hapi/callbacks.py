@@ -148,8 +148,36 @@ def _format_logs(logs: dict, names: Sequence[str]) -> str:
     return " - ".join(parts)
 
 
+class _LineProgress:
+    """tqdm's `update`/`set_postfix_str`/`close` as plain lines, for installs without tqdm
+    (the NumPy-only framework wheel): a line every `log_freq` steps and one at the end."""
+
+    def __init__(self, total: int | None, description: str, log_freq: int) -> None:
+        self.total, self.description, self.log_freq = total, description, log_freq
+        self.done, self.postfix, self._printed = 0, "", -1
+
+    def update(self, count: int) -> None:
+        self.done += count
+        if self.done % self.log_freq == 0:
+            self._print()
+
+    def set_postfix_str(self, text: str) -> None:
+        self.postfix = text
+
+    def close(self) -> None:
+        if self.done and self._printed != self.done:
+            self._print()
+
+    def _print(self) -> None:
+        of = f"/{self.total}" if self.total else ""
+        tail = f" - {self.postfix}" if self.postfix else ""
+        print(f"{self.description} - step {self.done}{of}{tail}", flush=True)
+        self._printed = self.done
+
+
 class ProgBarLogger(Callback):
-    """A tqdm progress bar (verbose=1) or one line per epoch (verbose=2); silent at 0."""
+    """A tqdm progress bar (verbose=1; a line every `log_freq` steps where tqdm is not
+    installed) or one line per epoch (verbose=2); silent at 0."""
 
     def __init__(self, log_freq: int = 1, verbose: int = 2) -> None:
         super().__init__()
@@ -164,8 +192,11 @@ class ProgBarLogger(Callback):
     def _open_bar(self, total: int | None, description: str) -> None:
         if self.verbose != 1:
             return
-        from tqdm.auto import tqdm
-
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:  # tqdm is not a requirement of the framework wheel
+            self._bar = _LineProgress(total, description, self.log_freq)
+            return
         self._bar = tqdm(total=total, desc=description, leave=True, dynamic_ncols=True)
 
     def _close_bar(self) -> None:
@@ -184,9 +215,9 @@ class ProgBarLogger(Callback):
 
     def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
         if self._bar is not None:
-            self._bar.update(1)
-            if (step + 1) % self.log_freq == 0:
+            if (step + 1) % self.log_freq == 0:  # before the update, which may print a line
                 self._bar.set_postfix_str(_format_logs(logs or {}, self._names()))
+            self._bar.update(1)
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         self._close_bar()

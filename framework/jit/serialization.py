@@ -15,13 +15,8 @@ from typing import Any
 
 import numpy as np
 
-try:
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file, save
-except ImportError:  # the standalone framework wheel needs NumPy only
-    from framework.core.safetensors_numpy import SafetensorError, load_file, save
-
 from framework.core.backend import to_numpy
+from framework.core.safetensors_io import SafetensorError, load_file, save
 from framework.jit.errors import ModelFormatError
 from framework.jit.graph import FORMAT, FORMAT_VERSION, Graph
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from framework.core.home import framework_home
+from framework.core.safetensors_io import SafetensorError, load_file, save_file
 
 __all__ = [
     "WeightsIntegrityError",
@@ -83,9 +84,6 @@ def verified_weights(name: str, *, require_manifest: bool = False) -> dict[str, 
     FileNotFoundError when the file is absent; WeightsIntegrityError when the hash differs,
     the file cannot be read, or (with `require_manifest`) the manifest is missing.
     """
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file
-
     path = weights_path(name)
     if not path.is_file():
         raise FileNotFoundError(path)
@@ -119,8 +117,6 @@ def write_weights(name: str, arrays: dict[str, np.ndarray], manifest: dict[str, 
     Both are written to temporary files first and moved into place, so a failure midway
     leaves whatever was stored before.
     """
-    from safetensors.numpy import save_file
-
     folder = weights_dir()
     folder.mkdir(parents=True, exist_ok=True)
     contiguous = {key: np.ascontiguousarray(value) for key, value in arrays.items()}

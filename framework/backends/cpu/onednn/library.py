@@ -15,12 +15,14 @@ import ctypes.util
 import os
 import sys
 import threading
+import warnings
 import weakref
 from typing import Any
 
 import numpy as np
 
 from framework.backends.cpu import openmp, switches
+from framework.backends.cpu.onednn import build as builds
 
 # oneDNN C API constants (dnnl_types.h, v3)
 _F32 = 3
@@ -56,10 +58,12 @@ class _Arg(ctypes.Structure):
 
 class Library:
     """The loaded library, its CPU engine and one stream per calling thread. `openmp` is the
-    GNU OpenMP runtime oneDNN was linked against, from the same link-map namespace."""
+    GNU OpenMP runtime oneDNN was linked against, from the same link-map namespace; `build`
+    which oneDNN it is (`build.Build`: version, runtime, file)."""
 
-    def __init__(self, lib, openmp_runtime) -> None:
+    def __init__(self, lib, openmp_runtime, build: builds.Build) -> None:
         self.lib = lib
+        self.build = build
         ptr, out = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
         i, dims = ctypes.c_int, ctypes.c_int64 * 12
         self.dims = dims
@@ -156,6 +160,7 @@ class Library:
 
 _library: Library | None = None
 _loaded = False
+_refused: str | None = None  # why a libdnnl that loaded was not used (`refusal`)
 _load_lock = threading.Lock()
 _given = threading.local()  # .cores: how many cores this thread's oneDNN calls may use
 
@@ -205,6 +210,7 @@ def _openmp_limit() -> int:
 
 
 def _load() -> Library | None:
+    global _refused
     if not switches.onednn_enabled():
         return None
     folder = os.path.join(sys.prefix, "lib")  # where the onednn-cpu-gomp wheel puts it
@@ -214,22 +220,36 @@ def _load() -> Library | None:
     for path in paths:
         try:
             return Library(*_open(path))
+        except builds.Refused as refused:
+            _refused = str(refused)
+            warnings.warn(f"oneDNN is not used: {refused}", RuntimeWarning, stacklevel=3)
         except (OSError, AttributeError, OneDNNError):  # missing libgomp, old version, no CPU
             continue
     return None
 
 
-def _open(path: str) -> tuple[Any, Any]:
-    """(oneDNN, the GNU OpenMP runtime it was linked against, or None).
+def _open(path: str) -> tuple[Any, Any, builds.Build]:
+    """(oneDNN, the GNU OpenMP runtime it was linked against or None, which build it is);
+    `build.Refused` where the file that answered is not one the binding may use.
 
     oneDNN is found by its name, `libdnnl.so.3`, by libraries loaded after it: PaddlePaddle,
     which ships a newer oneDNN of that name, fails to import in a process that loaded ours
     first (a missing symbol). Import it before. (Loading ours into a link-map namespace of its
-    own with glibc's `dlmopen` avoided that, but OpenSSL then crashed in `hashlib`.)
+    own with glibc's `dlmopen` avoided that, but OpenSSL then crashed in `hashlib`.) The other
+    way round, a bare `libdnnl.so.3` would be Paddle's copy: `build.check` refuses it.
     """
+    before = builds.mapped_copies()
     with openmp.spin_limit():  # oneDNN loads the runtime, if nothing has yet
         lib = ctypes.CDLL(path)
-    return lib, openmp.runtime()
+    build = builds.check(lib, before)
+    return lib, openmp.runtime(), build
+
+
+def refusal() -> str | None:
+    """Why a oneDNN library that loaded is not used (another package's copy, an unsupported
+    version or runtime), or None; asks `available()` first."""
+    available()
+    return _refused
 
 
 def available() -> bool:
