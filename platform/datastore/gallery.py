@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from core.parsers import parse_json
-from datastore.models import Annotation, Dataset, Sample
+from datastore.models import Annotation, Dataset, Sample, TextLine
 
 # sort name -> (field, descending); ties are broken by id in the same direction.
 SORTS: dict[str, tuple[str, bool]] = {
@@ -170,3 +170,39 @@ def gallery_page(dataset: Dataset, query: GalleryQuery) -> GalleryPage:
         if has_previous:
             page.previous_cursor = encode_cursor([getattr(rows[0], name), rows[0].pk])
     return page
+
+
+# The labeling pages' colours for a text line (static/labeling/ocr.js): green, amber if difficult.
+TEXT_LINE_COLOUR, DIFFICULT_COLOUR = "#16a34a", "#f59e0b"
+
+
+def thumbnail_shapes(dataset: Dataset, samples: list[Sample]) -> dict[int, dict[str, Any]]:
+    """What gallery.js draws over each thumbnail, in pixels of the sample's image: a detection
+    sample's boxes in their class's colour, an OCR sample's text-line polygons. Keyed by sample
+    id; samples with nothing to draw, and other tasks, are left out. `samples` come with their
+    annotations prefetched (the gallery's cards read them too)."""
+    if dataset.is_ocr:
+        shapes: dict[int, list[dict[str, Any]]] = {}
+        for line in TextLine.objects.filter(sample__in=samples).only(
+            "sample_id", "points", "difficult"
+        ):
+            colour = DIFFICULT_COLOUR if line.difficult else TEXT_LINE_COLOUR
+            shapes.setdefault(line.sample_id, []).append({"polygon": line.points, "colour": colour})
+    elif dataset.is_detection:
+        colours = dict(dataset.classes.values_list("pk", "color"))
+        shapes = {}
+        for sample in samples:
+            for a in sample.annotations.all():
+                if a.x is None or a.w is None:
+                    continue
+                box = [a.x, a.y, a.x + a.w, a.y + a.h]
+                shapes.setdefault(sample.pk, []).append(
+                    {"box": box, "colour": colours.get(a.label_class_id, TEXT_LINE_COLOUR)}
+                )
+    else:
+        return {}
+    return {
+        s.pk: {"width": s.width, "height": s.height, "shapes": shapes[s.pk]}
+        for s in samples
+        if s.pk in shapes
+    }

@@ -19,7 +19,7 @@ from accounts.models import Workspace
 from core.scoping import Role, get_object_for_user_or_404, require_role
 from datastore.api.base import datasets_with_counts
 from datastore.forms import DatasetForm, ExportForm, FreezeForm
-from datastore.gallery import BadQuery, GalleryQuery, gallery_page
+from datastore.gallery import BadQuery, GalleryQuery, gallery_page, thumbnail_shapes
 from datastore.importing.formats.base import OCR_ONLY, Format
 from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample, TextLine
 from datastore.services.exports import start_export
@@ -123,6 +123,7 @@ def gallery(request: HttpRequest, pk: int) -> HttpResponse:
         text_line_total=(
             TextLine.objects.filter(sample__dataset=dataset).count() if dataset.is_ocr else 0
         ),
+        thumbnail_shapes=thumbnail_shapes(dataset, page.samples),
     )
     return render(request, "datastore/gallery.html", context)
 

@@ -13,6 +13,7 @@ from modelzoo.presets import PRESETS
 from training.hyperparameters import FIELDS, TASK_FIELDS, Field
 from training.models import EvaluationReport, JobLogLine, SplitEvaluation, TrainingJob
 from training.models.report import TOP_K, ReportFields
+from training.services.jobs import resumable
 
 
 def _field_schema(field: Field) -> dict[str, Any]:
@@ -76,6 +77,9 @@ class TrainingJobSerializer(serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     report_url = serializers.SerializerMethodField()
     page_url = serializers.SerializerMethodField()
+    resumable = serializers.SerializerMethodField(
+        help_text="Cancelled with its last checkpoint kept: a resumed job continues from it"
+    )
     # Null once the version or the weights were deleted (or, for init_weights, never chosen).
     dataset_version = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     output_weights = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
@@ -126,11 +130,15 @@ class TrainingJobSerializer(serializers.ModelSerializer):
             "output_weights",
             "page_url",
             "report_url",
+            "resumable",
         ]
         read_only_fields = fields
 
     def get_page_url(self, job: TrainingJob) -> str:
         return f"/jobs/{job.pk}/"
+
+    def get_resumable(self, job: TrainingJob) -> bool:
+        return resumable(job)
 
     def get_report_url(self, job: TrainingJob) -> str | None:
         return f"/api/jobs/{job.pk}/report/" if job.status == TrainingJob.Status.SUCCEEDED else None

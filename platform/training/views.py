@@ -189,6 +189,11 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job, role = _job(request, pk)
     fields = fields_for(job.task)
     split = measured_split(job)
+    # A cancelled job's model (its last checkpoint) has no report page to be evaluated on, so
+    # its own page offers the test split; a running one may be cancelled while it is open.
+    cancelled_model = job.status == TrainingJob.Status.CANCELLED and job.has_model
+    evaluate_here = job.dataset_version is not None and (not job.is_finished or cancelled_model)
+    test_images = images_in(job, "test") if evaluate_here else None
     page = {
         "job": job.pk,
         "task": job.task,
@@ -196,6 +201,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
         "canEdit": role.covers(Role.MEMBER),
         "measuredSplit": split,
+        "testImages": test_images,
     }
     return render(
         request,
@@ -209,6 +215,9 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_resume": role.covers(Role.MEMBER) and resumable(job),
             "measured_split": split,
             "val_names_of_another_split": recorded_under_val_names(job, split),
+            "evaluate_here": evaluate_here,
+            "evaluate_hidden": not cancelled_model,
+            "test_images": test_images,
         },
     )
 

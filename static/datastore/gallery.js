@@ -1,4 +1,6 @@
-// Gallery multi-select (shift-click selects a range), bulk class assignment and bulk delete.
+// Gallery multi-select (shift-click selects a range), bulk class assignment and bulk delete;
+// a detection sample's boxes and an OCR sample's text lines drawn over its thumbnail.
+import { drawShapes } from "../js/boxes.js";
 import { confirmDelete } from "../js/confirm_delete.js";
 import { gettext, interpolate, ngettext } from "../js/i18n.js";
 import { api, datasetId } from "./api.js";
@@ -67,3 +69,30 @@ if (bar) {
     refresh();
   });
 }
+
+// A transparent canvas over the thumbnail, as large as the thumbnail's own pixels and fitted
+// the same way (object-fit: contain), so the shapes land where the image shows them.
+const shapes = JSON.parse(document.getElementById("thumbnail-shapes")?.textContent || "{}");
+
+function overlay(tile, { width, shapes: drawn }) {
+  const image = tile.querySelector("a img");
+  const draw = () => {
+    if (!image.naturalWidth) return; // not an image the browser can show: nothing to draw on
+    const canvas = document.createElement("canvas");
+    canvas.className = "tile-shapes";
+    canvas.setAttribute("aria-hidden", "true");
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    // Lines 1.5 screen pixels wide, whatever the thumbnail is shrunk by on screen.
+    const shown = Math.min(image.clientWidth / canvas.width, image.clientHeight / canvas.height) || 1;
+    drawShapes(canvas.getContext("2d"), drawn, canvas.width / width, 1.5 / shown);
+    image.after(canvas);
+    tile.dataset.shapes = String(drawn.length);
+  };
+  if (image.complete) draw(); else image.addEventListener("load", draw, { once: true });
+}
+
+tiles.forEach((tile) => {
+  const drawn = shapes[tile.dataset.sample];
+  if (drawn) overlay(tile, drawn);
+});

@@ -21,6 +21,14 @@ export function drawDetections(canvas, image, boxes, { maxSide = 360, lineWidth 
   canvas.height = Math.round(image.height * scale);
   const ctx = canvas.getContext("2d");
   ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+  drawShapes(ctx, boxes, scale, lineWidth);
+  return scale;
+}
+
+// The boxes and polygons of drawDetections, on whatever the canvas already holds (the
+// gallery draws them on a transparent canvas over its thumbnails), `scale` canvas pixels to
+// an image pixel.
+export function drawShapes(ctx, boxes, scale, lineWidth = 2) {
   ctx.lineWidth = lineWidth;
   ctx.font = "12px system-ui, sans-serif";
   for (const b of boxes) {
@@ -49,7 +57,6 @@ export function drawDetections(canvas, image, boxes, { maxSide = 360, lineWidth 
     ctx.fillText(b.label, x1 + 3, top + 12);
   }
   ctx.setLineDash([]);
-  return scale;
 }
 
 export function loadImage(source) {

@@ -62,6 +62,7 @@ function showJob(job) {
   }
   const finished = ["succeeded", "failed", "cancelled"].includes(job.status);
   if ($("cancel")) $("cancel").hidden = finished;
+  if ($("resume")) $("resume").hidden = !job.resumable;
   $("report-link").hidden = job.status !== "succeeded";
   takeDownStaleFlashes(job.status, finished);
   if (document.body.dataset.jobStatus !== job.status) {
@@ -69,6 +70,8 @@ function showJob(job) {
     // The export panel (deploy/exports.js) offers its form once the job has a model: it
     // succeeded, or was cancelled after an epoch and kept its last checkpoint.
     const hasModel = job.output_weights != null && ["succeeded", "cancelled"].includes(job.status);
+    // A succeeded job is evaluated on its report page; a cancelled one, which has none, here.
+    if ($("test-split")) $("test-split").hidden = !(hasModel && job.status === "cancelled");
     document.dispatchEvent(new CustomEvent("job-status", { detail: { job: job.id, status: job.status, hasModel } }));
   }
 }

@@ -114,25 +114,29 @@ def test_recent_imports_refresh_after_an_import(
     screenshot("recent-refreshed")
 
 
-def test_the_export_panel_appears_when_the_job_is_cancelled_after_an_epoch(
-    page, live_server, tmp_path, settings
+def test_the_job_actions_appear_when_the_job_is_cancelled_after_an_epoch(
+    page, live_server, screenshot, celery_worker, tmp_path, settings
 ) -> None:
     """A job cancelled after its first epoch keeps that checkpoint as its model: the open page
-    offers the Export form as it would for a job that succeeded."""
+    offers the Export form as it would for a job that succeeded, and Resume and the test-split
+    evaluation (a cancelled job has no report page to evaluate on), without a reload."""
     from playwright.sync_api import expect
 
     from tests.platform_tests.training_tests.base import make_job
+    from training.models import SplitEvaluation
     from workers.runtime.callbacks import ScalarReporter
 
-    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.MEDIA_ROOT = tmp_path / "worker-var" / "media"  # the worker's storage
     user, workspace = team()
-    version = digits_version(workspace, user, per_class=6)
+    version = digits_version(workspace, user, per_class=6, test=0.2)
     job, _ = make_job(
         workspace=workspace, user=user, version=version, overrides={"epochs": 5, "batch_size": 16}
     )
     sign_in(page, user, live_server.url)
     page.goto(f"/jobs/{job.pk}/")
     expect(page.locator("#export-form")).to_be_hidden()
+    expect(page.locator("#resume")).to_be_hidden()
+    expect(page.locator("#test-split")).to_be_hidden()
     real = ScalarReporter.on_train_batch_end
 
     def cancel_in_epoch_two(reporter: ScalarReporter, step: int, logs: object = None) -> None:
@@ -146,3 +150,36 @@ def test_the_export_panel_appears_when_the_job_is_cancelled_after_an_epoch(
     expect(page.locator("#status")).to_have_text("Cancelled", timeout=30_000)
     expect(page.locator("#export-form")).to_be_visible()
     expect(page.locator("#export-unavailable")).to_have_count(0)
+    expect(page.locator("#resume")).to_be_visible()
+    expect(page.locator("#test-split")).to_contain_text("last checkpoint")
+    page.locator("#run-test").click()
+    expect(page.locator("#test-accuracy")).to_be_visible(timeout=120_000)
+    evaluation = SplitEvaluation.objects.get(job=job)
+    expect(page.locator("#test-accuracy")).to_have_text(f"{evaluation.accuracy:.4f}")
+    screenshot("cancelled-actions")
+    page.locator("#resume").click()
+    resumed = TrainingJob.objects.get(rerun_of=job)
+    expect(page).to_have_url(f"{live_server.url}/jobs/{resumed.pk}/")
+
+
+def test_a_viewer_is_offered_no_resume_when_the_job_is_cancelled(
+    page, live_server, tmp_path, settings
+) -> None:
+    from playwright.sync_api import expect
+
+    from accounts.models import Membership, User
+    from tests.platform_tests.training_tests.base import make_job
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    viewer = User.objects.create_user(username="vic", password="a long enough passphrase")
+    workspace.add_member(viewer, Membership.Role.VIEWER)
+    version = digits_version(workspace, user, per_class=6, test=0.2)
+    job, _ = make_job(workspace=workspace, user=user, version=version)
+    sign_in(page, viewer, live_server.url)
+    page.goto(f"/jobs/{job.pk}/")
+    job.request_cancel()  # queued: cancelled at once, before any epoch (no model, no checkpoint)
+    expect(page.locator("#status")).to_have_text("Cancelled")
+    expect(page.locator("#resume")).to_have_count(0)
+    expect(page.locator("#run-test")).to_have_count(0)
+    expect(page.locator("#test-split")).to_be_hidden()

@@ -57,6 +57,24 @@ class CancelledJobModelTests(TrainingTestCase):
         self.assertNotIn("hidden", form.split(">")[0])
         self.assertNotIn('id="export-unavailable"', page)
 
+    def test_its_page_offers_the_test_split_evaluation(self) -> None:
+        """A cancelled job has no report page: its own page evaluates its checkpoint's model."""
+        job = cancelled_at(self, step=6)
+        self.client.force_login(self.bob)
+        page = self.client.get(f"/jobs/{job.pk}/").content.decode()
+        section = page[
+            page.index('id="test-split"') : page.index("</section>", page.index('id="test-split"'))
+        ]
+        self.assertNotIn(" hidden>", section.split("\n")[0])
+        self.assertIn("training/test_split.js", page)
+
+    def test_a_succeeded_job_is_evaluated_on_its_report_not_its_page(self) -> None:
+        job = self.run_now(self.make_job())
+        self.client.force_login(self.bob)
+        page = self.client.get(f"/jobs/{job.pk}/").content.decode()
+        self.assertNotIn('id="test-split"', page)
+        self.assertNotIn('id="resume"', page)
+
     def test_a_job_cancelled_in_its_first_epoch_has_nothing_to_export(self) -> None:
         job = cancelled_at(self, step=2, batch_size=4)  # 16 steps an epoch: far from its end
         self.assertEqual(job.status, "cancelled")
@@ -71,6 +89,7 @@ class ResumeTests(TrainingTestCase):
         job = cancelled_at(self, step=6)
         self.client.force_login(self.bob)
         self.assertContains(self.client.get(f"/jobs/{job.pk}/"), 'id="resume"')
+        self.assertIs(self.client.get(f"/api/jobs/{job.pk}/").json()["resumable"], True)
         with mock.patch("training.services.jobs.enqueue"):
             response = self.client.post(f"/jobs/{job.pk}/actions/", {"action": "resume"})
         clone = TrainingJob.objects.get(rerun_of=job)
@@ -85,6 +104,7 @@ class ResumeTests(TrainingTestCase):
         job = cancelled_at(self, step=2, batch_size=4)
         self.client.force_login(self.bob)
         self.assertNotContains(self.client.get(f"/jobs/{job.pk}/"), 'id="resume"')
+        self.assertIs(self.client.get(f"/api/jobs/{job.pk}/").json()["resumable"], False)
         response = self.client.post(f"/jobs/{job.pk}/actions/", {"action": "resume"}, follow=True)
         self.assertContains(response, "Only a cancelled job with a checkpoint can be resumed.")
         self.assertFalse(TrainingJob.objects.filter(rerun_of=job).exists())
