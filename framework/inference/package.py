@@ -36,9 +36,14 @@ FORMAT_VERSION = 1
 GRAPH_FILE, WEIGHTS_FILE, META_FILE = "model.json", "model.safetensors", "meta.json"
 SCRIPT_FILE, README_FILE, REQUIREMENTS_FILE = "predict.py", "README.md", "requirements.txt"
 PACKAGE_FILES = (GRAPH_FILE, WEIGHTS_FILE, META_FILE, SCRIPT_FILE, README_FILE, REQUIREMENTS_FILE)
-TASKS = ("classification", "multi_label", "detection")
+TASKS = ("classification", "multi_label", "detection", "ocr")
 # How each task's raw output becomes scores (meta.json's "postprocessing").
-POSTPROCESSING = {"classification": "softmax", "multi_label": "sigmoid", "detection": "boxes"}
+POSTPROCESSING = {
+    "classification": "softmax",
+    "multi_label": "sigmoid",
+    "detection": "boxes",
+    "ocr": "lines",
+}
 # A multi-label class with no threshold of its own, and none for the package, uses this.
 MULTI_LABEL_THRESHOLD = 0.5
 _TEMPLATES = Path(__file__).resolve().parent / "package_files"
@@ -136,7 +141,11 @@ class PackageMeta:
 
     A "detection" model's graph answers boxes float32 [N, A, 4] (x1, y1, x2, y2 in input
     pixels) and sigmoid scores [N, C, A] for every anchor; `nms` (DETECTION_NMS's keys) says
-    how per-class NMS keeps the best box of each object."""
+    how per-class NMS keeps the best box of each object.
+
+    An "ocr" package (framework.inference.ocr_package) holds PP-OCR's three ONNX networks
+    instead of one graph; `ocr` holds the pipeline's settings (`OCRSettings`) and its one
+    class, "text", has the minimum line score as its threshold."""
 
     name: str
     task: str
@@ -151,6 +160,7 @@ class PackageMeta:
     created_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     framework_version: str = ""
     nms: dict[str, Any] = field(default_factory=dict)
+    ocr: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.task == "detection":
@@ -196,9 +206,16 @@ class PackageMeta:
             },
             "source": self.source,
             "created_at": self.created_at,
+            **({"ocr": dict(self.ocr)} if self.task == "ocr" else {}),
         }
 
     def postprocessing(self) -> dict[str, Any]:
+        if self.task == "ocr":
+            return {
+                "type": "lines",
+                "steps": "DB detection, direction classification, CTC recognition, reading "
+                "order; lines scoring under the threshold are dropped (README.md)",
+            }
         if self.task != "detection":
             return {"type": POSTPROCESSING[self.task]}
         return {
@@ -237,6 +254,7 @@ class PackageMeta:
                 created_at=str(doc.get("created_at", "")),
                 framework_version=str(doc.get("framework_version", "")),
                 nms=dict((doc.get("postprocessing") or {}).get("nms") or {}),
+                ocr=dict(doc.get("ocr") or {}),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise PackageError(f"meta.json is incomplete: {error}") from None
@@ -383,15 +401,34 @@ def unpack_package(path: str | os.PathLike, folder: str | os.PathLike) -> Path:
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
-            missing = [n for n in (GRAPH_FILE, WEIGHTS_FILE, META_FILE) if n not in names]
+            needed = _needed_files(archive, names)
+            missing = [n for n in needed if n not in names]
             if missing:
                 raise PackageError(f"{str(path)!r} is not a Sampan package: no {missing}")
-            for name in PACKAGE_FILES:
+            for name in (*PACKAGE_FILES, *_ocr_files()):
                 if name in names:
                     (folder / name).write_bytes(archive.read(name))
     except zipfile.BadZipFile as error:
         raise PackageError(f"{str(path)!r} is not a zip file: {error}") from None
     return folder
+
+
+def _ocr_files() -> tuple[str, ...]:
+    from framework.inference.ocr_package import OCR_FILES
+
+    return OCR_FILES
+
+
+def _needed_files(archive: zipfile.ZipFile, names: set[str]) -> tuple[str, ...]:
+    """The files a package of its meta's task cannot run without."""
+    if META_FILE in names:
+        try:
+            task = json.loads(archive.read(META_FILE).decode("utf-8")).get("task")
+        except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+            task = None
+        if task == "ocr":
+            return (META_FILE, *_ocr_files())
+    return (GRAPH_FILE, WEIGHTS_FILE, META_FILE)
 
 
 def file_sha256(path: str | os.PathLike) -> str:

@@ -217,12 +217,29 @@ class PackagedModel:
         """A package zip (unpacked to a temporary folder) or an unpacked package folder."""
         path = Path(path)
         if path.is_dir():
-            return cls(path, read_meta(path), device, threads)
+            return cls.open(path, read_meta(path), device, threads)
         scratch = tempfile.TemporaryDirectory(prefix="sampan-package-")
         folder = unpack_package(path, scratch.name)
-        model = cls(folder, read_meta(folder), device, threads)
+        model = cls.open(folder, read_meta(folder), device, threads)
         model._keep = scratch
         return model
+
+    @classmethod
+    def open(
+        cls,
+        folder: str | os.PathLike,
+        meta: PackageMeta,
+        device: str = "cpu",
+        threads: int | None = None,
+    ) -> Any:
+        """The unpacked package as the model of its task: an OCR package is a
+        `framework.inference.ocr_package.PackagedOCRModel` (same `predict`, answers `lines`),
+        every other one a PackagedModel."""
+        if meta.task == "ocr":
+            from framework.inference.ocr_package import PackagedOCRModel
+
+            return PackagedOCRModel(folder, meta)
+        return cls(folder, meta, device, threads)
 
     # --- running ----------------------------------------------------------------------------
     @contextmanager

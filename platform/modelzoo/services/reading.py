@@ -37,24 +37,29 @@ def load_pipeline(ready: ReadyModel) -> Any:
         return pipeline
 
 
-def _build(ready: ReadyModel, paths: dict[str, Any]) -> Any:
-    from framework.onnx import load
-    from framework.vision.ocr import OCRPipeline, TextClassifier, TextDetector, TextRecognizer
+def ocr_settings(ready: ReadyModel) -> Any:
+    """The manifest's pre- and post-processing as the framework's OCRSettings."""
+    from framework.inference.ocr_package import OCRSettings
 
     pre, post = ready.preprocessing, ready.postprocessing
-    return OCRPipeline(
-        TextDetector(
-            load(str(paths["det"])),
-            thresh=float(post["binary_threshold"]),
-            box_thresh=float(post["box_threshold"]),
-            unclip_ratio=float(post["unclip_ratio"]),
-        ),
-        TextRecognizer(load(str(paths["rec"]))),
-        TextClassifier(load(str(paths["cls"])), thresh=float(post["direction_threshold"])),
+    return OCRSettings(
+        binary_threshold=float(post["binary_threshold"]),
+        box_threshold=float(post["box_threshold"]),
+        unclip_ratio=float(post["unclip_ratio"]),
+        direction_threshold=float(post["direction_threshold"]),
         text_score=float(post["text_score"]),
         max_side_len=int(pre["max_side_len"]),
         min_side_len=int(pre["min_side_len"]),
+        recognition_height=int(pre["recognition_shape"][1]),
+        recognition_width=int(pre["recognition_shape"][2]),
     )
+
+
+def _build(ready: ReadyModel, paths: dict[str, Any]) -> Any:
+    # Every line is kept; try_ocr and packages cut them by their threshold.
+    from framework.inference.ocr_package import build_pipeline
+
+    return build_pipeline(paths, ocr_settings(ready))
 
 
 def try_ocr(ready: ReadyModel, upload: Any, score_threshold: float | None = None) -> dict:
