@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 CLASSIFICATION = "classification"
 MULTI_LABEL = "multi_label"
 DETECTION = "detection"
-OCR = "ocr"  # ready pipelines only: no dataset type or architecture trains it yet
+OCR = "ocr"  # text-line recognition, fine-tuned from the ready PP-OCRv4 pipeline's recognizer
 TASKS = {
     CLASSIFICATION: _("Image classification"),
     MULTI_LABEL: _("Multi-label classification"),
@@ -25,7 +25,12 @@ TASKS = {
     OCR: _("Text recognition (OCR)"),
 }
 # The architectures a dataset's task trains: multi-label datasets train the classifiers.
-TRAINS_ON = {CLASSIFICATION: CLASSIFICATION, MULTI_LABEL: CLASSIFICATION, DETECTION: DETECTION}
+TRAINS_ON = {
+    CLASSIFICATION: CLASSIFICATION,
+    MULTI_LABEL: CLASSIFICATION,
+    DETECTION: DETECTION,
+    OCR: OCR,
+}
 # What the zoo says about a task that has no architectures of its own (it never pretends).
 MISSING = {
     "multi_label": _(
@@ -34,10 +39,6 @@ MISSING = {
     ),
     "detection": _(
         "No object-detection architecture is in the model zoo, so detection versions cannot train."
-    ),
-    "ocr": _(
-        "No text-recognition architecture trains in the model zoo yet: the ready PP-OCR models "
-        "below read text as they come."
     ),
 }
 
@@ -55,6 +56,7 @@ class Architecture:
     min_input_size: int = 32
     max_input_size: int = 512
     input_multiple: int = 1  # a detector's input sides are multiples of its largest stride
+    input_width: int = 0  # a text-line network's width (its input_size is the line height)
     profile_classes: int = 1000  # the head the published numbers refer to
     store_name: str = ""  # its name in framework.vision.models' local weight store
     defaults: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -63,6 +65,10 @@ class Architecture:
     shipped_part: str = "model"
     backbone_prefix: str = ""
     backbone: str = ""  # the network a detector's backbone is made of (its zoo key)
+    # A network that is one part of a ready model (modelzoo/manifests): its layers are what
+    # the part's file builds, and its shipped weights are that file's (shipped_part "ready").
+    ready_model: str = ""
+    ready_part: str = ""
 
     @property
     def fixed_input_size(self) -> bool:
@@ -70,7 +76,7 @@ class Architecture:
 
     def input_shape(self, size: int | None = None) -> tuple[int, int, int]:
         side = size or self.input_size
-        return (self.in_channels, side, side)
+        return (self.in_channels, side, self.input_width or side)
 
     def check_input_size(self, size: int) -> str | None:
         """None when `size` fits the network, else the reason it does not."""
@@ -132,6 +138,23 @@ def _detector(name: str) -> Callable[..., Any]:
     return build
 
 
+def _ready_part(ready_key: str, part: str) -> Callable[..., Any]:
+    """A builder for one network of a ready pipeline: the layers its ONNX file holds, with that
+    file's weights (checked against the manifest; nothing is downloaded). Its output classes
+    are fixed by the file (a recognizer's dictionary), so `num_classes` is not used."""
+
+    def build(num_classes: int = 0) -> Any:
+        from framework.vision.ocr import RecognitionNetwork
+        from modelzoo.services.ready import get_ready_model, locate_files
+
+        path = locate_files(get_ready_model(ready_key))[part]
+        if part != "rec":
+            raise ValueError(f"no trainable network is defined for the {part!r} part")
+        return RecognitionNetwork.from_onnx(str(path))
+
+    return build
+
+
 def _lenet(num_classes: int) -> Any:
     from framework.vision.models import LeNet
 
@@ -141,6 +164,9 @@ def _lenet(num_classes: int) -> Any:
 SMALL = {"optimizer": "adam", "learning_rate": 1e-3, "batch_size": 64, "weight_decay": 0.0}
 CNN = {"optimizer": "momentum", "learning_rate": 0.05, "batch_size": 32, "weight_decay": 1e-4}
 MOBILE = {"optimizer": "momentum", "learning_rate": 0.05, "batch_size": 32, "weight_decay": 4e-5}
+# PaddleOCR fine-tunes its PP-OCR recognizers with Adam at a small rate (its configs: 5e-4
+# for a whole training set, less from released weights on a small one).
+RECOGNIZER = {"optimizer": "adam", "learning_rate": 1e-4, "batch_size": 16, "weight_decay": 0.0}
 # Detectors fine-tune fastest with AdamW on small datasets (measured on the shapes test set:
 # mAP@.5 0.83 after 12 epochs, where SGD with momentum at 0.05 reached 0.66).
 DETECTOR = {"optimizer": "adamw", "learning_rate": 0.002, "batch_size": 8, "weight_decay": 1e-4}
@@ -349,6 +375,25 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         shipped_part="backbone",
         backbone_prefix="backbone.",
         backbone="efficientnet_lite0",
+    ),
+    Architecture(
+        "ppocr_v4_rec",
+        "PP-OCRv4 mobile recognizer, fine-tune",
+        "PP-OCR",
+        OCR,
+        "Fine-tunes the recognizer of the ready PP-OCRv4 pipeline (SVTR-LCNet with CTC, its "
+        "6,623-character Chinese and English dictionary) on your labeled text lines, starting "
+        "from its shipped weights. Text lines are 48 pixels high and any width.",
+        _ready_part("ppocr_v4", "rec"),
+        input_size=48,
+        min_input_size=48,
+        max_input_size=48,
+        input_width=320,
+        profile_classes=6625,
+        defaults=RECOGNIZER,
+        shipped_part="ready",
+        ready_model="ppocr_v4",
+        ready_part="rec",
     ),
 )
 

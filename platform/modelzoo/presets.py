@@ -42,6 +42,11 @@ _DETECTION_FINE_TUNE_EPOCHS = {"quick": 8, "balanced": 24, "thorough": 48}
 _DETECTION_FROZEN = {"quick": 1, "balanced": 2, "thorough": 3}
 DETECTION_BACKBONE_LR_SCALE = 0.5
 MULTI_SCALE_MIN_IMAGES = 200
+# Text recognition, from the shipped recognizer on a few dozen to a few thousand lines: short
+# runs (every step moves weights that already read most print), a cosine decay, and early
+# stopping on the validation line accuracy for the thorough preset.
+_OCR_EPOCHS = {"quick": 3, "balanced": 10, "thorough": 30}
+_OCR_SCHEDULES = {"quick": "constant", "balanced": "cosine", "thorough": "warmup_cosine"}
 
 
 def preset_config(arch: Architecture, preset: str, *, fine_tune: bool = False) -> dict[str, Any]:
@@ -51,6 +56,8 @@ def preset_config(arch: Architecture, preset: str, *, fine_tune: bool = False) -
         raise ValueError(f"Unknown preset {preset!r}; choose one of {', '.join(PRESETS)}.")
     if arch.task == "detection":
         return _detection_config(arch, preset, fine_tune=fine_tune)
+    if arch.task == "ocr":
+        return _ocr_config(arch, preset)
     small = arch.profile_classes <= 10 and arch.in_channels == 1
     photos = arch.in_channels == 3
     careful = preset != "quick"
@@ -111,6 +118,30 @@ def _detection_config(arch: Architecture, preset: str, *, fine_tune: bool) -> di
         "multi_scale": careful,
     }
     return config
+
+
+def _ocr_config(arch: Architecture, preset: str) -> dict[str, Any]:
+    """A recognizer always starts from trained weights (its ready model's, or a job's). Its
+    augmentation: a small rotation and perspective (`augment_crop`), blur and colour
+    (`augment_color`); never a flip, which no printed line shows."""
+    return {
+        "epochs": _OCR_EPOCHS[preset],
+        "batch_size": arch.defaults.get("batch_size", 16),
+        "learning_rate": arch.defaults.get("learning_rate", 1e-4),
+        "optimizer": arch.defaults.get("optimizer", "adam"),
+        "weight_decay": arch.defaults.get("weight_decay", 0.0),
+        "schedule": _OCR_SCHEDULES[preset],
+        "augment_flip": False,
+        "augment_crop": preset != "quick",
+        "augment_color": preset != "quick",
+        "input_size": arch.input_size,
+        "early_stopping": preset == "thorough",
+        "patience": 5,
+        "seed": 0,
+        "device": "auto",
+        "freeze_epochs": 0,
+        "backbone_lr_scale": 1.0,
+    }
 
 
 def dataset_limits(task: str, train_samples: int | None) -> dict[str, Any]:

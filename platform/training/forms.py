@@ -54,6 +54,12 @@ def version_label(version: DatasetVersion) -> str:
     elif task == Dataset.TaskType.DETECTION:
         boxes = int((version.stats or {}).get("boxes", 0))
         kind = ", " + gettext("detection, %(boxes)d boxes") % {"boxes": boxes}
+    elif task == Dataset.TaskType.OCR:
+        lines = int((version.stats or {}).get("text_lines", 0))
+        return f"{version} — " + gettext("%(images)d images, text lines: %(lines)d") % {
+            "images": version.sample_count,
+            "lines": lines,
+        }
     counts = gettext("%(images)d images, %(classes)d classes") % {
         "images": version.sample_count,
         "classes": len(version.classes),

@@ -261,15 +261,30 @@ def build_config(
             errors["input_size"] = problem
     if "batch_size" not in errors and train_samples is not None:
         if config["batch_size"] > train_samples:
-            errors["batch_size"] = gettext(
-                "Batch size %(batch)d is more than the %(images)d training images in this "
-                "version; use at most %(images)d."
-            ) % {"batch": config["batch_size"], "images": train_samples}
+            sentence = (
+                gettext(
+                    "Batch size %(batch)d is more than the %(images)d text lines of this "
+                    "version's train split; use at most %(images)d."
+                )
+                if task == "ocr"
+                else gettext(
+                    "Batch size %(batch)d is more than the %(images)d training images in this "
+                    "version; use at most %(images)d."
+                )
+            )
+            errors["batch_size"] = sentence % {
+                "batch": config["batch_size"],
+                "images": train_samples,
+            }
     if "freeze_epochs" not in errors and "epochs" not in errors:
         _check_freeze(config, asked="freeze_epochs" in (overrides or {}), fine_tune=fine_tune)
         problem = _freeze_problem(config, fine_tune)
         if problem:
             errors["freeze_epochs"] = problem
+    if task == "ocr" and config["augment_flip"] and "augment_flip" not in errors:
+        errors["augment_flip"] = gettext(
+            "Text lines are never flipped: a mirrored line is not text. Turn random flips off."
+        )
     if "device" not in errors and config["device"] == "gpu" and not gpu_available:
         errors["device"] = gettext(
             "No worker with a GPU is online. Choose “auto” or “cpu”, or start a GPU worker."

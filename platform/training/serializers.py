@@ -206,6 +206,7 @@ REPORT_FIELDS = [
     "confusion",
     "pr_curves",
     "predictions",
+    "text",
 ]
 
 
@@ -288,6 +289,57 @@ PREDICTIONS_SCHEMA = {
                 "description": "Wrong labels (detection: false positives plus misses)",
                 "type": "integer",
             },
+            "line": {
+                "description": "OCR: the line's index among its sample's lines",
+                "type": "integer",
+            },
+            "text": {"description": "OCR: the line's true text", "type": "string"},
+            "before": {
+                "description": "OCR: what the starting weights read",
+                "type": "string",
+            },
+            "read": {"description": "OCR: what the fine-tuned model reads", "type": "string"},
+            "distance": {
+                "description": "OCR: edit distance of `read` to `text` (spaces ignored)",
+                "type": "integer",
+            },
+            "before_distance": {
+                "description": "OCR: edit distance of `before` to `text`",
+                "type": "integer",
+            },
+            "crop": {
+                "description": "OCR: the line as the model saw it, a PNG data URL",
+                "type": "string",
+            },
+        },
+    },
+}
+_READING = {
+    "type": "object",
+    "properties": {"accuracy": {"type": "number"}, "norm_edit_distance": {"type": "number"}},
+}
+TEXT_SCHEMA = {
+    "type": "object",
+    "description": "OCR only (empty otherwise)",
+    "properties": {
+        "lines": {"type": "integer"},
+        "images": {"type": "integer"},
+        "skipped": {
+            "type": "object",
+            "properties": {"difficult": {"type": "integer"}, "empty": {"type": "integer"}},
+        },
+        "before": _READING,
+        "after": _READING,
+        "end_to_end": {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "images": {"type": "integer"},
+                "lines": {"type": "integer"},
+                **{
+                    k: {"type": "number"} for k in ("precision", "recall", "hmean", "line_accuracy")
+                },
+            },
         },
     },
 }
@@ -333,7 +385,14 @@ class ReportShapeSerializer(serializers.ModelSerializer):
         "last row and column are background, for misses and false positives)",
     )
     pr_curves = typed_json_field(PR_CURVES_SCHEMA, "Each class's precision-recall curve, thinned")
-    predictions = typed_json_field(PREDICTIONS_SCHEMA, "One row per evaluated image")
+    predictions = typed_json_field(
+        PREDICTIONS_SCHEMA, "One row per evaluated image (OCR: per worst-read line)"
+    )
+    text = typed_json_field(
+        TEXT_SCHEMA,
+        "OCR: line accuracy and edit similarity (PaddleOCR's norm_edit_dis, 1 - mean normalised "
+        "edit distance) before and after fine-tuning, skipped lines, and end-to-end page numbers",
+    )
 
     def get_class_names(self, report: ReportFields) -> list[str]:
         return list(report.job.class_names)

@@ -72,6 +72,8 @@ def _form_context(workspace: Workspace) -> dict[str, Any]:
         "presets": {a.key: all_presets(a) for a in architectures},
         "fine_tune_presets": {a.key: _fine_tune_presets(a) for a in architectures},
         "architecture_tasks": {a.key: a.task for a in architectures},
+        # Models built from a ready model's trained file: they fine-tune, never start at random.
+        "fine_tune_only": [a.key for a in architectures if a.shipped_part == "ready"],
         "weights_arch": {f"saved:{w.pk}": w.architecture for w in workspace.weights.all()},
         "version_tasks": version_tasks(workspace),
         "multi_label_versions": multi_label_versions(workspace),

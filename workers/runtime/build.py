@@ -24,6 +24,8 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
     num_classes = len(job.class_names)
     if arch.shipped_part == "backbone" and job.init == TrainingJob.Init.SHIPPED:
         return _detector_on_shipped_backbone(job, log)
+    if arch.shipped_part == "ready" and job.init == TrainingJob.Init.SHIPPED:
+        return _ready_part(job, log)
     network = arch.build(num_classes)
     if job.init == TrainingJob.Init.SCRATCH:
         log(f"{arch.name} starts from random weights ({num_classes} classes).")
@@ -70,6 +72,22 @@ def _detector_on_shipped_backbone(job: TrainingJob, log: Callable[[str], None]) 
     return network
 
 
+def _ready_part(job: TrainingJob, log: Callable[[str], None]) -> Any:
+    """A network that is part of a ready model (the OCR pipeline's recognizer), with the
+    weights of that model's file (checked against its manifest as it is located)."""
+    from modelzoo.services.ready import get_ready_model
+
+    arch = job.arch
+    ready = get_ready_model(arch.ready_model)
+    network = arch.build(len(job.class_names))
+    log(
+        f"{arch.name} starts from the shipped weights of {ready.name} "
+        f"({ready.source['package']} {ready.source['version']}, "
+        f"{ready.files[arch.ready_part]['file']})."
+    )
+    return network
+
+
 def build_loss(task: str = TrainingJob.Task.CLASSIFICATION, config: dict | None = None) -> Any:
     import framework
 
@@ -95,6 +113,8 @@ def monitored(job: TrainingJob) -> tuple[str, str]:
         return "mAP", "validation mAP"
     if job.is_detection:
         return "mAP", "validation mAP@[.5:.95]"
+    if job.is_ocr:
+        return "line_accuracy", "validation line accuracy"
     return "acc", "validation accuracy"
 
 

@@ -24,6 +24,13 @@ from workers.runtime.evaluation import predict, write_report
 from workers.runtime.failures import JobCancelled, JobLost, describe
 from workers.runtime.joblog import captured
 from workers.runtime.multi_label_report import write_multi_label_report
+from workers.runtime.ocr_report import (
+    end_to_end,
+    ocr_provenance,
+    ocr_report_fields,
+    write_ocr_report,
+)
+from workers.runtime.ocr_trainer import RecognitionRun, load_line_splits, read_lines
 from workers.runtime.recorder import JobRecorder
 from workers.runtime.trainer import TrainingRun, load_splits
 
@@ -74,6 +81,8 @@ def run_claimed(job: TrainingJob, device: str) -> None:
 def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
     if job.is_detection:
         return _train_detector_and_report(job, recorder, device)
+    if job.is_ocr:
+        return _train_recognizer_and_report(job, recorder, device)
     splits = load_splits(job, recorder.log)
     run = TrainingRun(job, recorder, splits, device)
     network = run.run()
@@ -133,6 +142,36 @@ def _train_detector_and_report(job: TrainingJob, recorder: JobRecorder, device: 
     )
 
 
+def _train_recognizer_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
+    splits = load_line_splits(job, recorder.log)
+    run = RecognitionRun(job, recorder, splits, device)
+    network = run.run()
+    after = run.last_texts or read_lines(network, splits.evaluate, run.eval_batch)
+    recorder.log("Reading the first validation images with the whole pipeline (end to end).")
+    e2e = end_to_end(job, network, splits.eval_split)
+    fields = ocr_report_fields(
+        splits.evaluate, splits.surveys, splits.eval_split, run.before["texts"], after, e2e
+    )
+    report = write_ocr_report(job, splits.eval_split, fields)
+    weights = _save_output(job, network, report)
+    if run.best:
+        recorder.log(
+            f"Best {monitored(job)[1]}: {run.best['value']:.4%}, after epoch {run.best['epoch']}."
+        )
+    text = report.text
+    recorder.log(
+        f"Finished: line accuracy {text['before']['accuracy']:.2%} before fine-tuning, "
+        f"{text['after']['accuracy']:.2%} after, on {report.sample_count} validation lines. "
+        "The model is saved in the model zoo."
+    )
+    recorder.flush()
+    return job.mark_succeeded(
+        val_accuracy=report.accuracy,
+        train_loss=run.last_eval.get("train_loss"),
+        output_weights=weights,
+    )
+
+
 def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | None:
     """A cancelled job keeps what it learned: the network of its last checkpoint (written
     after every epoch) is saved in the model zoo as the job's model, to export, evaluate or
@@ -157,6 +196,8 @@ def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | 
 
 
 def _scores(report: EvaluationReport) -> str:
+    if report.task == TrainingJob.Task.OCR:
+        return f"line accuracy {report.accuracy:.2%}"
     if report.task == TrainingJob.Task.DETECTION:
         return f"mAP@[.5:.95] {report.mean_average_precision:.4f} and mAP@.5 {report.map_50:.4f}"
     if report.task == TrainingJob.Task.MULTI_LABEL:
@@ -179,9 +220,13 @@ def _save_output(
     cancelled job has no report: exports then use the default threshold): an export made
     after the job is gone still has them."""
     provenance: dict[str, Any] = {"job": job.pk, "dataset": job.dataset_label}
+    num_classes = len(job.class_names)
+    if job.is_ocr:  # the weights contract of a fine-tuned OCR pipeline (deploy reads it)
+        provenance |= ocr_provenance(job.arch, report)
+        num_classes = provenance["dictionary_size"]
     if job.config.get("normalize"):  # what the images were normalised with, for exports
         provenance["normalize"] = job.config["normalize"]
-    if job.is_multi_label or job.is_detection:
+    if job.is_multi_label or job.is_detection or job.is_ocr:
         provenance["task"] = job.task
     if report is not None and (job.is_multi_label or job.is_detection):
         provenance |= {
@@ -193,7 +238,7 @@ def _save_output(
         user=job.created_by,
         arch=job.arch,
         network=network,
-        num_classes=len(job.class_names),
+        num_classes=num_classes,
         name=f"{job.name} (job #{job.pk}{when})",
         source=Weights.Source.JOB,
         original_format=Weights.Format.FRAMEWORK,

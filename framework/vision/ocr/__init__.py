@@ -39,7 +39,7 @@ from framework.vision.ocr.metrics import (
 )
 from framework.vision.ocr.pipeline import OCRLine, OCRPipeline, crop_text_line, sort_reading_order
 from framework.vision.ocr.predictors import TextClassifier, TextDetector, TextRecognizer
-from framework.vision.ocr.rec_training import RecognizerTrainer, encode_texts
+from framework.vision.ocr.rec_training import RecognitionNetwork, RecognizerTrainer, encode_texts
 
 __all__ = [
     "DBLoss",
@@ -48,6 +48,7 @@ __all__ = [
     "DetectorTrainer",
     "OCRLine",
     "OCRPipeline",
+    "RecognitionNetwork",
     "RecognizerTrainer",
     "TextClassifier",
     "TextDetectionMetrics",

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from framework.nn.layer.layers import Layer
 from framework.vision.ocr.predictors import TextRecognizer
 
 PROBABILITY_FLOOR = 1e-10  # log(0) would make the loss and its gradient infinite
@@ -101,3 +102,34 @@ class RecognizerTrainer:
         self.optimizer.clear_grad()
         self.model.eval()
         return float(loss.numpy())
+
+
+class RecognitionNetwork(Layer):
+    """A text recognizer as one trainable Layer: `rec`, the network an ONNX recognition model
+    builds (`framework.onnx.load`), so its state dict's keys are `"rec." + name`, the layout a
+    fine-tuned OCR model's weights are stored in (one prefix per part of the pipeline).
+
+    `[N, 3, 48, W]` float32 lines (normalised as `TextRecognizer.batch_input` does) go in;
+    `[N, W / 8, C]` float32 softmax probabilities come out, C the dictionary's characters plus
+    the CTC blank and a space. `metadata` is the ONNX file's (its `character` dictionary).
+
+        network = RecognitionNetwork.from_onnx(rec_path)
+        recognizer = TextRecognizer(network)  # reads the dictionary from network.metadata
+    """
+
+    def __init__(self, rec: Layer) -> None:
+        super().__init__()
+        self.rec = rec
+
+    @classmethod
+    def from_onnx(cls, path: str) -> RecognitionNetwork:
+        import framework
+
+        return cls(framework.onnx.load(path))
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        return getattr(self.rec, "metadata", None) or {}
+
+    def forward(self, x: Any) -> Any:
+        return self.rec(x)

@@ -60,6 +60,8 @@ class ShippedWeights:
 def shipped_weights(arch: Architecture) -> ShippedWeights | None:
     from framework.vision.models import weight_store
 
+    if arch.shipped_part == "ready":
+        return _ready_part_weights(arch)
     name = arch.weights_store_name
     path = weight_store.weights_path(name)
     if not path.is_file():
@@ -71,6 +73,29 @@ def shipped_weights(arch: Architecture) -> ShippedWeights | None:
     if arch.shipped_part == "backbone":
         return ShippedWeights(arch.key, path, path.stat().st_size, None, manifest, True)
     return ShippedWeights(arch.key, path, path.stat().st_size, _head_size(arch, path), manifest)
+
+
+def _ready_part_weights(arch: Architecture) -> ShippedWeights | None:
+    """A ready model's network (a recognizer of an OCR pipeline): its file in the installed
+    package, with the ready model's manifest as provenance; None when it is not installed."""
+    from modelzoo.services.ready import ReadyModelUnavailable, get_ready_model, locate_files
+
+    ready = get_ready_model(arch.ready_model)
+    try:
+        path = locate_files(ready)[arch.ready_part]
+    except ReadyModelUnavailable:
+        return None
+    entry = ready.files[arch.ready_part]
+    manifest = {
+        "title": ready.title,
+        "source": {**ready.source, "file": entry["file"]},
+        "published": ready.published,
+        # PP-OCR's recognizers take (pixel / 255 - 0.5) / 0.5 (TextRecognizer.batch_input).
+        "preprocessing": {"mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5]},
+        "stored": {"sha256": entry["sha256"]},
+    }
+    classes = (ready.dictionary or {}).get("characters")
+    return ShippedWeights(arch.key, path, path.stat().st_size, classes, manifest)
 
 
 def _head_size(arch: Architecture, path: Path) -> int | None:

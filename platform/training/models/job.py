@@ -28,6 +28,7 @@ class TrainingJob(ClaimableJob):
         CLASSIFICATION = "classification", _("Image classification")
         MULTI_LABEL = "multi_label", _("Multi-label classification")
         DETECTION = "detection", _("Object detection")
+        OCR = "ocr", _("Text recognition (OCR)")
 
     class Init(models.TextChoices):
         SCRATCH = "scratch", _("Random initialisation")
@@ -120,9 +121,13 @@ class TrainingJob(ClaimableJob):
         return self.task == self.Task.DETECTION
 
     @property
+    def is_ocr(self) -> bool:
+        return self.task == self.Task.OCR
+
+    @property
     def headline(self) -> tuple[str, float | None]:
         """The one validation number a list shows: accuracy, or mAP for multi-label (and
-        detection: COCO mAP@[.5:.95])."""
+        detection: COCO mAP@[.5:.95]); a text recognizer's accuracy is its line accuracy."""
         if self.is_multi_label or self.is_detection:
             return "mAP", self.val_map
         return "accuracy", self.val_accuracy

@@ -74,6 +74,15 @@ class ReportFields(models.Model):
     tuned_macro_f1 = models.FloatField(null=True, blank=True)
     default_threshold = models.FloatField(null=True, blank=True)
     class_thresholds = models.JSONField(default=list, blank=True)
+    # Text recognition (OCR): `accuracy` is the fine-tuned model's line accuracy and
+    # `sample_count` the number of lines read; `text` holds {"lines", "images", "skipped",
+    # "before": {"accuracy", "norm_edit_distance"} (the shipped model on the same lines),
+    # "after": {...} (the fine-tuned one), "end_to_end": {"precision", "recall", "hmean",
+    # "line_accuracy", "images", "lines"} or null} and `predictions` the worst lines first:
+    # {"sample", "line" (its index in the sample), "text" (the truth), "before", "read" (what
+    # the starting and the fine-tuned weights read), "distance", "before_distance", "crop" (a
+    # PNG data URL of the line as the model saw it)}.
+    text = models.JSONField(default=dict, blank=True)
 
     job: Any  # each concrete report names the job it belongs to
 

@@ -19,6 +19,7 @@ from modelzoo.services.shipped import shipped_weights
 from training.conf import knob
 from training.hyperparameters import build_config
 from training.models import TrainingJob, WorkerNode
+from training.services.text_lines import line_examples
 from training.services.version_data import check_trainable, split_sizes
 from workers.runtime.checkpoints import checkpoint_path
 
@@ -33,6 +34,17 @@ def gpu_online() -> bool:
 
 
 def _check_init(arch: Any, workspace: Any, init: str, weights: Weights | None) -> None:
+    if init == TrainingJob.Init.SCRATCH and arch.shipped_part == "ready":
+        raise ValidationError(
+            {
+                "weights": _(
+                    "%(arch_name)s fine-tunes trained weights: start from its shipped weights "
+                    "or from an earlier job's. From random weights it would have to learn "
+                    "thousands of characters from your lines alone."
+                )
+                % {"arch_name": arch.name}
+            }
+        )
     if init == TrainingJob.Init.SCRATCH:
         return
     if init == TrainingJob.Init.SHIPPED:
@@ -76,6 +88,13 @@ def starting_normalisation(arch: Any, init: str, weights: Weights | None) -> dic
         return {"mean": [float(v) for v in mean], "std": [float(v) for v in std]}
     usual = Preprocessing.grey(1) if arch.in_channels == 1 else Preprocessing.rgb(1)
     return {"mean": list(usual.mean), "std": list(usual.std)}
+
+
+def _training_units(version: DatasetVersion) -> int:
+    """What a batch counts: images, or for a text recognizer the train split's lines."""
+    if version.dataset.task_type == TrainingJob.Task.OCR:
+        return len(line_examples(version, "train").lines)
+    return split_sizes(version)["train"]
 
 
 def create_job(
@@ -126,7 +145,7 @@ def create_job(
         arch,
         preset,
         overrides,
-        train_samples=split_sizes(version)["train"],
+        train_samples=_training_units(version),
         gpu_available=gpu_online(),
         task=task,
         fine_tune=init != TrainingJob.Init.SCRATCH,

@@ -18,7 +18,13 @@ from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 
 from datastore.models import DatasetVersion, Sample, VersionItem
-from modelzoo.catalog import DETECTION, Architecture, architectures_for_task, get_architecture
+from modelzoo.catalog import (
+    DETECTION,
+    OCR,
+    Architecture,
+    architectures_for_task,
+    get_architecture,
+)
 from modelzoo.services.shipped import shipped_weights
 
 # Pretrained networks in the order the form prefers them: MobileNetV2 fine-tunes fastest on a
@@ -44,6 +50,8 @@ class Suggestion:
 def suggest(version: DatasetVersion) -> Suggestion | None:
     if version.dataset.task_type == DETECTION:
         return _detector(version)
+    if version.dataset.task_type == OCR:
+        return _recognizer()
     mean_side = _mean_side(version)
     colour = colour_share(version.pk)
     if colour < 0.5 and mean_side <= SMALL_GREY_SIDE:
@@ -81,6 +89,24 @@ def suggest(version: DatasetVersion) -> Suggestion | None:
         )
         % {"kind": kind, "model": fallback.name},
     )
+
+
+def _recognizer() -> Suggestion | None:
+    """The PP-OCRv4 recognizer from its shipped weights (it has no random start); None when
+    the ready model is not installed (the version's problems then say so)."""
+    for arch in architectures_for_task(OCR):
+        if shipped_weights(arch) is not None:
+            return Suggestion(
+                arch.key,
+                f"shipped:{arch.key}",
+                arch.input_size,
+                _(
+                    "Text lines: %(model)s from the shipped PP-OCRv4 weights, which already "
+                    "read most print; fine-tuning teaches them your fonts and layouts."
+                )
+                % {"model": arch.name},
+            )
+    return None
 
 
 def _detector(version: DatasetVersion) -> Suggestion | None:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from datastore.models import Dataset, DatasetVersion, VersionItem
 from modelzoo.catalog import MISSING, architectures_for_dataset
 from training.services.detection_checks import box_problems
+from training.services.text_lines import text_line_problems
 
 SPLITS = ("train", "val", "test")
 # The dataset types a job can train, as the job records them (TrainingJob.task).
@@ -23,6 +24,7 @@ TRAINABLE = (
     Dataset.TaskType.CLASSIFICATION,
     Dataset.TaskType.MULTI_LABEL,
     Dataset.TaskType.DETECTION,
+    Dataset.TaskType.OCR,
 )
 
 
@@ -133,6 +135,9 @@ def training_problems(version: DatasetVersion) -> list[str]:
         )
     if task == Dataset.TaskType.DETECTION:
         problems += box_problems(version)
+    elif task == Dataset.TaskType.OCR:
+        recognizers = architectures_for_dataset(task)
+        problems += text_line_problems(version, recognizers[0] if recognizers else None)
     elif len(version.classes) < 2:
         problems.append(
             gettext("A classifier needs at least two classes; this version has %(count)d.")
