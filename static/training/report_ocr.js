@@ -1,7 +1,8 @@
 // The report of a text-recognition job: the worst-read lines, each with its crop, its true
-// text and what the starting and the fine-tuned weights read, the characters that differ
-// from the truth marked, and a link to the line on the text labeling page. Data never
-// becomes markup: every string goes in as text through dom.js.
+// text (what the fine-tuned reading missed underlined), what the starting and the fine-tuned
+// weights read (the characters that differ from the truth marked), and a link to the line on
+// the text labeling page. Data never becomes markup: every string goes in as text through
+// dom.js.
 import { api } from "../datastore/api.js";
 import { el, replace } from "../js/dom.js";
 import { gettext, interpolate, ngettext } from "../js/i18n.js";
@@ -41,12 +42,18 @@ function marked(read, truth) {
   return el("span", { class: "ocr-text" }, markDifferences(read, truth).map(([text, differs]) => (differs ? el("mark", { class: "diff" }, text) : text)));
 }
 
+// The truth with the characters the fine-tuned reading lacks or replaced underlined: a
+// dropped character leaves nothing to mark in the reading itself.
+function missed(truth, read) {
+  return el("span", { class: "ocr-text" }, markDifferences(truth, read).map(([text, differs]) => (differs ? el("mark", { class: "missed" }, text) : text)));
+}
+
 function row(line) {
   const link = page.datasetId ? `/datasets/${page.datasetId}/label/?sample=${line.sample}&line=${line.line}` : null;
   const title = gettext("Correct this line on the text labeling page");
   return el("tr", { "data-sample": String(line.sample), "data-line": String(line.line) },
     el("td", {}, el("a", { href: link, class: "relabel", title }, el("img", { src: line.crop, alt: line.text, class: "ocr-crop" }))),
-    el("td", { class: "truth" }, el("span", { class: "ocr-text" }, line.text)),
+    el("td", { class: "truth" }, missed(line.text, line.read)),
     el("td", { class: "before" }, marked(line.before, line.text)),
     el("td", { class: "read" }, marked(line.read, line.text)),
     el("td", { class: "distance" }, String(line.distance)));
