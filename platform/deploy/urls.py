@@ -28,6 +28,11 @@ api_urlpatterns = [
         exports.WorkspaceExportListView.as_view(),
         name="export-list",
     ),
+    path(
+        "workspaces/<slug:workspace_slug>/ready-models/<str:key>/model-exports/",
+        exports.ReadyModelExportListView.as_view(),
+        name="ready-model-exports",
+    ),
     path("model-exports/<int:pk>/", exports.ExportDetailView.as_view(), name="export-detail"),
     path(
         "model-exports/<int:pk>/delete-preview/",
