@@ -12,6 +12,7 @@ here (`rendered_pages`), text that the OCR reads and the layout detector finds r
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -132,26 +133,111 @@ def detector_check_images(trained: TrainedModel) -> Any:
 
 
 # --- PP-OCR ---------------------------------------------------------------------------------------
-def ocr_parts(export: ModelExport, scratch: Path) -> tuple[dict[str, Path], list[str]]:
-    """The three ONNX files the export carries, and the recognition dictionary (checked
-    against the manifest's sha256)."""
+@dataclass
+class OCRNetworks:
+    """What an OCR export is made of: its ready pipeline, the three ONNX files to ship, the
+    recognition dictionary, and the models its answers are checked against (`reference`)."""
+
+    ready: ReadyModel
+    files: dict[str, Path]
+    characters: list[str]
+    reference: Any  # an OCRPipeline
+
+
+def ocr_ready(export: ModelExport) -> ReadyModel:
+    """The ready pipeline of an OCR export: its own (the zoo's), else its job's weights'."""
+    if export.ready_model:
+        return ready_of(export)
+    weights = export.weights
+    if weights is None:
+        raise ExportFailed("The trained model's weights have been deleted; re-run the job.")
+    key = (weights.report or {}).get("ready_model", "")
+    try:
+        return get_ready_model(key)
+    except UnknownReadyModel:
+        raise ExportFailed(f"This server has no ready model {key!r} to export with.") from None
+
+
+def fine_tuned_parts(export: ModelExport, files: dict[str, Path]) -> dict[str, Any]:
+    """{part: Layer} of each network a job fine-tuned: the Layer the ready file builds, with
+    the weights' `"<part>." + name` arrays (workers.runtime.ocr_report.ocr_provenance)."""
+    import framework
+    from framework.inference.ocr_package import MODEL_FILES
+
+    weights = export.weights
+    if weights is None or not export.job_id:
+        return {}
+    from safetensors.numpy import load_file
+
+    arrays = load_file(weights.local_path())
+    parts = (weights.report or {}).get("parts") or sorted({k.split(".")[0] for k in arrays})
+    layers = {}
+    for part in parts:
+        prefix = f"{part}."
+        state = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+        if part not in MODEL_FILES or not state:
+            raise ExportFailed(f"The trained weights hold no {part!r} network to export.")
+        layer = framework.onnx.load(str(files[part]))
+        missing, unexpected = layer.set_state_dict(state)
+        if missing or unexpected:
+            raise ExportFailed(
+                f"The trained {part!r} weights do not fit {files[part].name}: "
+                f"{len(missing)} missing, {len(unexpected)} unknown."
+            )
+        layer.eval()
+        layers[part] = layer
+    return layers
+
+
+def ocr_networks(export: ModelExport, scratch: Path) -> OCRNetworks:
+    """The export's networks: the ready files as they ship (a zoo export), or with a job's
+    fine-tuned parts written back into them (framework.inference.onnx_weights). The
+    dictionary is checked against the manifest's sha256."""
     import hashlib
 
     import framework
+    from framework.inference.ocr_package import build_pipeline
+    from framework.inference.onnx_weights import write_onnx_weights
+    from modelzoo.services.reading import load_pipeline, ocr_settings
 
-    ready = ready_of(export)
+    ready = ocr_ready(export)
     try:
         paths = locate_files(ready)
     except ReadyModelUnavailable as reason:
         raise ExportFailed(str(reason)) from None
     text = framework.onnx.read_model(str(paths["rec"])).metadata.get("character", "")
-    characters = text.splitlines()
     expected = (ready.dictionary or {}).get("sha256")
     if expected and hashlib.sha256(text.encode("utf-8")).hexdigest() != expected:
         raise ExportFailed(
             f"The recognition dictionary of {ready.name} is not the one its manifest names."
         )
-    return {role: paths[role] for role in ("det", "cls", "rec")}, characters
+    files = {role: paths[role] for role in ("det", "cls", "rec")}
+    trained = fine_tuned_parts(export, files)
+    if not trained:  # the zoo's own pipeline of these files (built once per process)
+        return OCRNetworks(ready, files, text.splitlines(), load_pipeline(ready))
+    for part, layer in trained.items():
+        written = scratch / f"trained-{part}.onnx"
+        files[part] = Path(write_onnx_weights(paths[part], layer.state_dict(), written))
+    # The reference runs the trained Layers themselves, not the files written from them.
+    reference = build_pipeline({**paths, **trained}, ocr_settings(ready))
+    return OCRNetworks(ready, files, text.splitlines(), reference)
+
+
+def ocr_source(export: ModelExport, ready: ReadyModel) -> dict[str, Any]:
+    """meta.json's provenance of an OCR export: the ready pipeline's, and its job's."""
+    source = {"platform": "sampan", "export": export.pk, "version": f"v{export.version}"}
+    source |= ready_source(ready)
+    job = export.job
+    if job is not None:
+        parts = (export.weights.report or {}).get("parts", []) if export.weights else []
+        source |= {
+            "job": job.pk,
+            "job_name": job.name,
+            "dataset": job.dataset_label,
+            "validation_accuracy": job.val_accuracy,
+            "fine_tuned": list(parts),
+        }
+    return source
 
 
 def make_ocr(export: ModelExport, device: str, scratch: Path, progress: Any) -> dict[str, Any]:
@@ -159,30 +245,27 @@ def make_ocr(export: ModelExport, device: str, scratch: Path, progress: Any) -> 
     file still in `scratch`, under "artifact")."""
     from deploy.exporting.formats import Artifact
     from framework.inference.ocr_package import PackagedOCRModel, ocr_meta, write_ocr_package
-    from modelzoo.services.reading import load_pipeline, ocr_settings
+    from modelzoo.services.reading import ocr_settings
 
     progress(5, "Locating the three OCR networks")
-    ready = ready_of(export)
-    models, characters = ocr_parts(export, scratch)
-    settings = ocr_settings(ready)
-    source = {"platform": "sampan", "export": export.pk, "version": f"v{export.version}"}
+    networks = ocr_networks(export, scratch)
     meta = ocr_meta(
         f"{export.name} (model v{export.version})",
-        settings,
-        {**source, **ready_source(ready)},
+        ocr_settings(networks.ready),
+        ocr_source(export, networks.ready),
         export.threshold,
     )
     onnx_only = export.format == ModelExport.Format.ONNX
     progress(30, f"Writing {export.get_format_display()}")
-    path = Path(write_ocr_package(models, characters, meta, scratch / "export.zip", onnx_only))
+    path = write_ocr_package(
+        networks.files, networks.characters, meta, scratch / "export.zip", onnx_only
+    )
     folder = unpack_package(path, scratch / "package")
     packaged = PackagedOCRModel(folder, meta)
 
     progress(60, "Reading rendered pages with the export and with the pipeline")
     pages = rendered_pages()
-    # The zoo's own pipeline of these files (built once per process) is the reference.
-    reference = load_pipeline(ready)
-    results = ocr_parity(reference, packaged, pages)
+    results = ocr_parity(networks.reference, packaged, pages)
     details: dict[str, Any] = {"ocr": results.pop("details")}
     if onnx_only:
         details["onnxruntime"] = onnxruntime_parity(folder, pages[0])
@@ -197,7 +280,7 @@ def make_ocr(export: ModelExport, device: str, scratch: Path, progress: Any) -> 
     results["latency_batch32_ms"] = None
     runtime = "Sampan framework (ONNX import, OCR pipeline)"
     results["artifact"] = Artifact(
-        path, None, runtime, package_folder=None if onnx_only else folder, details=details
+        Path(path), None, runtime, package_folder=None if onnx_only else folder, details=details
     )
     results["meta"] = meta.to_json()
     return results
