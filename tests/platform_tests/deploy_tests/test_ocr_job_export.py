@@ -139,3 +139,53 @@ class OCRJobExportTests(ReadyTestCase):
         with mock.patch("deploy.services.exports.enqueue"), self.assertRaises(ValidationError):
             start_export(self.job, "int8_package", self.alice)
         self.assertEqual(ModelExport.objects.filter(job=self.job).count(), 1)
+
+
+class OCRPartsTests(ReadyTestCase):
+    """`ocr_networks` on weights with other parts: a fine-tuned detector (`det.` keys) is
+    written back into det.onnx; weights that lack the part they name are refused."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.ready = ready_or_skip("ppocr_v4")
+        self.paths = locate_files(self.ready)
+
+    def export_of(self, network, parts: list[str]) -> ModelExport:
+        from framework.nn import Layer
+
+        class Parts(Layer):  # the layout of a fine-tuned pipeline's weights: one prefix a part
+            def __init__(self, **layers) -> None:
+                super().__init__()
+                for name, layer in layers.items():
+                    setattr(self, name, layer)
+
+        job = finished_ocr_job(self.workspace, self.alice, Parts(**network), 6623)
+        job.output_weights.report["parts"] = parts
+        job.output_weights.save(update_fields=["report"])
+        return ModelExport(
+            workspace=self.workspace, job=job, weights=job.output_weights, name="x", version=1
+        )
+
+    def test_a_fine_tuned_detector_is_written_into_det_onnx(self) -> None:
+        import framework
+        from deploy.exporting.ready import ocr_networks
+
+        det = framework.onnx.load(str(self.paths["det"]))
+        key, weight = next(iter(det.state_dict().items()))
+        weight.set_value(weight.numpy() + 0.25)
+        export = self.export_of({"det": det}, ["det"])
+        networks = ocr_networks(export, self.media_root)
+        self.assertNotEqual(networks.files["det"], self.paths["det"])
+        self.assertEqual(networks.files["rec"], self.paths["rec"])
+        written = framework.onnx.load(str(networks.files["det"])).state_dict()[key].numpy()
+        np.testing.assert_allclose(written, weight.numpy())
+
+    def test_weights_without_the_part_they_name_are_refused(self) -> None:
+        import framework
+        from deploy.exporting.ready import ocr_networks
+        from deploy.exporting.source import ExportFailed
+
+        det = framework.onnx.load(str(self.paths["det"]))
+        export = self.export_of({"det": det}, ["rec"])
+        with self.assertRaisesMessage(ExportFailed, "no 'rec' network"):
+            ocr_networks(export, self.media_root)

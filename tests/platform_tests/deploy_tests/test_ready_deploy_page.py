@@ -72,6 +72,8 @@ class ReadyDeployPageTests(BaseTestCase):
         zoo = self.client.get(f"/workspaces/{self.workspace.slug}/models/")
         self.assertContains(zoo, f'action="{self.url}"')
         self.assertContains(zoo, 'data-ready="ppocr_v4"')
+        layout = f"/workspaces/{self.workspace.slug}/ready-models/layout_cdla/deploy/"
+        self.assertContains(zoo, f'action="{layout}"')
 
     def test_outsider_and_unknown_models_get_404(self) -> None:
         response, _ = self.deploy_as(self.charlie)
