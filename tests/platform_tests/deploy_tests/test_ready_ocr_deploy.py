@@ -172,3 +172,15 @@ class ReadyOCRDeployTests(ReadyTestCase):
         self.assertIn("unclip", readme)
         self.assertIn("ONNX export", readme)
         self.assertFalse(export.deployments.exists())
+
+        # Deleting it: viewers are refused, outsiders see nothing, members remove it and its
+        # files; the served one-click export is refused while its deployment serves it.
+        url = f"/api/model-exports/{export.pk}/"
+        self.assertEqual(self.api_client_for(self.vera).delete(url).status_code, 403)
+        self.assertEqual(self.api_client_for(self.charlie).delete(url).status_code, 404)
+        with self.captureOnCommitCallbacks(execute=True):  # files go once the delete commits
+            self.assertEqual(self.api_client_for(self.bob).delete(url).status_code, 204)
+        self.assertFalse(ModelExport.objects.filter(pk=export.pk).exists())
+        self.assertFalse(default_storage.exists(export.file.name))
+        served = self.api_client_for(self.bob).delete(f"/api/model-exports/{self.export.pk}/")
+        self.assertEqual(served.status_code, 409)
