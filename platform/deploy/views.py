@@ -200,9 +200,13 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "report_points": _report_points(report),
         "report_curves": _report_curves(report),
     }
-    servable = deployment.workspace.model_exports.filter(
-        status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
-    )
+    servable = [  # a switch keeps the task: its callers read one answer shape
+        e
+        for e in deployment.workspace.model_exports.filter(
+            status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
+        )
+        if e.task == export.task
+    ]
     # The slider starts at the saved threshold, else at the package's default where classes
     # have their own (multi-label, detection).
     package_score = page["package_thresholds"].get("score")

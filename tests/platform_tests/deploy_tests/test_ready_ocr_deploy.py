@@ -184,3 +184,24 @@ class ReadyOCRDeployTests(ReadyTestCase):
         self.assertFalse(default_storage.exists(export.file.name))
         served = self.api_client_for(self.bob).delete(f"/api/model-exports/{self.export.pk}/")
         self.assertEqual(served.status_code, 409)
+
+    def test_a_switch_to_another_task_is_refused(self) -> None:
+        classifier = ModelExport.objects.create(
+            workspace=self.workspace,
+            name="Digits",
+            version=1,
+            format="package",
+            status=ModelExport.Status.SUCCEEDED,
+            meta={"task": "classification"},
+        )
+        url = f"/api/deployments/{self.deployment.pk}/"
+        response = self.api_client_for(self.bob).patch(
+            url, {"export": classifier.pk}, format="json"
+        )
+        self.assertEqual(response.status_code, 400, response.content)
+        self.assertIn("answers ocr", response.json()["fields"]["export"][0])
+        self.deployment.refresh_from_db()
+        self.assertEqual(self.deployment.export_id, self.export.pk)
+        self.client.force_login(self.bob)
+        page = self.client.get(f"/deployments/{self.deployment.pk}/")
+        self.assertEqual([e.pk for e in page.context["servable"]], [self.export.pk])
