@@ -12,6 +12,7 @@ from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
 from deploy.exporting.parity_rules import parity_rule
 from deploy.models import Deployment, ModelExport
+from modelzoo.serializers import TextLineSerializer
 
 
 def export_task(export: ModelExport) -> str:
@@ -340,20 +341,6 @@ class DetectedBoxSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The class's name")
     score = serializers.FloatField(help_text="Confidence from 0 to 1")
     threshold = serializers.FloatField(help_text="The class's minimum confidence it passed")
-
-
-class TextLineSerializer(serializers.Serializer):
-    """One line of text an OCR model read (framework.inference.ocr_package)."""
-
-    polygon = serializers.ListField(
-        child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
-        min_length=4,
-        max_length=4,
-        help_text="[x, y] corners in the image's pixels: top-left, top-right, bottom-right, "
-        "bottom-left",
-    )
-    text = serializers.CharField(allow_blank=True)
-    score = serializers.FloatField(help_text="Mean probability of its characters, 0 to 1")
 
 
 class PredictionSerializer(serializers.Serializer):
