@@ -28,11 +28,15 @@ RUN useradd --create-home --uid 1000 sampan && mkdir -p /data && chown sampan:sa
 # container runtime brings only the driver.
 # constraints.txt pins every runtime package to the version the tests ran against (`make
 # constraints` writes it), so that two builds of one commit install the same packages.
+# packaging/prune_runtime.py then removes, in the same layer, what MKL's and oneDNN's wheels
+# bring but the framework never loads (Intel's OpenMP and oneTBB runtimes, copies of libdnnl).
 COPY pyproject.toml README.md constraints.txt ./
+COPY packaging/prune_runtime.py packaging/
 RUN mkdir -p framework workers && touch framework/__init__.py workers/__init__.py \
  && case ",${EXTRAS}," in *,gpu,*) cuda="cupy-cuda12x[ctk]>=14,<15" ;; *) cuda="" ;; esac \
  && pip install --constraint constraints.txt ".${EXTRAS:+[${EXTRAS}]}" ${cuda} \
  && pip uninstall --yes sampan \
+ && python packaging/prune_runtime.py \
  && rm -rf framework workers build ./*.egg-info
 
 # The packages that ship the real pretrained weights, pinned by the committed manifests, and

