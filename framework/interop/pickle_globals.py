@@ -128,15 +128,27 @@ def _container(kind: type) -> Callable[..., object]:
     return build
 
 
+# How pickle writes a bytearray's bytes as text (protocols 0-2, Python 2's too): latin-1.
+_LATIN1_ARGUMENTS = {(e, *errors) for e in ("latin-1", "latin1") for errors in ((), ("strict",))}
+
+
 def _byte_string(kind: type[bytes] | type[bytearray]) -> Callable[..., object]:
-    """`bytes` or `bytearray`: from a length (zero-filled), from bytes or from text and an
-    encoding (as protocol 2 pickles a bytearray), charged for the bytes it makes."""
+    """`bytes` or `bytearray`: from a length (zero-filled), from bytes or from latin-1 text
+    (as protocols 0-2 pickle a bytearray), charged for the bytes it makes. Other encodings
+    are refused: some make ten bytes of a character (`unicode_escape`, an error handler's
+    `backslashreplace`), and naming one imports its codec."""
 
     def build(source: object = b"", *encoding: object) -> object:
         if isinstance(source, int) and not isinstance(source, bool):
             nbytes = source
         elif isinstance(source, str):
-            nbytes = 4 * len(source)  # no encoding takes more than 4 bytes a character
+            if encoding not in _LATIN1_ARGUMENTS:
+                raise UnsafePickleError(
+                    f"builtins.{kind.__name__}",
+                    why=f"text is admitted in latin-1 only (as pickle writes it), not "
+                    f"{brief_repr(encoding)}",
+                )
+            nbytes = len(source)  # latin-1: one byte a character
         elif isinstance(source, bytes | bytearray | memoryview):
             nbytes = memoryview(source).nbytes
         else:

@@ -13,7 +13,13 @@ import pytest
 from framework.interop import paddle as paddle_bridge
 from framework.interop import torch as torch_bridge
 from framework.interop.pickle_globals import BUILTIN_GLOBALS, NUMPY_GLOBALS
-from framework.interop.safe_unpickle import CheckpointError, UnsafePickleError, load_pickle
+from framework.interop.safe_unpickle import (
+    CheckpointError,
+    CheckpointTooLargeError,
+    MemoryBudget,
+    UnsafePickleError,
+    load_pickle,
+)
 from tests.framework_tests.interop_tests.malicious import (
     Reduce,
     expected_names,
@@ -158,3 +164,47 @@ def test_extension_codes_cannot_smuggle_a_cached_global(tmp_path: Path):
         copyreg.remove_extension("os", "system", 0x7FFF00)
     with pytest.raises(CheckpointError, match="unregistered extension code"):
         restricted_loads(data)
+
+
+@pytest.mark.parametrize("protocol", [0, 1, 2, 3, 4, 5])
+def test_it_loads_bytearrays_of_every_protocol(protocol: int):
+    """Protocols 0-2 write a bytearray as `bytearray(text, 'latin-1')`; 3-4 from bytes; 5 as
+    BYTEARRAY8."""
+    obj = {"b": bytearray(b"\x00\xff\x80ab" * 3), "empty": bytearray(), "raw": b"\xff\x00"}
+    assert restricted_loads(pickle.dumps(obj, protocol=protocol)) == obj
+
+
+@pytest.mark.parametrize(
+    "reduce",
+    [
+        Reduce(bytearray, "\U0010ffff" * 8, "unicode_escape"),  # ten bytes a character
+        Reduce(bytearray, "\u0100" * 8, "latin-1", "backslashreplace"),  # ten again
+        Reduce(bytearray, "abc", "utf-32"),
+        Reduce(bytes, "abc", "rot13"),
+        Reduce(bytearray, "abc"),
+    ],
+    ids=["unicode_escape", "backslashreplace", "utf-32", "bytes-rot13", "no-encoding"],
+)
+def test_bytearray_text_is_admitted_in_latin1_only(reduce: Reduce):
+    with pytest.raises(UnsafePickleError, match=r"builtins\.(bytearray|bytes).*latin-1 only"):
+        restricted_loads(pickle.dumps(reduce, protocol=2))
+
+
+def test_a_bytearray_from_text_is_charged_its_length():
+    """`bytearray(n latin-1 characters)` costs the n bytes it makes, on top of the text the
+    unpickler holds (n bytes of the pickle): two bytes a character, not more."""
+
+    def used(n: int) -> int:
+        data = pickle.dumps(Reduce(bytearray, "a" * n, "latin-1"), protocol=2)
+        budget = MemoryBudget("test pickle", file_size=len(data))
+        assert load_pickle(io.BytesIO(data), ALLOWED, "test pickle", budget=budget) == b"a" * n
+        return budget.used
+
+    assert used(3000) - used(1000) == 2 * 2000
+
+
+def test_a_bytearray_of_more_than_the_file_holds_is_refused_before_it_is_made():
+    data = pickle.dumps(Reduce(bytearray, 2**40), protocol=2)  # 1 TiB from a 30-byte pickle
+    with pytest.raises(CheckpointTooLargeError, match=r"1\.0 TiB for a bytearray") as caught:
+        restricted_loads(data)
+    assert caught.value.limit == MemoryBudget("x", len(data)).limit
