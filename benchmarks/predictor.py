@@ -23,9 +23,11 @@ machines a core that sat idle runs the next few milliseconds several times slowe
 timed run sees the steady state of a busy server. Median and minimum wall time of `--repeats`
 runs are reported, throughput = batch / median, and the median CPU time (all threads of the
 runner's process).
-A runner may be a variant, `predictor+OMP_WAIT_POLICY=PASSIVE` or `predictor+threads=1`
+A runner may be a variant, `predictor+GOMP_SPINCOUNT=20000` or `predictor+threads=1`
 (`variants.py`): that runner with other environment settings or its own thread count, taking
-turns with the others; its ratios to its base runner and to onnxruntime are reported.
+turns with the others; its ratios to its base runner and to onnxruntime are reported. (The
+predictor with a team lets idle OpenMP threads sleep at once, `routing.wait_policy`;
+`+GOMP_SPINCOUNT=20000` is the spinning that training keeps, a wait policy the user chose.)
 Outputs of every runner are checked against the eager model (which runs, untimed, also when
 `--runners` leaves it out). Prints JSON with the ratios the
 targets are stated in: predictor >= 1.3x faster than eager; predictor <= 2x onnxruntime at
@@ -262,7 +264,7 @@ class Worker:
     """One runner in its own process, with `threads` BLAS/OpenMP threads."""
 
     def __init__(self, runner: str, prefix: str, model: str, batch: int, opts) -> None:
-        variant = variants.parse(runner)  # e.g. predictor+OMP_WAIT_POLICY=PASSIVE
+        variant = variants.parse(runner)  # e.g. predictor+GOMP_SPINCOUNT=20000
         threads = variant.threads or opts.threads
         env = dict(os.environ)
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):

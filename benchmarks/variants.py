@@ -1,7 +1,7 @@
 """Runner variants: one runner under other environment settings, as a peer in the same run.
 
 `train_step.py --frameworks ours,ours+SAMPAN_MKL=0` and `predictor.py --runners
-predictor,predictor+OMP_WAIT_POLICY=PASSIVE` time a runner against itself with a switch flipped,
+predictor,predictor+GOMP_SPINCOUNT=20000` time a runner against itself with a switch flipped,
 taking turns with it in one run (an A/B that load on a shared machine affects alike). A variant
 is the runner's name followed by `+NAME=VALUE` settings, put into the worker's environment
 before it starts (so before any native library loads). The pseudo-setting `threads=N` gives

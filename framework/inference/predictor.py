@@ -20,7 +20,7 @@ import contextlib
 import threading
 from typing import Any
 
-from framework.backends.cpu import blas_threads, threads
+from framework.backends.cpu import blas_threads, openmp, routing, threads
 from framework.core import backend
 from framework.inference.config import Config
 from framework.inference.executor import Executor
@@ -55,6 +55,9 @@ class _Shared:
         self.own_threads = not config.use_gpu() and blas_threads.available()
         cores = config.cpu_math_library_num_threads() or threads.CPU_WORKERS
         self.workers = cores if self.own_threads else 1
+        # Before anything here loads OpenMP (oneDNN, MKL): its wait policy is fixed then.
+        if self.own_threads and routing.wait_policy(self.workers) is routing.WaitPolicy.PASSIVE:
+            openmp.wait_passively()
         self.prepared = PreparedWeights()
 
 

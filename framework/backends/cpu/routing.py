@@ -4,10 +4,10 @@ the predictor spends its cores on a run.
 Each decision is a small pure function of the shapes, the dtype and the backends in force
 (`Backends`): `conv_route` (training's three convolution passes), `predictor_conv_route` (the
 predictor's convolution kernel), `batch_norm_route` (training's batch norm), `matmul_route`
-(`Linear`'s products) and `run_plan` (an executor run). They return plain values that the
-kernels dispatch on. `team_cores` is the one rule for how many cores an OpenMP team gets.
-Their thresholds are in the one tuning table, `tuning.TUNING`, each with the benchmark that set
-it.
+(`Linear`'s products), `run_plan` (an executor run) and `wait_policy` (how a process's OpenMP
+threads wait). They return plain values that the kernels dispatch on. `team_cores` is the one
+rule for how many cores an OpenMP team gets. Their thresholds are in the one tuning table,
+`tuning.TUNING`, each with the benchmark that set it.
 
 `Backends` is what is loaded and allowed here: `live()` reads it from the backend modules
 (whose libraries read their `SAMPAN_*` switches once, through `switches.flag`, when they load),
@@ -357,3 +357,25 @@ def run_plan(
     if workers > 1 and one_sample:
         return RunPlan(RunMode.LENT_BLAS, team=workers)
     return RunPlan(RunMode.SHARED)
+
+
+class WaitPolicy(enum.Enum):
+    SPIN = "spin"  # idle OpenMP threads spin `TUNING.openmp_spin_rounds` rounds, then sleep
+    PASSIVE = "passive"  # idle OpenMP threads sleep at once (`OMP_WAIT_POLICY=PASSIVE`)
+
+
+def wait_policy(predictor_team: int) -> WaitPolicy:
+    """How this process's idle OpenMP threads wait, which GNU OpenMP fixes when it loads
+    (`openmp.spin_limit`; a wait policy the user set wins). `predictor_team` is the team of a
+    single-sample run of the CPU predictor that is about to load it (`run_plan` gives such a
+    run all the predictor's workers), 0 when training or anything else loads it first.
+
+    A serving predictor runs a team per convolution: sleeping at once costs each barrier a
+    wake-up, spinning costs the cores the team waits for when other processes want them too
+    (a web server's workers, a busy host). Training runs its teams back to back with NumPy
+    work in between and keeps spinning, which passive waiting slows.
+
+        >>> wait_policy(2), wait_policy(1), wait_policy(0)
+        (<WaitPolicy.PASSIVE: 'passive'>, <WaitPolicy.SPIN: 'spin'>, <WaitPolicy.SPIN: 'spin'>)
+    """
+    return WaitPolicy.PASSIVE if predictor_team >= TUNING.passive_wait_min_team else WaitPolicy.SPIN

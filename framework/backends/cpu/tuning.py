@@ -71,6 +71,13 @@ class Tuning:
     # wait policy): the default, about a millisecond, took cores from the next op
     # (`train_step.py`, `predictor.py`).
     openmp_spin_rounds: int = 20_000
+    # A process whose OpenMP runtime a CPU predictor loads, with single-sample runs on a team of
+    # at least this many cores, lets idle threads sleep at once (`OMP_WAIT_POLICY=PASSIVE`):
+    # each convolution's team barrier then wakes sleeping threads instead of spinning ones
+    # that, on a busy machine, hold the cores the team is waiting for. Training keeps
+    # `openmp_spin_rounds` (`predictor.py` against `predictor+GOMP_SPINCOUNT=20000`;
+    # `train_step.py` against `ours+OMP_WAIT_POLICY=PASSIVE`).
+    passive_wait_min_team: int = 2
     # oneDNN training primitives kept, the most recently used: convolutions (each holds its
     # weight in three layouts) and batch norm shapes (`train_step.py`, ResNet-18 and
     # MobileNetV2 use fewer).
