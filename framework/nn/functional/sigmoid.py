@@ -77,6 +77,8 @@ class SiLU(Function):
 
 
 class HardSigmoid(Function):
+    real_only = True
+
     def __init__(self, slope: float, offset: float) -> None:
         self.slope = slope
         self.offset = offset

@@ -53,6 +53,8 @@ class Softplus(Function):
 class Mish(Function):
     """`x * tanh(softplus(x))` (softplus with Paddle's threshold of 20)."""
 
+    real_only = True
+
     def forward(self, x):
         self.retain_inputs(0)
         xp = get_array_module(x)

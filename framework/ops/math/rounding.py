@@ -17,16 +17,22 @@ class _PiecewiseConstant(Function):
 
 
 class Floor(_PiecewiseConstant):
+    real_only = True
+
     def forward(self, x):
         return get_array_module(x).floor(x)
 
 
 class Ceil(_PiecewiseConstant):
+    real_only = True
+
     def forward(self, x):
         return get_array_module(x).ceil(x)
 
 
 class Trunc(_PiecewiseConstant):
+    real_only = True
+
     def forward(self, x):
         return get_array_module(x).trunc(x)
 
@@ -47,6 +53,8 @@ class Round(_PiecewiseConstant):
 
 
 class Frac(Function):
+    real_only = True
+
     def forward(self, x):
         return x - get_array_module(x).trunc(x)
 
