@@ -103,8 +103,8 @@ def reject_complex_arrays(arrays: Iterable, op: str) -> None:
         dtype = getattr(array, "dtype", None)
         if dtype is not None and dtype.kind == "c":
             raise ComplexNotSupportedError(
-                f"{op} does not support {dtype.name} input: Paddle has no complex kernel for "
-                f"it. Take .real(), .imag(), .abs() or .angle() first to get a real tensor."
+                f"{op} does not support {dtype.name} input: it is defined on real numbers "
+                f"only. Take .real(), .imag(), .abs() or .angle() first to get a real tensor."
             )
 
 

@@ -453,7 +453,10 @@ def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
 
 
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
-    """`x / (1 + |x|)`, elementwise."""
+    """`x / (1 + |x|)`, elementwise. Complex x is computed from `abs` and `divide`: `|x|` is not
+    holomorphic, and their graph carries both of its Wirtinger terms into the gradient."""
+    if x._data.dtype.kind == "c":
+        return x / (abs(x) + 1.0)
     return Softsign().apply(*amp_cast("softsign", x))
 
 
