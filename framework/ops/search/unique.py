@@ -58,6 +58,7 @@ def unique_consecutive(
 
         framework.unique_consecutive(framework.to_tensor([1, 1, 2, 2, 3, 1]))  # [1, 2, 3, 1]
     """
+    reject_complex(x, "unique_consecutive")
     xp = get_array_module(x._data)
     index_dtype = dtypes.convert_dtype(dtype)
     data = x._data.reshape(-1) if axis is None else xp.moveaxis(x._data, axis, 0)
