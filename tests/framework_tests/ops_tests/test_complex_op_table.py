@@ -90,7 +90,6 @@ def _unary(m) -> dict[str, Callable]:
         "pad": lambda t: f.pad(t, [1, 1], value=0.0),
         "layer_norm": lambda t: f.layer_norm(t, [3]),
         "max_pool2d": lambda t: f.max_pool2d(m.reshape(m.concat([t, t]), [1, 1, 4, 3]), 2),
-        "normalize": f.normalize,
         "cast_float32": lambda t: m.cast(t, "float32"),
         "cast_int32": lambda t: m.cast(t, "int32"),
         "cast_complex128": lambda t: m.cast(t, "complex128"),
@@ -148,6 +147,7 @@ SUPERSET: dict[str, Callable] = {
     "dropout_eval": lambda p, a, b: a,
     "glu": lambda p, a, b: a * p.nn.functional.sigmoid(b),
     "swish": lambda p, a, b: p.nn.functional.silu(a),
+    "normalize": lambda p, a, b: a / p.linalg.norm(a, p=2, axis=1, keepdim=True),
     "rsqrt": lambda p, a, b: 1 / p.sqrt(a),
     "avg_pool2d": lambda p, a, b: p.complex(
         *(
@@ -173,6 +173,7 @@ def _superset_ops(m) -> dict[str, Callable]:
         "dropout_eval": lambda a, b: f.dropout(a, training=False),
         "glu": lambda a, b: f.glu(m.concat([a, b], axis=1), axis=1),
         "swish": lambda a, b: f.swish(a),
+        "normalize": lambda a, b: f.normalize(a),
         "rsqrt": lambda a, b: m.rsqrt(a),
         "avg_pool2d": lambda a, b: f.avg_pool2d(m.reshape(m.concat([a, b]), [1, 1, 4, 3]), 2),
         "conv2d": lambda a, b: f.conv2d(
