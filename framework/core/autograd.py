@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from framework.core.dtype import reject_complex_arrays
+
 if TYPE_CHECKING:
     from framework.core.tensor import Tensor
 
@@ -118,6 +120,9 @@ class Function:
     _output_hooks: dict | None = None
     _retain_grad_outputs: dict | None = None
     _seq = 0
+    # True on ops that Paddle computes only on real numbers (ordering, clipping, most
+    # activations): apply() refuses complex inputs instead of computing something wrong.
+    real_only = False
 
     # --- what subclasses implement -------------------------------------------------------------
     def forward(self, *inputs):
@@ -169,6 +174,8 @@ class Function:
         """Run forward on the inputs' arrays and record the op when a gradient is needed."""
         # Hot path: every op goes through here, so it avoids generators and repeated lookups.
         arrays = [t._data for t in inputs]
+        if self.real_only:
+            reject_complex_arrays(arrays, type(self).__name__)
         outputs = self.forward(*arrays)
         if _trace_hook is not None:
             _trace_hook(self, arrays, outputs)

@@ -7,6 +7,8 @@ float64). Binary-op promotion builds on it in `framework.ops.math.promotion`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 float16 = np.dtype("float16")
@@ -81,6 +83,29 @@ def is_floating_point(dtype: np.dtype) -> bool:
 
 def is_complex(dtype: np.dtype) -> bool:
     return dtype.kind == "c"
+
+
+class ComplexNotSupportedError(RuntimeError, TypeError):
+    """An op that has no complex kernel in Paddle was given a complex tensor.
+
+    Paddle raises RuntimeError ("The kernel ... of kernel `relu` is not registered"); the class
+    is a TypeError too, since the input's dtype is what is wrong, so either `except` catches it.
+    """
+
+
+def reject_complex_arrays(arrays: Iterable, op: str) -> None:
+    """Raise ComplexNotSupportedError naming `op` if any of `arrays` has a complex dtype.
+
+    The one check behind `Function.real_only` and `framework.ops.math.reject_complex`: ops whose
+    meaning rests on ordering (max, sort, relu, clip) or that Paddle computes only on reals.
+    """
+    for array in arrays:
+        dtype = getattr(array, "dtype", None)
+        if dtype is not None and dtype.kind == "c":
+            raise ComplexNotSupportedError(
+                f"{op} does not support {dtype.name} input: it is defined on real numbers "
+                f"only. Take .real(), .imag(), .abs() or .angle() first to get a real tensor."
+            )
 
 
 def complex_dtype_of(dtype: np.dtype) -> np.dtype:

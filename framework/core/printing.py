@@ -3,8 +3,10 @@
 Paddle does not use NumPy's `array2string`: every float gets `precision` digits after the point
 (`0.92106104`, not `0.921061`), an integer-valued float prints as `2.` and `inf.`, every element
 is padded on the right to the widest one (booleans too: `[True , False]`), a leading space
-stands in for the sign when some element is negative, and the widest element is measured on
-the summarised tensor (the `edgeitems` at each end of every axis) even when all of it prints.
+stands in for the sign when some element is negative (for complex, NumPy's lexicographic
+`z < 0`, as Paddle asks), and the widest element is measured on the summarised tensor (the
+`edgeitems` at each end of every axis) even when all of it prints. Complex elements print as
+`(1.00000000+2.00000000j)`, both parts with `precision` digits.
 A tensor with more than `threshold` elements prints only those edges, with `...` between.
 Lines wrap after as many elements as fit `linewidth`, counted from the indent.
 """
@@ -123,6 +125,8 @@ def _item(value: np.generic | np.ndarray, width: int = 0, signed: bool = False) 
             text = f"{number:.0f}."
         else:
             text = f"{number:.{_OPTIONS.precision}f}"
+    elif value.dtype.kind == "c":
+        text = _complex_item(complex(value))
     else:
         text = f"{value}"
     if width <= len(text):
@@ -130,6 +134,17 @@ def _item(value: np.generic | np.ndarray, width: int = 0, signed: bool = False) 
     if signed and not value < 0:
         return " " + text.ljust(width - 1)
     return text.ljust(width)
+
+
+def _complex_item(number: complex) -> str:
+    """`(re+imj)`, both parts with `precision` digits (no `2.` shortening, unlike real floats).
+
+    Paddle writes the `+` only when the imaginary part is >= 0, so a nan one reads `-infnanj`.
+    """
+    form = "e" if _OPTIONS.sci_mode else "f"
+    re = f"{number.real:.{_OPTIONS.precision}{form}}"
+    im = f"{number.imag:.{_OPTIONS.precision}{form}}"
+    return f"({re}+{im}j)" if number.imag >= 0 else f"({re}{im}j)"
 
 
 def _widest(array: np.ndarray) -> tuple[int, bool]:

@@ -138,6 +138,8 @@ def _shared_masked(gy: Tensor, saved, compute) -> Tensor | None:
 
 
 class ReLU(Function):
+    real_only = True
+
     def forward(self, x):
         self.retain_outputs(0)
         xp = get_array_module(x)
@@ -153,6 +155,8 @@ class ReLU(Function):
 
 class ClipActivation(Function):
     """relu6 and hardtanh: `clip(x, low, high)`, gradient 1 strictly inside."""
+
+    real_only = True
 
     def __init__(self, low: float, high: float) -> None:
         self.low = low
@@ -178,6 +182,8 @@ class ClipActivation(Function):
 
 
 class LeakyReLU(Function):
+    real_only = True
+
     def __init__(self, slope: float) -> None:
         self.slope = slope
 
@@ -194,6 +200,8 @@ class LeakyReLU(Function):
 
 class PReLU(Function):
     """`max(0, x) + w * min(0, x)`; `w` has one slope, or one per channel along `axis`."""
+
+    real_only = True
 
     def __init__(self, axis: int | None) -> None:
         self.axis = axis
@@ -226,6 +234,8 @@ class PReLU(Function):
 class ELU(Function):
     """elu (`scale=1`) and selu: `scale * (x if x > 0 else alpha * (exp(x) - 1))`."""
 
+    real_only = True
+
     def __init__(self, alpha: float, scale: float = 1.0) -> None:
         self.alpha = alpha
         self.scale = scale
@@ -252,6 +262,8 @@ class ELU(Function):
 class CELU(Function):
     """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`."""
 
+    real_only = True
+
     def __init__(self, alpha: float) -> None:
         self.alpha = alpha
 
@@ -273,6 +285,8 @@ class CELU(Function):
 class Shrink(Function):
     """hardshrink (`shift=0`) and softshrink (`shift=threshold`)."""
 
+    real_only = True
+
     def __init__(self, threshold: float, shift: float) -> None:
         self.threshold = threshold
         self.shift = shift
@@ -290,6 +304,8 @@ class Shrink(Function):
 
 
 class ThresholdedReLU(Function):
+    real_only = True
+
     def __init__(self, threshold: float, value: float) -> None:
         self.threshold = threshold
         self.value = value
@@ -304,6 +320,8 @@ class ThresholdedReLU(Function):
 
 
 class TanhShrink(Function):
+    real_only = True
+
     def forward(self, x):
         self.retain_inputs(0)
         return x - get_array_module(x).tanh(x)
@@ -435,7 +453,10 @@ def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
 
 
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
-    """`x / (1 + |x|)`, elementwise."""
+    """`x / (1 + |x|)`, elementwise. Complex x is computed from `abs` and `divide`: `|x|` is not
+    holomorphic, and their graph carries both of its Wirtinger terms into the gradient."""
+    if x._data.dtype.kind == "c":
+        return x / (abs(x) + 1.0)
     return Softsign().apply(*amp_cast("softsign", x))
 
 

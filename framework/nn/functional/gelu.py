@@ -45,6 +45,8 @@ def _normal_pdf(x: Tensor) -> Tensor:
 class GELU(Function):
     """`x * Phi(x)`; Phi is kept from forward, since it is the costly part."""
 
+    real_only = True
+
     def forward(self, x):
         self.retain_inputs(0)
         self.cdf = normal_cdf_array(x)
@@ -68,6 +70,8 @@ class GELU(Function):
 
 class GELUTanh(Function):
     """`0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`; the tanh is kept."""
+
+    real_only = True
 
     def forward(self, x):
         self.retain_inputs(0)

@@ -85,8 +85,15 @@ def square_error_cost(input: Tensor, label: Tensor) -> Tensor:
 
 
 def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None):
-    """Mean absolute error `|input - label|`, reduced by 'mean', 'sum' or 'none'."""
+    """Mean absolute error `|input - label|`, reduced by 'mean', 'sum' or 'none'.
+
+    Complex inputs give a real loss (float32 for complex64), as in Paddle, built from `abs`
+    so that the gradient is the complex sign `r / |r|`.
+    """
     check_reduction(reduction, "L1Loss")
+    if any(isinstance(t, Tensor) and t._data.dtype.kind == "c" for t in (input, label)):
+        loss = (input - label).abs()
+        return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
     return L1Loss(reduction).apply(*amp_cast("l1_loss", input, _as_label(label, input)))
 
 

@@ -20,6 +20,7 @@ from framework.core.tensor import Tensor
 from framework.nn.functional.sigmoid import sigmoid
 from framework.nn.functional.softplus import softplus
 from framework.ops.manipulation.broadcast import sum_to
+from framework.ops.math.complex_parts import conj_grad
 
 _BCE_LOG_FLOOR = -100.0
 _BCE_GRAD_EPS = 1e-12
@@ -69,8 +70,9 @@ class ElementwiseLoss(Function):
         scale = 1.0 / self.count if self.reduction == "mean" and self.count else 1.0
         dx, dy = self.graph_grads(x, y, need)
         g = gy * scale if scale != 1.0 else gy
-        gx = sum_to(g * dx, x.shape) if need[0] else None
-        gl = sum_to(g * dy, y.shape) if need[1] and dy is not None else None
+        # conj_grad: a complex MSE is holomorphic in x and y (conjugate Wirtinger convention).
+        gx = sum_to(g * conj_grad(dx), x.shape) if need[0] else None
+        gl = sum_to(g * conj_grad(dy), y.shape) if need[1] and dy is not None else None
         return gx, gl
 
 

@@ -17,6 +17,8 @@ from framework.core.tensor import Tensor
 class RReLU(Function):
     """`x * slope`, with slope 1 where x >= 0; the slope array is a constant of the op."""
 
+    real_only = True
+
     def __init__(self, negative_slope) -> None:
         self.negative_slope = negative_slope
 

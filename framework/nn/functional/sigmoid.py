@@ -10,6 +10,7 @@ from framework.amp.auto_cast import amp_cast
 from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import conj_grad
 
 
 def sigmoid_array(x):
@@ -23,6 +24,15 @@ def sigmoid_array(x):
     return y
 
 
+def _times_conj(gy, derivative):
+    """`gy * conj(derivative)` in place on `derivative` (conj only for complex data): the
+    array form of `gy * conj_grad(derivative)` for unrecorded backwards."""
+    if derivative.dtype.kind == "c":
+        get_array_module(derivative).conj(derivative, out=derivative)
+    derivative *= gy
+    return derivative
+
+
 class Sigmoid(Function):
     def forward(self, x):
         self.retain_outputs(0)
@@ -32,26 +42,28 @@ class Sigmoid(Function):
         # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             (y,) = self.saved_outputs()
-            return gy * y * (1.0 - y)
+            return gy * conj_grad(y * (1.0 - y))
         y = self._saved_outputs[0]
         gx = 1 - y
         gx *= y
-        gx *= gy._data
-        return Tensor._wrap(gx)
+        return Tensor._wrap(_times_conj(gy._data, gx))
 
 
 class LogSigmoid(Function):
-    """`log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`, stable for any x."""
+    """`log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`, stable for any real x; complex x
+    takes `-log1p(exp(-x))` (there is no min of complex numbers), as Paddle does."""
 
     def forward(self, x):
         self.retain_inputs(0)
         xp = get_array_module(x)
+        if x.dtype.kind == "c":
+            return -xp.log1p(xp.exp(-x))
         out = xp.log1p(xp.exp(-xp.abs(x)))
         return xp.minimum(x, 0) - out
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * sigmoid(-x)
+        return gy * conj_grad(sigmoid(-x))
 
 
 class SiLU(Function):
@@ -66,17 +78,18 @@ class SiLU(Function):
         # Two formulas: the array one measurably pays (benchmarks/backward_formulas.py).
         if is_grad_enabled():
             s = sigmoid(x)
-            return gy * s * (1.0 + x * (1.0 - s))
+            return gy * conj_grad(s * (1.0 + x * (1.0 - s)))
         s = sigmoid_array(x._data)
         gx = 1 - s
         gx *= x._data
         gx += 1
         gx *= s
-        gx *= gy._data
-        return Tensor._wrap(gx)
+        return Tensor._wrap(_times_conj(gy._data, gx))
 
 
 class HardSigmoid(Function):
+    real_only = True
+
     def __init__(self, slope: float, offset: float) -> None:
         self.slope = slope
         self.offset = offset
@@ -116,7 +129,7 @@ class HardSwish(Function):
         middle = (x._data >= -3) & ~above
         mid = Tensor._wrap(middle.astype(x.dtype))
         slope = mid * (x * (2.0 / 6.0) + 0.5) + Tensor._wrap(above.astype(x.dtype))
-        return gy * slope
+        return gy * conj_grad(slope)
 
 
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:

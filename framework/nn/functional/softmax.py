@@ -41,6 +41,8 @@ def softmax_array(x, axis: int):
 
 
 class Softmax(Function):
+    real_only = True
+
     def __init__(self, axis: int) -> None:
         self.axis = axis
 
@@ -67,6 +69,8 @@ class Softmax(Function):
 
 
 class LogSoftmax(Function):
+    real_only = True
+
     def __init__(self, axis: int) -> None:
         self.axis = axis
 

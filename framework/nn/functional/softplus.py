@@ -12,15 +12,23 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.nn.functional.sigmoid import sigmoid, sigmoid_array
 from framework.ops.math import tanh
+from framework.ops.math.complex_parts import conj_grad
 
 
 def softplus_array(x, beta: float, threshold: float):
-    """`log(1 + exp(beta * x)) / beta`, and `x` itself where `beta * x > threshold`."""
+    """`log(1 + exp(beta * x)) / beta`, and `x` itself where `beta * x > threshold`.
+
+    Real x uses `max(z, 0) + log1p(exp(-|z|))`, which never overflows; complex x has no max, so
+    it takes `log1p(exp(z))` and, as Paddle, NumPy's lexicographic `z > threshold`.
+    """
     xp = get_array_module(x)
     kind = x.dtype.type
     z = x * kind(beta) if beta != 1 else x
-    out = xp.log1p(xp.exp(-xp.abs(z)))
-    out += xp.maximum(z, 0)
+    if x.dtype.kind == "c":
+        out = xp.log1p(xp.exp(z))
+    else:
+        out = xp.log1p(xp.exp(-xp.abs(z)))
+        out += xp.maximum(z, 0)
     if beta != 1:
         out /= kind(beta)
     return xp.where(z > threshold, x, out)
@@ -46,12 +54,15 @@ class Softplus(Function):
             lin = Tensor._wrap(linear.astype(x.dtype))
             curved = Tensor._wrap((~linear).astype(x.dtype))
             scaled = x * self.beta if self.beta != 1 else x
-            return gy * (lin + curved * sigmoid(scaled))
-        return Tensor._wrap(gy._data * xp.where(linear, kind(1), sigmoid_array(z)))
+            return gy * conj_grad(lin + curved * sigmoid(scaled))
+        slope = xp.where(linear, kind(1), sigmoid_array(z))
+        return Tensor._wrap(gy._data * (xp.conj(slope) if slope.dtype.kind == "c" else slope))
 
 
 class Mish(Function):
     """`x * tanh(softplus(x))` (softplus with Paddle's threshold of 20)."""
+
+    real_only = True
 
     def forward(self, x):
         self.retain_inputs(0)

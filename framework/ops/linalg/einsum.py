@@ -16,6 +16,7 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import broadcast_to
+from framework.ops.math.complex_parts import conj_grad
 
 
 class Einsum(Function):
@@ -45,7 +46,8 @@ class Einsum(Function):
         free = iter(c for c in string.ascii_letters if c not in set("".join(self.inputs)))
         shape = operands[i]._data.shape
         subscripts = [self.output] + others
-        tensors = [gy] + [t for j, t in enumerate(operands) if j != i]
+        # Multilinear, so complex operands only need conjugating (conjugate Wirtinger rule).
+        tensors = [gy] + [conj_grad(t) for j, t in enumerate(operands) if j != i]
         renamed = []
         for position, letter in enumerate(target):
             size = shape[position]

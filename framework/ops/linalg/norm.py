@@ -100,13 +100,23 @@ def vector_norm(
     name: str | None = None,
 ) -> Tensor:
     """The p-norm of `x` over `axis` (all elements when None): `sum(|x|^p)^(1/p)`, with
-    p = inf / -inf the largest / smallest magnitude and p = 0 the count of non-zeros."""
+    p = inf / -inf the largest / smallest magnitude and p = 0 the count of non-zeros.
+
+    `x`: float32/float64, or complex64/complex128, whose norm is that of its magnitudes and is
+    real (float32 for complex64), as in Paddle.
+
+        framework.linalg.vector_norm(framework.to_tensor([3 + 4j, 0j]))   # 5.0 (float32)
+    """
+    if x._data.dtype.kind == "c":
+        x = x.abs()  # |z| carries the complex gradient z / |z| back to x
     if x._data.dtype.kind != "f":
-        raise TypeError(f"norm: expects a floating point tensor, got {x.dtype}")
+        raise TypeError(f"norm: expects a floating point or complex tensor, got {x.dtype}")
     return VectorNorm(_p_value(p), _axes(axis, x._data.ndim), bool(keepdim)).apply(x)
 
 
 def _matrix_norm(x: Tensor, p: object, axes: tuple[int, ...], keepdim: bool) -> Tensor:
+    if x._data.dtype.kind == "c" and p not in ("nuc", 2, -2, 2.0, -2.0):
+        x = x.abs()  # the entrywise norms of a complex matrix are those of its magnitudes
     if p == "fro":
         return VectorNorm(2.0, axes, keepdim).apply(x)
     value = _p_value(p) if not isinstance(p, str) or p in ("inf", "-inf") else None
@@ -181,7 +191,8 @@ def matrix_norm(
     keepdim: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """A matrix norm over the two dims `axis` of `x` (float32/float64, at least 2-D).
+    """A matrix norm over the two dims `axis` of `x` (float or complex, at least 2-D; the
+    norm of a complex matrix is real).
 
     `p`: 'fro' (Frobenius), 'nuc' (nuclear: the sum of singular values), 1 / -1 (largest /
     smallest absolute column sum), inf / -inf (row sums), 2 / -2 (largest / smallest singular
@@ -190,8 +201,8 @@ def matrix_norm(
         x = framework.to_tensor([[3.0, 0.0], [0.0, -4.0]])
         framework.linalg.matrix_norm(x, p="nuc")   # 7.0
     """
-    if x._data.dtype.kind != "f":
-        raise TypeError(f"matrix_norm: expects a floating point tensor, got {x.dtype}")
+    if x._data.dtype.kind not in "fc":
+        raise TypeError(f"matrix_norm: expects a floating point or complex tensor, got {x.dtype}")
     axes = tuple(int(a) for a in axis)
     if len(axes) != 2:
         raise ValueError(f"matrix_norm: axis must name two dims, got {axis}")

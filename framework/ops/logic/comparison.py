@@ -12,6 +12,7 @@ from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
 from framework.core.recording import record_op
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import reject_complex
 
 # What `tensor == other` compares against; anything else (None, a string, a Layer) is simply
 # not equal, as in Paddle, instead of raising.
@@ -101,6 +102,7 @@ def allclose(
     framework.allclose(framework.to_tensor([1.0]), framework.to_tensor([1.0 + 1e-9]))  # True
     """
     x, y = as_operands(x, y)
+    reject_complex(x, "allclose")
     xp = get_array_module(x._data)
     return Tensor._wrap(xp.asarray(xp.allclose(x._data, y._data, rtol, atol, equal_nan)))
 

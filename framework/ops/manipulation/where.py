@@ -34,6 +34,8 @@ class Where(Function):
 
 
 class Clip(Function):
+    real_only = True
+
     def __init__(self, low, high) -> None:
         self.low = low
         self.high = high

@@ -15,16 +15,20 @@ from __future__ import annotations
 from framework.core import dtype as dtypes
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
+from framework.core.dtype import reject_complex_arrays
 from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.broadcast import sum_to
 
 
 def reject_complex(x: Tensor, op: str) -> None:
-    """Raise the error Paddle users should see where an op has no complex kernel in Paddle
-    (ordering, clipping, activations): a TypeError naming the op and the dtype."""
-    if x._data.dtype.kind == "c":
-        raise TypeError(f"{op}: complex tensors are not supported, got {x._data.dtype.name}")
+    """Raise the error Paddle users should see where an op has no complex kernel in Paddle:
+    a ComplexNotSupportedError (a RuntimeError, as Paddle's, and a TypeError) naming the op and
+    the dtype. For ops built from several steps; a single `Function` sets `real_only` instead.
+
+        reject_complex(framework.to_tensor([1 + 2j]), "sort")   # raises
+    """
+    reject_complex_arrays((x._data,), op)
 
 
 def _require_complex(x: Tensor, op: str) -> None:

@@ -61,6 +61,8 @@ class LogBase(Function):
 class Logit(Function):
     """log(x / (1 - x)), with x first clipped to [eps, 1 - eps] when eps is given."""
 
+    real_only = True
+
     def __init__(self, eps: float | None) -> None:
         self.eps = eps
 

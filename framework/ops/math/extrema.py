@@ -14,6 +14,8 @@ from framework.ops.math.promotion import promote
 
 
 class _Extremum(Function):
+    real_only = True
+
     def forward(self, x, y):
         self.retain_inputs(0, 1)
         xp = get_array_module(x)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.math.promotion import as_float, promote
 
 
@@ -19,6 +20,7 @@ def signbit(x: Tensor, name: str | None = None) -> Tensor:
 
         framework.signbit(framework.to_tensor([1.0, -0.0, -2.0]))   # [False, True, True]
     """
+    reject_complex(x, "signbit")
     return Tensor._wrap(get_array_module(x._data).signbit(x._data))
 
 

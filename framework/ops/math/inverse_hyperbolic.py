@@ -6,6 +6,7 @@ from __future__ import annotations
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import conj_grad
 from framework.ops.math.power import Rsqrt, Square
 from framework.ops.math.promotion import as_float
 
@@ -23,7 +24,7 @@ class Acosh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * Rsqrt().apply(Square().apply(x) - 1.0)
+        return gy * conj_grad(Rsqrt().apply(Square().apply(x) - 1.0))
 
 
 class Asinh(Function):
@@ -33,7 +34,7 @@ class Asinh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * Rsqrt().apply(Square().apply(x) + 1.0)
+        return gy * conj_grad(Rsqrt().apply(Square().apply(x) + 1.0))
 
 
 class Atanh(Function):
@@ -43,7 +44,7 @@ class Atanh(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy / (1.0 - Square().apply(x))
+        return gy / conj_grad(1.0 - Square().apply(x))
 
 
 def acosh(x: Tensor, name: str | None = None) -> Tensor:

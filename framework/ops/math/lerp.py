@@ -10,6 +10,8 @@ from framework.ops.math.promotion import cast_to, result_dtype
 
 
 class Lerp(Function):
+    real_only = True
+
     def forward(self, x, y, weight):
         self.retain_inputs(0, 1, 2)
         return x + weight * (y - x)

@@ -9,6 +9,7 @@ from framework.core.backend import get_array_module
 from framework.core.operands import as_operands
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.where import where
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.math.promotion import as_float
 
 
@@ -20,6 +21,7 @@ def _float_input(x: Tensor, op: str) -> Tensor:
 
 def _nan_extremum(x: Tensor, y: Tensor, take_max: bool) -> Tensor:
     x, y = as_operands(x, y)
+    reject_complex(x, "fmax" if take_max else "fmin")
     xp = get_array_module(x._data)
     a, b = x._data, y._data
     wins = (a >= b) if take_max else (a <= b)
@@ -57,6 +59,7 @@ def heaviside(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
         # [0., 0.5, 1.]
     """
     x, y = as_operands(x, y)
+    reject_complex(x, "heaviside")
     step = Tensor._wrap((x._data > 0).astype(y._data.dtype))
     return where(Tensor._wrap(x._data == 0), y, step)
 

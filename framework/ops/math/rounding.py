@@ -9,6 +9,7 @@ from __future__ import annotations
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import complex_sign
 
 
 class _PiecewiseConstant(Function):
@@ -17,16 +18,22 @@ class _PiecewiseConstant(Function):
 
 
 class Floor(_PiecewiseConstant):
+    real_only = True
+
     def forward(self, x):
         return get_array_module(x).floor(x)
 
 
 class Ceil(_PiecewiseConstant):
+    real_only = True
+
     def forward(self, x):
         return get_array_module(x).ceil(x)
 
 
 class Trunc(_PiecewiseConstant):
+    real_only = True
+
     def forward(self, x):
         return get_array_module(x).trunc(x)
 
@@ -47,6 +54,8 @@ class Round(_PiecewiseConstant):
 
 
 class Frac(Function):
+    real_only = True
+
     def forward(self, x):
         return x - get_array_module(x).trunc(x)
 
@@ -98,5 +107,11 @@ def frac(x: Tensor, name: str | None = None) -> Tensor:
 
 
 def sgn(x: Tensor, name: str | None = None) -> Tensor:
-    """The sign of `x`; for real tensors the same as `sign`."""
+    """The sign of `x`; for real tensors the same as `sign`. For complex ones `x / |x|` (0 at
+    0), differentiable as in Paddle and PyTorch (`sign` of a complex tensor has no gradient).
+
+        framework.sgn(framework.to_tensor([3 + 4j]))   # [(0.6+0.8j)]
+    """
+    if x._data.dtype.kind == "c":
+        return complex_sign(x)
     return sign(x)

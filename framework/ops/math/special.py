@@ -86,6 +86,8 @@ def numpy_erfc(x: np.ndarray) -> np.ndarray:
 
 
 class Erf(Function):
+    real_only = True
+
     def forward(self, x):
         self.retain_inputs(0)
         return erf_array(x)

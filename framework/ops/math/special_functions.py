@@ -32,6 +32,8 @@ def _float(x: Tensor, op: str) -> Tensor:
 
 
 class Lgamma(Function):
+    real_only = True
+
     def forward(self, x):
         self.retain_inputs(0)
         return special_array("gammaln", x)
@@ -43,6 +45,8 @@ class Lgamma(Function):
 
 class Polygamma(Function):
     """The n-th derivative of digamma (n = 0 is digamma itself)."""
+
+    real_only = True
 
     def __init__(self, order: int) -> None:
         super().__init__()
@@ -60,6 +64,8 @@ class Polygamma(Function):
 
 
 class Erfinv(Function):
+    real_only = True
+
     def forward(self, x):
         self.retain_outputs(0)
         return special_array("erfinv", x)
@@ -71,6 +77,8 @@ class Erfinv(Function):
 
 class IncompleteGamma(Function):
     """P(a, x) (`upper=False`) or Q(a, x); differentiable in x only, as in Paddle."""
+
+    real_only = True
 
     def __init__(self, upper: bool) -> None:
         super().__init__()
@@ -88,6 +96,8 @@ class IncompleteGamma(Function):
 
 class Bessel(Function):
     """I0 or I1, optionally scaled by exp(-|x|)."""
+
+    real_only = True
 
     def __init__(self, order: int, scaled: bool) -> None:
         super().__init__()

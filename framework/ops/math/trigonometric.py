@@ -56,7 +56,7 @@ class Asin(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy * Rsqrt().apply(1.0 - Square().apply(x))
+        return gy * conj_grad(Rsqrt().apply(1.0 - Square().apply(x)))
 
 
 class Acos(Function):
@@ -66,7 +66,7 @@ class Acos(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return Neg().apply(gy * Rsqrt().apply(1.0 - Square().apply(x)))
+        return Neg().apply(gy * conj_grad(Rsqrt().apply(1.0 - Square().apply(x))))
 
 
 class Atan(Function):
@@ -76,11 +76,13 @@ class Atan(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
-        return gy / (Square().apply(x) + 1.0)
+        return gy / conj_grad(Square().apply(x) + 1.0)
 
 
 class Atan2(Function):
     """atan2(x, y): the angle of the point (y, x), i.e. atan(x / y) in the right quadrant."""
+
+    real_only = True
 
     def forward(self, x, y):
         self.retain_inputs(0, 1)

@@ -16,6 +16,7 @@ from framework.backends.cpu import blas_threads, gemm, routing
 from framework.backends.cpu.routing import MatmulRoute
 from framework.core.autograd import Function
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import conj_grad
 from framework.ops.nn.channel_sum import channel_sum
 
 
@@ -51,7 +52,8 @@ class Linear(Function):
         return y
 
     def backward(self, gy: Tensor):
-        x, weight = self.saved_inputs()
+        # Bilinear, so complex inputs only need conjugating (conjugate Wirtinger convention).
+        x, weight = (conj_grad(t) for t in self.saved_inputs())
         needs = self.needs_input_grad
         gx = LinearInputGrad().apply(gy, weight) if needs[0] else None
         gw = LinearWeightGrad().apply(x, gy) if needs[1] else None
@@ -67,7 +69,7 @@ class LinearInputGrad(Function):
         return _matmul(_rows(gy), weight.T).reshape(*gy.shape[:-1], weight.shape[0])
 
     def backward(self, ggx: Tensor):
-        gy, weight = self.saved_inputs()
+        gy, weight = (conj_grad(t) for t in self.saved_inputs())
         needs = self.needs_input_grad
         g_gy = Linear().apply(ggx, weight) if needs[0] else None
         g_w = LinearWeightGrad().apply(ggx, gy) if needs[1] else None
@@ -82,7 +84,7 @@ class LinearWeightGrad(Function):
         return _matmul(_rows(x).T, _rows(gy))
 
     def backward(self, ggw: Tensor):
-        x, gy = self.saved_inputs()
+        x, gy = (conj_grad(t) for t in self.saved_inputs())
         needs = self.needs_input_grad
         g_x = LinearInputGrad().apply(gy, ggw) if needs[0] else None
         g_gy = Linear().apply(x, ggw) if needs[1] else None

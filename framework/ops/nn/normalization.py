@@ -98,6 +98,8 @@ class NormPlan:
 class Normalize(Function):
     """`y = (x - mean) * invstd * gamma + beta`; inputs (x[, gamma][, beta])."""
 
+    real_only = True
+
     def __init__(self, plan: NormPlan, has_gamma: bool, has_beta: bool) -> None:
         self.plan = plan
         self.has_gamma = has_gamma

@@ -223,6 +223,8 @@ def flat_index(xp, arg, geom: ConvGeometry, in_shape, channel_last: bool):
 class MaxPool(Function):
     """`y = max over each window of x` (-inf padding). Output 1 is the winning tap."""
 
+    real_only = True
+
     def __init__(self, geom: ConvGeometry) -> None:
         self.geom = geom
 

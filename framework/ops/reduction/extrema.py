@@ -12,11 +12,13 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.recording import record_op
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.reduction.axes import normalize_axes
 from framework.ops.reduction.sum import ExpandReduced
 
 
 class _Extremum(Function):
+    real_only = True
     take_max = True
 
     def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
@@ -101,6 +103,7 @@ def amin(
 
 
 def _arg_extremum(x: Tensor, axis: int | None, keepdim: bool, dtype: object, take_max: bool):
+    reject_complex(x, "argmax" if take_max else "argmin")
     data = x._data
     xp = get_array_module(data)
     find = xp.argmax if take_max else xp.argmin

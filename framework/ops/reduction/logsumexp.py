@@ -14,6 +14,8 @@ from framework.ops.reduction.sum import ExpandReduced
 
 
 class LogSumExp(Function):
+    real_only = True
+
     def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
         self.axes = axes
         self.keepdim = keepdim

@@ -18,6 +18,7 @@ from framework.core import dtype as dtypes
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.math.promotion import as_float
 from framework.ops.reduction.axes import normalize_axes, reduced_shape
 
@@ -143,6 +144,7 @@ class ScatterPlanned(Function):
 
 def _quantile(x: Tensor, q, axis, keepdim: bool, interpolation: str, skip_nan: bool):
     """The quantile tensor and its plan."""
+    reject_complex(x, "quantile")
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"interpolation must be one of {_INTERPOLATIONS}, got {interpolation!r}")
     scalar_q = isinstance(q, int | float) or (isinstance(q, Tensor) and q.ndim == 0)
@@ -189,6 +191,7 @@ def nanquantile(
 
 
 def _median(x: Tensor, axis, keepdim: bool, mode: str, skip_nan: bool):
+    reject_complex(x, "median")
     if mode == "avg":
         return _quantile(x, 0.5, axis, keepdim, "linear", skip_nan)[0]
     if mode != "min":

@@ -3,7 +3,8 @@
 The gradient of a running sum is the reversed running sum of the gradient. The gradient of a
 running product is `reverse_cumsum(g * y) / x` before the first zero of each line; at the first
 zero it is the reversed running sum of `g` times the product with that zero replaced by one, and
-after it zero. All of it is written with Tensor ops, so it is differentiable again.
+after it zero; for complex data the products are conjugated (conjugate Wirtinger convention).
+All of it is written with Tensor ops, so it is differentiable again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from framework.core.tensor import Tensor
 from framework.ops.manipulation.cast import cast
 from framework.ops.manipulation.shape import reshape
 from framework.ops.manipulation.where import Where
+from framework.ops.math.complex_parts import conj_grad
 
 
 class Cumsum(Function):
@@ -49,16 +51,18 @@ class Cumprod(Function):
         axis = self.axis
         zeros = x._data == 0
         if not zeros.any():
-            return Cumsum(axis, True).apply(gy * y) / x
+            return Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(x)
         seen = xp.cumsum(zeros, axis=axis)
         before = seen == 0
         first_zero = zeros & (seen == 1)
         one = Tensor._wrap(xp.ones((), dtype=x._data.dtype))
         zero = Tensor._wrap(xp.zeros((), dtype=x._data.dtype))
         safe_x = Where(before).apply(x, one)
-        head = Where(before).apply(Cumsum(axis, True).apply(gy * y) / safe_x, zero)
+        head = Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(safe_x)
+        head = Where(before).apply(head, zero)
         y_without_zero = Cumprod(axis).apply(Where(first_zero).apply(one, x))
-        at_zero = Where(first_zero).apply(Cumsum(axis, True).apply(gy * y_without_zero), zero)
+        at_zero = Cumsum(axis, True).apply(gy * conj_grad(y_without_zero))
+        at_zero = Where(first_zero).apply(at_zero, zero)
         return head + at_zero
 
 

@@ -17,6 +17,7 @@ from framework.core.tensor import Tensor
 from framework.ops.manipulation.flip import flip
 from framework.ops.manipulation.gather import take_along_axis
 from framework.ops.manipulation.where import where
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.math.promotion import as_float
 from framework.ops.search.cumulative import _prepare
 
@@ -37,6 +38,7 @@ def _running_arg(values, axis: int, take_max: bool, dtype):
 
 
 def _cumulative_extremum(x: Tensor, axis: int | None, dtype: object, take_max: bool, op: str):
+    reject_complex(x, op)
     dtype = dtypes.convert_dtype(dtype)
     if dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"{op}: dtype must be int32 or int64, got {dtype}")
@@ -76,6 +78,8 @@ def cummin(
 
 
 class LogCumsumExp(Function):
+    real_only = True
+
     def __init__(self, axis: int) -> None:
         self.axis = axis
 

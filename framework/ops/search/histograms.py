@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.search.sort import searchsorted
 
 
@@ -84,6 +85,7 @@ def histogram(
         framework.histogram(framework.to_tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
         # [0, 2, 1, 0]
     """
+    reject_complex(input, "histogram")
     if int(bins) < 1:
         raise ValueError(f"histogram: bins must be positive, got {bins}")
     xp = get_array_module(input._data)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from framework.core import dtype as dtypes
 from framework.core.backend import get_array_module
+from framework.core.dtype import reject_complex_arrays
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.indexing import GetItem, along_axis_key
+from framework.ops.math.complex_parts import reject_complex
 
 
 def argsort_array(data, axis: int, descending: bool):
@@ -46,6 +48,7 @@ def argsort(
 
     framework.argsort(framework.to_tensor([3.0, 1.0, 2.0]))   # [1, 2, 0]
     """
+    reject_complex(x, "argsort")
     if x._data.ndim == 0:
         return Tensor._wrap(get_array_module(x._data).zeros((), dtype=dtypes.int64))
     axis = _axis(int(axis), x._data.ndim, "argsort")
@@ -64,6 +67,7 @@ def sort(
 
     framework.sort(framework.to_tensor([[3.0, 1.0, 2.0]]), descending=True)   # [[3, 2, 1]]
     """
+    reject_complex(x, "sort")
     if x._data.ndim == 0:
         return x
     axis = _axis(int(axis), x._data.ndim, "sort")
@@ -87,9 +91,11 @@ def searchsorted(
         seq = framework.to_tensor([1, 3, 5])
         framework.searchsorted(seq, framework.to_tensor([3, 6]))   # [1, 3]
     """
+    reject_complex(sorted_sequence, "searchsorted")
     xp = get_array_module(sorted_sequence._data)
     seq = sorted_sequence._data
     vals = values._data if isinstance(values, Tensor) else xp.asarray(values)
+    reject_complex_arrays((vals,), "searchsorted")
     dtype = dtypes.int32 if out_int32 else dtypes.int64
     if seq.ndim == 1:
         out = xp.searchsorted(seq, vals, side="right" if right else "left")

@@ -11,6 +11,7 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.indexing import GetItem, along_axis_key
 from framework.ops.manipulation.shape import Reshape
+from framework.ops.math.complex_parts import reject_complex
 from framework.ops.search.sort import argsort_array
 
 
@@ -42,6 +43,7 @@ def topk(
         values, indices = framework.topk(framework.to_tensor([1.0, 4.0, 3.0]), k=2)
         # values [4, 3], indices [1, 2]
     """
+    reject_complex(x, "topk")
     k = int(k.item()) if isinstance(k, Tensor) else int(k)
     if x._data.ndim == 0:
         x = Reshape((1,)).apply(x)
@@ -76,6 +78,7 @@ def kthvalue(
 
     framework.kthvalue(framework.to_tensor([[3.0, 1.0, 2.0]]), k=2)   # ([2.], [2])
     """
+    reject_complex(x, "kthvalue")
     axis = _axis(axis, x._data.ndim, "kthvalue")
     xp = get_array_module(x._data)
     n = x._data.shape[axis]
@@ -97,6 +100,7 @@ def mode(
 
         framework.mode(framework.to_tensor([3.0, 1.0, 3.0, 1.0, 2.0]))   # (1., 3)
     """
+    reject_complex(x, "mode")
     axis = _axis(axis, x._data.ndim, "mode")
     xp = get_array_module(x._data)
     data = xp.moveaxis(x._data, axis, -1)

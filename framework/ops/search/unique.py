@@ -5,6 +5,7 @@ from __future__ import annotations
 from framework.core import dtype as dtypes
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.math.complex_parts import reject_complex
 
 
 def unique(
@@ -24,6 +25,7 @@ def unique(
         values, counts = framework.unique(framework.to_tensor([3, 1, 3]), return_counts=True)
         # values [1, 3], counts [1, 2]
     """
+    reject_complex(x, "unique")
     xp = get_array_module(x._data)
     index_dtype = dtypes.convert_dtype(dtype)
     results = xp.unique(
@@ -56,6 +58,7 @@ def unique_consecutive(
 
         framework.unique_consecutive(framework.to_tensor([1, 1, 2, 2, 3, 1]))  # [1, 2, 3, 1]
     """
+    reject_complex(x, "unique_consecutive")
     xp = get_array_module(x._data)
     index_dtype = dtypes.convert_dtype(dtype)
     data = x._data.reshape(-1) if axis is None else xp.moveaxis(x._data, axis, 0)

@@ -1,6 +1,7 @@
 """Tensors print exactly as Paddle 3 prints them (issue 24), checked against real Paddle on a few
-hundred generated cases: every dtype, 0-d to 4-d, empty, summarised, inf/nan, values that need
-many digits, and each `set_printoptions` option; plus `Size`, Parameters and `__format__`."""
+hundred generated cases: every dtype (complex64/128 included), 0-d to 4-d, empty, summarised,
+inf/nan, values that need many digits, and each `set_printoptions` option; plus `Size`,
+Parameters and `__format__`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,19 @@ import pytest
 import framework
 from framework.core.printing import _reset_printoptions
 
-DTYPES = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"]
+DTYPES = [
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "bool",
+    "complex64",
+    "complex128",
+]
 SHAPES = [
     (),
     (0,),
@@ -53,6 +66,15 @@ def _values(dtype: str, shape: tuple, kind: str, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     if dtype == "bool":
         return rng.random(shape) > 0.5
+    if dtype.startswith("complex"):
+        # Parts drawn as floats of the same kind; `negative` makes both parts negative, and
+        # `special` puts inf/nan/-0 in either part (Paddle writes a nan imaginary part `nanj`).
+        part = "float32" if dtype == "complex64" else "float64"
+        values = np.empty(shape, dtype)
+        # Assigned part by part: `re + 1j * inf` would turn the real part into nan.
+        values.real = _values(part, shape, kind, seed)
+        values.imag = _values(part, shape, kind, seed + 1)
+        return values
     if dtype.startswith("float"):
         values = {
             "normal": rng.standard_normal(shape),
