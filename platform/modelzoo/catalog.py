@@ -139,18 +139,24 @@ def _detector(name: str) -> Callable[..., Any]:
 
 
 def _ready_part(ready_key: str, part: str) -> Callable[..., Any]:
-    """A builder for one network of a ready pipeline: the layers its ONNX file holds, with that
-    file's weights (checked against the manifest; nothing is downloaded). Its output classes
-    are fixed by the file (a recognizer's dictionary), so `num_classes` is not used."""
+    """A builder for the trainable networks of a ready pipeline: the layers its ONNX files
+    hold, with those files' weights (checked against the manifest; nothing is downloaded), as
+    one `PipelineParts` whose state-dict keys are `"<part>." + name`. `part` is the one the
+    architecture is named after; `parts` the ones a job fine-tunes. Their output classes are
+    fixed by the files (a recognizer's dictionary), so `num_classes` is not used."""
 
-    def build(num_classes: int = 0) -> Any:
-        from framework.vision.ocr import RecognitionNetwork
+    def build(num_classes: int = 0, parts: tuple[str, ...] | list[str] = (part,)) -> Any:
+        from framework.vision.ocr import PipelineParts
         from modelzoo.services.ready import get_ready_model, locate_files
 
-        path = locate_files(get_ready_model(ready_key))[part]
-        if part != "rec":
-            raise ValueError(f"no trainable network is defined for the {part!r} part")
-        return RecognitionNetwork.from_onnx(str(path))
+        unknown = sorted(set(parts) - {"det", "rec"})
+        if unknown or not parts:
+            raise ValueError(f"no trainable network is defined for the parts {unknown or parts}")
+        paths = locate_files(get_ready_model(ready_key))
+        return PipelineParts.from_onnx(
+            det=str(paths["det"]) if "det" in parts else None,
+            rec=str(paths["rec"]) if "rec" in parts else None,
+        )
 
     return build
 

@@ -62,6 +62,10 @@ function row(line) {
 async function main() {
   const { data: report } = await api(`/api/jobs/${page.job}/report/`);
   const rows = report.predictions;
+  if (!$("worst-lines")) { // a detection-only job has no lines read
+    document.body.dataset.reportReady = "true";
+    return;
+  }
   $("worst-count").textContent = rows.length
     ? interpolate(ngettext("%(count)s line read wrong is shown.", "%(count)s lines read wrong are shown, the worst first.", rows.length), { count: rows.length }, true)
     : gettext("The fine-tuned model reads every validation line right.");
