@@ -300,6 +300,12 @@ PREDICTIONS_SCHEMA = {
                 "description": "OCR: the line's index among its sample's lines",
                 "type": "integer",
             },
+            "center": {
+                "description": "OCR: [x, y] centre of the line's polygon in the frozen version, "
+                "by which the labeling page finds the line again once the sample is relabeled",
+                "type": "array",
+                "items": {"type": "number"},
+            },
             "text": {"description": "OCR: the line's true text", "type": "string"},
             "before": {
                 "description": "OCR: what the starting weights read",

@@ -49,7 +49,9 @@ function missed(truth, read) {
 }
 
 function row(line) {
-  const link = page.datasetId ? `/datasets/${page.datasetId}/label/?sample=${line.sample}&line=${line.line}` : null;
+  // The centre finds the line again after its sample's lines are edited or reordered.
+  const at = line.center ? `&at=${line.center.map(String).join(",")}` : "";
+  const link = page.datasetId ? `/datasets/${page.datasetId}/label/?sample=${line.sample}&line=${line.line}${at}` : null;
   const title = gettext("Correct this line on the text labeling page");
   return el("tr", { "data-sample": String(line.sample), "data-line": String(line.line) },
     el("td", {}, el("a", { href: link, class: "relabel", title }, el("img", { src: line.crop, alt: line.text, class: "ocr-crop" }))),

@@ -46,6 +46,13 @@ def _distance(predicted: str, truth: str) -> int:
     return edit_distance(predicted.replace(" ", ""), truth.replace(" ", ""))
 
 
+def line_center(points: Any) -> list[float]:
+    """The centre of a line's polygon (the mean of its points), in image pixels: where the
+    labeling page finds the line again after its sample's lines were edited or reordered."""
+    polygon = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return [round(float(v), 1) for v in polygon.mean(axis=0)]
+
+
 def worst_lines(crops: LineCrops, before: list[str], after: list[str]) -> list[dict[str, Any]]:
     """The lines the fine-tuned model reads wrong, the largest edit distance first (then those
     it reads worse than the starting weights), at most WORST_LINES."""
@@ -59,6 +66,7 @@ def worst_lines(crops: LineCrops, before: list[str], after: list[str]) -> list[d
         {
             "sample": crops.lines[index].sample_id,
             "line": crops.lines[index].line,
+            "center": line_center(crops.lines[index].points),
             "text": crops.lines[index].text,
             "before": before[index],
             "read": after[index],
