@@ -384,12 +384,13 @@ ARCHITECTURES: tuple[Architecture, ...] = (
     ),
     Architecture(
         "ppocr_v4_rec",
-        "PP-OCRv4 mobile recognizer, fine-tune",
+        "PP-OCRv4 mobile detector and recognizer, fine-tune",
         "PP-OCR",
         OCR,
-        "Fine-tunes the recognizer of the ready PP-OCRv4 pipeline (SVTR-LCNet with CTC, its "
-        "6,623-character Chinese and English dictionary) on your labeled text lines, starting "
-        "from its shipped weights. Text lines are 48 pixels high and any width.",
+        "Fine-tunes the ready PP-OCRv4 pipeline from its shipped weights: its DB text detector "
+        "on your whole images and their line polygons, its recognizer (SVTR-LCNet with CTC, "
+        "its 6,623-character Chinese and English dictionary) on the labeled lines, or both. "
+        "Text lines are read 48 pixels high and any width.",
         _ready_part("ppocr_v4", "rec"),
         input_size=48,
         min_input_size=48,

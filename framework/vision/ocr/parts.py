@@ -68,6 +68,10 @@ class PipelineParts(Layer):
         return self._sub_layers[part].parameters()
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """A PipelineParts of one network runs it (the model zoo profiles the recognizer so);
+        one of two has no single input."""
+        if len(self.parts) == 1:
+            return self._sub_layers[self.parts[0]](*args, **kwargs)
         raise TypeError(
             "PipelineParts holds separate networks: call parts.det(images) or "
             "parts.recognition()(lines)"

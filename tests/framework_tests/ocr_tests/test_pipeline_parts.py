@@ -54,5 +54,13 @@ def test_missing_parts_are_clear_errors(paths) -> None:
         parts.parameters_of("rec")
     with pytest.raises(ValueError, match="needs a detection or a recognition network"):
         PipelineParts()
+    both = PipelineParts.from_onnx(det=paths["det"], rec=paths["rec"])
     with pytest.raises(TypeError, match="separate networks"):
-        parts(np.zeros((1, 3, 32, 32), np.float32))
+        both(framework.to_tensor(np.zeros((1, 3, 32, 32), np.float32)))
+
+
+def test_a_single_part_runs_as_its_network(paths) -> None:
+    parts = PipelineParts.from_onnx(det=paths["det"])
+    x = framework.to_tensor(np.random.default_rng(0).uniform(-1, 1, (1, 3, 64, 64)).astype("f4"))
+    parts.eval()
+    np.testing.assert_array_equal(parts(x).numpy(), parts.det(x).numpy())
