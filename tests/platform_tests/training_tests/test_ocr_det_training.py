@@ -7,6 +7,7 @@ before and after and the kept epoch; and the saved weights follow the OCR contra
 
 from __future__ import annotations
 
+import numpy as np
 from safetensors.numpy import load_file
 
 from tests.platform_tests.training_tests.base import TrainingTestCase, log_of, make_job, run_now
@@ -97,3 +98,26 @@ class OcrDetectionTrainingTests(TrainingTestCase):
         self.assertContains(page, f"{det['after']['hmean']:.4f}")
         self.assertContains(page, 'id="kept-det"')
         self.assertNotContains(page, 'id="worst-lines"')
+
+    def test_the_package_serves_the_fine_tuned_detector(self) -> None:
+        import tempfile
+        import zipfile
+
+        from django.core.files.storage import default_storage
+
+        import framework
+        from tests.platform_tests.deploy_tests.base import export_now
+
+        export = export_now(self.job, "package", self.alice)
+        self.assertEqual(export.status, "succeeded", export.error)
+        self.assertEqual(export.meta["source"]["fine_tuned"], ["det"])
+        self.assertTrue(export.parity_passed, export.details)
+        trained = load_file(self.job.output_weights.local_path())
+        with (
+            zipfile.ZipFile(default_storage.path(export.file.name)) as archive,
+            tempfile.TemporaryDirectory() as folder,
+        ):
+            archive.extract("det.onnx", folder)
+            packaged = framework.onnx.load(f"{folder}/det.onnx").state_dict()
+        for name, value in packaged.items():
+            np.testing.assert_allclose(value.numpy(), trained[f"det.{name}"], rtol=0, atol=0)
