@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 from unittest import mock
 
+import numpy as np
 from django.utils import timezone
 from safetensors.numpy import load_file
 
@@ -92,7 +93,9 @@ class OcrLifecycleTests(TrainingTestCase):
         text = EvaluationReport.objects.get(job=job).text
         self.assertEqual(accuracy_steps.tolist()[0], 0)
         self.assertAlmostEqual(text["before"]["accuracy"], accuracy[0])
-        self.assertAlmostEqual(text["after"]["accuracy"], accuracy[-1])
+        kept = text["kept"]["rec"]["epoch"]  # the best epoch's readings, kept across the resume
+        self.assertAlmostEqual(text["after"]["accuracy"], accuracy[kept])
+        self.assertEqual(accuracy[kept], max(accuracy[1:]))
 
 
 # Both parts on the same pages: the detector on 64-pixel crops, 2 pages a step.
@@ -169,3 +172,56 @@ class OcrDetectionLifecycleTests(TrainingTestCase):
         self.assertEqual(weights.report["parts"], ["det", "rec"])
         prefixes = {k.split(".")[0] for k in load_file(weights.local_path())}
         self.assertEqual(prefixes, {"det", "rec"})
+
+
+class OcrBestEpochTests(TrainingTestCase):
+    """The job keeps the best epoch's weights, not the last one's. The validation readings are
+    made to peak at epoch 1 (every line right) and fall after it (none right), so the kept
+    epoch is known."""
+
+    @classmethod
+    def setUpTestData(cls) -> None:
+        super().setUpTestData()
+        cls.lines = dot_matrix_version(cls.workspace, cls.alice, pages=8)
+
+    def test_the_best_epochs_weights_and_readings_are_kept(self) -> None:
+        job = self.make_job(
+            version=self.lines,
+            architecture="ppocr_v4_rec",
+            init="shipped",
+            overrides={**SMALL, "epochs": 3, "early_stopping": False},
+        )
+        real_read, calls, saved = ocr_trainer.read_lines, [], []
+
+        def peak_at_epoch_one(network, crops, *args, **kwargs):
+            texts = real_read(network, crops, *args, **kwargs)
+            calls.append(len(calls))
+            truths = crops.texts(range(len(crops)))
+            if len(calls) == 1:  # the shipped weights, before the first step
+                return texts
+            return truths if len(calls) == 2 else ["" for _ in truths]
+
+        real_save = ocr_trainer.save_checkpoint
+
+        def keep_copies(job_id, network, optimizer, progress, best_model=None):
+            saved.append({k: v.copy() for k, v in (best_model or {}).items()})
+            saved[-1]["_last"] = {k: v.numpy().copy() for k, v in network.state_dict().items()}
+            real_save(job_id, network, optimizer, progress, best_model)
+
+        with (
+            mock.patch.object(ocr_trainer, "read_lines", peak_at_epoch_one),
+            mock.patch.object(ocr_trainer, "save_checkpoint", keep_copies),
+        ):
+            job = self.run_now(job)
+        self.assertEqual(job.status, "succeeded", job.error)
+        text = EvaluationReport.objects.get(job=job).text
+        self.assertEqual(text["kept"], {"rec": {"epoch": 1}})
+        self.assertEqual(text["after"]["accuracy"], 1.0)
+        self.assertEqual(series_arrays(job.pk, "val/line_accuracy")[2].tolist()[1:], [1, 0, 0])
+        self.assertIn("the recognizer's from epoch 1", log_of(job))
+        weights = load_file(job.output_weights.local_path())
+        epoch_one, last = saved[0], saved[-1]["_last"]
+        self.assertEqual(set(weights), set(last))
+        for name, value in weights.items():
+            np.testing.assert_array_equal(value, epoch_one[name])
+        self.assertTrue(any(not np.array_equal(weights[k], last[k]) for k in weights))

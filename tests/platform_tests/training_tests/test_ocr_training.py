@@ -63,9 +63,11 @@ class OcrTrainingTests(TrainingTestCase):
             steps, _, values = series_arrays(self.job.pk, tag)[:3]
             self.assertEqual(steps.tolist()[0], 0)  # the shipped model, before the first step
             self.assertEqual(values.size, 1 + FAST["epochs"])
-            if key:
+            if key:  # the report's "after" is the kept (best) epoch's
+                kept = self.report.text["kept"]["rec"]["epoch"]
                 self.assertAlmostEqual(values[0], self.report.text["before"][key])
-                self.assertAlmostEqual(values[-1], self.report.text["after"][key])
+                self.assertAlmostEqual(values[kept], self.report.text["after"][key])
+                self.assertEqual(values[kept], max(values[1:]))
 
     def test_the_worst_lines_are_the_misread_ones_worst_first_with_their_crops(self) -> None:
         rows = self.report.predictions
