@@ -106,6 +106,21 @@ def ocr_meta(
     )
 
 
+def build_detector(model: Any, settings: OCRSettings) -> Any:
+    """The `TextDetector` a pipeline of `settings` runs `model` (a DB detection Layer) with:
+    the one home of those options, so a fine-tuning job scores its detector as it will be
+    served."""
+    from framework.vision.ocr import TextDetector
+
+    return TextDetector(
+        model,
+        limit_side_len=settings.detection_side_len,
+        thresh=settings.binary_threshold,
+        box_thresh=settings.box_threshold,
+        unclip_ratio=settings.unclip_ratio,
+    )
+
+
 def build_pipeline(
     models: dict[str, Any], settings: OCRSettings, characters: Sequence[str] | None = None
 ) -> Any:
@@ -113,20 +128,14 @@ def build_pipeline(
     `settings`, every recognised line kept (answers cut by their threshold afterwards);
     `characters`: the recognition dictionary (default: the rec model's ONNX metadata)."""
     from framework.onnx import load
-    from framework.vision.ocr import OCRPipeline, TextClassifier, TextDetector, TextRecognizer
+    from framework.vision.ocr import OCRPipeline, TextClassifier, TextRecognizer
 
     def layer(role: str) -> Any:
         model = models[role]
         return load(str(model)) if isinstance(model, str | os.PathLike) else model
 
     return OCRPipeline(
-        TextDetector(
-            layer("det"),
-            limit_side_len=settings.detection_side_len,
-            thresh=settings.binary_threshold,
-            box_thresh=settings.box_threshold,
-            unclip_ratio=settings.unclip_ratio,
-        ),
+        build_detector(layer("det"), settings),
         TextRecognizer(
             layer("rec"),
             characters,

@@ -99,6 +99,7 @@ def deployment_list(request: HttpRequest, slug: str) -> HttpResponse:
             "workspace": workspace,
             "deployments": workspace.deployments.select_related("export"),
             "pending": _pending_deploys(workspace),
+            "failed_deploys": _failed_deploys(workspace),
             "servable": servable,
             "recommended": export_service.recommended_export(servable),
             "can_edit": role.covers(Role.MEMBER),
@@ -129,13 +130,26 @@ def ready_deploy(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     return redirect("deploy:deployment_list", slug=workspace.slug)
 
 
+FAILED_DEPLOYS_SHOWN = 5  # the newest one-click deploys that failed, with their reasons
+
+
+def _one_click_exports(workspace: Workspace) -> Any:
+    """One-click deploys whose deployment does not exist (yet)."""
+    return workspace.model_exports.filter(deployments__isnull=True).exclude(deploy_as="")
+
+
 def _pending_deploys(workspace: Workspace) -> Any:
-    """One-click deploys still exporting (or failed): their deployment does not exist yet."""
-    return (
-        workspace.model_exports.filter(deployments__isnull=True)
-        .exclude(deploy_as="")
-        .exclude(status=ModelExport.Status.SUCCEEDED)
-    )
+    """One-click deploys still exporting: queued or running, never a finished one."""
+    active = (ModelExport.Status.QUEUED, ModelExport.Status.RUNNING)
+    return _one_click_exports(workspace).filter(status__in=active)
+
+
+def _failed_deploys(workspace: Workspace) -> Any:
+    """The newest one-click deploys that failed or were cancelled: they will not become a
+    deployment, so they are listed apart from those being deployed, with the reason."""
+    ended = (ModelExport.Status.FAILED, ModelExport.Status.CANCELLED)
+    found = _one_click_exports(workspace).filter(status__in=ended)
+    return found.order_by("-created_at", "-pk")[:FAILED_DEPLOYS_SHOWN]
 
 
 def _create_from_form(request: HttpRequest, workspace: Workspace, servable: Any) -> Any:

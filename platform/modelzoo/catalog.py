@@ -139,18 +139,24 @@ def _detector(name: str) -> Callable[..., Any]:
 
 
 def _ready_part(ready_key: str, part: str) -> Callable[..., Any]:
-    """A builder for one network of a ready pipeline: the layers its ONNX file holds, with that
-    file's weights (checked against the manifest; nothing is downloaded). Its output classes
-    are fixed by the file (a recognizer's dictionary), so `num_classes` is not used."""
+    """A builder for the trainable networks of a ready pipeline: the layers its ONNX files
+    hold, with those files' weights (checked against the manifest; nothing is downloaded), as
+    one `PipelineParts` whose state-dict keys are `"<part>." + name`. `part` is the one the
+    architecture is named after; `parts` the ones a job fine-tunes. Their output classes are
+    fixed by the files (a recognizer's dictionary), so `num_classes` is not used."""
 
-    def build(num_classes: int = 0) -> Any:
-        from framework.vision.ocr import RecognitionNetwork
+    def build(num_classes: int = 0, parts: tuple[str, ...] | list[str] = (part,)) -> Any:
+        from framework.vision.ocr import PipelineParts
         from modelzoo.services.ready import get_ready_model, locate_files
 
-        path = locate_files(get_ready_model(ready_key))[part]
-        if part != "rec":
-            raise ValueError(f"no trainable network is defined for the {part!r} part")
-        return RecognitionNetwork.from_onnx(str(path))
+        unknown = sorted(set(parts) - {"det", "rec"})
+        if unknown or not parts:
+            raise ValueError(f"no trainable network is defined for the parts {unknown or parts}")
+        paths = locate_files(get_ready_model(ready_key))
+        return PipelineParts.from_onnx(
+            det=str(paths["det"]) if "det" in parts else None,
+            rec=str(paths["rec"]) if "rec" in parts else None,
+        )
 
     return build
 
@@ -378,12 +384,13 @@ ARCHITECTURES: tuple[Architecture, ...] = (
     ),
     Architecture(
         "ppocr_v4_rec",
-        "PP-OCRv4 mobile recognizer, fine-tune",
+        "PP-OCRv4 mobile detector and recognizer, fine-tune",
         "PP-OCR",
         OCR,
-        "Fine-tunes the recognizer of the ready PP-OCRv4 pipeline (SVTR-LCNet with CTC, its "
-        "6,623-character Chinese and English dictionary) on your labeled text lines, starting "
-        "from its shipped weights. Text lines are 48 pixels high and any width.",
+        "Fine-tunes the ready PP-OCRv4 pipeline from its shipped weights: its DB text detector "
+        "on your whole images and their line polygons, its recognizer (SVTR-LCNet with CTC, "
+        "its 6,623-character Chinese and English dictionary) on the labeled lines, or both. "
+        "Text lines are read 48 pixels high and any width.",
         _ready_part("ppocr_v4", "rec"),
         input_size=48,
         min_input_size=48,

@@ -34,7 +34,14 @@ CHOICE_FIELDS = ("optimizer", "schedule", "device")
 MULTI_LABEL_FIELDS = tuple(TASK_FIELDS["multi_label"])
 SINGLE_LABEL_FIELDS = tuple(TASK_FIELDS["classification"])
 DETECTION_FIELDS = tuple(TASK_FIELDS["detection"])
-TASK_FIELD_NAMES = MULTI_LABEL_FIELDS + SINGLE_LABEL_FIELDS + DETECTION_FIELDS
+OCR_FIELDS = tuple(TASK_FIELDS["ocr"])
+TASK_FIELD_NAMES = MULTI_LABEL_FIELDS + SINGLE_LABEL_FIELDS + DETECTION_FIELDS + OCR_FIELDS
+# The form's choices of what an OCR job fine-tunes (the API takes the list itself).
+PART_CHOICES = [
+    ("det,rec", _("Detection and recognition")),
+    ("rec", _("Recognition only")),
+    ("det", _("Detection only")),
+]
 # Every architecture a job can train, whatever the version's task: the script offers those of
 # the chosen version's task, and create_job refuses any other.
 TRAINABLE_ARCHITECTURES = tuple(a for a in ARCHITECTURES if a.task in set(TRAINS_ON.values()))
@@ -131,6 +138,15 @@ class NewJobForm(forms.Form):
             self.fields[name] = forms.BooleanField(label=FIELDS[name].label, required=False)
         for fields in TASK_FIELDS.values():
             for name, field in fields.items():
+                if field.kind is list:
+                    self.fields[name] = forms.ChoiceField(
+                        label=field.label,
+                        choices=PART_CHOICES,
+                        initial=PART_CHOICES[0][0],
+                        required=False,
+                        help_text=field.hint.strip(),
+                    )
+                    continue
                 kind = forms.BooleanField if field.kind is bool else forms.CharField
                 self.fields[name] = kind(
                     label=field.label, required=False, help_text=field.hint.strip()

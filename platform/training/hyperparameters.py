@@ -32,6 +32,8 @@ SCHEDULES = {
     "cosine": _("Cosine annealing"),
     "warmup_cosine": _("Linear warm-up for one epoch, then cosine"),
 }
+# What an OCR job fine-tunes, in pipeline order (the weights' key prefixes).
+OCR_PARTS = {"det": _("Text detection"), "rec": _("Text recognition")}
 DEVICES = {"auto": _("Automatic (a GPU when the worker has one)"), "cpu": "CPU", "gpu": "GPU"}
 
 
@@ -47,6 +49,8 @@ class Field:
     def clean(self, value: Any) -> Any:
         if self.kind is bool:
             return _boolean(value, self.label)
+        if self.kind is list:
+            return _subset(value, self.label, self.choices or {})
         if self.choices is not None:
             if value not in self.choices:
                 raise ValueError(
@@ -145,10 +149,41 @@ TASK_FIELDS: dict[str, dict[str, Field]] = {
         ),
     },
 }
+TASK_FIELDS["ocr"] = {
+    "parts": Field(
+        _("Fine-tune"),
+        list,
+        choices=OCR_PARTS,
+        hint=_(" Text detection (DB, on whole images), text recognition (on line crops), or both."),
+    ),
+    "det_input_size": Field(
+        _("Detection training size"),
+        int,
+        64,
+        1280,
+        hint=_(" The side of the square crops the detector trains on, a multiple of 32."),
+    ),
+    "det_batch_size": Field(_("Detection batch size"), int, 1, 64),
+    "det_learning_rate": Field(
+        _("Detection learning rate"),
+        float,
+        1e-7,
+        1.0,
+        hint=_(" The detector's own rate; the schedule scales it as it scales the recognizer's."),
+    ),
+}
 TASK_DEFAULTS: dict[str, dict[str, Any]] = {
     "classification": {"label_smoothing": 0.0},
     "multi_label": {"threshold": 0.5},
     "detection": {"augment_expand": False, "multi_scale": False},
+    # PaddleOCR trains its detectors at 640 with 8 images a card; fine-tuning from the
+    # released weights wants a rate below its 1e-3 from scratch.
+    "ocr": {
+        "parts": list(OCR_PARTS),
+        "det_input_size": 640,
+        "det_batch_size": 8,
+        "det_learning_rate": 5e-4,
+    },
 }
 
 
@@ -184,6 +219,28 @@ def _boolean(value: Any, label: str) -> bool:
     if str(value).lower() in ("0", "false", "off", "no", ""):
         return False
     raise ValueError(gettext("%(label)s must be true or false.") % {"label": label})
+
+
+def _subset(value: Any, label: str, choices: dict[str, str]) -> list[str]:
+    """A non-empty subset of `choices`, in their order: a list, or names joined by commas."""
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ValueError(
+            gettext("%(label)s must be a list of: %(choices)s.")
+            % {"label": label, "choices": ", ".join(choices)}
+        )
+    unknown = [v for v in value if v not in choices]
+    if unknown or not value:
+        raise ValueError(
+            gettext("%(label)s must name one or more of: %(choices)s (got %(value)s).")
+            % {
+                "label": label,
+                "choices": ", ".join(choices),
+                "value": ", ".join(unknown) or gettext("none"),
+            }
+        )
+    return [name for name in choices if name in value]
 
 
 def _unknown(name: str, known: dict[str, Field]) -> str:
@@ -281,6 +338,14 @@ def build_config(
         problem = _freeze_problem(config, fine_tune)
         if problem:
             errors["freeze_epochs"] = problem
+    if task == "ocr" and "det_input_size" not in errors and config["det_input_size"] % 32:
+        errors["det_input_size"] = gettext(
+            "The detection training size must be a multiple of 32 (the DB network halves it "
+            "five times): %(below)d or %(above)d, say."
+        ) % {
+            "below": max(64, config["det_input_size"] // 32 * 32),
+            "above": config["det_input_size"] // 32 * 32 + 32,
+        }
     if task == "ocr" and config["augment_flip"] and "augment_flip" not in errors:
         errors["augment_flip"] = gettext(
             "Text lines are never flipped: a mirrored line is not text. Turn random flips off."

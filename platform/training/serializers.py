@@ -19,6 +19,13 @@ from training.services.jobs import resumable
 def _field_schema(field: Field) -> dict[str, Any]:
     if field.kind is bool:
         return {"type": "boolean", "description": field.label}
+    if field.kind is list:
+        return {
+            "type": "array",
+            "items": {"type": "string", "enum": list(field.choices or {})},
+            "minItems": 1,
+            "description": field.label,
+        }
     if field.choices is not None:
         return {"type": "string", "enum": list(field.choices), "description": field.label}
     schema: dict[str, Any] = {
@@ -293,6 +300,12 @@ PREDICTIONS_SCHEMA = {
                 "description": "OCR: the line's index among its sample's lines",
                 "type": "integer",
             },
+            "center": {
+                "description": "OCR: [x, y] centre of the line's polygon in the frozen version, "
+                "by which the labeling page finds the line again once the sample is relabeled",
+                "type": "array",
+                "items": {"type": "number"},
+            },
             "text": {"description": "OCR: the line's true text", "type": "string"},
             "before": {
                 "description": "OCR: what the starting weights read",
@@ -318,10 +331,40 @@ _READING = {
     "type": "object",
     "properties": {"accuracy": {"type": "number"}, "norm_edit_distance": {"type": "number"}},
 }
+_DETECTING = {
+    "type": "object",
+    "properties": {k: {"type": "number"} for k in ("precision", "recall", "hmean")},
+}
 TEXT_SCHEMA = {
     "type": "object",
-    "description": "OCR only (empty otherwise)",
+    "description": "OCR only (empty otherwise). The recognizer's entries (lines, images, "
+    "skipped, before, after) are there when it was fine-tuned",
     "properties": {
+        "parts": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["det", "rec"]},
+            "description": "The parts the job fine-tuned",
+        },
+        "kept": {
+            "type": "object",
+            "description": "Per part, the epoch whose weights were kept: the best on the "
+            "validation split (hmean for det, line accuracy for rec)",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"epoch": {"type": "integer"}},
+            },
+        },
+        "detection": {
+            "type": "object",
+            "nullable": True,
+            "description": "The detector at IoU 0.5 on the validation images, the starting "
+            "weights (before) and the kept ones (after); null when it was not fine-tuned",
+            "properties": {
+                "images": {"type": "integer"},
+                "before": _DETECTING,
+                "after": _DETECTING,
+            },
+        },
         "lines": {"type": "integer"},
         "images": {"type": "integer"},
         "skipped": {
@@ -511,6 +554,11 @@ class TrainableVersionSerializer(serializers.Serializer):
     can_train = serializers.BooleanField()
     problems = serializers.ListField(
         child=serializers.CharField(), help_text="Why it cannot train (empty when it can)"
+    )
+    part_problems = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="OCR: why each part (det, rec) cannot be fine-tuned; empty for other tasks. "
+        "A version trains when one part can; a job refuses the parts listed here.",
     )
 
 

@@ -35,7 +35,7 @@ from training.services.evaluations import images_in
 from training.services.jobs import create_job, rerun_job, resumable
 from training.services.reports import measured_split, recorded_under_val_names
 from training.services.suggestion import suggest
-from training.services.version_data import split_sizes
+from training.services.version_data import ocr_part_problems, split_sizes
 
 
 def _workspace(request: HttpRequest, slug: str) -> tuple[Workspace, Role]:
@@ -83,6 +83,11 @@ def _form_context(workspace: Workspace) -> dict[str, Any]:
             v.pk: dataset_limits(v.dataset.task_type, split_sizes(v)["train"]) for v in versions
         },
         "problems": version_problems(workspace),
+        # An OCR version's problems per part: the form shows those of the parts chosen.
+        "part_problems": {
+            v.pk: ocr_part_problems(v) for v in versions if v.dataset.task_type == "ocr"
+        },
+        "ocr_defaults": TASK_DEFAULTS["ocr"],
         "suggestions": {pk: s.to_json() for pk, s in suggestions.items() if s is not None},
     }
 

@@ -20,8 +20,45 @@ const state = {
   corners: [], press: null, rect: null, selected: -1, dirty: false,
 };
 const progress = { labeled: Number($("progress").value), total: Number($("progress").max) };
-// A link from a report (?sample=S&line=N) opens sample S with its line N selected.
-const wanted = { sample: config.start, line: Number.parseInt(new URL(window.location.href).searchParams.get("line") ?? "", 10) };
+// A link from a report (?sample=S&line=N&at=X,Y) opens sample S with its line selected: the
+// one whose polygon holds (X, Y), the line's centre when the version was frozen, else the
+// nearest centre; N, its index then, where the link has no centre. Lines added, removed or
+// reordered since then do not move the link to another line.
+const params = new URL(window.location.href).searchParams;
+const wanted = {
+  sample: config.start,
+  line: Number.parseInt(params.get("line") ?? "", 10),
+  at: (params.get("at") ?? "").split(",").map(Number).filter(Number.isFinite),
+};
+
+function centre(points) {
+  return [0, 1].map((axis) => points.reduce((sum, p) => sum + p[axis], 0) / points.length);
+}
+
+function holds(points, [x, y]) {
+  let inside = false;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i, i += 1) {
+    const [xi, yi] = points[i];
+    const [xj, yj] = points[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+// The index of the wanted line among the sample's lines now (-1: none).
+function wantedLine(lines) {
+  if (wanted.at.length !== 2) return wanted.line >= 0 && wanted.line < lines.length ? wanted.line : -1;
+  const inside = lines.findIndex((line) => holds(line.points, wanted.at));
+  if (inside >= 0) return inside;
+  let best = -1;
+  let nearest = Infinity;
+  lines.forEach((line, index) => {
+    const [x, y] = centre(line.points);
+    const distance = Math.hypot(x - wanted.at[0], y - wanted.at[1]);
+    if (distance < nearest) [best, nearest] = [index, distance];
+  });
+  return best;
+}
 
 function status(text, kind) {
   $("save-status").textContent = text;
@@ -64,8 +101,10 @@ async function open(sample) {
   if (state.sample !== sample) return;
   state.labeled = data.labeled; // a new image: nothing to count
   takeLines(data);
-  if (sample.id === wanted.sample && wanted.line >= 0 && wanted.line < state.lines.length) select(wanted.line);
+  const found = sample.id === wanted.sample ? wantedLine(state.lines) : -1;
+  if (found >= 0) select(found);
   wanted.line = -1; // only the page's first image
+  wanted.at = [];
   const image = new Image();
   image.onload = () => {
     if (state.sample !== sample) return;

@@ -67,8 +67,12 @@ function filterArchitectures() {
 }
 
 // A version nothing can train says why, and the job cannot be started from it.
+// An OCR version shows why the chosen parts cannot train (a version trains when one part can).
 function showProblems() {
-  const problems = data.problems[form.elements.dataset_version.value] ?? [];
+  const version = form.elements.dataset_version.value;
+  const byPart = data.part_problems[version];
+  const parts = versionTask() === "ocr" && byPart ? form.elements.parts.value.split(",") : [];
+  const problems = byPart ? parts.flatMap((part) => byPart[part] ?? []) : (data.problems[version] ?? []);
   const box = document.getElementById("version-problems");
   box.hidden = problems.length === 0;
   replace(box, problems.length ? [el("p", {}, gettext("This version cannot train yet:")), el("ul", {}, problems.map((p) => el("li", {}, p)))] : []);
@@ -118,6 +122,13 @@ function showTaskFields() {
   }
   document.getElementById("detection-settings").hidden = !detection;
   for (const name of ["augment_expand", "multi_scale"]) form.elements[name].disabled = !detection;
+  const ocr = task === "ocr";
+  document.getElementById("ocr-settings").hidden = !ocr;
+  for (const [name, value] of Object.entries(data.ocr_defaults)) {
+    const field = form.elements[name];
+    field.disabled = !ocr;
+    if (ocr && field.value === "") field.value = Array.isArray(value) ? value.join(",") : String(value);
+  }
   const smoothing = task === "classification";
   form.elements.label_smoothing.disabled = !smoothing;
   document.getElementById("label-smoothing-row").hidden = !smoothing;
@@ -128,6 +139,7 @@ function showTaskFields() {
 
 form.elements.architecture.addEventListener("change", () => { filterWeights(); fillFromPreset(); });
 form.elements.weights.addEventListener("change", fillFromPreset);
+form.elements.parts.addEventListener("change", showProblems);
 form.elements.dataset_version.addEventListener("change", () => { showTaskFields(); propose(); });
 form.querySelectorAll('input[name="preset"]').forEach((radio) => radio.addEventListener("change", fillFromPreset));
 showTaskFields();

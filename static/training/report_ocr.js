@@ -49,7 +49,9 @@ function missed(truth, read) {
 }
 
 function row(line) {
-  const link = page.datasetId ? `/datasets/${page.datasetId}/label/?sample=${line.sample}&line=${line.line}` : null;
+  // The centre finds the line again after its sample's lines are edited or reordered.
+  const at = line.center ? `&at=${line.center.map(String).join(",")}` : "";
+  const link = page.datasetId ? `/datasets/${page.datasetId}/label/?sample=${line.sample}&line=${line.line}${at}` : null;
   const title = gettext("Correct this line on the text labeling page");
   return el("tr", { "data-sample": String(line.sample), "data-line": String(line.line) },
     el("td", {}, el("a", { href: link, class: "relabel", title }, el("img", { src: line.crop, alt: line.text, class: "ocr-crop" }))),
@@ -62,6 +64,10 @@ function row(line) {
 async function main() {
   const { data: report } = await api(`/api/jobs/${page.job}/report/`);
   const rows = report.predictions;
+  if (!$("worst-lines")) { // a detection-only job has no lines read
+    document.body.dataset.reportReady = "true";
+    return;
+  }
   $("worst-count").textContent = rows.length
     ? interpolate(ngettext("%(count)s line read wrong is shown.", "%(count)s lines read wrong are shown, the worst first.", rows.length), { count: rows.length }, true)
     : gettext("The fine-tuned model reads every validation line right.");

@@ -75,6 +75,7 @@ function chartTitle(chart) {
     loss: gettext("loss"), "loss parts": gettext("loss parts"), accuracy: gettext("accuracy"),
     "learning rate": gettext("learning rate"), "device memory (MiB)": gettext("device memory (MiB)"),
     "epoch time (s)": gettext("epoch time (s)"), "throughput (images/s)": gettext("throughput (images/s)"),
+    det_scores: gettext("text detection (IoU 0.5)"),
   };
   return titles[chart] ?? chart;
 }
@@ -102,7 +103,9 @@ export function chartLayout(title, { xmode, logY, secondAxis = false }) {
 export function chartOf(tag) {
   const metric = tag.split("/").pop().replace(/^eval_/, "");
   if (metric.startsWith("loss_")) return "loss parts";
-  return { mAP50: "mAP", acc: "accuracy", micro_f1: "F1", macro_f1: "F1", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
+  // An OCR job's detector: its precision, recall and hmean share one chart.
+  if (/^det_(precision|recall|hmean)$/.test(metric)) return "det_scores";
+  return { det_throughput: "throughput (images/s)", mAP50: "mAP", acc: "accuracy", micro_f1: "F1", macro_f1: "F1", lr: "learning rate", memory_mb: "device memory (MiB)", epoch_time: "epoch time (s)", throughput: "throughput (images/s)" }[metric] ?? metric;
 }
 
 export function appendSeries(target, incoming) {

@@ -73,17 +73,19 @@ def _detector_on_shipped_backbone(job: TrainingJob, log: Callable[[str], None]) 
 
 
 def _ready_part(job: TrainingJob, log: Callable[[str], None]) -> Any:
-    """A network that is part of a ready model (the OCR pipeline's recognizer), with the
-    weights of that model's file (checked against its manifest as it is located)."""
+    """The networks of a ready model that the job fine-tunes (the OCR pipeline's detector
+    and/or recognizer, `config["parts"]`), with the weights of that model's files (checked
+    against its manifest as they are located)."""
     from modelzoo.services.ready import get_ready_model
 
     arch = job.arch
     ready = get_ready_model(arch.ready_model)
-    network = arch.build(len(job.class_names))
+    parts = list(job.config.get("parts") or [arch.ready_part])
+    network = arch.build(len(job.class_names), parts=parts)
+    files = ", ".join(ready.files[part]["file"] for part in parts)
     log(
         f"{arch.name} starts from the shipped weights of {ready.name} "
-        f"({ready.source['package']} {ready.source['version']}, "
-        f"{ready.files[arch.ready_part]['file']})."
+        f"({ready.source['package']} {ready.source['version']}, {files})."
     )
     return network
 

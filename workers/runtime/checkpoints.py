@@ -13,7 +13,15 @@ def checkpoint_path(job_id: int) -> Path:
     return Path(default_storage.path(f"training/jobs/{job_id}/checkpoint.safetensors"))
 
 
-def save_checkpoint(job_id: int, network: Any, optimizer: Any, progress: dict[str, Any]) -> None:
+def save_checkpoint(
+    job_id: int,
+    network: Any,
+    optimizer: Any,
+    progress: dict[str, Any],
+    best_model: dict[str, Any] | None = None,
+) -> None:
+    """`best_model`: the weights of the best epoch so far, where a run keeps those rather
+    than the last epoch's (an OCR job, per part)."""
     import framework
 
     state = {
@@ -21,6 +29,8 @@ def save_checkpoint(job_id: int, network: Any, optimizer: Any, progress: dict[st
         "optimizer": optimizer.state_dict(),
         "progress": progress,
     }
+    if best_model:
+        state["best_model"] = best_model
     framework.save(state, str(checkpoint_path(job_id)))  # atomic: old file or new, never half
 
 

@@ -1,9 +1,11 @@
-"""The evaluation report of a text-recognition (OCR) job: line accuracy and PaddleOCR's
-normalised edit similarity on the validation lines, with the starting weights (before) and the
-fine-tuned ones (after); the worst-read lines with their crops; and, on the first validation
-images, the whole pipeline as it would be served: the shipped detector's precision, recall and
-hmean at IoU 0.5 (framework.vision.ocr.text_detection_metrics) and the end-to-end line
-accuracy, a true line counting as read when a detected line matches it and reads its text.
+"""The evaluation report of an OCR job, for each part it fine-tuned, with the starting
+weights (before) and the kept ones (after, the part's best epoch): the detector's precision,
+recall and hmean at IoU 0.5 on the validation images (framework.vision.ocr.
+text_detection_metrics); the recognizer's line accuracy and PaddleOCR's normalised edit
+similarity on the validation lines, and the worst-read lines with their crops; and, on the
+first validation images, the whole pipeline as it would be served (the job's parts, the
+shipped ones for the rest): its detector's numbers and the end-to-end line accuracy, a true
+line counting as read when a detected line matches it and reads its text.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import numpy as np
 from training.models import EvaluationReport, TrainingJob
 from training.services.text_lines import LineSurvey, page_truths
 from workers.runtime.ocr_data import LineCrops, decode_bgr
-from workers.runtime.ocr_trainer import ACCURACY, DISTANCE, reading_scores
+from workers.runtime.ocr_det_stage import serving_detector
+from workers.runtime.ocr_trainer import ACCURACY, DISTANCE, OcrRun, reading_scores
 
 WORST_LINES = 50  # lines the report's table shows, the worst read first
 CROP_HEIGHT = 32  # pixels of each shown crop (a PNG data URL in the report)
@@ -43,6 +46,13 @@ def _distance(predicted: str, truth: str) -> int:
     return edit_distance(predicted.replace(" ", ""), truth.replace(" ", ""))
 
 
+def line_center(points: Any) -> list[float]:
+    """The centre of a line's polygon (the mean of its points), in image pixels: where the
+    labeling page finds the line again after its sample's lines were edited or reordered."""
+    polygon = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return [round(float(v), 1) for v in polygon.mean(axis=0)]
+
+
 def worst_lines(crops: LineCrops, before: list[str], after: list[str]) -> list[dict[str, Any]]:
     """The lines the fine-tuned model reads wrong, the largest edit distance first (then those
     it reads worse than the starting weights), at most WORST_LINES."""
@@ -56,6 +66,7 @@ def worst_lines(crops: LineCrops, before: list[str], after: list[str]) -> list[d
         {
             "sample": crops.lines[index].sample_id,
             "line": crops.lines[index].line,
+            "center": line_center(crops.lines[index].points),
             "text": crops.lines[index].text,
             "before": before[index],
             "read": after[index],
@@ -68,8 +79,9 @@ def worst_lines(crops: LineCrops, before: list[str], after: list[str]) -> list[d
 
 
 def end_to_end(job: TrainingJob, network: Any, split: str) -> dict[str, Any] | None:
-    """The shipped detector and direction classifier with the fine-tuned recognizer on the
-    first END_TO_END_IMAGES images of `split`; None when the ready pipeline is not installed."""
+    """The job's fine-tuned parts (`network`, a PipelineParts), with the shipped detector,
+    recognizer and direction classifier for the parts it did not train, on the first
+    END_TO_END_IMAGES images of `split`; None when the ready pipeline is not installed."""
     from framework.vision.ocr import OCRPipeline, TextRecognizer, text_detection_metrics
     from framework.vision.ocr.metrics import evaluate_text_image
     from modelzoo.services.reading import load_pipeline
@@ -81,10 +93,13 @@ def end_to_end(job: TrainingJob, network: Any, split: str) -> dict[str, Any] | N
     except ReadyModelUnavailable:
         return None
     network.eval()
+    parts = network.parts
+    detector = serving_detector(network.det, ready.key) if "det" in parts else shipped.detector
+    recognizer = TextRecognizer(network.recognition()) if "rec" in parts else shipped.recognizer
     # Every detected line is kept (text score 0), so the detector's numbers are its own.
     pipeline = OCRPipeline(
-        shipped.detector,
-        TextRecognizer(network),
+        detector,
+        recognizer,
         shipped.classifier,
         text_score=0.0,
         max_side_len=shipped.max_side_len,
@@ -115,38 +130,53 @@ def end_to_end(job: TrainingJob, network: Any, split: str) -> dict[str, Any] | N
     }
 
 
-def ocr_report_fields(
-    crops: LineCrops,
-    surveys: dict[str, LineSurvey],
-    split: str,
-    before: list[str],
-    after: list[str],
-    e2e: dict[str, Any] | None,
-) -> dict[str, Any]:
+def recognition_section(
+    crops: LineCrops, survey: LineSurvey, before: list[str], after: list[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(report fields, `text` entries) of the recognizer's readings `before` and `after` of
+    the validation lines `crops` (`survey`: what their split held)."""
     truths = crops.texts(range(len(crops)))
     scores = {"before": reading_scores(before, truths), "after": reading_scores(after, truths)}
-    survey = surveys[split]
-    return {
-        "task": TrainingJob.Task.OCR,
-        "sample_count": len(crops),
-        "accuracy": scores["after"][ACCURACY],
-        "top5_accuracy": None,
-        "predictions": worst_lines(crops, before, after),
-        "text": {
-            "lines": len(crops),
-            "images": survey.images,
-            "skipped": {"difficult": survey.difficult, "empty": survey.empty},
-            "before": {
-                "accuracy": scores["before"][ACCURACY],
-                "norm_edit_distance": scores["before"][DISTANCE],
-            },
-            "after": {
-                "accuracy": scores["after"][ACCURACY],
-                "norm_edit_distance": scores["after"][DISTANCE],
-            },
-            "end_to_end": e2e,
-        },
+    text: dict[str, Any] = {
+        "lines": len(crops),
+        "images": survey.images,
+        "skipped": {"difficult": survey.difficult, "empty": survey.empty},
     }
+    for when, found in scores.items():
+        text[when] = {"accuracy": found[ACCURACY], "norm_edit_distance": found[DISTANCE]}
+    fields = {
+        "accuracy": scores["after"][ACCURACY],
+        "sample_count": len(crops),
+        "predictions": worst_lines(crops, before, after),
+    }
+    return fields, text
+
+
+def ocr_report_fields(run: OcrRun, e2e: dict[str, Any] | None) -> dict[str, Any]:
+    """The report of a finished OcrRun: each part's before and after (its kept epoch)."""
+    splits, parts = run.splits, run.parts
+    text: dict[str, Any] = {
+        "parts": parts,
+        "kept": {part: {"epoch": run.kept[part]["epoch"]} for part in parts if part in run.kept},
+        "detection": None,
+        "end_to_end": e2e,
+    }
+    fields: dict[str, Any] = {"task": TrainingJob.Task.OCR, "top5_accuracy": None}
+    fields |= {"accuracy": None, "predictions": [], "sample_count": len(splits.det_evaluate)}
+    if "det" in parts:
+        text["detection"] = {
+            "images": len(splits.det_evaluate),
+            "before": run.det_before,
+            "after": run.kept["det"]["scores"],
+        }
+    if "rec" in parts:
+        survey = splits.surveys[splits.eval_split]
+        rec_fields, rec_text = recognition_section(
+            splits.evaluate, survey, run.before["texts"], run.kept["rec"]["texts"]
+        )
+        fields |= rec_fields
+        text |= rec_text
+    return fields | {"text": text}
 
 
 def write_ocr_report(job: TrainingJob, split: str, fields: dict[str, Any]) -> EvaluationReport:
@@ -156,7 +186,7 @@ def write_ocr_report(job: TrainingJob, split: str, fields: dict[str, Any]) -> Ev
     return report
 
 
-def ocr_provenance(arch: Any, report: EvaluationReport | None) -> dict[str, Any]:
+def ocr_provenance(arch: Any, report: EvaluationReport | None, parts: list[str]) -> dict[str, Any]:
     """What a fine-tuned OCR model's weights record says, for exports and serving: the ready
     pipeline it is a part of, which parts its state dict holds (keys `"<part>." + name` of the
     network each part's ONNX file builds), the dictionary's size, and the report's numbers
@@ -167,14 +197,18 @@ def ocr_provenance(arch: Any, report: EvaluationReport | None) -> dict[str, Any]
     found: dict[str, Any] = {
         "task": TrainingJob.Task.OCR,
         "ready_model": ready.key,
-        "parts": [arch.ready_part],
+        "parts": list(parts),
         "dictionary_size": int((ready.dictionary or {})["characters"]),
     }
     if report is not None:
-        found |= {
-            "split": report.split,
-            "lines": report.sample_count,
-            "before": report.text["before"],
-            "after": report.text["after"],
-        }
+        text = report.text
+        found |= {"split": report.split, "kept": text.get("kept", {})}
+        if text.get("after"):
+            found |= {
+                "lines": report.sample_count,
+                "before": text["before"],
+                "after": text["after"],
+            }
+        if text.get("detection"):
+            found["detection"] = text["detection"]
     return found

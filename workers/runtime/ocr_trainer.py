@@ -1,13 +1,22 @@
-"""One training run of a text-recognition (OCR) job: CTC fine-tuning of the PP-OCRv4
-recognizer on the version's labeled line crops, in an explicit loop as detection's.
+"""One training run of an OCR job: the parts it fine-tunes (`config["parts"]`), each epoch
+in pipeline order: DB fine-tuning of the PP-OCRv4 detector on the version's whole images and
+their line polygons (`ocr_det_stage`), then CTC fine-tuning of the recognizer on the line
+crops, in an explicit loop as detection's. One `PipelineParts` network holds both (state-dict
+keys `det.*` and `rec.*`) under one optimizer, the detector's parameters in a group at its
+own rate; a step updates only the part whose loss it took (the other's gradients stay None).
 
-It keeps the one job lifecycle (`resumable_run`): the recorder (the CTC loss per step, the
-validation line accuracy and normalised edit distance per epoch, log, progress, heartbeat), a
+It keeps the one job lifecycle (`resumable_run`): the recorder (the DB loss and the CTC loss
+per step; per epoch the validation hmean, precision and recall of the detector and the line
+accuracy and normalised edit distance of the recognizer; log, progress, heartbeat), a
 checkpoint after every epoch to resume from, a cancel or a lost job noticed at every step, a
 NaN loss stopped with its reason, out-of-memory retried at half the batch, and early stopping
-on the validation line accuracy. Before the first step it reads the validation lines with the
-starting weights (the shipped model's, usually), so the report shows before and after on the
-same lines; a resumed run takes those numbers from its checkpoint.
+once no part has improved for `patience` epochs. Before the first step it scores the
+starting weights (the shipped model's) on the validation split, so the report shows before
+and after on the same images and lines; a resumed run takes those from its checkpoint.
+
+Each part keeps the weights of its best epoch on the validation split (hmean for the
+detector, line accuracy for the recognizer, the earlier epoch on a tie), not the last one's:
+the checkpoint carries them, and the job's model and report are those weights.
 """
 
 from __future__ import annotations
@@ -22,12 +31,21 @@ import numpy as np
 
 from training.models import TrainingJob
 from training.services.text_lines import LineSurvey, line_examples
+from training.services.text_pages import PageExample, page_examples
 from training.services.version_data import may_choose_on
 from workers.runtime.callbacks import MEMORY_EVERY, JobControl, evaluation_tag
 from workers.runtime.checkpoints import save_checkpoint
 from workers.runtime.devices import memory_in_use
 from workers.runtime.failures import LossNotFinite
 from workers.runtime.ocr_data import LineCrops, augment_line, width_batches
+from workers.runtime.ocr_det_stage import (
+    DET_EVAL_IMAGES,
+    det_steps,
+    det_tag,
+    detection_scores,
+    serving_detector,
+    train_det_epoch,
+)
 from workers.runtime.recorder import JobRecorder
 from workers.runtime.resumable_run import ResumableRun
 
@@ -37,27 +55,53 @@ ACCURACY, DISTANCE = "line_accuracy", "norm_edit_distance"  # the per-epoch seri
 
 @dataclass
 class LineSplits:
+    """What an OCR job trains and is scored on: the line crops (empty when the recognizer is
+    not trained) and the whole pages (empty when the detector is not)."""
+
     train: LineCrops
     evaluate: LineCrops
-    eval_split: str  # always "val": a version without validation lines cannot train
+    eval_split: str  # always "val": a version without validation data cannot train
     surveys: dict[str, LineSurvey]
+    parts: list[str]
+    det_train: list[PageExample]
+    det_evaluate: list[PageExample]  # the first DET_EVAL_IMAGES of the validation pages
+
+
+def job_parts(job: TrainingJob) -> list[str]:
+    """The parts an OCR job fine-tunes (jobs made before detection could train: rec)."""
+    return list(job.config.get("parts") or ["rec"])
 
 
 def load_line_splits(job: TrainingJob, log: Callable[[str], None]) -> LineSplits:
     version = job.dataset_version
     if version is None:
         raise FileNotFoundError("The dataset version this job trains on has been deleted.")
-    surveys = {split: line_examples(version, split) for split in ("train", "val")}
-    train, val = surveys["train"], surveys["val"]
-    log(
-        f"Data: {len(train.lines)} training lines on {train.images} images, {len(val.lines)} "
-        f"validation lines on {val.images} images, cropped as the PP-OCR pipeline crops them "
-        "and read at a height of 48 pixels."
+    parts = job_parts(job)
+    surveys: dict[str, LineSurvey] = {}
+    train_lines, val_lines, det_train, det_val = [], [], [], []
+    if "det" in parts:
+        det_train = page_examples(version, "train").pages
+        det_val = page_examples(version, "val").pages[:DET_EVAL_IMAGES]
+        log(
+            f"Detection data: {len(det_train)} training images with their line polygons, "
+            f"trained on {job.config['det_input_size']}-pixel crops; scored on "
+            f"{len(det_val)} validation images."
+        )
+    if "rec" in parts:
+        surveys = {split: line_examples(version, split) for split in ("train", "val")}
+        train, val = surveys["train"], surveys["val"]
+        train_lines, val_lines = train.lines, val.lines
+        log(
+            f"Data: {len(train.lines)} training lines on {train.images} images, "
+            f"{len(val.lines)} validation lines on {val.images} images, cropped as the PP-OCR "
+            "pipeline crops them and read at a height of 48 pixels."
+        )
+        for split, survey in surveys.items():
+            if survey.skipped:
+                log(f"{split}: {survey.skipped_note()}")
+    return LineSplits(
+        LineCrops(train_lines), LineCrops(val_lines), "val", surveys, parts, det_train, det_val
     )
-    for split, survey in surveys.items():
-        if survey.skipped:
-            log(f"{split}: {survey.skipped_note()}")
-    return LineSplits(LineCrops(train.lines), LineCrops(val.lines), "val", surveys)
 
 
 def read_lines(
@@ -66,9 +110,12 @@ def read_lines(
     batch_size: int = MAX_EVAL_BATCH,
     progress: Callable[[], None] | None = None,
 ) -> list[str]:
-    """What `network` (a RecognitionNetwork) reads on every crop, in order."""
+    """What `network` (a RecognitionNetwork, or a PipelineParts with a `rec` part) reads on
+    every crop, in order."""
     from framework.vision.ocr import TextRecognizer
 
+    if hasattr(network, "recognition"):
+        network = network.recognition()
     network.eval()
     recognizer = TextRecognizer(network, batch_size=batch_size)
     texts: list[str] = []
@@ -90,8 +137,9 @@ def reading_scores(texts: list[str], truths: list[str]) -> dict[str, float]:
     return {ACCURACY: float(metrics.accuracy), DISTANCE: float(metrics.norm_edit_distance)}
 
 
-class RecognitionRun(ResumableRun):
-    """Fine-tunes an OCR job's recognizer to its last epoch (or early stop)."""
+class OcrRun(ResumableRun):
+    """Fine-tunes an OCR job's parts to its last epoch (or early stop), then holds each
+    part's best-epoch weights."""
 
     max_eval_batch = MAX_EVAL_BATCH
 
@@ -99,29 +147,123 @@ class RecognitionRun(ResumableRun):
         self, job: TrainingJob, recorder: JobRecorder, splits: LineSplits, device: str
     ) -> None:
         super().__init__(job, recorder, splits, device)
-        self.before: dict[str, Any] | None = None  # {"scores", "texts"} of the starting weights
-        self.last_texts: list[str] | None = None  # the last evaluation's readings
+        self.parts = splits.parts
+        self.before: dict[str, Any] | None = None  # rec: {"scores", "texts"} of the start
+        self.det_before: dict[str, float] | None = None  # det: its scores at the start
+        # {part: {"epoch", "value", "scores"(, "texts")}} of each part's best epoch so far
+        self.kept: dict[str, dict[str, Any]] = {}
+        self.best_model: dict[str, np.ndarray] = {}  # those epochs' weights, "<part>.*"
+
+    # --- the attempt ---------------------------------------------------------------------------
+    def det_batch(self, batch: int) -> int:
+        """The detector's batch, halved with the recognizer's after running out of memory."""
+        return max(1, int(self.job.config["det_batch_size"]) * batch // self.job.batch_size)
+
+    def steps_per_epoch(self, batch: int) -> int:
+        splits = self.splits
+        rec = math.ceil(len(splits.train) / batch) if "rec" in self.parts else 0
+        return det_steps(splits.det_train, self.det_batch(batch)) + rec
+
+    def build_optimizer(self, network: Any, steps_per_epoch: int) -> Any:
+        """One optimizer; the detector's group learns at its own rate (a Paddle group's
+        learning_rate scales the schedule's)."""
+        from workers.runtime.build import build_optimizer
+
+        config = self.job.config
+        groups = []
+        if "det" in self.parts:
+            scale = float(config["det_learning_rate"]) / float(config["learning_rate"])
+            groups.append({"params": network.parameters_of("det"), "learning_rate": scale})
+        if "rec" in self.parts:
+            groups.append({"params": network.parameters_of("rec")})
+        return build_optimizer(config, _Groups(groups), steps_per_epoch)
 
     def _fit(self, batch: int) -> Any:
         start = self._start(batch)
         network, optimizer, position = start.network, start.optimizer, start.position
         control = JobControl(self.job, self.recorder, position)
-        self.before = start.progress.get("before") or self.before or self._read_before(network)
-        if start.finished:
-            return network
-        stopping = start.progress.get("early_stopping") or {"wait": 0, "stopped": False}
-        for epoch_index in range(position.epoch, position.total_epochs):
-            self._train_epoch(network, optimizer, batch, epoch_index, control)
-            stop = self._evaluate(network, control, stopping)
-            self._end_epoch(network, optimizer, batch, stopping)
-            if stop:
-                self.log(
-                    f"Early stopping after epoch {position.epoch}: the validation line accuracy "
-                    f"stopped improving for {stopping['wait']} epochs."
-                )
-                break
+        progress = start.progress
+        self.kept = progress.get("kept") or self.kept
+        self.best_model = dict(start.best_model or {}) or self.best_model
+        if "rec" in self.parts:
+            self.before = progress.get("before") or self.before or self._read_before(network)
+        if "det" in self.parts:
+            self.det_before = (
+                progress.get("det_before") or self.det_before or self._score_det_before(network)
+            )
+        if not start.finished:
+            stopping = progress.get("early_stopping") or {"wait": 0, "stopped": False}
+            for epoch_index in range(position.epoch, position.total_epochs):
+                improved = False
+                if "det" in self.parts:
+                    train_det_epoch(
+                        self, network, optimizer, self.det_batch(batch), epoch_index, control
+                    )
+                    improved |= self._evaluate_det(network, control)
+                if "rec" in self.parts:
+                    self._train_epoch(network, optimizer, batch, epoch_index, control)
+                    improved |= self._evaluate(network, control)
+                self._log_epoch()
+                stop = self._follow_stopping(stopping, improved)
+                self._end_epoch(network, optimizer, batch, stopping)
+                if stop:
+                    self.log(
+                        f"Early stopping after epoch {position.epoch}: no part improved on "
+                        f"the validation split for {stopping['wait']} epochs."
+                    )
+                    break
+        if self.best_model:  # each part's best epoch, not the last one's
+            network.set_state_dict(self.best_model)
         return network
 
+    def _follow_stopping(self, stopping: dict[str, Any], improved: bool) -> bool:
+        stopping["wait"] = 0 if improved else stopping["wait"] + 1
+        config = self.job.config
+        if config.get("early_stopping") and stopping["wait"] >= int(config["patience"]):
+            stopping["stopped"] = True
+        return bool(stopping["stopped"])
+
+    def _keep_if_best(self, network: Any, part: str, value: float, found: dict) -> bool:
+        """Keeps the part's weights when `value` beats its best epoch so far."""
+        if value <= self.kept.get(part, {}).get("value", -math.inf):
+            return False
+        self.kept[part] = {"epoch": self.position.epoch + 1, "value": value, **found}
+        prefix = f"{part}."
+        for name, tensor in network.state_dict().items():
+            if name.startswith(prefix):
+                self.best_model[name] = np.array(tensor.numpy(), copy=True)
+        monitored = self.kept.get("rec") or self.kept.get("det")
+        self.best = {"value": monitored["value"], "epoch": monitored["epoch"]}
+        return True
+
+    # --- the detector -------------------------------------------------------------------------
+    def _score_det_before(self, network: Any) -> dict[str, float]:
+        splits = self.splits
+        scores = detection_scores(
+            serving_detector(network.det, self.job.arch.ready_model), splits.det_evaluate
+        )
+        for name, value in scores.items():
+            self.recorder.scalar(det_tag(splits.eval_split, name), 0, value)
+        self.log(
+            f"Before fine-tuning, the starting detector finds the lines of the "
+            f"{len(splits.det_evaluate)} validation images with precision "
+            f"{scores['precision']:.4f}, recall {scores['recall']:.4f}, hmean "
+            f"{scores['hmean']:.4f} (IoU 0.5)."
+        )
+        return scores
+
+    def _evaluate_det(self, network: Any, control: JobControl) -> bool:
+        """Records the epoch's detection scores; True when the hmean is the best yet."""
+        splits, position = self.splits, self.position
+        detector = serving_detector(network.det, self.job.arch.ready_model)
+        scores = detection_scores(detector, splits.det_evaluate, control.check)
+        for name, value in scores.items():
+            tag = det_tag(splits.eval_split, name)
+            self.last_eval[tag] = value
+            self.recorder.scalar(tag, position.step, value)
+        return self._keep_if_best(network, "det", scores["hmean"], {"scores": scores})
+
+    # --- the recognizer -----------------------------------------------------------------------
     def _read_before(self, network: Any) -> dict[str, Any]:
         """The starting weights on the validation lines, charted at step 0."""
         splits = self.splits
@@ -143,11 +285,12 @@ class RecognitionRun(ResumableRun):
         from framework.vision.ocr import RecognizerTrainer, TextRecognizer
 
         config, position, record = self.job.config, self.position, self.recorder.scalar
-        trainer = RecognizerTrainer(TextRecognizer(network), optimizer=optimizer)
+        recognition = network.recognition()
+        trainer = RecognizerTrainer(TextRecognizer(recognition), optimizer=optimizer)
         scheduler = optimizer._learning_rate
         train = self.splits.train
         rng = np.random.default_rng([int(config["seed"]), epoch])
-        network.train()
+        recognition.train()
         started = last = time.monotonic()
         for indices in width_batches(train.aspect_ratios(), batch, rng):
             crops = [augment_line(c, config, rng) for c in train.crops(indices)]
@@ -157,7 +300,7 @@ class RecognitionRun(ResumableRun):
                 raise LossNotFinite(value, position.step + 1, position.epoch)
             loss.backward()
             optimizer.step()
-            optimizer.clear_grad()
+            optimizer.clear_grad(set_to_zero=False)  # the detector's grads stay None
             if isinstance(scheduler, LRScheduler):
                 scheduler.step()
             position.step += 1
@@ -174,35 +317,37 @@ class RecognitionRun(ResumableRun):
             control.check()
         record("train/epoch_time", position.step, time.monotonic() - started)
 
-    def _evaluate(self, network: Any, control: JobControl, stopping: dict[str, Any]) -> bool:
-        """Records the epoch's line accuracy and edit similarity; True when early stopping
-        says to stop here."""
-        config, splits, position = self.job.config, self.splits, self.position
+    def _evaluate(self, network: Any, control: JobControl) -> bool:
+        """Records the epoch's line accuracy and edit similarity; True when the accuracy is
+        the best yet."""
+        splits, position = self.splits, self.position
         texts = read_lines(network, splits.evaluate, self.eval_batch, control.check)
-        self.last_texts = texts
         scores = reading_scores(texts, splits.evaluate.texts(range(len(texts))))
         for name, value in scores.items():
             tag = evaluation_tag(splits.eval_split, name)
             self.last_eval[tag] = value
             self.recorder.scalar(tag, position.step, value)
-        loss = self.last_eval.get("train_loss")
-        self.log(
-            f"Epoch {position.epoch + 1}/{position.total_epochs}: "
-            + (f"train CTC loss {loss:.4f} · " if loss is not None else "")
-            + f"{splits.eval_split} line accuracy {scores[ACCURACY]:.4f} · "
-            f"edit similarity {scores[DISTANCE]:.4f}"
-        )
         if not may_choose_on(splits.eval_split):
             return False
-        value = scores[ACCURACY]
-        if value > self.best.get("value", -math.inf):
-            self.best = {"value": value, "epoch": position.epoch + 1}
-            stopping["wait"] = 0
-        else:
-            stopping["wait"] += 1
-        if config.get("early_stopping") and stopping["wait"] >= int(config["patience"]):
-            stopping["stopped"] = True
-        return bool(stopping["stopped"])
+        found = {"scores": scores, "texts": texts}
+        return self._keep_if_best(network, "rec", scores[ACCURACY], found)
+
+    # --- the epoch's end ----------------------------------------------------------------------
+    def _log_epoch(self) -> None:
+        position, last, split = self.position, self.last_eval, self.splits.eval_split
+        said = [f"Epoch {position.epoch + 1}/{position.total_epochs}:"]
+        if "det" in self.parts:
+            if "det_loss" in last:
+                said.append(f"train DB loss {last['det_loss']:.4f} ·")
+            said.append(f"{split} det hmean {last[det_tag(split, 'hmean')]:.4f} ·")
+        if "rec" in self.parts:
+            if "train_loss" in last:
+                said.append(f"train CTC loss {last['train_loss']:.4f} ·")
+            said.append(
+                f"{split} line accuracy {last[evaluation_tag(split, ACCURACY)]:.4f} · "
+                f"edit similarity {last[evaluation_tag(split, DISTANCE)]:.4f}"
+            )
+        self.log(" ".join(said).rstrip(" ·"))
 
     def _end_epoch(
         self, network: Any, optimizer: Any, batch: int, stopping: dict[str, Any]
@@ -212,7 +357,18 @@ class RecognitionRun(ResumableRun):
         position.epoch += 1
         recorder.flush()
         progress = {"epoch": position.epoch, "step": position.step, "batch_size": batch}
-        progress |= {"early_stopping": stopping, "best": self.best, "before": self.before}
-        save_checkpoint(self.job.pk, network, optimizer, progress)
+        progress |= {"early_stopping": stopping, "best": self.best, "kept": self.kept}
+        progress |= {"before": self.before, "det_before": self.det_before}
+        save_checkpoint(self.job.pk, network, optimizer, progress, self.best_model)
         recorder.update_progress(epoch=position.epoch, checkpoint_epoch=position.epoch)
         recorder.flush()
+
+
+class _Groups:
+    """Paddle-style parameter groups where `build_optimizer` reads `network.parameters()`."""
+
+    def __init__(self, groups: list[dict[str, Any]]) -> None:
+        self.groups = groups
+
+    def parameters(self) -> list[dict[str, Any]]:
+        return self.groups

@@ -24,6 +24,7 @@ class Start:
     optimizer: Any
     position: Position
     progress: dict[str, Any]  # the checkpoint's progress; empty on a fresh start
+    best_model: dict[str, Any] | None = None  # the checkpoint's best-epoch weights, if kept
 
     @property
     def finished(self) -> bool:
@@ -90,14 +91,15 @@ class ResumableRun:
         framework.set_device(self.device)
         framework.seed(int(config["seed"]))
         network = build_network(job, self.log)
-        steps_per_epoch = math.ceil(len(self.splits.train) / batch)
-        optimizer = build_optimizer(config, network, steps_per_epoch, job.arch.key)
-        epoch, step, progress = 0, 0, {}
+        steps_per_epoch = self.steps_per_epoch(batch)
+        optimizer = self.build_optimizer(network, steps_per_epoch)
+        epoch, step, progress, best_model = 0, 0, {}, None
         checkpoint = load_checkpoint(job.pk)
         if checkpoint is not None:
             network.set_state_dict(checkpoint["model"])
             optimizer.set_state_dict(checkpoint["optimizer"])
             progress = checkpoint["progress"]
+            best_model = checkpoint.get("best_model")
             epoch, step = int(progress["epoch"]), int(progress["step"])
             self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
         self.best = progress.get("best") or {}
@@ -106,4 +108,10 @@ class ResumableRun:
         self.recorder.update_progress(
             total_steps=position.total_steps, batch_size=batch, step=step, epoch=epoch
         )
-        return Start(network, optimizer, position, progress)
+        return Start(network, optimizer, position, progress, best_model)
+
+    def steps_per_epoch(self, batch: int) -> int:
+        return math.ceil(len(self.splits.train) / batch)
+
+    def build_optimizer(self, network: Any, steps_per_epoch: int) -> Any:
+        return build_optimizer(self.job.config, network, steps_per_epoch, self.job.arch.key)

@@ -30,7 +30,7 @@ from workers.runtime.ocr_report import (
     ocr_report_fields,
     write_ocr_report,
 )
-from workers.runtime.ocr_trainer import RecognitionRun, load_line_splits, read_lines
+from workers.runtime.ocr_trainer import OcrRun, job_parts, load_line_splits
 from workers.runtime.recorder import JobRecorder
 from workers.runtime.trainer import TrainingRun, load_splits
 
@@ -82,7 +82,7 @@ def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> b
     if job.is_detection:
         return _train_detector_and_report(job, recorder, device)
     if job.is_ocr:
-        return _train_recognizer_and_report(job, recorder, device)
+        return _train_ocr_and_report(job, recorder, device)
     splits = load_splits(job, recorder.log)
     run = TrainingRun(job, recorder, splits, device)
     network = run.run()
@@ -142,32 +142,35 @@ def _train_detector_and_report(job: TrainingJob, recorder: JobRecorder, device: 
     )
 
 
-def _train_recognizer_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
+def _train_ocr_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> bool:
     splits = load_line_splits(job, recorder.log)
-    run = RecognitionRun(job, recorder, splits, device)
-    network = run.run()
-    after = run.last_texts or read_lines(network, splits.evaluate, run.eval_batch)
+    run = OcrRun(job, recorder, splits, device)
+    network = run.run()  # each part with its best epoch's weights
     recorder.log("Reading the first validation images with the whole pipeline (end to end).")
     e2e = end_to_end(job, network, splits.eval_split)
-    fields = ocr_report_fields(
-        splits.evaluate, splits.surveys, splits.eval_split, run.before["texts"], after, e2e
-    )
-    report = write_ocr_report(job, splits.eval_split, fields)
+    report = write_ocr_report(job, splits.eval_split, ocr_report_fields(run, e2e))
     weights = _save_output(job, network, report)
-    if run.best:
+    text, said = report.text, []
+    for part, kept in text["kept"].items():
+        what = "detector" if part == "det" else "recognizer"
+        said.append(f"the {what}'s from epoch {kept['epoch']}")
+    recorder.log(f"Kept the best epoch's weights of each part: {', '.join(said)}.")
+    if text.get("detection"):
+        det = text["detection"]
         recorder.log(
-            f"Best {monitored(job)[1]}: {run.best['value']:.4%}, after epoch {run.best['epoch']}."
+            f"Detection hmean {det['before']['hmean']:.4f} before fine-tuning, "
+            f"{det['after']['hmean']:.4f} after, on {det['images']} validation images."
         )
-    text = report.text
-    recorder.log(
-        f"Finished: line accuracy {text['before']['accuracy']:.2%} before fine-tuning, "
-        f"{text['after']['accuracy']:.2%} after, on {report.sample_count} validation lines. "
-        "The model is saved in the model zoo."
-    )
+    if text.get("after"):
+        recorder.log(
+            f"Line accuracy {text['before']['accuracy']:.2%} before fine-tuning, "
+            f"{text['after']['accuracy']:.2%} after, on {text['lines']} validation lines."
+        )
+    recorder.log("Finished. The model is saved in the model zoo.")
     recorder.flush()
     return job.mark_succeeded(
         val_accuracy=report.accuracy,
-        train_loss=run.last_eval.get("train_loss"),
+        train_loss=run.last_eval.get("train_loss", run.last_eval.get("det_loss")),
         output_weights=weights,
     )
 
@@ -181,8 +184,12 @@ def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | 
         return None
     epoch = int(checkpoint["progress"]["epoch"])
     try:
-        network = job.arch.build(len(job.class_names))
-        network.set_state_dict(checkpoint["model"])
+        if job.is_ocr:  # its parts, each at its best epoch so far
+            network = job.arch.build(len(job.class_names), parts=job_parts(job))
+            network.set_state_dict(checkpoint.get("best_model") or checkpoint["model"])
+        else:
+            network = job.arch.build(len(job.class_names))
+            network.set_state_dict(checkpoint["model"])
         weights = _save_output(job, network, None, f" after epoch {epoch}")
     except Exception:
         logger.exception("Job %s: its last checkpoint could not be saved as a model", job.pk)
@@ -222,7 +229,7 @@ def _save_output(
     provenance: dict[str, Any] = {"job": job.pk, "dataset": job.dataset_label}
     num_classes = len(job.class_names)
     if job.is_ocr:  # the weights contract of a fine-tuned OCR pipeline (deploy reads it)
-        provenance |= ocr_provenance(job.arch, report)
+        provenance |= ocr_provenance(job.arch, report, job_parts(job))
         num_classes = provenance["dictionary_size"]
     if job.config.get("normalize"):  # what the images were normalised with, for exports
         provenance["normalize"] = job.config["normalize"]

@@ -8,7 +8,8 @@ pipeline, and the losses and labels to fine-tune it.
 Training the detector: `make_db_labels` turns an image's text polygons into DB targets and
 `DBLoss` scores the DB head's `[N, 3, H, W]` maps against them; `DetectorTrainer` fine-tunes
 the shipped detector on images and their polygons. Fine-tuning the recognizer:
-`RecognizerTrainer` (CTC on line crops and their text). Evaluating:
+`RecognizerTrainer` (CTC on line crops and their text). `PipelineParts` holds the networks
+a job fine-tunes as one Layer (state-dict keys `det.*` and `rec.*`). Evaluating:
 `text_detection_metrics` (precision, recall, hmean at IoU 0.5) and `text_recognition_metrics`
 (line accuracy, normalized edit distance), as PaddleOCR reports them. Annotations:
 `framework.vision.ocr.label_files` reads and writes PPOCRLabel's Label.txt and rec_gt.txt and
@@ -37,6 +38,7 @@ from framework.vision.ocr.metrics import (
     text_detection_metrics,
     text_recognition_metrics,
 )
+from framework.vision.ocr.parts import PipelineParts
 from framework.vision.ocr.pipeline import OCRLine, OCRPipeline, crop_text_line, sort_reading_order
 from framework.vision.ocr.predictors import TextClassifier, TextDetector, TextRecognizer
 from framework.vision.ocr.rec_training import RecognitionNetwork, RecognizerTrainer, encode_texts
@@ -48,6 +50,7 @@ __all__ = [
     "DetectorTrainer",
     "OCRLine",
     "OCRPipeline",
+    "PipelineParts",
     "RecognitionNetwork",
     "RecognizerTrainer",
     "TextClassifier",

@@ -20,7 +20,7 @@ from training.conf import knob
 from training.hyperparameters import build_config
 from training.models import TrainingJob, WorkerNode
 from training.services.text_lines import line_examples
-from training.services.version_data import check_trainable, split_sizes
+from training.services.version_data import check_parts, check_trainable, split_sizes
 from workers.runtime.checkpoints import checkpoint_path
 
 RUN_TASK = "training.run_job"
@@ -150,6 +150,8 @@ def create_job(
         task=task,
         fine_tune=init != TrainingJob.Init.SCRATCH,
     )
+    if task == TrainingJob.Task.OCR:
+        check_parts(version, config["parts"])
     config["normalize"] = starting_normalisation(arch, init, weights)
     with transaction.atomic():
         job = TrainingJob.objects.create(

@@ -17,6 +17,7 @@ from datastore.models import Dataset, DatasetVersion, VersionItem
 from modelzoo.catalog import MISSING, architectures_for_dataset
 from training.services.detection_checks import box_problems
 from training.services.text_lines import text_line_problems
+from training.services.text_pages import detection_problems
 
 SPLITS = ("train", "val", "test")
 # The dataset types a job can train, as the job records them (TrainingJob.task).
@@ -136,8 +137,9 @@ def training_problems(version: DatasetVersion) -> list[str]:
     if task == Dataset.TaskType.DETECTION:
         problems += box_problems(version)
     elif task == Dataset.TaskType.OCR:
-        recognizers = architectures_for_dataset(task)
-        problems += text_line_problems(version, recognizers[0] if recognizers else None)
+        by_part = ocr_part_problems(version)
+        if all(by_part.values()):  # a job may fine-tune any part that can train
+            problems += [problem for found in by_part.values() for problem in found]
     elif len(version.classes) < 2:
         problems.append(
             gettext("A classifier needs at least two classes; this version has %(count)d.")
@@ -148,6 +150,23 @@ def training_problems(version: DatasetVersion) -> list[str]:
             gettext("This version has no training images. Freeze a version with a train split.")
         )
     return problems
+
+
+def ocr_part_problems(version: DatasetVersion) -> dict[str, list[str]]:
+    """{part: why an OCR job cannot fine-tune it} for "det" and "rec" (empty lists: it can)."""
+    recognizers = architectures_for_dataset(Dataset.TaskType.OCR)
+    return {
+        "det": detection_problems(version),
+        "rec": text_line_problems(version, recognizers[0] if recognizers else None),
+    }
+
+
+def check_parts(version: DatasetVersion, parts: list[str]) -> None:
+    """ValidationError (on the parts field) when an OCR version cannot train a chosen part."""
+    by_part = ocr_part_problems(version)
+    problems = [problem for part in parts for problem in by_part[part]]
+    if problems:
+        raise ValidationError({"parts": problems})
 
 
 def check_trainable(version: DatasetVersion) -> None:
@@ -169,4 +188,5 @@ def readiness(version: DatasetVersion) -> dict[str, Any]:
         "architectures": [a.key for a in architectures_for_dataset(task)],
         "can_train": not problems,
         "problems": problems,
+        "part_problems": ocr_part_problems(version) if task == Dataset.TaskType.OCR else {},
     }

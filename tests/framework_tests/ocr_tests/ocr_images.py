@@ -98,12 +98,13 @@ def _texture(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def render_light_words_on_texture(
-    rng: np.random.Generator, size: int = 256
+    rng: np.random.Generator, size: int = 256, words: list[str] | None = None
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Pale words (capitals and digits, random light colours) packed in lines with almost no
     leading over a busy scikit-image background, and each word's box: `([size, size, 3]
-    uint8 BGR, [[4, 2] float32 box, ...])`. PP-OCRv4's detector does poorly on these: it
-    misses pale words on texture and merges lines this tight."""
+    uint8 BGR, [[4, 2] float32 box, ...])`; `words`, when given, gets each box's word. PP-OCRv4's
+    detector does poorly on these: it misses pale words on texture and merges lines this
+    tight."""
     import string
 
     from PIL import Image, ImageDraw
@@ -127,6 +128,8 @@ def render_light_words_on_texture(
             boxes.append(
                 np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
             )
+            if words is not None:
+                words.append(word)
             x = right + int(rng.integers(text_size // 2, text_size * 2))
         y += int(text_size * rng.uniform(1.0, 1.15))
     return np.ascontiguousarray(np.asarray(image)[:, :, ::-1]), boxes

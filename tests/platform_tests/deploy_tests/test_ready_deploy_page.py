@@ -83,3 +83,22 @@ class ReadyDeployPageTests(BaseTestCase):
         self.assertEqual(self.client.post(unknown).status_code, 404)
         self.assertEqual(self.client.get(self.url).status_code, 405)
         self.assertFalse(ModelExport.objects.exists())
+
+    def test_a_failed_one_is_listed_apart_with_its_reason_not_as_being_deployed(self) -> None:
+        self.deploy_as(self.bob)
+        export = ModelExport.objects.get(ready_model="ppocr_v4")
+        self.assertTrue(export.claim(worker="test-worker@localhost"))
+        self.assertTrue(export.mark_failed("The package's parity check failed."))
+        response = self.client.get(f"/workspaces/{self.workspace.slug}/deployments/")
+        self.assertEqual(list(response.context["pending"]), [])
+        self.assertEqual([e.pk for e in response.context["failed_deploys"]], [export.pk])
+        self.assertNotContains(response, "Being deployed")
+        self.assertNotContains(response, 'id="pending-deploys"')
+        self.assertContains(response, "Could not deploy")
+        self.assertContains(response, "The package&#x27;s parity check failed.")
+        # A second click queues a new export, listed as being deployed beside the failed one.
+        _, enqueue = self.deploy_as(self.bob)
+        enqueue.assert_called_once()
+        response = self.client.get(f"/workspaces/{self.workspace.slug}/deployments/")
+        self.assertEqual(len(response.context["pending"]), 1)
+        self.assertEqual([e.pk for e in response.context["failed_deploys"]], [export.pk])

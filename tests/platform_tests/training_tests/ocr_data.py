@@ -123,7 +123,7 @@ def report_read_by_hand(workspace: Any, user: Any, version: DatasetVersion) -> T
     from training.models import EvaluationReport
     from training.services.text_lines import line_examples
     from workers.runtime.ocr_data import LineCrops
-    from workers.runtime.ocr_report import ocr_report_fields
+    from workers.runtime.ocr_report import recognition_section
 
     job, _ = make_job(
         workspace=workspace,
@@ -131,7 +131,7 @@ def report_read_by_hand(workspace: Any, user: Any, version: DatasetVersion) -> T
         version=version,
         architecture="ppocr_v4_rec",
         init="shipped",
-        overrides={"epochs": 1},
+        overrides={"epochs": 1, "parts": ["rec"]},
     )
     assert job.claim(worker="test-worker@localhost", device="cpu")
     surveys = {split: line_examples(version, split) for split in ("train", "val")}
@@ -139,7 +139,59 @@ def report_read_by_hand(workspace: Any, user: Any, version: DatasetVersion) -> T
     truths = crops.texts(range(len(crops)))
     before = [_misread(t, i) for i, t in enumerate(truths)]
     after = [_read_after(t, i) for i, t in enumerate(truths)]
-    fields = ocr_report_fields(crops, surveys, "val", before, after, None)
+    fields, text = recognition_section(crops, surveys["val"], before, after)
+    text |= {"parts": ["rec"], "kept": {"rec": {"epoch": 1}}, "detection": None}
+    fields |= {
+        "task": TrainingJob.Task.OCR,
+        "top5_accuracy": None,
+        "text": text | {"end_to_end": None},
+    }
     EvaluationReport.objects.create(job=job, split="val", **fields)
     job.mark_succeeded(val_accuracy=fields["accuracy"])
     return TrainingJob.objects.get(pk=job.pk)
+
+
+def light_words_version(
+    workspace: Any, user: Any, *, pages: int = 20, val: float = 0.3, seed: int = 0
+) -> DatasetVersion:
+    """An OCR dataset of pale words packed on busy textures (which the shipped PP-OCRv4
+    detector finds poorly), each word a labeled line with its box and text, imported from a
+    Label.txt and frozen with `val` of the pages held out."""
+    from tests.framework_tests.ocr_tests.ocr_images import render_light_words_on_texture
+
+    rng = np.random.default_rng(seed)
+    dataset = Dataset.objects.create(
+        workspace=workspace,
+        name="Pale words",
+        task_type=Dataset.TaskType.OCR,
+        description="Pale words on textures rendered by the tests.",
+        created_by=user,
+    )
+    with tempfile.TemporaryDirectory(prefix="sampan-ocr-") as folder:
+        root = Path(folder)
+        (root / "imgs").mkdir()
+        rows = []
+        for page in range(pages):
+            words: list[str] = []
+            image, boxes = render_light_words_on_texture(rng, words=words)
+            entries = [
+                {"transcription": word, "points": box.round().tolist(), "difficult": False}
+                for word, box in zip(words, boxes, strict=True)
+            ]
+            name = f"imgs/page_{page:03d}.png"
+            Image.fromarray(image[:, :, ::-1]).save(root / name)
+            rows.append(f"{name}\t{json.dumps(entries)}\n")
+        (root / "imgs" / "Label.txt").write_text("".join(rows), encoding="utf-8")
+        files = [
+            (p.relative_to(root).as_posix(), p) for p in sorted(root.rglob("*")) if p.is_file()
+        ]
+        job = import_local_files(dataset, user, files)
+    if job.status != ImportJob.Status.SUCCEEDED:
+        raise RuntimeError(f"The OCR import failed: {job.error}")
+    return freeze_version(
+        dataset,
+        user=user,
+        method=DatasetVersion.SplitMethod.STRATIFIED,
+        ratios={"train": round(1 - val, 6), "val": val, "test": 0.0},
+        seed=0,
+    )
