@@ -246,6 +246,7 @@ from framework.ops.reduction import (
 
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
 from framework import linalg
+from framework import fft
 from framework.ops.linalg import (
     addmm,
     baddbmm,

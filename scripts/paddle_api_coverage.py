@@ -1,9 +1,9 @@
 """How much of Paddle's public API `import framework as paddle` covers: prints JSON.
 
-For paddle, paddle.linalg, paddle.nn.functional, paddle.optimizer, paddle.optimizer.lr and
-paddle.vision.models, counts the names in Paddle's `__all__` that the matching framework module
-has (importable by its dotted path, as Paddle code imports it). paddle.tensor has no
-`__all__`: its public functions are its non-module public attributes, and its
+For paddle, paddle.linalg, paddle.fft, paddle.nn.functional, paddle.optimizer,
+paddle.optimizer.lr and paddle.vision.models, counts the names in Paddle's `__all__` that the
+matching framework module has (importable by its dotted path, as Paddle code imports it).
+paddle.tensor has no `__all__`: its public functions are its non-module public attributes, and its
 `tensor_method_func` list is what Paddle binds onto Tensor, checked against `framework.Tensor`.
 Needs paddlepaddle installed.
 
@@ -26,6 +26,7 @@ import framework
 MODULES = (
     "paddle",
     "paddle.linalg",
+    "paddle.fft",
     "paddle.nn.functional",
     "paddle.tensor",
     "paddle.optimizer",

@@ -34,6 +34,7 @@ import warnings
 MODULES = (
     "paddle",
     "paddle.linalg",
+    "paddle.fft",
     "paddle.nn",
     "paddle.nn.functional",
     "paddle.optimizer",
