@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.failure_fields import FailureTextFields
 from core.json_schema import STRINGS, typed_json_field
 from datastore.importing.formats.base import Format
 from datastore.models import (
@@ -243,7 +244,7 @@ class StartImportSerializer(serializers.Serializer):
     )
 
 
-class ImportJobSerializer(serializers.ModelSerializer):
+class ImportJobSerializer(FailureTextFields, serializers.ModelSerializer):
     report = typed_json_field(IMPORT_REPORT_SCHEMA, "Every problem found, by file")
     percent = serializers.IntegerField(read_only=True)
     outcome = serializers.ChoiceField(
@@ -356,7 +357,7 @@ class VersionItemSerializer(serializers.Serializer):
         return reverse("datastore:api:sample-image", args=[item.sample_id])
 
 
-class ExportJobSerializer(serializers.ModelSerializer):
+class ExportJobSerializer(FailureTextFields, serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     download_url = serializers.SerializerMethodField()
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from core.jobs import ClaimableJob
 from datastore.models.dataset import Dataset
@@ -55,7 +56,7 @@ class ImportJob(Job):
         FAILED = "failed", _("Failed")
 
     REASONS_SHOWN = 3
-    activity = "importing"
+    activity = gettext_noop("importing")
 
     upload = models.ForeignKey(
         "datastore.UploadSession", on_delete=models.CASCADE, related_name="import_jobs"
@@ -127,7 +128,7 @@ class ImportJob(Job):
 
 
 class ExportJob(Job):
-    activity = "exporting the labels"
+    activity = gettext_noop("exporting the labels")
 
     class Format(models.TextChoices):
         COCO = "coco", "COCO JSON"
