@@ -39,6 +39,9 @@ class Said(str):
         text.msgid, text.params = msgid, params
         return text
 
+    def __reduce__(self) -> tuple[type[Said], tuple[str, Params]]:
+        return (Said, (self.msgid, self.params))  # copies and pickles keep the key
+
     def to_json(self) -> dict[str, Any]:
         return {"msgid": self.msgid, "params": {k: _param_json(v) for k, v in self.params.items()}}
 

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from core.failure_fields import FailureTextFields
 from core.json_schema import STRINGS, typed_json_field
 from datastore.importing.formats.base import Format
+from datastore.importing.problems import shown_problem
 from datastore.models import (
     Annotation,
     Dataset,
@@ -244,8 +245,19 @@ class StartImportSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field(IMPORT_REPORT_SCHEMA)
+class ImportReportField(serializers.JSONField):
+    """An import's stored report, its problems in the request's language (shown_problem)."""
+
+    def to_representation(self, value: Any) -> Any:
+        report = dict(value or {})
+        if "problems" in report:
+            report["problems"] = [shown_problem(p) for p in report["problems"]]
+        return super().to_representation(report)
+
+
 class ImportJobSerializer(FailureTextFields, serializers.ModelSerializer):
-    report = typed_json_field(IMPORT_REPORT_SCHEMA, "Every problem found, by file")
+    report = ImportReportField(read_only=True, help_text="Every problem found, by file")
     percent = serializers.IntegerField(read_only=True)
     outcome = serializers.ChoiceField(
         choices=ImportJob.Outcome.choices,
