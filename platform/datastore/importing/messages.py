@@ -70,6 +70,7 @@ LEFT_OUT_FIX = Message(
 )
 IN_FILE = Message(gettext_noop("%(file)s: %(reason)s"))
 UNEXPECTED = Message(gettext_noop("The import failed unexpectedly (%(error)s)."))
+EXPORT_FAILED = Message(gettext_noop("The export failed (%(error)s)."))
 UNEXPECTED_FIX = Message(
     gettext_noop("Try again; if it fails again, send this message to your administrator.")
 )
@@ -119,4 +120,66 @@ TOO_SMALL = Message(
 )
 TOO_SMALL_FIX = Message(
     gettext_noop("Remove the image, or upscale it if it really is meant to be this small.")
+)
+
+# What the checks of a dataset's labels find (datastore.importing.checks).
+BOX_NO_AREA = Message(
+    gettext_noop("The '%(label)s' box has no area (from %(x0)s,%(y0)s to %(x1)s,%(y1)s).")
+)
+BOX_NO_AREA_FIX = Message(
+    gettext_noop(
+        "Delete the box or redraw it; a box's right and bottom edges must lie past its left and "
+        "top edges."
+    )
+)
+BOX_OUTSIDE = Message(
+    gettext_noop("The '%(label)s' box lies entirely outside the %(width)sx%(height)s image.")
+)
+BOX_OUTSIDE_FIX = Message(
+    gettext_noop("Check that the labels belong to this image and use pixel coordinates.")
+)
+BOX_OUTSIDE_NORMALIZED_FIX = Message(
+    gettext_noop(
+        "Check that the labels belong to this image and use pixel coordinates as fractions of "
+        "the image size."
+    )
+)
+BOX_CLIPPED = Message(
+    gettext_noop(
+        "The '%(label)s' box (%(x0)s,%(y0)s)-(%(x1)s,%(y1)s) reaches past the edge of the "
+        "%(width)sx%(height)s image; it was clipped to the image."
+    )
+)
+BOX_CLIPPED_FIX = Message(gettext_noop("Check the box in the labeling page."))
+CLASS_EMPTY = Message(
+    gettext_noop(
+        "The class '%(name)s' has no labeled samples; models rarely learn a class from fewer "
+        "than %(minimum)s."
+    )
+)
+CLASS_ONE = Message(
+    gettext_noop(
+        "The class '%(name)s' has only 1 labeled sample; models rarely learn a class from "
+        "fewer than %(minimum)s."
+    )
+)
+CLASS_TOO_FEW = Message(
+    gettext_noop(
+        "The class '%(name)s' has only %(count)s labeled samples; models rarely learn a class "
+        "from fewer than %(minimum)s."
+    )
+)
+CLASS_TOO_FEW_FIX = Message(
+    gettext_noop("Add more images of '%(name)s', or merge it into a related class.")
+)
+IMBALANCED = Message(
+    gettext_noop(
+        "The classes are imbalanced: '%(largest)s' has %(most)s samples but '%(smallest)s' has "
+        "%(fewest)s (%(ratio)s times fewer)."
+    )
+)
+IMBALANCED_FIX = Message(
+    gettext_noop(
+        "Add images of the rare classes, or use class weights or oversampling when training."
+    )
 )

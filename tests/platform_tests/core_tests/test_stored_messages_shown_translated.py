@@ -8,7 +8,15 @@ import re
 from django.utils import translation
 
 from core.stored_messages import MESSAGES, Message, Said, said_json, translated
-from datastore.models import Dataset, ImportJob, UploadSession
+from core.testing import BaseTestCase
+from datastore.importing import messages as import_said
+from datastore.importing.checks import check_balance
+from datastore.importing.limits import ImportLimits
+from datastore.importing.problems import Report, shown_problem
+from datastore.models import Dataset, ExportJob, ImportJob, UploadSession
+from deploy.exporting import messages as export_said
+from deploy.exporting.source import ExportFailed
+from deploy.models import ModelExport
 from tests.platform_tests.i18n_tests.catalogs import compile_catalogs
 from tests.platform_tests.training_tests.base import TrainingTestCase
 from training import worker_messages as said
@@ -170,3 +178,55 @@ class FailedJobTests(TrainingTestCase):
             "工作节点在导入数据时已停止 3 次，Sampan 不再重试。数据可能超出了工作节点的内存。",
         )
         self.assertIn("请检查工作节点的日志和内存", body["error_fix"])
+
+
+class ExportErrorTests(BaseTestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        compile_catalogs()
+        super().setUpClass()
+
+    def test_a_model_export_error_is_chinese_in_the_api_and_english_otherwise(self) -> None:
+        export = ModelExport.objects.create(
+            workspace=self.workspace, name="m", version=1, format="onnx", created_by=self.alice
+        )
+        self.assertTrue(export.claim(worker="w", device="cpu"))
+        self.assertTrue(export.mark_failed(ExportFailed(export_said.WEIGHTS_DELETED()).reason))
+        client = self.api_client_for(self.bob)
+        url = f"/api/model-exports/{export.pk}/"
+        self.assertEqual(
+            client.get(url, **ZH).json()["error"], "训练好的模型权重已被删除；请重新运行训练任务。"
+        )
+        self.assertEqual(
+            client.get(url, **EN).json()["error"],
+            "The trained model's weights have been deleted; re-run the job.",
+        )
+        self.assertEqual(self.api_client_for(self.charlie).get(url, **ZH).status_code, 404)
+
+    def test_a_label_export_error_is_chinese_on_the_versions_page(self) -> None:
+        dataset = Dataset.objects.create(workspace=self.workspace, name="d", created_by=self.bob)
+        job = ExportJob.objects.create(dataset=dataset, format=ExportJob.Format.CSV)
+        self.assertTrue(job.claim())
+        reason = import_said.EXPORT_FAILED(error="OSError: disk full")
+        self.assertTrue(job.mark_failed(reason, import_said.UNEXPECTED_FIX()))
+        self.client.force_login(self.vera)
+        page = self.client.get(f"/datasets/{dataset.pk}/versions/", **ZH)
+        self.assertContains(page, "导出失败（OSError: disk full）。")
+        english = self.client.get(f"/datasets/{dataset.pk}/versions/", **EN)
+        self.assertContains(english, "The export failed (OSError: disk full).")
+
+
+def test_a_validation_finding_is_translated_from_the_stored_report() -> None:
+    compile_catalogs()
+    report = Report()
+    check_balance({"cat": 40, "dog": 1}, ImportLimits(), report)
+    stored = report.to_json()["problems"]
+    codes = [p["code"] for p in stored]
+    assert codes == ["class_too_few", "class_imbalance"], codes
+    with translation.override("zh-hans"):
+        shown = [shown_problem(p) for p in stored]
+    assert shown[0]["reason"].startswith("类别“dog”只有 1 个已标注的样本")
+    assert shown[1]["reason"] == ("类别不均衡：“cat”有 40 个样本，而“dog”只有 1 个（相差 40 倍）。")
+    assert "said" not in shown[0]
+    with translation.override("en"):
+        assert shown_problem(stored[1])["reason"] == stored[1]["reason"]
