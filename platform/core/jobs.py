@@ -24,8 +24,36 @@ from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import without_paths
+from core.stored_messages import Message, Said, said_json, translated
+
+GAVE_UP = Message(
+    gettext_noop(
+        "The worker stopped %(attempts)s times while %(activity)s, so Sampan stopped trying. "
+        "The data may be too large for the worker's memory."
+    )
+)
+GAVE_UP_FIX = Message(
+    gettext_noop(
+        "Check the worker's log and memory. Split the data into smaller uploads, or give the "
+        "worker more memory, then try again."
+    )
+)
+
+
+def failure_fields(reason: str, fix: str) -> dict[str, Any]:
+    """The `error`, `error_fix` and `said` a failed job stores: server paths cut to their names,
+    and the messages' keys kept so pages show them in the reader's language."""
+    said = {}
+    if isinstance(reason, Said):
+        reason = reason.cleaned(without_paths)
+        said["error"] = said_json(reason)
+    if isinstance(fix, Said):
+        fix = fix.cleaned(without_paths)
+        said["error_fix"] = said_json(fix)
+    return {"error": without_paths(reason), "error_fix": without_paths(fix), "said": said}
 
 
 class ClaimableJob(models.Model):
@@ -40,8 +68,9 @@ class ClaimableJob(models.Model):
     # A running job whose heartbeat is older than this was on a worker that died.
     STALE_AFTER = timedelta(minutes=5)
     MAX_ATTEMPTS = 3
-    # What the worker was doing, for the reason given when it stopped too often.
-    activity = "running this job"
+    # What the worker was doing, for the reason given when it stopped too often (each kind's
+    # is a message of its own: see __init_subclass__).
+    activity = gettext_noop("running this job")
     # Fields each claim sets back, so a new attempt does not show the last one's progress.
     claim_resets: ClassVar[dict[str, Any]] = {}
     # Fields set when the job is given up after MAX_ATTEMPTS (a kind's failure category).
@@ -52,6 +81,8 @@ class ClaimableJob(models.Model):
     attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
     error = models.TextField(blank=True)
     error_fix = models.TextField(blank=True)
+    # The msgids and parameters of `error` and `error_fix` (core.stored_messages), by field name.
+    said = models.JSONField(default=dict, blank=True)
     worker = models.CharField(max_length=200, blank=True)  # the claiming worker's hostname
     device = models.CharField(max_length=20, blank=True)
     created_by = models.ForeignKey(
@@ -65,6 +96,19 @@ class ClaimableJob(models.Model):
     class Meta:
         abstract = True
         ordering = ["-id"]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Message(cls.activity)  # each kind's activity is translated in GAVE_UP
+
+    @property
+    def shown_error(self) -> str:
+        """The failure reason in the active language (the stored English for old rows)."""
+        return translated(self.error, (self.said or {}).get("error"))
+
+    @property
+    def shown_error_fix(self) -> str:
+        return translated(self.error_fix, (self.said or {}).get("error_fix"))
 
     @property
     def is_finished(self) -> bool:
@@ -122,14 +166,7 @@ class ClaimableJob(models.Model):
 
     def give_up_if_exhausted(self) -> bool:
         """Fails the job if its worker stopped MAX_ATTEMPTS times; True when it did."""
-        reason = (
-            f"The worker stopped {self.max_attempts()} times while {self.activity}, so Sampan "
-            "stopped trying. The data may be too large for the worker's memory."
-        )
-        fix = (
-            "Check the worker's log and memory. Split the data into smaller uploads, or give "
-            "the worker more memory, then try again."
-        )
+        reason = GAVE_UP(attempts=self.max_attempts(), activity=Said(self.activity, {}))
         exhausted = type(self).objects.filter(
             self.abandoned(), pk=self.pk, attempt__gte=self.max_attempts()
         )
@@ -137,8 +174,7 @@ class ClaimableJob(models.Model):
         gave_up = (
             exhausted.update(
                 status=self.Status.FAILED,
-                error=reason,
-                error_fix=fix,
+                **failure_fields(reason, GAVE_UP_FIX()),
                 finished_at=now,
                 **self.exhausted_fields,
             )
@@ -169,9 +205,7 @@ class ClaimableJob(models.Model):
 
     def mark_failed(self, reason: str, fix: str = "") -> bool:
         """Ends the job with a reason people read; server paths in it are cut to their names."""
-        return self._finish(
-            self.Status.FAILED, error=without_paths(reason), error_fix=without_paths(fix)
-        )
+        return self._finish(self.Status.FAILED, **failure_fields(reason, fix))
 
     def _finish(self, status: str, **fields: Any) -> bool:
         """The final write, only while this attempt still owns the job."""

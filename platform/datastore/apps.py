@@ -7,3 +7,8 @@ class DatastoreConfig(AppConfig):
     name = "datastore"
     verbose_name = "Datasets"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The messages imports store (core.stored_messages), declared so that every process
+        # that shows an import report can translate them.
+        from datastore.importing import messages  # noqa: F401

@@ -9,8 +9,10 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.failure_fields import FailureTextFields
 from core.json_schema import STRINGS, typed_json_field
 from datastore.importing.formats.base import Format
+from datastore.importing.problems import shown_problem
 from datastore.models import (
     Annotation,
     Dataset,
@@ -243,8 +245,19 @@ class StartImportSerializer(serializers.Serializer):
     )
 
 
-class ImportJobSerializer(serializers.ModelSerializer):
-    report = typed_json_field(IMPORT_REPORT_SCHEMA, "Every problem found, by file")
+@extend_schema_field(IMPORT_REPORT_SCHEMA)
+class ImportReportField(serializers.JSONField):
+    """An import's stored report, its problems in the request's language (shown_problem)."""
+
+    def to_representation(self, value: Any) -> Any:
+        report = dict(value or {})
+        if "problems" in report:
+            report["problems"] = [shown_problem(p) for p in report["problems"]]
+        return super().to_representation(report)
+
+
+class ImportJobSerializer(FailureTextFields, serializers.ModelSerializer):
+    report = ImportReportField(read_only=True, help_text="Every problem found, by file")
     percent = serializers.IntegerField(read_only=True)
     outcome = serializers.ChoiceField(
         choices=ImportJob.Outcome.choices,
@@ -356,7 +369,7 @@ class VersionItemSerializer(serializers.Serializer):
         return reverse("datastore:api:sample-image", args=[item.sample_id])
 
 
-class ExportJobSerializer(serializers.ModelSerializer):
+class ExportJobSerializer(FailureTextFields, serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     download_url = serializers.SerializerMethodField()
 

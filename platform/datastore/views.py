@@ -21,6 +21,7 @@ from datastore.api.base import datasets_with_counts
 from datastore.forms import DatasetForm, ExportForm, FreezeForm
 from datastore.gallery import BadQuery, GalleryQuery, gallery_page, thumbnail_shapes
 from datastore.importing.formats.base import OCR_ONLY, Format
+from datastore.importing.problems import shown_problem
 from datastore.models import Dataset, ExportJob, ImportJob, LabelClass, Sample, TextLine
 from datastore.services.exports import start_export
 from datastore.services.statistics import latest_report
@@ -162,7 +163,7 @@ DUPLICATE_CODES = ("duplicate", "near_duplicate")
 def _with_deletable_copies(dataset: Dataset, problems: list[dict]) -> list[dict]:
     """The report's problems (the first 2000), a copy's row with its sample's id: the fix says
     to delete one, and the row offers it while that sample is still there."""
-    problems = problems[:2000]
+    problems = [shown_problem(p) for p in problems[:2000]]
     copies = {p["file"] for p in problems if p.get("code") in DUPLICATE_CODES and p.get("file")}
     ids = dict(dataset.samples.filter(original_name__in=copies).values_list("original_name", "pk"))
     return [

@@ -11,6 +11,9 @@ class DeployConfig(AppConfig):
     verbose_name = "Deploy"
 
     def ready(self) -> None:
+        # The messages exports store (core.stored_messages), declared so that every process
+        # that shows an export's failure can translate them.
+        from deploy.exporting import messages  # noqa: F401
         from deploy.models import Deployment
 
         # A change made in this process takes effect on its next prediction (other serving

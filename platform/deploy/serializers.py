@@ -135,6 +135,10 @@ class LatencySerializer(serializers.Serializer):
 
 
 class ModelExportSerializer(serializers.ModelSerializer):
+    # Translated from the stored message key (core.stored_messages), as every job's error.
+    error = serializers.CharField(
+        source="shown_error", read_only=True, help_text="Why it failed, for people"
+    )
     class_thresholds = typed_json_field(
         {"type": "object", "additionalProperties": {"type": "number"}},
         "Class name: its minimum confidence, written into the package",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_noop
 
 from datastore.models.jobs import Job
 
@@ -11,7 +12,7 @@ class PrelabelJob(Job):
     """One pass of the ready OCR pipeline over a dataset's unlabeled samples (core.jobs'
     lifecycle: claimed by one worker, heartbeat, re-queued by the reconciler)."""
 
-    activity = "pre-labeling the images"
+    activity = gettext_noop("pre-labeling the images")
 
     samples_labeled = models.PositiveIntegerField(default=0)
     lines_added = models.PositiveIntegerField(default=0)

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from core.jobs import ClaimableJob
 from modelzoo.catalog import Architecture, get_architecture
@@ -77,7 +78,7 @@ class WeightsImport(ClaimableJob):
     """One uploaded weights file on its way into the zoo: a worker converts it in a child
     process under a memory ceiling (modelzoo.services.weights), never the web request."""
 
-    activity = "importing weights"
+    activity = gettext_noop("importing weights")
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="weight_imports"

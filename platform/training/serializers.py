@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.failure_fields import FailureTextFields
 from core.json_schema import INDICES, NUMBER_OR_NULL, NUMBERS, STRINGS, typed_json_field
 from modelzoo.presets import PRESETS
 from training.hyperparameters import FIELDS, TASK_FIELDS, Field
@@ -79,8 +80,9 @@ class TrainingJobSerializer(serializers.ModelSerializer):
         choices=TrainingJob.Failure.choices, allow_blank=True, read_only=True
     )
     # The API's names for the shared job's `error` and `error_fix`.
-    failure_reason = serializers.CharField(source="error", read_only=True)
-    failure_suggestion = serializers.CharField(source="error_fix", read_only=True)
+    # In the request's language, from the stored message keys (core.stored_messages).
+    failure_reason = serializers.CharField(source="shown_error", read_only=True)
+    failure_suggestion = serializers.CharField(source="shown_error_fix", read_only=True)
     percent = serializers.IntegerField(read_only=True)
     report_url = serializers.SerializerMethodField()
     page_url = serializers.SerializerMethodField()
@@ -185,6 +187,8 @@ class CreateJobSerializer(serializers.Serializer):
 
 
 class JobLogLineSerializer(serializers.ModelSerializer):
+    message = serializers.CharField(source="shown_message", read_only=True)
+
     class Meta:
         model = JobLogLine
         fields = ["id", "created_at", "level", "message"]
@@ -474,7 +478,7 @@ EVALUATION_STATE_FIELDS = [
 ]
 
 
-class SplitEvaluationSerializer(ReportShapeSerializer):
+class SplitEvaluationSerializer(FailureTextFields, ReportShapeSerializer):
     """An evaluation of a finished job's model on a split (test): its state and, once it has
     succeeded, the report's scores on that split (before then: empty or null)."""
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from core.errors import describe_unexpected
 from framework.vision.models.weight_store import WeightsIntegrityError
+from training import worker_messages as said
 
 
 class JobCancelled(Exception):
@@ -59,47 +60,28 @@ def is_out_of_memory(error: BaseException) -> bool:
 def describe(error: BaseException, *, learning_rate: float, dataset_id: int | None) -> Outcome:
     """The failure a person reads on the job page."""
     if isinstance(error, LossNotFinite):
-        what = "NaN (not a number)" if math.isnan(error.value) else "infinite"
+        what = said.NAN() if math.isnan(error.value) else said.INFINITE()
         return Outcome(
             "not_finite",
-            f"The training loss became {what} at step {error.step} (epoch {error.epoch + 1}), "
-            "so the model could not learn any further.",
-            f"Lower the learning rate: try {learning_rate / 10:g}, a tenth of {learning_rate:g}. "
-            "A schedule with warm-up also helps.",
+            said.LOSS_NOT_FINITE(what=what, step=error.step, epoch=error.epoch + 1),
+            said.LOWER_LEARNING_RATE(
+                lower=f"{learning_rate / 10:g}", learning_rate=f"{learning_rate:g}"
+            ),
             {"step": error.step, "epoch": error.epoch},
         )
     if isinstance(error, OutOfMemoryAtBatchOne):
-        return Outcome(
-            "out_of_memory",
-            "The device ran out of memory even with a batch of one image.",
-            "Choose a smaller input size or a lighter architecture (MobileNetV3 Small, "
-            "ShuffleNetV2 ×0.5), or run on a device with more memory.",
-        )
+        return Outcome("out_of_memory", said.OUT_OF_MEMORY(), said.OUT_OF_MEMORY_FIX())
     if isinstance(error, SampleError):
         return Outcome(
             "data",
-            f"The image “{error.name}” (sample #{error.sample_id}) could not be read: "
-            f"{error.cause}.",
-            "Open the sample in the dataset, replace or delete it, freeze a new version and "
-            "train on that.",
+            said.UNREADABLE_SAMPLE(name=error.name, sample=error.sample_id, cause=error.cause),
+            said.UNREADABLE_SAMPLE_FIX(),
             {"sample_id": error.sample_id, "dataset_id": dataset_id, "name": error.name},
         )
     if isinstance(error, WeightsIntegrityError):
-        return Outcome(
-            "weights",
-            f"The shipped weights this job starts from failed their check: {error}",
-            "Ask your administrator to run `make weights` (it converts the weight packages "
-            "again and checks every file's hash), or start the job from random weights.",
-        )
+        return Outcome("weights", said.WEIGHTS_CHECK(error=str(error)), said.WEIGHTS_CHECK_FIX())
     if isinstance(error, DeviceUnavailable):
-        return Outcome(
-            "device",
-            str(error),
-            "Choose device “auto” or “cpu”, or start a worker with a GPU.",
-        )
+        return Outcome("device", str(error), said.DEVICE_FIX())
     return Outcome(
-        "internal",
-        f"Training stopped on an unexpected error: {describe_unexpected(error)}",
-        "The job log has the details. Re-run the job; if it fails the same way, report it "
-        "with the log.",
+        "internal", said.UNEXPECTED(error=describe_unexpected(error)), said.UNEXPECTED_FIX()
     )

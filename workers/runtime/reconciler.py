@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.stalled import requeue_stalled
+from core.stored_messages import said_json
 from datastore.models import ExportJob, ImportJob
 from datastore.services.exports import EXPORT_TASK as LABEL_EXPORT_TASK
 from datastore.services.imports import IMPORT_TASK
@@ -28,6 +29,7 @@ from labeling.models import PrelabelJob
 from labeling.prelabel import PRELABEL_TASK
 from modelzoo.models import WeightsImport
 from modelzoo.services.weights import IMPORT_TASK as WEIGHTS_IMPORT_TASK
+from training import worker_messages as said
 from training.conf import knob
 from training.models import JobLogLine, SplitEvaluation, TrainingJob
 from training.services.evaluations import EVALUATION_TASK
@@ -61,7 +63,9 @@ def reconcile_all() -> dict[str, object]:
 
 
 def _note(job: TrainingJob, message: str, level: str = "WARNING") -> None:
-    JobLogLine.objects.create(job=job, created_at=timezone.now(), level=level, message=message)
+    JobLogLine.objects.create(
+        job=job, created_at=timezone.now(), level=level, message=message, said=said_json(message)
+    )
 
 
 def reconcile_jobs(
@@ -86,26 +90,23 @@ def reconcile_jobs(
 
 def _recover(job: TrainingJob, stale_after: timedelta) -> str:
     silent = int(stale_after.total_seconds())
-    who = job.worker or "its worker"
+    who = job.worker or said.ITS_WORKER()
     if job.cancel_requested_at is not None:
         if job.mark_cancelled():
-            _note(job, f"{who} stopped responding; the job was cancelled as requested.")
+            _note(job, said.CANCELLED_SILENT(worker=who))
         return "cancelled"
     if job.attempt >= TrainingJob.max_attempts():
         job.mark_failed(
-            f"The worker running this job stopped responding {job.attempt} times, the last "
-            f"one {who}.",
-            "Workers die when the machine runs out of memory or restarts. Check the worker's "
-            "log and memory, then re-run the job, perhaps with a smaller batch.",
+            said.WORKER_LOST(attempts=job.attempt, worker=who),
+            said.WORKER_LOST_FIX(),
             kind=TrainingJob.Failure.WORKER_LOST,
         )
         return "failed"
     if job.requeue_abandoned(timezone.now() - stale_after):
-        resume = (
-            f"resumes from the checkpoint of epoch {job.checkpoint_epoch}"
-            if job.checkpoint_epoch
-            else "starts again from the beginning (no checkpoint yet)"
-        )
-        _note(job, f"{who} sent no heartbeat for {silent} s; the job is queued again and {resume}.")
+        if job.checkpoint_epoch:
+            note = said.REQUEUED_RESUMES(worker=who, seconds=silent, epoch=job.checkpoint_epoch)
+        else:
+            note = said.REQUEUED_RESTARTS(worker=who, seconds=silent)
+        _note(job, note)
         enqueue_job(job)
     return "requeued"

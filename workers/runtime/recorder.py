@@ -22,6 +22,7 @@ from typing import Any
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from core.stored_messages import said_json
 from training.conf import knob
 from training.models import JobLogLine, MetricRecord, ScalarChunk, TrainingJob
 from training.services.scalars import trim_after
@@ -72,7 +73,11 @@ class JobRecorder:
 
     def log(self, message: str, level: str = "INFO") -> None:
         line = JobLogLine(
-            job_id=self.job.pk, created_at=timezone.now(), level=level, message=message
+            job_id=self.job.pk,
+            created_at=timezone.now(),
+            level=level,
+            message=message,
+            said=said_json(message),
         )
         with self._buffers:
             self.lines.append(line)

@@ -11,6 +11,7 @@ from django.db import DatabaseError
 from core.errors import without_paths
 from modelzoo.models import Weights
 from modelzoo.services.weights import save_weights
+from training import worker_messages as said
 from training.models import EvaluationReport, TrainingJob
 from workers.runtime.build import monitored
 from workers.runtime.checkpoints import discard_checkpoint, load_checkpoint
@@ -41,16 +42,23 @@ def run_claimed(job: TrainingJob, device: str) -> None:
     """Trains, evaluates and records the outcome of a job this worker has just claimed."""
     recorder = JobRecorder(job)
     recorder.log(
-        f"Attempt {job.attempt} on {job.worker or 'this worker'}, device {device}: "
-        f"{job.arch.name}, {job.config['epochs']} epochs, batch {job.batch_size}, "
-        f"{job.config['optimizer']} at learning rate {job.config['learning_rate']:g}."
+        said.ATTEMPT(
+            attempt=job.attempt,
+            worker=job.worker or said.THIS_WORKER(),
+            device=device,
+            architecture=job.arch.name,
+            epochs=job.config["epochs"],
+            batch=job.batch_size,
+            optimizer=job.config["optimizer"],
+            learning_rate=f"{job.config['learning_rate']:g}",
+        )
     )
     ended = False
     with recorder, captured(recorder):
         try:
             ended = _train_and_report(job, recorder, device)
         except JobCancelled:
-            recorder.log("Cancelled at a step boundary, as requested.", "WARNING")
+            recorder.log(said.CANCELLED_AT_STEP(), "WARNING")
             weights = _save_last_checkpoint(job, recorder)
             recorder.flush()
             ended = job.mark_cancelled(**({"output_weights": weights} if weights else {}))
@@ -66,7 +74,7 @@ def run_claimed(job: TrainingJob, device: str) -> None:
                 dataset_id=job.dataset_version.dataset_id if job.dataset_version else None,
             )
             logger.exception("Job %s failed", job.pk)
-            recorder.log(f"Failed: {outcome.reason}", "ERROR")
+            recorder.log(said.FAILED(reason=outcome.reason), "ERROR")
             # Members read the job log: the traceback names code files, not server folders.
             trace = without_paths("".join(traceback.format_exception(error)).rstrip())
             recorder.log(trace, "ERROR")
@@ -193,12 +201,9 @@ def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | 
         weights = _save_output(job, network, None, f" after epoch {epoch}")
     except Exception:
         logger.exception("Job %s: its last checkpoint could not be saved as a model", job.pk)
-        recorder.log("The last checkpoint could not be kept as a model.", "WARNING")
+        recorder.log(said.CHECKPOINT_NOT_KEPT(), "WARNING")
         return None
-    recorder.log(
-        f"The model from the checkpoint after epoch {epoch} is saved in the model zoo: "
-        "export it, evaluate it, or train on from it."
-    )
+    recorder.log(said.CHECKPOINT_KEPT(epoch=epoch))
     return weights
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from datastore.importing import messages as said
 from datastore.importing.formats.base import Box
 from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import Report
@@ -32,9 +33,10 @@ def to_pixels(box: Box, width: int, height: int, report: Report) -> PixelBox | N
         report.error(
             "box_zero_area",
             box.file,
-            f"The '{box.label}' box has no area (from {x0:g},{y0:g} to {x1:g},{y1:g}).",
-            "Delete the box or redraw it; a box's right and bottom edges must lie past "
-            "its left and top edges.",
+            said.BOX_NO_AREA(
+                label=box.label, x0=f"{x0:g}", y0=f"{y0:g}", x1=f"{x1:g}", y1=f"{y1:g}"
+            ),
+            said.BOX_NO_AREA_FIX(),
             box.where,
         )
         return None
@@ -43,9 +45,8 @@ def to_pixels(box: Box, width: int, height: int, report: Report) -> PixelBox | N
         report.error(
             "box_outside_image",
             box.file,
-            f"The '{box.label}' box lies entirely outside the {width}x{height} image.",
-            "Check that the labels belong to this image and use pixel coordinates"
-            + (" as fractions of the image size." if box.normalized else "."),
+            said.BOX_OUTSIDE(label=box.label, width=width, height=height),
+            said.BOX_OUTSIDE_NORMALIZED_FIX() if box.normalized else said.BOX_OUTSIDE_FIX(),
             box.where,
         )
         return None
@@ -53,9 +54,16 @@ def to_pixels(box: Box, width: int, height: int, report: Report) -> PixelBox | N
         report.warning(
             "box_outside_image",
             box.file,
-            f"The '{box.label}' box ({x0:g},{y0:g})-({x1:g},{y1:g}) reaches past the "
-            f"edge of the {width}x{height} image; it was clipped to the image.",
-            "Check the box in the labeling page.",
+            said.BOX_CLIPPED(
+                label=box.label,
+                x0=f"{x0:g}",
+                y0=f"{y0:g}",
+                x1=f"{x1:g}",
+                y1=f"{y1:g}",
+                width=width,
+                height=height,
+            ),
+            said.BOX_CLIPPED_FIX(),
             box.where,
         )
     return PixelBox(box.label, cx0, cy0, cx1 - cx0, cy1 - cy0)
@@ -121,17 +129,18 @@ def check_balance(counts: Mapping[str, int], limits: ImportLimits, report: Repor
         return
     for name, count in sorted(counts.items()):
         if count < limits.min_samples_per_class:
-            amount = (
-                "no labeled samples"
-                if count == 0
-                else (f"only {count} labeled sample{'s' if count != 1 else ''}")
-            )
+            minimum = limits.min_samples_per_class
+            if count == 0:
+                reason = said.CLASS_EMPTY(name=name, minimum=minimum)
+            elif count == 1:
+                reason = said.CLASS_ONE(name=name, minimum=minimum)
+            else:
+                reason = said.CLASS_TOO_FEW(name=name, count=count, minimum=minimum)
             report.warning(
                 "class_too_few",
                 "",
-                f"The class '{name}' has {amount}; models rarely learn a class from fewer "
-                f"than {limits.min_samples_per_class}.",
-                f"Add more images of '{name}', or merge it into a related class.",
+                reason,
+                said.CLASS_TOO_FEW_FIX(name=name),
                 where=f"class '{name}'",
             )
     largest = max(counts, key=lambda n: counts[n])
@@ -140,9 +149,13 @@ def check_balance(counts: Mapping[str, int], limits: ImportLimits, report: Repor
         report.warning(
             "class_imbalance",
             "",
-            f"The classes are imbalanced: '{largest}' has {counts[largest]} samples "
-            f"but '{smallest}' has {counts[smallest]} "
-            f"({counts[largest] / counts[smallest]:.0f} times fewer).",
-            "Add images of the rare classes, or use class weights or oversampling when training.",
+            said.IMBALANCED(
+                largest=largest,
+                most=counts[largest],
+                smallest=smallest,
+                fewest=counts[smallest],
+                ratio=f"{counts[largest] / counts[smallest]:.0f}",
+            ),
+            said.IMBALANCED_FIX(),
             where="class counts",
         )

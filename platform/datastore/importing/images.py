@@ -17,6 +17,7 @@ from typing import BinaryIO
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from datastore.importing import messages as said
 from datastore.importing.limits import ImportLimits
 from datastore.importing.tree import place_file
 
@@ -27,7 +28,7 @@ IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 OTHER_IMAGE_EXTENSIONS = {".gif", ".tif", ".tiff", ".heic", ".heif", ".avif", ".ico", ".jp2"}
 EXIF_ORIENTATION = 0x0112
 IN_MEMORY_BYTES = 16 * 1024 * 1024
-CONVERT_FIX = "Convert the image to PNG or JPEG (for example with `mogrify -format png`)."
+CONVERT_FIX = said.CONVERT_FIX()
 
 
 def is_image_name(path: str) -> bool:
@@ -57,16 +58,16 @@ def _sniff(data: bytes) -> str:
     """What the first bytes of a file that is not an image look like, in words."""
     head = data[:16].lstrip()
     if not data:
-        return "The file is empty."
+        return said.EMPTY_FILE()
     if head[:1] == b"<":
-        return "The file holds text that looks like HTML or XML, not an image."
+        return said.HTML_FILE()
     if head[:2] == b"PK":
-        return "The file is a zip archive renamed to look like an image."
+        return said.ZIP_FILE()
     if head[:4] == b"%PDF":
-        return "The file is a PDF document, not an image."
+        return said.PDF_FILE()
     if all(32 <= b < 127 or b in (9, 10, 13) for b in data[:64]):
-        return "The file holds plain text, not an image."
-    return "The file's content is not a known image format."
+        return said.TEXT_FILE()
+    return said.UNKNOWN_FILE()
 
 
 def difference_hash(image: Image.Image) -> str:
@@ -94,29 +95,27 @@ def _open(handle: BinaryIO, limits: ImportLimits) -> Image.Image:
     except Image.DecompressionBombError as exc:
         raise ImageRejected(
             "image_too_large",
-            f"The image declares an enormous pixel count ({exc}); decoding it could "
-            "exhaust the server's memory (a 'decompression bomb').",
-            "Resize the image to a normal resolution before uploading.",
+            said.DECOMPRESSION_BOMB(error=str(exc)),
+            said.RESIZE_FIX(),
         ) from exc
     except UnidentifiedImageError as exc:
         handle.seek(0)
         raise ImageRejected(
             "not_an_image",
             _sniff(handle.read(64)),
-            "Remove the file or replace it with the real image.",
+            said.NOT_AN_IMAGE_FIX(),
         ) from exc
     width, height = image.size
     if width * height > limits.max_image_pixels:
         raise ImageRejected(
             "image_too_large",
-            f"The image is {width}x{height} pixels, more than the {limits.max_image_pixels:,} "
-            "pixels an image may have; decoding it could exhaust the server's memory.",
-            "Resize the image to a normal resolution before uploading.",
+            said.TOO_MANY_PIXELS(width=width, height=height, limit=f"{limits.max_image_pixels:,}"),
+            said.RESIZE_FIX(),
         )
     if image.format not in SUPPORTED_FORMATS:
         raise ImageRejected(
             "unsupported_format",
-            f"{image.format} images are not supported; Sampan imports JPEG, PNG, BMP and WebP.",
+            said.UNSUPPORTED_FORMAT(format=image.format),
             CONVERT_FIX,
         )
     return image
@@ -136,8 +135,8 @@ def _decode(image: Image.Image, thumbnail_side: int) -> Image.Image:
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageRejected(
             "image_corrupt",
-            f"The image could not be decoded: it is damaged or cut short ({exc}).",
-            "Re-export or re-download the image; if it opens in a viewer, save it again as PNG.",
+            said.CORRUPT(error=str(exc)),
+            said.CORRUPT_FIX(),
         ) from exc
     return image
 
@@ -160,8 +159,8 @@ def inspect_image(source: Path, target: Path, thumbnail: Path, limits: ImportLim
     if size > limits.max_upload_bytes:
         raise ImageRejected(
             "file_too_large",
-            f"The file is {size:,} bytes, over the {limits.max_upload_bytes:,}-byte limit.",
-            "Resize or recompress the image.",
+            said.FILE_TOO_LARGE(size=f"{size:,}", limit=f"{limits.max_upload_bytes:,}"),
+            said.RECOMPRESS_FIX(),
         )
     # Small files are read once into memory; big ones are read from disk as they are needed.
     with io.BytesIO(source.read_bytes()) if size <= IN_MEMORY_BYTES else open(source, "rb") as f:
@@ -179,9 +178,8 @@ def _describe(
     if min(width, height) < limits.min_image_side:
         raise ImageRejected(
             "image_too_small",
-            f"The image is only {width}x{height} pixels; images need at least "
-            f"{limits.min_image_side} pixels on each side to be useful for training.",
-            "Remove the image, or upscale it if it really is meant to be this small.",
+            said.TOO_SMALL(width=width, height=height, side=limits.min_image_side),
+            said.TOO_SMALL_FIX(),
         )
     image_format = image.format or ""
     decoded = _decode(image, limits.thumbnail_side)

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from datastore.importing import messages as said
 from datastore.importing.checks import (
     PixelBox,
     check_balance,
@@ -94,18 +95,14 @@ def _inspect(
 def _report_no_images(tree: SourceTree, report: Report) -> None:
     """An upload with nothing to import says why, rather than importing zero images quietly."""
     names = list(tree)
+    shown = ", ".join(f"'{n}'" for n in names[:3]) + (" ..." if len(names) > 3 else "")
     if not names:
-        reason = "The upload holds no files: the zip or folder is empty."
+        reason = said.NO_FILES()
+    elif len(names) == 1:
+        reason = said.NO_IMAGES_ONE(shown=shown)
     else:
-        shown = ", ".join(f"'{n}'" for n in names[:3]) + (" ..." if len(names) > 3 else "")
-        count = f"{len(names):,} file{'s' if len(names) != 1 else ''}"
-        reason = f"The upload holds no images: {count} ({shown}), none of them an image."
-    report.error(
-        "no_images",
-        "",
-        reason,
-        "Upload JPEG, PNG, BMP or WebP images, or a zip or folder of them with their labels.",
-    )
+        reason = said.NO_IMAGES(count=f"{len(names):,}", shown=shown)
+    report.error("no_images", "", reason, said.NO_IMAGES_FIX())
 
 
 def _report_ignored(tree: SourceTree, report: Report) -> None:
@@ -115,8 +112,8 @@ def _report_ignored(tree: SourceTree, report: Report) -> None:
                 "ignored_file",
                 Severity.INFO,
                 path,
-                "This file is neither an image nor a label file, so it was skipped.",
-                "Nothing to do, unless it should have been an image.",
+                said.IGNORED_FILE(),
+                said.IGNORED_FILE_FIX(),
             )
 
 
@@ -178,9 +175,8 @@ def _check_duplicates(
         report.warning(
             "duplicate",
             path,
-            f"This image is an exact copy of '{original}'.",
-            "Delete one of the copies; copies in both training and validation "
-            "make results look better than they are.",
+            said.DUPLICATE(original=original),
+            said.DUPLICATE_FIX(),
         )
         by_source[path].problems.append("duplicate")
     near = find_near_duplicates(
@@ -192,8 +188,8 @@ def _check_duplicates(
         report.warning(
             "near_duplicate",
             path,
-            f"This image looks almost the same as '{original}'.",
-            "Check both in the gallery and delete one if they show the same thing.",
+            said.NEAR_DUPLICATE(original=original),
+            said.NEAR_DUPLICATE_FIX(),
         )
         by_source[path].problems.append("near_duplicate")
 
@@ -205,10 +201,8 @@ def _check_class_names(classes: list[str], limits: ImportLimits) -> None:
         if len(name) > limit:
             shown = name if len(name) <= 60 else f"{name[:57]}..."
             raise ImportRejected(
-                f"The class name '{shown}' has {len(name):,} characters; a class name may have "
-                f"at most {limit}.",
-                "Shorten the class names in the labels (or the class folder names) and upload "
-                "again.",
+                said.CLASS_NAME_TOO_LONG(name=shown, length=f"{len(name):,}", limit=limit),
+                said.CLASS_NAME_TOO_LONG_FIX(),
             )
 
 
@@ -221,9 +215,13 @@ def _refuse_partial_ocr_import(report: Report) -> None:
     first = errors[0]
     where = f" ({first.where})" if first.where else ""
     raise ImportRejected(
-        f"{report.counts().get('error', 0):,} problem(s) in the upload, such as: "
-        f"{first.file}{where}: {first.reason} Nothing was imported.",
-        "Fix every problem listed in the import report and upload again.",
+        said.OCR_REFUSED(
+            count=f"{report.counts().get('error', 0):,}",
+            file=first.file,
+            where=where,
+            reason=first.reason,
+        ),
+        said.OCR_REFUSED_FIX(),
         report=report,
     )
 
@@ -267,10 +265,8 @@ def prepare_import(
                 report.warning(
                     "already_imported",
                     record.path,
-                    "The dataset already holds this exact image (as "
-                    f"'{known.content_hashes[info.content_hash]}'), so it was "
-                    "skipped.",
-                    "Nothing to do.",
+                    said.ALREADY_IMPORTED(original=known.content_hashes[info.content_hash]),
+                    said.NOTHING_TO_DO(),
                 )
                 _forget(target, stored)
                 skipped += 1

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from typing import Any
+
+from core.stored_messages import said_json, translated
+from datastore.importing import messages as said
 
 SAME_PROBLEM_LIMIT = 100  # problems of one code kept per file; the rest are counted
 
@@ -24,10 +28,24 @@ class Problem:
     reason: str
     fix: str
 
-    def to_json(self) -> dict[str, str]:
-        data = asdict(self)
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = asdict(self)
         data["severity"] = str(self.severity)
+        keys = {name: said_json(getattr(self, name)) for name in ("reason", "fix")}
+        if any(keys.values()):  # the keys the report page translates with (shown_problem)
+            data["said"] = {name: key for name, key in keys.items() if key}
         return data
+
+
+def shown_problem(problem: dict[str, Any]) -> dict[str, Any]:
+    """A stored problem (`Problem.to_json`) as people read it: reason and fix in the active
+    language where their keys were stored, without the keys."""
+    keys = problem.get("said") or {}
+    shown = {name: value for name, value in problem.items() if name != "said"}
+    for name in ("reason", "fix"):
+        if name in shown:
+            shown[name] = translated(shown[name], keys.get(name))
+    return shown
 
 
 class ImportRejected(Exception):
@@ -102,8 +120,8 @@ class Report:
                 severity,
                 file,
                 "",
-                f"{count:,} more problems like the ones above were left out of this report.",
-                "Fix the ones shown first: the others are most likely the same mistake.",
+                said.LEFT_OUT(count=f"{count:,}"),
+                said.LEFT_OUT_FIX(),
             )
             for (file, code, severity), count in self.left_out.items()
         ]

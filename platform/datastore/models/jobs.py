@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from core.jobs import ClaimableJob
+from datastore.importing.problems import shown_problem
 from datastore.models.dataset import Dataset
 from datastore.models.upload import UploadSession
 
@@ -55,7 +57,7 @@ class ImportJob(Job):
         FAILED = "failed", _("Failed")
 
     REASONS_SHOWN = 3
-    activity = "importing"
+    activity = gettext_noop("importing")
 
     upload = models.ForeignKey(
         "datastore.UploadSession", on_delete=models.CASCADE, related_name="import_jobs"
@@ -94,21 +96,22 @@ class ImportJob(Job):
         (or, when nothing was added and nothing was wrong, its warnings: duplicates, say)."""
         outcome = self.outcome
         if outcome == self.Outcome.FAILED:
-            return [self.error] if self.error else []
+            return [self.shown_error] if self.error else []
         if outcome not in (self.Outcome.PARTLY_IMPORTED, self.Outcome.NOTHING_IMPORTED):
             return []
-        problems = self.report.get("problems") or []
+        problems = [shown_problem(p) for p in self.report.get("problems") or []]
         picked = [p for p in problems if p.get("severity") == "error"] or [
             p for p in problems if p.get("severity") == "warning"
         ]
         reasons = [
-            f"{p['file']}: {p['reason']}" if p.get("file") else p["reason"]
+            gettext("%(file)s: %(reason)s") % p if p.get("file") else p["reason"]
             for p in picked[: self.REASONS_SHOWN]
         ]
         if len(picked) > self.REASONS_SHOWN:
-            reasons.append(f"… and {len(picked) - self.REASONS_SHOWN:,} more in the report.")
+            more = len(picked) - self.REASONS_SHOWN
+            reasons.append(gettext("… and %(count)s more in the report.") % {"count": f"{more:,}"})
         if not reasons:
-            reasons.append("No image in the upload could be added.")
+            reasons.append(gettext("No image in the upload could be added."))
         return reasons
 
     def give_up_if_exhausted(self) -> bool:
@@ -127,7 +130,7 @@ class ImportJob(Job):
 
 
 class ExportJob(Job):
-    activity = "exporting the labels"
+    activity = gettext_noop("exporting the labels")
 
     class Format(models.TextChoices):
         COCO = "coco", "COCO JSON"

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import describe_unexpected
 from core.queueing import enqueue
+from datastore.importing import messages as said
 from datastore.models import Annotation, Dataset, DatasetVersion, ExportJob, Sample, TextLine
 from datastore.services.export_writers import WRITERS
 
@@ -159,10 +160,7 @@ def run_export(job: ExportJob) -> None:
     except Exception as error:
         logger.exception("Export %s failed", job.pk)
         partial.unlink(missing_ok=True)
-        job.mark_failed(
-            f"The export failed ({describe_unexpected(error)}).",
-            "Try again; if it fails again, send this message to your administrator.",
-        )
+        job.mark_failed(said.EXPORT_FAILED(error=describe_unexpected(error)), said.UNEXPECTED_FIX())
         return
     if not job.mark_succeeded(file=name, size_bytes=target.stat().st_size):
         logger.warning("Export %s was taken over by another worker; dropping this attempt", job.pk)

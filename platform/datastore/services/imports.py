@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from core.errors import describe_unexpected
 from core.queueing import enqueue
+from datastore.importing import messages as said
 from datastore.importing.formats.base import Format
 from datastore.importing.limits import ImportLimits
 from datastore.importing.pipeline import (
@@ -167,11 +168,7 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
         logger.warning("Import %s was taken over by another worker; dropping this attempt", job.pk)
     except Exception as error:
         logger.exception("Import %s failed", job.pk)
-        _fail(
-            job,
-            f"The import failed unexpectedly ({describe_unexpected(error)}).",
-            "Try again; if it fails again, send this message to your administrator.",
-        )
+        _fail(job, said.UNEXPECTED(error=describe_unexpected(error)), said.UNEXPECTED_FIX())
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
 
@@ -181,7 +178,7 @@ class JobTakenOver(Exception):
 
 
 def _fail(job: ImportJob, reason: str, fix: str, file: str = "") -> None:
-    if not job.mark_failed(f"{file}: {reason}" if file else reason, fix):
+    if not job.mark_failed(said.IN_FILE(file=file, reason=reason) if file else reason, fix):
         return  # another attempt owns the job, and its folders
     _remove_folders(job)
     UploadSession.objects.filter(pk=job.upload_id).update(status=UploadSession.Status.FAILED)

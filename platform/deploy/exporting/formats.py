@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from deploy.exporting import messages as said
 from deploy.exporting.checks import Runner, as_outputs
 from deploy.exporting.source import ExportFailed, TrainedModel
 from deploy.models import ModelExport
@@ -118,7 +119,7 @@ def quantize(job: ExportJob) -> Any:
     ptq = PTQ(QuantConfig())
     observed = ptq.quantize(job.trained.network, input_spec=[job.meta.input_spec()])
     if ptq.calibrate(observed, job.calibration()) == 0:
-        raise ExportFailed("INT8 calibration needs images, and none were found.")
+        raise ExportFailed(said.NO_CALIBRATION_IMAGES())
     return ptq.convert(observed)
 
 
@@ -148,7 +149,7 @@ def _framework_onnx(path: Path) -> tuple[Runner, str]:
     try:
         layer = framework.onnx.load(str(path))
     except framework.onnx.OnnxImportError as error:
-        raise ExportFailed(f"The ONNX file cannot be run here to check it: {error}") from error
+        raise ExportFailed(said.ONNX_NOT_RUNNABLE(error=str(error))) from error
     layer.eval()
 
     def run(x: np.ndarray) -> list[np.ndarray]:

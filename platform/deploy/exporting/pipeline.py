@@ -12,6 +12,7 @@ from django.core.files.storage import default_storage
 
 from core.errors import describe_unexpected
 from deploy.exporting import checks, ready
+from deploy.exporting import messages as said
 from deploy.exporting.data import (
     ACCURACY_IMAGES,
     PARITY_IMAGES,
@@ -56,13 +57,10 @@ def run_export(export: ModelExport, device: str) -> None:
     except ExportLost:
         logger.warning("Export %s now belongs to another worker; stopping", export.pk)
     except ExportFailed as error:
-        export.mark_failed(str(error))
+        export.mark_failed(error.reason)
     except Exception as error:  # anything else: record it rather than crash-loop the task
         logger.exception("Export %s failed", export.pk)
-        export.mark_failed(
-            f"Unexpected error: {describe_unexpected(error)}. The worker's log has the "
-            "details; try again, and if it fails the same way, report it with that log."
-        )
+        export.mark_failed(said.UNEXPECTED(error=describe_unexpected(error)))
 
 
 def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -> None:

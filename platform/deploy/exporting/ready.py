@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from deploy.exporting import messages as said
 from deploy.exporting.parity_rules import OCR_MAX_POLYGON_PX
 from deploy.exporting.source import ExportFailed, TrainedModel
 from deploy.models import ModelExport
@@ -150,7 +151,7 @@ def ocr_ready(export: ModelExport) -> ReadyModel:
         return ready_of(export)
     weights = export.weights
     if weights is None:
-        raise ExportFailed("The trained model's weights have been deleted; re-run the job.")
+        raise ExportFailed(said.WEIGHTS_DELETED())
     key = (weights.report or {}).get("ready_model", "")
     try:
         return get_ready_model(key)

@@ -10,13 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from deploy.exporting import messages as said
 from deploy.models import ModelExport
 from framework.inference.package import PackageMeta, Preprocessing
 from modelzoo.services.weights import load_network
 
 
 class ExportFailed(Exception):
-    """An export cannot be made; the message is shown to people as the reason."""
+    """An export cannot be made; the message is shown to people as the reason (a `Said`,
+    core.stored_messages, where it has a key to be translated with)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass
@@ -50,7 +56,7 @@ def load_trained(export: ModelExport) -> TrainedModel:
         return ready_detector(export)
     weights = export.weights
     if weights is None:
-        raise ExportFailed("The trained model's weights have been deleted; re-run the job.")
+        raise ExportFailed(said.WEIGHTS_DELETED())
     network = load_network(weights)
     network.eval()
     provenance = weights.report or {}

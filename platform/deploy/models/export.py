@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from core.jobs import ClaimableJob
 
@@ -24,8 +25,8 @@ class ModelExport(ClaimableJob):
     INT8 = (Format.INT8_PACKAGE, Format.INT8_ONNX)
     # A running export with no heartbeat for this long was on a worker that died.
     STALE_AFTER = timedelta(minutes=10)
-    activity = "exporting the model"
-    claim_resets = {"progress": 0, "error": "", "error_fix": ""}
+    activity = gettext_noop("exporting the model")
+    claim_resets = {"progress": 0, "error": "", "error_fix": "", "said": {}}
 
     workspace = models.ForeignKey(
         "accounts.Workspace", on_delete=models.CASCADE, related_name="model_exports"

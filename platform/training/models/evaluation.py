@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from core.jobs import ClaimableJob
 from training.models.report import ReportFields
@@ -21,7 +22,7 @@ class SplitEvaluation(ClaimableJob, ReportFields):
         TEST = "test", _("Test")
 
     ACTIVE = (ClaimableJob.Status.QUEUED, ClaimableJob.Status.RUNNING)
-    activity = "evaluating a model on a test split"
+    activity = gettext_noop("evaluating a model on a test split")
 
     job = models.ForeignKey(
         "training.TrainingJob", on_delete=models.CASCADE, related_name="split_evaluations"

@@ -15,9 +15,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
-from core.errors import without_paths
-from core.jobs import ClaimableJob
+from core.jobs import ClaimableJob, failure_fields
 from modelzoo.catalog import Architecture, get_architecture
 from training.conf import knob
 
@@ -43,7 +43,7 @@ class TrainingJob(ClaimableJob):
         DEVICE = "device", _("No suitable device")
         INTERNAL = "internal", _("Unexpected error")
 
-    activity = "training this model"
+    activity = gettext_noop("training this model")
     exhausted_fields: ClassVar[dict[str, Any]] = {"failure_kind": Failure.WORKER_LOST}
 
     workspace = models.ForeignKey(
@@ -225,8 +225,7 @@ class TrainingJob(ClaimableJob):
         return self._finish(
             self.Status.FAILED,
             failure_kind=kind,
-            error=without_paths(reason),
-            error_fix=without_paths(fix),
+            **failure_fields(reason, fix),
             failure_detail=detail or {},
         )
 

@@ -7,6 +7,8 @@ import numpy as np
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.stored_messages import translated
+
 
 class ScalarChunk(models.Model):
     """Consecutive points of one series (`train/loss`, `val/acc`, ...), as one flush wrote them:
@@ -86,6 +88,7 @@ class JobLogLine(models.Model):
     created_at = models.DateTimeField()
     level = models.CharField(max_length=8, default="INFO")
     message = models.TextField()
+    said = models.JSONField(default=dict, blank=True)  # message's msgid (core.stored_messages)
 
     class Meta:
         ordering = ["id"]
@@ -93,3 +96,8 @@ class JobLogLine(models.Model):
 
     def __str__(self) -> str:
         return self.message[:80]
+
+    @property
+    def shown_message(self) -> str:
+        """The line in the active language (the stored English for old lines)."""
+        return translated(self.message, self.said)

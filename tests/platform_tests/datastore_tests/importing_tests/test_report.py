@@ -29,6 +29,11 @@ def test_every_problem_has_a_reason_and_a_fix(tmp_path: Path, run_import) -> Non
         "where": "",
         "reason": "The file holds plain text, not an image.",
         "fix": "Remove the file or replace it with the real image.",
+        # Beside the English, the messages' keys, for pages in other languages.
+        "said": {
+            "reason": {"msgid": "The file holds plain text, not an image.", "params": {}},
+            "fix": {"msgid": "Remove the file or replace it with the real image.", "params": {}},
+        },
     }
 
 

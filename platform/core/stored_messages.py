@@ -1,0 +1,112 @@
+"""Texts that workers store in English, translated when they are shown.
+
+A worker writes a job's failure reason, a log line or an import problem long before anyone
+reads it, and does not know the reader's language. So it stores two things: the English text
+(what old rows, logs and admins read), and beside it the message's msgid and parameters. A page
+or an API answer renders the msgid in the request's language with the same parameters.
+
+    UNREADABLE = Message("The image “%(name)s” could not be read: %(cause)s.")
+    job.mark_failed(UNREADABLE(name="cat.jpg", cause="truncated"))   # stores both
+    translated(job.error, job.said.get("error"))   # "无法读取图片“cat.jpg”：truncated。"
+
+Every `Message` is declared at import time in a module under `platform/` (so makemessages
+finds its msgid) and registered here; `MESSAGES` is what the catalog test checks. A stored key
+is used only when its msgid is still declared and its English rendering is the stored text:
+a row written before this existed, or whose text was changed by code that did not know about
+the key, shows its stored English instead of a stale translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext
+
+MESSAGES: dict[str, Message] = {}
+Params = dict[str, Any]
+
+
+class Said(str):
+    """English text that remembers the msgid and parameters it was made from. It is a `str`, so
+    it goes anywhere text goes; `said_json` keeps what it remembers."""
+
+    msgid: str
+    params: Params
+
+    def __new__(cls, msgid: str, params: Params) -> Said:
+        text = super().__new__(cls, msgid % params if params else msgid)
+        text.msgid, text.params = msgid, params
+        return text
+
+    def __reduce__(self) -> tuple[type[Said], tuple[str, Params]]:
+        return (Said, (self.msgid, self.params))  # copies and pickles keep the key
+
+    def to_json(self) -> dict[str, Any]:
+        return {"msgid": self.msgid, "params": {k: _param_json(v) for k, v in self.params.items()}}
+
+    def cleaned(self, clean: Callable[[str], str]) -> Said:
+        """The same message with `clean` applied to every text parameter (server paths cut)."""
+        params = {k: _cleaned(v, clean) for k, v in self.params.items()}
+        return Said(self.msgid, params)
+
+
+class Message:
+    """A text workers store, declared once. Calling it with the msgid's parameters gives the
+    English `Said`; the msgid is marked with gettext_noop by being a `Message(...)` literal."""
+
+    def __init__(self, msgid: str) -> None:
+        self.msgid = msgid
+        MESSAGES[msgid] = self
+
+    def __call__(self, **params: Any) -> Said:
+        return Said(self.msgid, params)
+
+    def __repr__(self) -> str:
+        return f"Message({self.msgid!r})"
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Said):
+        return value.to_json()
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _cleaned(value: Any, clean: Callable[[str], str]) -> Any:
+    if isinstance(value, Said):
+        return value.cleaned(clean)
+    return clean(value) if isinstance(value, str) else value
+
+
+def said_json(text: str) -> dict[str, Any]:
+    """What to store beside `text`: its msgid and parameters, or {} for plain text."""
+    return text.to_json() if isinstance(text, Said) else {}
+
+
+def _is_said(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("msgid"), str)
+
+
+def _render(said: dict[str, Any], lookup: Callable[[str], str]) -> str | None:
+    msgid = said["msgid"]
+    if msgid not in MESSAGES:
+        return None
+    params = {}
+    for name, value in (said.get("params") or {}).items():
+        params[name] = _render(value, lookup) if _is_said(value) else value
+        if params[name] is None:
+            return None
+    try:
+        return lookup(msgid) % params if params else lookup(msgid)
+    except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
+        return None
+
+
+def translated(text: str, said: Any) -> str:
+    """`text` in the active language when `said` (what `said_json` stored) still describes it;
+    otherwise `text` itself, as stored."""
+    if not _is_said(said) or _render(said, str) != text:
+        return text
+    return _render(said, gettext) or text

