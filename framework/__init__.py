@@ -88,6 +88,7 @@ from framework.ops.creation import (
     empty_like,
     eye,
     full,
+    fill_constant,
     full_like,
     geometric_,
     linspace,
@@ -217,6 +218,9 @@ from framework.ops.math import (
     tan_,
     tanh,
     tanh_,
+    acosh_,
+    asinh_,
+    atanh_,
     trunc,
     trunc_,
 )
@@ -299,6 +303,7 @@ from framework.ops.manipulation import (
     scatter_nd,
     scatter_nd_add,
     split,
+    split_with_sizes,
     squeeze,
     squeeze_,
     stack,
@@ -465,6 +470,9 @@ from framework.ops.inplace_forms import (
     cast_,
     cumprod_,
     cumsum_,
+    clamp_,
+    clip_,
+    put_along_axis_,
     equal_,
     greater_equal_,
     greater_than_,
@@ -551,7 +559,6 @@ from framework.nn.functional import (  # Paddle exports these functional forms a
     conv3d,
     group_norm,
     layer_norm,
-    softmax,
 )
 from framework.nn.param_attr import ParamAttr, create_parameter
 from framework.data_parallel import DataParallel
@@ -594,6 +601,7 @@ from framework import quantization, slim
 # load last: each imports names from the packages above. The framework is dynamic-graph only:
 # `disable_static` is a no-op, `enable_static` raises (see `framework.framework`).
 from framework import base, framework, tensor
+from framework.tensor.compat_softmax import softmax  # PyTorch-style, as paddle.softmax
 from framework.framework import disable_static, enable_static, in_dynamic_mode
 
 # Constants, as `paddle.pi` and friends.

@@ -25,7 +25,15 @@ from framework.ops.manipulation.inspection import (
     rank,
     shape,
 )
-from framework.ops.manipulation.join import chunk, concat, split, stack, unbind, unstack
+from framework.ops.manipulation.join import (
+    chunk,
+    concat,
+    split,
+    split_with_sizes,
+    stack,
+    unbind,
+    unstack,
+)
 from framework.ops.manipulation.matrices import (
     block_diag,
     cartesian_prod,
@@ -203,6 +211,7 @@ __all__ = [
     "slice",
     "slice_scatter",
     "split",
+    "split_with_sizes",
     "squeeze",
     "squeeze_",
     "stack",
@@ -244,6 +253,18 @@ def _where_method(self, x=None, y=None, name=None):
 
 TENSOR_METHODS = {
     "as_strided": as_strided,
+    # Paddle binds these list-taking and shape functions too; the method form passes the
+    # tensor as the first argument (`t.concat()` is refused, as in Paddle).
+    "broadcast_shape": broadcast_shape,
+    "broadcast_shapes": broadcast_shapes,
+    "broadcast_tensors": broadcast_tensors,
+    "concat": concat,
+    "stack": stack,
+    "is_tensor": is_tensor,
+    "scatter_nd": scatter_nd,
+    "reverse": flip,
+    "take_along_dim": take_along_axis,
+    "clamp": clip,
     "argwhere": argwhere,
     "shard_index": shard_index,
     "__getitem__": getitem,
@@ -282,6 +303,7 @@ TENSOR_METHODS = {
     "scatter": scatter,
     "scatter_nd_add": scatter_nd_add,
     "split": split,
+    "split_with_sizes": split_with_sizes,
     "squeeze": squeeze,
     "squeeze_": squeeze_,
     "t": t,
