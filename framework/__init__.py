@@ -49,6 +49,9 @@ from framework.core.dtype import (
     uint64,
 )
 from framework.core.dtype import float32 as float  # noqa: A001 - Paddle's name `paddle.float`
+from framework.core.dtype import int16 as short
+from framework.core.dtype import int32 as int  # noqa: A001 - Paddle's name `paddle.int`
+from framework.core.dtype import int64 as long
 from framework.core.random import (
     Generator,
     get_cuda_rng_state,
@@ -250,6 +253,8 @@ from framework.ops.reduction import (
 
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
 from framework import linalg
+from framework.linalg import cholesky, eigvalsh  # Paddle has these at top level, outside __all__
+from framework.linalg import inv as inverse
 from framework.ops.linalg import (
     addmm,
     baddbmm,
@@ -559,6 +564,7 @@ from framework.nn.functional import (  # Paddle exports these functional forms a
     conv3d,
     group_norm,
     layer_norm,
+    sigmoid,
 )
 from framework.nn.param_attr import ParamAttr, create_parameter
 from framework.data_parallel import DataParallel
