@@ -34,6 +34,10 @@ from framework.tensor.nn_methods import sigmoid_
 
 # isort: split
 
+from framework.ops.manipulation.tensor_queries import resize_
+
+# isort: split
+
 from framework import (  # noqa: A004 - Paddle's names shadow builtins
     abs,
     abs_,
@@ -871,6 +875,7 @@ __all__ = [
     "repeat_interleave",
     "reshape",
     "reshape_",
+    "resize_",
     "reverse",
     "roll",
     "rot90",

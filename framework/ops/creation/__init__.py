@@ -34,6 +34,7 @@ from framework.ops.creation.log_and_like import (
     rand_like,
     randn_like,
 )
+from framework.ops.creation.new_tensors import TENSOR_METHODS as NEW_TENSOR_METHODS
 from framework.ops.creation.random import (
     bernoulli,
     bernoulli_,
@@ -105,6 +106,7 @@ __all__ = [
 ]
 
 TENSOR_METHODS = {
+    **NEW_TENSOR_METHODS,
     "bernoulli_": bernoulli_,
     "cauchy_": cauchy_,
     "exponential_": exponential_,

@@ -109,6 +109,7 @@ from framework.ops.manipulation.stacking import (
     vstack,
 )
 from framework.ops.manipulation.strided import as_strided
+from framework.ops.manipulation.tensor_queries import TENSOR_METHODS as _QUERY_METHODS
 from framework.ops.manipulation.tile import repeat, repeat_interleave, tile
 from framework.ops.manipulation.transfer import to_place
 from framework.ops.manipulation.transpose import (
@@ -361,3 +362,5 @@ TENSOR_METHODS = {
     "view_as": view_as,
     "vsplit": vsplit,
 }
+
+TENSOR_METHODS |= _QUERY_METHODS
