@@ -52,6 +52,7 @@ cumprod_ = inplace_form(search.cumprod, "cumprod_", keep_dtype=False, keep_shape
 clip_ = inplace_form(manipulation.clip, "clip_")
 clamp_ = clip_
 put_along_axis_ = inplace_form(manipulation.put_along_axis, "put_along_axis_")
+fill_diagonal_tensor_ = inplace_form(manipulation.fill_diagonal_tensor, "fill_diagonal_tensor_")
 renorm_ = inplace_form(linalg.renorm, "renorm_")
 addmm_ = inplace_form(linalg.addmm, "addmm_")
 baddbmm_ = inplace_form(linalg.baddbmm, "baddbmm_")
@@ -96,6 +97,7 @@ __all__ = [
     "cumprod_",
     "cumsum_",
     "equal_",
+    "fill_diagonal_tensor_",
     "greater_equal_",
     "greater_than_",
     "index_add_",

@@ -54,6 +54,7 @@ from framework.ops.manipulation.scatter import (
 )
 from framework.ops.manipulation.scatter_views import (
     diagonal_scatter,
+    fill_diagonal_tensor,
     index_fill,
     index_put,
     index_sample,
@@ -325,6 +326,7 @@ TENSOR_METHODS = {
     "combinations": combinations,
     "diagflat": diagflat,
     "diagonal_scatter": diagonal_scatter,
+    "fill_diagonal_tensor": fill_diagonal_tensor,
     "dsplit": dsplit,
     "hsplit": hsplit,
     "index_fill": index_fill,

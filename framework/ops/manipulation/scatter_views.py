@@ -124,6 +124,19 @@ def diagonal_scatter(
     return x - embed(old) + embed(cast(y, x._data.dtype))
 
 
+def fill_diagonal_tensor(
+    x: Tensor, y: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1, name: str | None = None
+) -> Tensor:
+    """`paddle.Tensor.fill_diagonal_tensor`: `diagonal_scatter` under Paddle's argument names.
+    `y` has `x`'s shape without `dim1` and `dim2`, then the diagonal's length; gradients flow
+    to `x` off the diagonal and to `y`.
+
+        x = framework.zeros([2, 3])
+        x.fill_diagonal_tensor(framework.ones([2]))   # [[1, 0, 0], [0, 1, 0]]
+    """
+    return diagonal_scatter(x, y, offset, dim1, dim2)
+
+
 def index_fill(
     x: Tensor, index: Tensor, axis: int, value: float | Tensor, name: str | None = None
 ) -> Tensor:

@@ -17,6 +17,7 @@ X = RNG.standard_normal((3, 4)).astype(np.float32)
 Y = RNG.standard_normal((3, 4)).astype(np.float32)
 ABOVE_ONE = RNG.uniform(1.2, 3.0, (3, 4)).astype(np.float32)
 IN_UNIT = RNG.uniform(-0.9, 0.9, (3, 4)).astype(np.float32)
+X3 = RNG.standard_normal((2, 3, 4)).astype(np.float32)
 INDEX = np.array([[0, 2, 1, 3], [3, 3, 0, 1], [1, 0, 2, 2]], np.int64)
 
 
@@ -70,6 +71,16 @@ CASES = [
     ("softmax", X[0], (), {}),
     ("softmax", X[None], (), {}),
     ("softmax", X[None, None], (), {}),
+    ("fill_diagonal_tensor", X, (T(np.float32([9, 8, 7])),), {}),
+    ("fill_diagonal_tensor", X, (T(np.float32([9, 8, 7])),), {"offset": 1}),
+    ("fill_diagonal_tensor", X, (T(np.float32([9, 8, 7])),), {"offset": -1, "dim1": 1, "dim2": 0}),
+    (
+        "fill_diagonal_tensor",
+        X3,
+        (T(-np.ones((2, 3), np.float32)),),
+        {"offset": 1, "dim1": 1, "dim2": 2},
+    ),
+    ("fill_diagonal_tensor", X3, (T(-np.ones((4, 2), np.float32)),), {}),
 ]
 
 INPLACE_CASES = [
@@ -86,6 +97,7 @@ INPLACE_CASES = [
     ("put_along_axis_", X, (T(INDEX[:1] % 3), T(Y[:1]), 0), {}),
     ("put_along_axis_", X, (T(INDEX), 9.0, 1), {"reduce": "add"}),
     ("put_along_axis_", X, (T(INDEX[:, :2]), T(Y[:, :2]), 1), {"reduce": "multiply"}),
+    ("fill_diagonal_tensor_", X, (T(np.float32([9, 8, 7])),), {"offset": 1}),
 ]
 
 
