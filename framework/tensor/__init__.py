@@ -16,6 +16,7 @@ here is the function; its module is still importable as `framework.tensor.einsum
 # The submodules load first: importing `framework.tensor.einsum` binds the name `einsum` to
 # the module, and the import of the function below rebinds it, as in Paddle.
 from framework.tensor import (
+    array,
     attribute,
     creation,
     linalg,
@@ -35,6 +36,7 @@ from framework.tensor.nn_methods import sigmoid_
 # isort: split
 
 from framework.ops.manipulation.tensor_queries import resize_
+from framework.tensor.array import array_length, array_read, array_write, create_array
 
 # isort: split
 
@@ -541,6 +543,9 @@ __all__ = [
     "argmin",
     "argsort",
     "argwhere",
+    "array_length",
+    "array_read",
+    "array_write",
     "as_complex",
     "as_real",
     "polar",
@@ -615,6 +620,7 @@ __all__ = [
     "cosh_",
     "count_nonzero",
     "cov",
+    "create_array",
     "create_parameter",
     "cross",
     "cummax",
