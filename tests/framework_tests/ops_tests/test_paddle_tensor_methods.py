@@ -18,6 +18,9 @@ Y = RNG.standard_normal((3, 4)).astype(np.float32)
 ABOVE_ONE = RNG.uniform(1.2, 3.0, (3, 4)).astype(np.float32)
 IN_UNIT = RNG.uniform(-0.9, 0.9, (3, 4)).astype(np.float32)
 X3 = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+# inf and nan on the diagonal (and inf off it): filling must replace them exactly.
+NONFINITE = X.copy()
+NONFINITE[0, 0], NONFINITE[1, 1], NONFINITE[0, 2] = np.inf, np.nan, -np.inf
 INDEX = np.array([[0, 2, 1, 3], [3, 3, 0, 1], [1, 0, 2, 2]], np.int64)
 
 
@@ -81,6 +84,7 @@ CASES = [
         {"offset": 1, "dim1": 1, "dim2": 2},
     ),
     ("fill_diagonal_tensor", X3, (T(-np.ones((4, 2), np.float32)),), {}),
+    ("fill_diagonal_tensor", NONFINITE, (T(np.float32([9, 8, 7])),), {}),
 ]
 
 INPLACE_CASES = [
