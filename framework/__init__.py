@@ -49,6 +49,9 @@ from framework.core.dtype import (
     uint64,
 )
 from framework.core.dtype import float32 as float  # noqa: A001 - Paddle's name `paddle.float`
+from framework.core.dtype import int16 as short
+from framework.core.dtype import int32 as int  # noqa: A001 - Paddle's name `paddle.int`
+from framework.core.dtype import int64 as long
 from framework.core.random import (
     Generator,
     get_cuda_rng_state,
@@ -88,6 +91,7 @@ from framework.ops.creation import (
     empty_like,
     eye,
     full,
+    fill_constant,
     full_like,
     geometric_,
     linspace,
@@ -217,6 +221,9 @@ from framework.ops.math import (
     tan_,
     tanh,
     tanh_,
+    acosh_,
+    asinh_,
+    atanh_,
     trunc,
     trunc_,
 )
@@ -247,6 +254,8 @@ from framework.ops.reduction import (
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
 from framework import linalg
 from framework import fft
+from framework.linalg import cholesky, eigvalsh  # Paddle has these at top level, outside __all__
+from framework.linalg import inv as inverse
 from framework.ops.linalg import (
     addmm,
     baddbmm,
@@ -300,6 +309,7 @@ from framework.ops.manipulation import (
     scatter_nd,
     scatter_nd_add,
     split,
+    split_with_sizes,
     squeeze,
     squeeze_,
     stack,
@@ -466,6 +476,9 @@ from framework.ops.inplace_forms import (
     cast_,
     cumprod_,
     cumsum_,
+    clamp_,
+    clip_,
+    put_along_axis_,
     equal_,
     greater_equal_,
     greater_than_,
@@ -552,7 +565,7 @@ from framework.nn.functional import (  # Paddle exports these functional forms a
     conv3d,
     group_norm,
     layer_norm,
-    softmax,
+    sigmoid,
 )
 from framework.nn.param_attr import ParamAttr, create_parameter
 from framework.data_parallel import DataParallel
@@ -595,6 +608,7 @@ from framework import quantization, slim
 # load last: each imports names from the packages above. The framework is dynamic-graph only:
 # `disable_static` is a no-op, `enable_static` raises (see `framework.framework`).
 from framework import base, framework, tensor
+from framework.tensor.compat_softmax import softmax  # PyTorch-style, as paddle.softmax
 from framework.framework import disable_static, enable_static, in_dynamic_mode
 
 # Constants, as `paddle.pi` and friends.

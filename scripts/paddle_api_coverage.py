@@ -1,11 +1,13 @@
 """How much of Paddle's public API `import framework as paddle` covers: prints JSON.
 
-For paddle, paddle.linalg, paddle.fft, paddle.nn.functional, paddle.optimizer,
+For paddle, paddle.linalg, paddle.fft, paddle.nn, paddle.nn.functional, paddle.optimizer,
 paddle.optimizer.lr and paddle.vision.models, counts the names in Paddle's `__all__` that the
 matching framework module has (importable by its dotted path, as Paddle code imports it).
-paddle.tensor has no `__all__`: its public functions are its non-module public attributes, and its
-`tensor_method_func` list is what Paddle binds onto Tensor, checked against `framework.Tensor`.
-Needs paddlepaddle installed.
+paddle.tensor has no `__all__`: its public functions are its non-module public attributes, and
+its `tensor_method_func` list is what Paddle binds onto Tensor, checked against
+`framework.Tensor`. "paddle.Tensor (dir)" is every public name of `dir(paddle.Tensor)`, which
+adds the methods Paddle's C++ and patch modules bind (`x.float()`, `x.new_zeros`, sparse and
+distributed ones). Needs paddlepaddle installed.
 
     .venv/bin/python scripts/paddle_api_coverage.py [--missing]
 """
@@ -15,8 +17,12 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
 import sys
 import types
+
+# Measure this checkout's framework, not whichever one the virtualenv's editable install names.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Paddle loads first: its own libdnnl must bind before ours (see tests/framework_tests/conftest.py).
 import paddle  # noqa: F401
@@ -27,6 +33,7 @@ MODULES = (
     "paddle",
     "paddle.linalg",
     "paddle.fft",
+    "paddle.nn",
     "paddle.nn.functional",
     "paddle.tensor",
     "paddle.optimizer",
@@ -70,9 +77,14 @@ def method_coverage() -> dict:
     return _entry("paddle.Tensor methods", public, lambda n: hasattr(framework.Tensor, n))
 
 
+def tensor_dir_coverage() -> dict:
+    public = sorted(n for n in dir(paddle.Tensor) if not n.startswith("_"))
+    return _entry("paddle.Tensor (dir)", public, lambda n: hasattr(framework.Tensor, n))
+
+
 def main() -> None:
     show_missing = "--missing" in sys.argv
-    report = [coverage(name) for name in MODULES] + [method_coverage()]
+    report = [coverage(name) for name in MODULES] + [method_coverage(), tensor_dir_coverage()]
     if not show_missing:
         for entry in report:
             entry["missing"] = len(entry["missing"])

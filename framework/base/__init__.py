@@ -31,6 +31,7 @@ from framework.base.initializer import set_global_initializer
 from framework.base.param_attr import ParamAttr
 from framework.core.autograd import grad as gradients
 from framework.core.backend import CPUPlace, CUDAPlace, is_compiled_with_cuda
+from framework.core.runtime_switches import get_flags, set_flags
 from framework.core.tensor import Tensor
 
 __all__ = [
@@ -47,12 +48,14 @@ __all__ = [
     "dygraph",
     "enable_dygraph",
     "framework",
+    "get_flags",
     "gradients",
     "in_dygraph_mode",
     "initializer",
     "is_compiled_with_cuda",
     "param_attr",
     "program_guard",
+    "set_flags",
     "set_global_initializer",
     "unique_name",
 ]

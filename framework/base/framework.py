@@ -7,6 +7,7 @@ raises NotImplementedError that points at `framework.jit.to_static`.
 
 from __future__ import annotations
 
+from framework.core.runtime_switches import get_flags, set_flags
 from framework.core.tensor import Parameter
 from framework.framework import in_dynamic_mode
 
@@ -54,7 +55,9 @@ __all__ = [
     "Program",
     "default_main_program",
     "default_startup_program",
+    "get_flags",
     "in_dygraph_mode",
     "in_dynamic_mode",
     "program_guard",
+    "set_flags",
 ]

@@ -29,6 +29,8 @@ class Tensor:
         "name",
         "_hooks",
         "persistable",
+        # Left unset until the first in-place op, so making a tensor costs nothing more.
+        "_inplace_version",
         "__weakref__",
     )
     # Make NumPy defer to our reflected operators: `ndarray + Tensor` gives a Tensor.
@@ -108,6 +110,16 @@ class Tensor:
         framework.zeros([3, 2], dtype="float16").element_size()   # 2
         """
         return int(self._data.dtype.itemsize)
+
+    @property
+    def inplace_version(self) -> int:
+        """How many in-place ops (`x.add_(y)`, `x[0] = 1`, `x.reshape_(...)`) have changed this
+        tensor since it was made, as Paddle counts them; `clone()` starts again at 0.
+
+            x = framework.ones([2]); x.exp_(); x[0] = 3.0
+            x.inplace_version   # 2
+        """
+        return getattr(self, "_inplace_version", 0)
 
     @property
     def is_leaf(self) -> bool:

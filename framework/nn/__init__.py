@@ -2,6 +2,11 @@
 
 # --- layers, containers, activations, losses, initializers (owner: nn layers) ------------------
 from framework.nn import functional, initializer
+
+# Paddle keeps `paddle.nn.loss` as an attribute naming `paddle.nn.layer.loss` (older scripts and
+# its own tests use `paddle.nn.loss.CrossEntropyLoss`); like Paddle's, it is not importable as
+# `import framework.nn.loss`.
+from framework.nn.layer import loss
 from framework.nn.layer.activation import (
     CELU,
     ELU,

@@ -49,6 +49,10 @@ transpose_ = inplace_form(manipulation.transpose, "transpose_", keep_shape=False
 t_ = inplace_form(manipulation.t, "t_", keep_shape=False)
 cumsum_ = inplace_form(search.cumsum, "cumsum_", keep_dtype=False, keep_shape=False)
 cumprod_ = inplace_form(search.cumprod, "cumprod_", keep_dtype=False, keep_shape=False)
+clip_ = inplace_form(manipulation.clip, "clip_")
+clamp_ = clip_
+put_along_axis_ = inplace_form(manipulation.put_along_axis, "put_along_axis_")
+fill_diagonal_tensor_ = inplace_form(manipulation.fill_diagonal_tensor, "fill_diagonal_tensor_")
 renorm_ = inplace_form(linalg.renorm, "renorm_")
 addmm_ = inplace_form(linalg.addmm, "addmm_")
 baddbmm_ = inplace_form(linalg.baddbmm, "baddbmm_")
@@ -88,9 +92,12 @@ __all__ = [
     "bitwise_right_shift_",
     "bitwise_xor_",
     "cast_",
+    "clamp_",
+    "clip_",
     "cumprod_",
     "cumsum_",
     "equal_",
+    "fill_diagonal_tensor_",
     "greater_equal_",
     "greater_than_",
     "index_add_",
@@ -106,6 +113,7 @@ __all__ = [
     "masked_fill_",
     "masked_scatter_",
     "not_equal_",
+    "put_along_axis_",
     "renorm_",
     "scatter_",
     "scatter_add_",
@@ -116,5 +124,6 @@ __all__ = [
     "where_",
 ]
 
-# Paddle binds all of them onto Tensor except `where_`, whose first argument is the condition.
-TENSOR_METHODS = {name: globals()[name] for name in __all__ if name != "where_"}
+# Paddle binds all of them onto Tensor. `where_`'s first argument is the condition, so
+# `cond.where_(x, y)` changes and returns `x`, as Paddle's does.
+TENSOR_METHODS = {name: globals()[name] for name in __all__}

@@ -16,6 +16,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     empty,
     empty_like,
     eye,
+    fill_constant,
     full,
     full_like,
     geometric_,
@@ -33,6 +34,7 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     zeros,
     zeros_like,
 )
+from framework.ops.manipulation.tensor_queries import resize_
 
 __all__ = [
     "arange",
@@ -46,6 +48,7 @@ __all__ = [
     "empty",
     "empty_like",
     "eye",
+    "fill_constant",
     "full",
     "full_like",
     "geometric_",
@@ -54,6 +57,7 @@ __all__ = [
     "ones",
     "ones_like",
     "range",
+    "resize_",
     "to_tensor",
     "tril",
     "tril_",

@@ -11,6 +11,7 @@ from framework.core.autograd import Function, is_grad_enabled
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.math.complex_parts import conj_grad
+from framework.ops.math.inplace import inplace_form
 
 
 def sigmoid_array(x):
@@ -135,6 +136,14 @@ class HardSwish(Function):
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
     """`1 / (1 + exp(-x))`, elementwise."""
     return Sigmoid().apply(*amp_cast("sigmoid", x))
+
+
+sigmoid_ = inplace_form(sigmoid, "sigmoid_")
+sigmoid_.__doc__ = """In-place `sigmoid`: `x` becomes `1 / (1 + exp(-x))` and is returned (same
+shape and dtype; refused on a leaf that requires a gradient), as `paddle.Tensor.sigmoid_`.
+
+    x = framework.to_tensor([0.0, 2.0]); x.sigmoid_()   # x is now [0.5, 0.8808]
+"""
 
 
 def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:

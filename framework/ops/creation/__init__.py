@@ -7,6 +7,7 @@ from framework.ops.creation.constant import (
     check_shape,
     empty,
     empty_like,
+    fill_constant,
     full,
     full_like,
     ones,
@@ -33,6 +34,7 @@ from framework.ops.creation.log_and_like import (
     rand_like,
     randn_like,
 )
+from framework.ops.creation.new_tensors import TENSOR_METHODS as NEW_TENSOR_METHODS
 from framework.ops.creation.random import (
     bernoulli,
     bernoulli_,
@@ -72,6 +74,7 @@ __all__ = [
     "eye",
     "from_dlpack",
     "from_numpy",
+    "fill_constant",
     "full",
     "full_like",
     "geometric_",
@@ -103,6 +106,7 @@ __all__ = [
 ]
 
 TENSOR_METHODS = {
+    **NEW_TENSOR_METHODS,
     "bernoulli_": bernoulli_,
     "cauchy_": cauchy_,
     "exponential_": exponential_,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from framework.core.autograd import Function
 from framework.core.tensor import Tensor, to_tensor
-from framework.ops.manipulation.inplace import rebind
+from framework.ops.manipulation.inplace import bump_version, rebind
 
 
 class Assign(Function):
@@ -35,5 +35,6 @@ def assign(x: object, output: Tensor | None = None) -> Tensor:
         # A leaf (a parameter, a buffer): its value is replaced and it stays what it was, so
         # `assign(value, param)` initialises a trainable parameter, as in Paddle.
         output._data = result._data
+        bump_version(output)
         return output
     return rebind(output, result)

@@ -13,6 +13,7 @@ import numpy as np
 from framework.core import backend
 from framework.core import dtype as dtypes
 from framework.core.tensor import Tensor
+from framework.ops.manipulation.inplace import rebind
 
 ShapeLike = int | Sequence[int] | Tensor
 
@@ -76,6 +77,37 @@ def full(shape: ShapeLike, fill_value: object, dtype: object = None, name: str |
     value = _scalar(fill_value)
     xp = backend.current_xp()
     return Tensor._wrap(xp.full(as_shape(shape), value, dtype=_fill_dtype(value, dtype)))
+
+
+def fill_constant(
+    shape: ShapeLike,
+    dtype: object,
+    value: object,
+    force_cpu: bool = False,
+    out: Tensor | None = None,
+    place: object = None,
+    name: str | None = None,
+) -> Tensor:
+    """A tensor of `shape` (list, tuple or int Tensor) and `dtype` filled with `value` (a number,
+    bool or 0-d Tensor), as `paddle.tensor.fill_constant`, Paddle's older spelling of `full`.
+
+    With `out` (which must already have `dtype`, as Paddle requires) the result is written into
+    that tensor, which keeps its identity but takes the new shape, and is returned. `force_cpu`
+    and `place` are accepted for Paddle's signature; the tensor is made on the current device.
+
+        framework.tensor.fill_constant([2, 3], "int64", 7)   # int64 [2, 3] of sevens
+    """
+    result = full(shape, value, dtype)
+    if out is None:
+        return result
+    if not isinstance(out, Tensor):
+        raise TypeError(f"fill_constant: out must be a Tensor, got {type(out).__name__}")
+    if out.dtype != result.dtype:
+        raise TypeError(
+            "Required out.dtype == dtype if specifying out, but received "
+            f"{out.dtype} != {result.dtype}"
+        )
+    return rebind(out, result, count_version=False)
 
 
 def empty(shape: ShapeLike, dtype: object = None, name: str | None = None) -> Tensor:

@@ -49,8 +49,21 @@ __all__ = [
     "not_equal",
 ]
 
+# Paddle's short and torch-style names for the comparisons, bound as methods too (`x.gt(y)`).
+COMPARISON_ALIASES = {
+    "eq": equal,
+    "ne": not_equal,
+    "lt": less_than,
+    "less": less_than,
+    "le": less_equal,
+    "gt": greater_than,
+    "greater": greater_than,
+    "ge": greater_equal,
+}
+
 TENSOR_METHODS = (
     {name: globals()[name] for name in __all__}
+    | COMPARISON_ALIASES
     | OPERATORS
     | {
         "__and__": bitwise_and,

@@ -25,7 +25,15 @@ from framework.ops.manipulation.inspection import (
     rank,
     shape,
 )
-from framework.ops.manipulation.join import chunk, concat, split, stack, unbind, unstack
+from framework.ops.manipulation.join import (
+    chunk,
+    concat,
+    split,
+    split_with_sizes,
+    stack,
+    unbind,
+    unstack,
+)
 from framework.ops.manipulation.matrices import (
     block_diag,
     cartesian_prod,
@@ -46,6 +54,7 @@ from framework.ops.manipulation.scatter import (
 )
 from framework.ops.manipulation.scatter_views import (
     diagonal_scatter,
+    fill_diagonal_tensor,
     index_fill,
     index_put,
     index_sample,
@@ -101,6 +110,7 @@ from framework.ops.manipulation.stacking import (
     vstack,
 )
 from framework.ops.manipulation.strided import as_strided
+from framework.ops.manipulation.tensor_queries import TENSOR_METHODS as _QUERY_METHODS
 from framework.ops.manipulation.tile import repeat, repeat_interleave, tile
 from framework.ops.manipulation.transfer import to_place
 from framework.ops.manipulation.transpose import (
@@ -203,6 +213,7 @@ __all__ = [
     "slice",
     "slice_scatter",
     "split",
+    "split_with_sizes",
     "squeeze",
     "squeeze_",
     "stack",
@@ -244,6 +255,18 @@ def _where_method(self, x=None, y=None, name=None):
 
 TENSOR_METHODS = {
     "as_strided": as_strided,
+    # Paddle binds these list-taking and shape functions too; the method form passes the
+    # tensor as the first argument (`t.concat()` is refused, as in Paddle).
+    "broadcast_shape": broadcast_shape,
+    "broadcast_shapes": broadcast_shapes,
+    "broadcast_tensors": broadcast_tensors,
+    "concat": concat,
+    "stack": stack,
+    "is_tensor": is_tensor,
+    "scatter_nd": scatter_nd,
+    "reverse": flip,
+    "take_along_dim": take_along_axis,
+    "clamp": clip,
     "argwhere": argwhere,
     "shard_index": shard_index,
     "__getitem__": getitem,
@@ -282,6 +305,7 @@ TENSOR_METHODS = {
     "scatter": scatter,
     "scatter_nd_add": scatter_nd_add,
     "split": split,
+    "split_with_sizes": split_with_sizes,
     "squeeze": squeeze,
     "squeeze_": squeeze_,
     "t": t,
@@ -302,6 +326,7 @@ TENSOR_METHODS = {
     "combinations": combinations,
     "diagflat": diagflat,
     "diagonal_scatter": diagonal_scatter,
+    "fill_diagonal_tensor": fill_diagonal_tensor,
     "dsplit": dsplit,
     "hsplit": hsplit,
     "index_fill": index_fill,
@@ -339,3 +364,5 @@ TENSOR_METHODS = {
     "view_as": view_as,
     "vsplit": vsplit,
 }
+
+TENSOR_METHODS |= _QUERY_METHODS

@@ -13,6 +13,7 @@ import numpy as np
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
+from framework.ops.manipulation.join import tensor_list
 from framework.ops.manipulation.shape import reshape
 
 
@@ -101,7 +102,7 @@ def broadcast_shape(x_shape: Sequence[int], y_shape: Sequence[int]) -> list[int]
 
 def broadcast_tensors(input: Sequence[Tensor], name: str | None = None) -> list[Tensor]:  # noqa: A002
     """Broadcast all tensors in `input` to their common shape."""
-    tensors = list(input)
+    tensors = tensor_list(input, "broadcast_tensors", "input")
     try:
         shape = np.broadcast_shapes(*(tuple(t._data.shape) for t in tensors))
     except ValueError:

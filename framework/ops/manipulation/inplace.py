@@ -21,10 +21,21 @@ def check_inplace(x: Tensor, op: str) -> None:
         )
 
 
-def rebind(x: Tensor, result: Tensor) -> Tensor:
-    """Make `x` the tensor `result` is (data and graph position) and return `x`."""
+def rebind(x: Tensor, result: Tensor, count_version: bool = True) -> Tensor:
+    """Make `x` the tensor `result` is (data and graph position) and return `x`.
+
+    This is one in-place change, so `x.inplace_version` goes up by one unless `count_version`
+    is off (`fill_constant(out=x)` leaves it, as Paddle's does).
+    """
+    if count_version:
+        bump_version(x)
     x._data = result._data
     x._node = result._node
     x._out_index = result._out_index
     x.stop_gradient = result.stop_gradient
     return x
+
+
+def bump_version(x: Tensor) -> None:
+    """Count one in-place change of `x` (read back as `x.inplace_version`)."""
+    x._inplace_version = getattr(x, "_inplace_version", 0) + 1

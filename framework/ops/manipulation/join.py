@@ -82,12 +82,23 @@ def _check_axis(axis: int, ndim: int, op: str) -> int:
     return axis % ndim
 
 
+def tensor_list(x: Sequence[Tensor], op: str, argument: str) -> list[Tensor]:
+    """`x` as a list of tensors. A single Tensor is refused, as Paddle refuses it, rather than
+    iterated along its first dim: `t.concat()` (the method form) would otherwise silently
+    flatten `t`."""
+    if isinstance(x, Tensor):
+        raise ValueError(
+            f"{op}(): argument '{argument}' (position 0) must be list of Tensors, but got Tensor"
+        )
+    return list(x)
+
+
 def concat(x: Sequence[Tensor], axis: int | Tensor = 0, name: str | None = None) -> Tensor:
     """Join tensors of the same dtype along an existing `axis`; other dims must match.
 
     framework.concat([framework.ones([2, 3]), framework.zeros([1, 3])]).shape   # [3, 3]
     """
-    tensors = list(x)
+    tensors = tensor_list(x, "concat", "x")
     if not tensors:
         raise ValueError("concat: needs at least one tensor")
     first = tensors[0]
@@ -117,7 +128,7 @@ def stack(x: Sequence[Tensor], axis: int = 0, name: str | None = None) -> Tensor
 
     framework.stack([framework.ones([2, 3])] * 4, axis=1).shape   # [2, 4, 3]
     """
-    tensors = list(x)
+    tensors = tensor_list(x, "stack", "x")
     if not tensors:
         raise ValueError("stack: needs at least one tensor")
     first = tensors[0]
@@ -168,6 +179,24 @@ def split(
     """
     axis = _check_axis(_axis_value(axis), x._data.ndim, "split")
     sizes = _section_sizes(x._data.shape[axis], num_or_sections, axis)
+    return list(Split(axis, sizes).apply(x))
+
+
+def split_with_sizes(x: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
+    """Split `x` along `dim` into parts of exactly `split_sizes` (they must add up to the size
+    of `dim`; no -1), as `paddle.Tensor.split_with_sizes`.
+
+        a, b = framework.ones([5, 2]).split_with_sizes([2, 3])   # shapes [2, 2] and [3, 2]
+    """
+    sizes = [int(s) for s in split_sizes]
+    axis = _check_axis(_axis_value(dim), x._data.ndim, "split_with_sizes")
+    # Paddle's messages, so that code matching on them carries over.
+    if any(s < 0 for s in sizes):
+        raise ValueError("split_with_sizes expects split_sizes have only non-negative entries")
+    if sum(sizes) != x._data.shape[axis]:
+        raise ValueError(
+            f"Split sizes add up to {sum(sizes)} but got the tensor's size of {x._data.shape[axis]}"
+        )
     return list(Split(axis, sizes).apply(x))
 
 

@@ -21,6 +21,7 @@ from framework.ops.manipulation.indexing import getitem
 from framework.ops.manipulation.join import stack
 from framework.ops.manipulation.scatter import ADD, ASSIGN, Put, put_along_axis
 from framework.ops.manipulation.shape import Reshape
+from framework.ops.manipulation.where import where
 
 
 def _axis(axis: int, ndim: int, op: str) -> int:
@@ -120,8 +121,23 @@ def diagonal_scatter(
         # apply would take over the first's place and x's diagonal would keep its gradient.
         return DiagEmbed(tuple(x._data.shape), int(offset), axis1 % ndim, axis2 % ndim).apply(t)
 
-    # x - embed(diag(x)) zeroes the diagonal exactly; adding embed(y) then writes y exactly.
-    return x - embed(old) + embed(cast(y, x._data.dtype))
+    # Selecting rather than subtracting diag(x) keeps y exact where x's diagonal holds inf or
+    # nan (inf - inf would be nan); the gradient goes to x off the diagonal and to y on it.
+    on_diagonal = embed(Tensor._wrap(get_array_module(x._data).ones(old._data.shape, bool)))
+    return where(on_diagonal, embed(cast(y, x._data.dtype)), x)
+
+
+def fill_diagonal_tensor(
+    x: Tensor, y: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1, name: str | None = None
+) -> Tensor:
+    """`paddle.Tensor.fill_diagonal_tensor`: `diagonal_scatter` under Paddle's argument names.
+    `y` has `x`'s shape without `dim1` and `dim2`, then the diagonal's length; gradients flow
+    to `x` off the diagonal and to `y`.
+
+        x = framework.zeros([2, 3])
+        x.fill_diagonal_tensor(framework.ones([2]))   # [[1, 0, 0], [0, 1, 0]]
+    """
+    return diagonal_scatter(x, y, offset, dim1, dim2)
 
 
 def index_fill(

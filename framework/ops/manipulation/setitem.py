@@ -14,7 +14,7 @@ from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.manipulation.cast import cast
 from framework.ops.manipulation.indexing import normalize_key
-from framework.ops.manipulation.inplace import check_inplace, rebind
+from framework.ops.manipulation.inplace import bump_version, check_inplace, rebind
 from framework.ops.manipulation.scatter import Put
 from framework.ops.manipulation.shape import reshape
 
@@ -42,6 +42,7 @@ def setitem(x: Tensor, key: object, value: object) -> None:
         if not getattr(x._data.flags, "writeable", True):
             x._data = x._data.copy()
         x._data[key] = array
+        bump_version(x)
         return
     check_inplace(x, "__setitem__")
     if isinstance(value, Tensor):

@@ -56,9 +56,12 @@ from framework.ops.math.float_parts import (
 from framework.ops.math.inplace import (
     abs_,
     acos_,
+    acosh_,
     add_,
     asin_,
+    asinh_,
     atan_,
+    atanh_,
     ceil_,
     copysign_,
     cos_,
@@ -171,6 +174,7 @@ __all__ = [
     "acos",
     "acos_",
     "acosh",
+    "acosh_",
     "add",
     "add_n",
     "angle",
@@ -182,10 +186,12 @@ __all__ = [
     "asin",
     "asin_",
     "asinh",
+    "asinh_",
     "atan",
     "atan2",
     "atan_",
     "atanh",
+    "atanh_",
     "ceil",
     "complex",
     "conj",
@@ -337,9 +343,20 @@ def _reflected_pow(x: Tensor, base: float) -> Tensor:
     return rpow(x, base)
 
 
+# Paddle's short names, bound as methods too (`x.mul(y)`, `x.div_(y)`).
+_ALIASES = {
+    "div": divide,
+    "div_": divide_,
+    "mul": multiply,
+    "mul_": multiply_,
+    "sub_": subtract_,
+    "negative": neg,
+}
+
 TENSOR_METHODS = (
-    {name: globals()[name] for name in __all__ if name not in ("add_n", "complex")}
+    {name: globals()[name] for name in __all__ if name != "complex"}
     | _METHOD_ONLY
+    | _ALIASES
     | {
         "__add__": add,
         "__radd__": reflected(add),

@@ -24,6 +24,7 @@ from framework.ops.math import (
     classification,
     exponential,
     float_parts,
+    inverse_hyperbolic,
     power,
     rounding,
     special,
@@ -95,6 +96,9 @@ atan_ = inplace_form(trigonometric.atan, "atan_")
 sinh_ = inplace_form(trigonometric.sinh, "sinh_")
 cosh_ = inplace_form(trigonometric.cosh, "cosh_")
 tanh_ = inplace_form(trigonometric.tanh, "tanh_")
+acosh_ = inplace_form(inverse_hyperbolic.acosh, "acosh_")
+asinh_ = inplace_form(inverse_hyperbolic.asinh, "asinh_")
+atanh_ = inplace_form(inverse_hyperbolic.atanh, "atanh_")
 erf_ = inplace_form(special.erf, "erf_")
 erfinv_ = inplace_form(special_functions.erfinv, "erfinv_")
 lgamma_ = inplace_form(special_functions.lgamma, "lgamma_")

@@ -20,6 +20,7 @@ import framework as paddle
 ROOT = Path(__file__).resolve().parents[3]
 
 TENSOR_SUBMODULES = (
+    "array",
     "attribute",
     "creation",
     "einsum",
@@ -41,6 +42,11 @@ _ELSEWHERE = {
     "sub_": framework.subtract_,
     "inverse": framework.linalg.inv,
     "sigmoid": framework.nn.functional.sigmoid,
+    # Tensor arrays are lists in dynamic mode; their functions live only under paddle.tensor.
+    "create_array": framework.tensor.array.create_array,
+    "array_write": framework.tensor.array.array_write,
+    "array_read": framework.tensor.array.array_read,
+    "array_length": framework.tensor.array.array_length,
 }
 
 

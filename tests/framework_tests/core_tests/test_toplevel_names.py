@@ -136,9 +136,11 @@ def test_set_printoptions_changes_the_repr():
 
 def test_functional_aliases_are_the_functional_ops():
     functional = framework.nn.functional
-    for name in ("conv1d", "conv2d", "conv3d", "group_norm", "layer_norm", "softmax",
+    for name in ("conv1d", "conv2d", "conv3d", "group_norm", "layer_norm",
                  "adaptive_avg_pool1d"):  # fmt: skip
         assert getattr(framework, name) is getattr(functional, name)
+    # paddle.softmax is Paddle's PyTorch-style softmax(input, dim), not F.softmax(x, axis).
+    assert framework.softmax is framework.tensor.compat_softmax.softmax
 
 
 def test_batch_groups_a_reader_like_paddle(paddle):

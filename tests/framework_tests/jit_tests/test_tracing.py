@@ -207,6 +207,15 @@ def test_outputs_must_come_from_recorded_ops() -> None:
     assert "not computed from the inputs" in str(info.value)
 
 
+def test_a_resized_traced_tensor_is_reported_not_baked_in() -> None:
+    # resize_ copies data outside any op; an op reading the copy must not freeze it as a constant.
+    with pytest.raises(TracingError) as info:
+        trace_layer(lambda x: (x * 2.0).resize_([2, 2]), _spec(None, 3))
+    assert "not computed from the inputs" in str(info.value)
+    with pytest.raises(GraphDivergenceError, match="no recorded op computes"):
+        trace_layer(lambda x: (x * 2.0).resize_([2, 2]) + 1.0, _spec(None, 3))
+
+
 def test_a_traced_graph_runs_like_eager_at_new_batch_sizes() -> None:
     from framework.inference import Executor
 
