@@ -15,12 +15,30 @@ from framework.ops.manipulation import flatten
 
 
 class Linear(Layer):
-    """`y = x @ weight + bias` over the last axis; `weight` is `[in_features, out_features]`
-    (Paddle's layout, the transpose of PyTorch's), initialised XavierUniform, bias zeros.
-    `bias_attr=False` drops the bias.
+    """A fully connected layer, `y = x @ weight + bias` over the last axis, as `paddle.nn.Linear`.
 
-        fc = framework.nn.Linear(784, 10)
-        fc(framework.randn([64, 784])).shape   # [64, 10]
+    `weight` is `[in_features, out_features]` (Paddle's layout, the transpose of PyTorch's),
+    initialised XavierUniform; the bias is `[out_features]` and starts at zero.
+
+    Args:
+        in_features (int): size of the last axis of the input.
+        out_features (int): size of the last axis of the output.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[*, in_features]`, float32 or float64 (any number of leading axes).
+        - output: `[*, out_features]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> fc = paddle.nn.Linear(4, 3)
+        >>> fc.weight.shape
+        paddle.Size([4, 3])
+        >>> y = fc(paddle.ones([2, 4]))
+        >>> y.shape, y.dtype == paddle.float32
+        (paddle.Size([2, 3]), True)
     """
 
     def __init__(
@@ -64,7 +82,18 @@ class Linear(Layer):
 
 
 class Identity(Layer):
-    """Returns its input unchanged (any constructor arguments are ignored)."""
+    """Return the input unchanged, as `paddle.nn.Identity`; constructor arguments are ignored.
+
+    Shape:
+        - x: any shape and dtype (float32, int64, ...).
+        - output: `x` itself, same shape and dtype.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> paddle.nn.Identity(54, unused="ok")(x) is x
+        True
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -74,7 +103,23 @@ class Identity(Layer):
 
 
 class Flatten(Layer):
-    """Merge the axes `start_axis..stop_axis` into one (default: all but the batch axis)."""
+    """Merge the axes `start_axis..stop_axis` into one, as `paddle.nn.Flatten`.
+
+    Args:
+        start_axis (int, optional): first axis to merge. Default: 1 (keeps the batch axis).
+        stop_axis (int, optional): last axis to merge. Default: -1.
+
+    Shape:
+        - x: `[N, d1, d2, ...]` of any dtype.
+        - output: the merged axes replaced by their product, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.Flatten()(paddle.ones([2, 3, 4, 5])).shape
+        paddle.Size([2, 60])
+        >>> paddle.nn.Flatten(0, 1)(paddle.ones([2, 3, 4])).shape
+        paddle.Size([6, 4])
+    """
 
     def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
         super().__init__()
@@ -107,8 +152,36 @@ class Unflatten(Layer):
 
 
 class Embedding(Layer):
-    """A lookup table `weight[num_embeddings, embedding_dim]` indexed by int ids; the row
-    `padding_idx` starts at zero and gets no gradient."""
+    """A lookup table `weight[num_embeddings, embedding_dim]` indexed by int ids, as
+    `paddle.nn.Embedding`.
+
+    The row `padding_idx` (if set) is zero and gets no gradient.
+
+    Args:
+        num_embeddings (int): size of the vocabulary.
+        embedding_dim (int): size of each embedding vector.
+        padding_idx (int, optional): an id whose row stays zero; negative counts from the end.
+        max_norm (float, optional): rows with a larger norm are rescaled to it on lookup.
+        norm_type (float, optional): the p of the norm used by `max_norm`. Default: 2.0.
+        sparse (bool, optional): accepted for Paddle's signature; gradients are dense.
+        weight_attr (ParamAttr, optional): the table's attribute (initializer, name).
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: int32 or int64 ids of any shape `[*]`.
+        - output: `[*, embedding_dim]`, float32.
+
+    Examples:
+        >>> import framework as paddle
+        >>> emb = paddle.nn.Embedding(10, 3, padding_idx=0)
+        >>> ids = paddle.to_tensor([[0, 2], [5, 9]], dtype="int64")
+        >>> out = emb(ids)
+        >>> out.shape, out.dtype == paddle.float32
+        (paddle.Size([2, 2, 3]), True)
+        >>> out[0, 0]
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [0., 0., 0.])
+    """
 
     def __init__(
         self,

@@ -20,8 +20,34 @@ def _check_p(p: float) -> float:
 
 
 class Dropout(Layer):
-    """Zero each element with probability `p` in training (scaling the rest by 1/(1-p) in the
-    default 'upscale_in_train' mode); the identity in eval mode."""
+    """Zero each element with probability `p` in training, as `paddle.nn.Dropout`.
+
+    With `mode='upscale_in_train'` (the default) the kept elements are scaled by `1 / (1 - p)`
+    in training and the layer is the identity in eval; 'downscale_in_infer' scales by `1 - p` in
+    eval instead. `axis` drops whole slices along the given axes.
+
+    Args:
+        p (float, optional): probability of zeroing an element. Default: 0.5.
+        axis (int|list, optional): axes along which one mask is shared. Default: None.
+        mode (str, optional): 'upscale_in_train' or 'downscale_in_infer'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> drop = paddle.nn.Dropout(p=0.5)
+        >>> x = paddle.ones([2, 3])
+        >>> drop(x).shape
+        paddle.Size([2, 3])
+        >>> _ = drop.eval()
+        >>> drop(x)
+        Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 1., 1.],
+                [1., 1., 1.]])
+    """
 
     def __init__(
         self,
@@ -52,7 +78,24 @@ class Dropout(Layer):
 
 
 class Dropout2D(Layer):
-    """Zero whole channels of an NCHW (or NHWC) input with probability `p` in training."""
+    """Zero whole channels of an NCHW (or NHWC) input with probability `p`, as
+    `paddle.nn.Dropout2D`; kept channels are scaled by `1 / (1 - p)` in training.
+
+    Args:
+        p (float, optional): probability of zeroing a channel. Default: 0.5.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> drop = paddle.nn.Dropout2D(p=0.5)
+        >>> drop(paddle.ones([2, 4, 3, 3])).shape
+        paddle.Size([2, 4, 3, 3])
+    """
 
     def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
