@@ -84,11 +84,26 @@ class SpectralNorm(Layer):
 
 
 class LocalResponseNorm(Layer):
-    """Local response normalization across channels (AlexNet), see `F.local_response_norm`:
-    a 3-, 4- or 5-D input in NCL/NLC, NCHW/NHWC or NCDHW/NDHWC, output of the same shape.
+    """Local response normalization across channels (AlexNet), as `paddle.nn.LocalResponseNorm`:
+    `y = x / (k + alpha / size * sum(x ** 2 over size neighbouring channels)) ** beta`.
 
-        lrn = framework.nn.LocalResponseNorm(size=5)
-        lrn(framework.randn([2, 8, 5, 5])).shape   # [2, 8, 5, 5]
+    Args:
+        size (int): number of neighbouring channels summed.
+        alpha (float, optional): scale of the sum. Default: 1e-4.
+        beta (float, optional): exponent. Default: 0.75.
+        k (float, optional): additive constant. Default: 1.0.
+        data_format (str, optional): 'NCHW' (any `[N, C, ...]`) or channels last.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, *]` (3-D to 5-D), float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> lrn = paddle.nn.LocalResponseNorm(size=3)
+        >>> lrn(paddle.ones([1, 4, 2, 2])).shape
+        paddle.Size([1, 4, 2, 2])
     """
 
     def __init__(
