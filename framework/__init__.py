@@ -25,7 +25,9 @@ from framework.core.backend import (
 from framework.core.dtype import (
     bool_ as bool,  # noqa: A001 - Paddle's name `paddle.bool`
     complex64,
+    complex64 as cfloat,
     complex128,
+    complex128 as cdouble,
     float16,
     float32,
     float64,
@@ -134,6 +136,9 @@ from framework.ops.math import (
     angle,
     as_complex,
     as_real,
+    polar,
+    view_as_complex,
+    view_as_real,
     asin,
     asin_,
     atan,

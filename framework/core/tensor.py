@@ -341,7 +341,10 @@ def _is_device(text: str) -> bool:
 
 def _default_dtype_for(data: object) -> np.dtype | None:
     """Paddle's rule: Python floats become the default float dtype and Python complex numbers
-    its complex counterpart (complex64 under float32); arrays keep theirs."""
+    its complex counterpart (complex64 under float32); arrays and NumPy scalars keep theirs
+    (`np.float64` subclasses `float`, so it is checked first)."""
+    if isinstance(data, np.generic):
+        return data.dtype
     if isinstance(data, bool):
         return dtypes.bool_
     if isinstance(data, int):

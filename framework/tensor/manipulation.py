@@ -84,6 +84,8 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     unstack,
     view,
     view_as,
+    view_as_complex,
+    view_as_real,
     vsplit,
     vstack,
 )
@@ -96,6 +98,8 @@ repeat = _Tensor.repeat
 __all__ = [
     "as_complex",
     "as_real",
+    "view_as_complex",
+    "view_as_real",
     "as_strided",
     "atleast_1d",
     "atleast_2d",

@@ -12,12 +12,12 @@ from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
 from deploy.exporting.parity_rules import parity_rule
 from deploy.models import Deployment, ModelExport
+from modelzoo.serializers import TextLineSerializer
 
 
 def export_task(export: ModelExport) -> str:
-    """The task its package answers (meta.json), else its job's."""
-    task = (export.meta or {}).get("task") or (export.job.task if export.job else "")
-    return task or "classification"
+    """The task its package answers (meta.json), else its ready model's or its job's."""
+    return export.task
 
 
 class ExportFormatField(serializers.ChoiceField):
@@ -31,10 +31,18 @@ class ParityRuleSerializer(serializers.Serializer):
     """The measure a parity verdict judged and its bound (deploy.exporting.parity_rules)."""
 
     measure = serializers.ChoiceField(
-        choices=["max_abs_diff", "top1_agreement", "label_set_agreement", "box_agreement"]
+        choices=[
+            "max_abs_diff",
+            "top1_agreement",
+            "label_set_agreement",
+            "box_agreement",
+            "polygon_px",
+        ]
     )
     at_most = serializers.FloatField(
-        required=False, help_text="max_abs_diff's bound, relative to the outputs' scale (≥ 1)"
+        required=False,
+        help_text="max_abs_diff's bound, relative to the outputs' scale (≥ 1); polygon_px's "
+        "(OCR: the same strings, polygon corners within this many pixels)",
     )
     at_least = serializers.FloatField(required=False, help_text="An agreement's lowest share")
 
@@ -56,7 +64,8 @@ class ParitySerializer(serializers.Serializer):
     source = serializers.CharField(help_text="Which images: the validation split, test images…")
     passed = serializers.BooleanField(allow_null=True)
     top1_agreement = serializers.FloatField(
-        allow_null=True, help_text="Share of images whose top class agrees (classifiers)"
+        allow_null=True,
+        help_text="Share of images whose top class agrees (classifiers); OCR: of lines read alike",
     )
     rule = ParityRuleSerializer(help_text="What `passed` judged, and the bound it held")
 
@@ -115,6 +124,16 @@ EXPORT_DETAILS_SCHEMA = {
 }
 
 
+class LatencySerializer(serializers.Serializer):
+    """Median milliseconds of one run, measured on the export worker's device."""
+
+    batch_1 = serializers.FloatField(help_text="One image")
+    batch_32 = serializers.FloatField(
+        allow_null=True,
+        help_text="A batch of 32; null for a ready model, whose pages are read one at a time",
+    )
+
+
 class ModelExportSerializer(serializers.ModelSerializer):
     class_thresholds = typed_json_field(
         {"type": "object", "additionalProperties": {"type": "number"}},
@@ -125,6 +144,16 @@ class ModelExportSerializer(serializers.ModelSerializer):
     format = ExportFormatField(read_only=True)
     format_display = serializers.CharField(source="get_format_display", read_only=True)
     job = serializers.IntegerField(source="job_id", read_only=True, allow_null=True)
+    ready_model = serializers.CharField(
+        read_only=True, help_text="The zoo's ready model it was exported from ('' for a job's)"
+    )
+    ready_manifest_sha256 = serializers.CharField(
+        read_only=True, help_text="sha256 of the ready model's manifest it followed"
+    )
+    deploy_as = serializers.CharField(
+        read_only=True, help_text="One-click deploy: the deployment created when it succeeds"
+    )
+    task = serializers.CharField(read_only=True)
     download_url = serializers.SerializerMethodField()
     parity = serializers.SerializerMethodField()
     latency_ms = serializers.SerializerMethodField()
@@ -136,6 +165,10 @@ class ModelExportSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "job",
+            "ready_model",
+            "ready_manifest_sha256",
+            "deploy_as",
+            "task",
             "name",
             "version",
             "format",
@@ -181,7 +214,8 @@ class ModelExportSerializer(serializers.ModelSerializer):
             "rule": parity_rule(export_task(export), export.is_int8),
         }
 
-    def get_latency_ms(self, export: ModelExport) -> dict[str, float] | None:
+    @extend_schema_field(LatencySerializer(allow_null=True))
+    def get_latency_ms(self, export: ModelExport) -> dict[str, float | None] | None:
         if export.latency_batch1_ms is None:
             return None
         return {"batch_1": export.latency_batch1_ms, "batch_32": export.latency_batch32_ms}
@@ -213,6 +247,23 @@ class ExportCreateSerializer(serializers.Serializer):
         child=serializers.FloatField(min_value=0.0, max_value=1.0),
         required=False,
         help_text="{class name: confidence} written into meta.json as per-class thresholds",
+    )
+
+
+class ReadyExportCreateSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["package", "onnx"], default="package")
+    threshold = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        min_value=0.0,
+        max_value=1.0,
+        help_text="Minimum score written into meta.json (default: the manifest's)",
+    )
+    deploy_as = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="Package only: create a deployment of this name when the export succeeds",
     )
 
 
@@ -304,6 +355,17 @@ class PredictionSerializer(serializers.Serializer):
     labels = AcceptedLabelSerializer(many=True)
     classes = serializers.ListField(child=serializers.DictField())
     boxes = DetectedBoxSerializer(many=True, help_text="Detection: the boxes found, best first")
+    lines = TextLineSerializer(
+        many=True,
+        required=False,
+        help_text="OCR: the lines read, in reading order, scoring at least `threshold`",
+    )
+    text = serializers.CharField(
+        required=False, allow_blank=True, help_text="OCR: the lines' text joined by newlines"
+    )
+    threshold = serializers.FloatField(
+        required=False, help_text="OCR: the minimum line score applied"
+    )
 
 
 class ServedModelSerializer(serializers.Serializer):

@@ -28,6 +28,11 @@ api_urlpatterns = [
         exports.WorkspaceExportListView.as_view(),
         name="export-list",
     ),
+    path(
+        "workspaces/<slug:workspace_slug>/ready-models/<str:key>/model-exports/",
+        exports.ReadyModelExportListView.as_view(),
+        name="ready-model-exports",
+    ),
     path("model-exports/<int:pk>/", exports.ExportDetailView.as_view(), name="export-detail"),
     path(
         "model-exports/<int:pk>/delete-preview/",
@@ -73,6 +78,11 @@ urlpatterns = [
     path("jobs/<int:pk>/exports/", views.job_exports, name="job_exports"),
     path("workspaces/<slug:slug>/deployments/", views.deployment_list, name="deployment_list"),
     path("deployments/<int:pk>/", views.deployment_detail, name="deployment_detail"),
+    path(
+        "workspaces/<slug:slug>/ready-models/<str:key>/deploy/",
+        views.ready_deploy,
+        name="ready_deploy",
+    ),
     path("deploy/framework-wheel/", views.framework_wheel, name="framework_wheel"),
     path("api/", include((api_urlpatterns, "api"))),
 ]

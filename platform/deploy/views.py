@@ -12,13 +12,14 @@ from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import Workspace
 from core.scoping import Role, get_object_for_user_or_404, require_role
 from deploy.models import Deployment, ModelExport
 from deploy.services import exports as export_service
 from deploy.services import wheel
+from deploy.services.ready_exports import ready_model_or_404, request_ready_export
 from framework.inference.package import MULTI_LABEL_THRESHOLD
 from training.models import EvaluationReport, TrainingJob
 
@@ -97,10 +98,43 @@ def deployment_list(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "workspace": workspace,
             "deployments": workspace.deployments.select_related("export"),
+            "pending": _pending_deploys(workspace),
             "servable": servable,
             "recommended": export_service.recommended_export(servable),
             "can_edit": role.covers(Role.MEMBER),
         },
+    )
+
+
+@login_required
+@require_POST
+def ready_deploy(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    """The zoo's one-click Deploy of a ready model: its package is exported and checked by a
+    worker, then a deployment named after it serves it (deploy.services.ready_exports)."""
+    workspace = get_object_for_user_or_404(Workspace, request.user, slug=slug)
+    require_role(request.user, workspace, Role.MEMBER)
+    ready = ready_model_or_404(key)
+    try:
+        export, created = request_ready_export(
+            workspace, ready, ModelExport.Format.PACKAGE, request.user, deploy_as=ready.name
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("modelzoo:zoo", slug=workspace.slug)
+    text = _(
+        "%(model)s is being exported and checked; the deployment “%(name)s” appears here "
+        "once it passes."
+    )
+    messages.success(request, text % {"model": ready.name, "name": export.deploy_as})
+    return redirect("deploy:deployment_list", slug=workspace.slug)
+
+
+def _pending_deploys(workspace: Workspace) -> Any:
+    """One-click deploys still exporting (or failed): their deployment does not exist yet."""
+    return (
+        workspace.model_exports.filter(deployments__isnull=True)
+        .exclude(deploy_as="")
+        .exclude(status=ModelExport.Status.SUCCEEDED)
     )
 
 
@@ -166,9 +200,13 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "report_points": _report_points(report),
         "report_curves": _report_curves(report),
     }
-    servable = deployment.workspace.model_exports.filter(
-        status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
-    )
+    servable = [  # a switch keeps the task: its callers read one answer shape
+        e
+        for e in deployment.workspace.model_exports.filter(
+            status=ModelExport.Status.SUCCEEDED, format__in=ModelExport.SERVABLE
+        )
+        if e.task == export.task
+    ]
     # The slider starts at the saved threshold, else at the package's default where classes
     # have their own (multi-label, detection).
     package_score = page["package_thresholds"].get("score")
@@ -177,6 +215,8 @@ def deployment_detail(request: HttpRequest, pk: int) -> HttpResponse:
     elif page["per_class_defaults"]:
         unset = MULTI_LABEL_THRESHOLD if page["task"] == "multi_label" else 0
         slider_value = unset if package_score is None else package_score
+    elif page["task"] == "ocr":  # the package's minimum line score applies
+        slider_value = package_score or 0
     else:
         slider_value = 0
     context = {

@@ -119,15 +119,17 @@ DetectionBoxSerializer = type(
 
 
 class TextLineSerializer(serializers.Serializer):
+    """One line of text an OCR model read: the try-it answer and a deployment's prediction."""
+
     polygon = serializers.ListField(
         child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
         min_length=4,
         max_length=4,
-        help_text="[[x, y], ...] corners in pixels of the image sent: top-left, top-right, "
+        help_text="[x, y] corners in pixels of the image sent: top-left, top-right, "
         "bottom-right, bottom-left",
     )
-    text = serializers.CharField()
-    score = serializers.FloatField(help_text="The mean probability of its characters")
+    text = serializers.CharField(allow_blank=True)
+    score = serializers.FloatField(help_text="Mean probability of its characters, 0 to 1")
 
 
 class ReadyOcrTryResponseSerializer(serializers.Serializer):

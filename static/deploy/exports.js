@@ -70,10 +70,15 @@ function statusCell(e) {
 
 function exportRow(e) {
   const lat = e.latency_ms;
-  const latency = lat
-    ? interpolate(gettext("%(one)s ms per image · %(batch)s ms per batch of 32 (%(each)s ms per image) on %(device)s"),
-      { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), each: (lat.batch_32 / 32).toFixed(2), device: e.device }, true)
-    : "—";
+  // A ready model's export is timed on one page only (batch_32 is null).
+  let latency = "—";
+  if (lat && lat.batch_32 !== null) {
+    latency = interpolate(gettext("%(one)s ms per image · %(batch)s ms per batch of 32 (%(each)s ms per image) on %(device)s"),
+      { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), each: (lat.batch_32 / 32).toFixed(2), device: e.device }, true);
+  } else if (lat) {
+    latency = interpolate(gettext("%(one)s ms per image on %(device)s"),
+      { one: lat.batch_1.toFixed(1), device: e.device }, true);
+  }
   const download = e.download_url
     && el("a", { href: e.download_url, class: "button secondary small export-download", download: true }, gettext("Download"));
   return el("tr", { "data-export": e.id, "data-status": e.status, "data-format": e.format },

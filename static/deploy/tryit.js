@@ -1,11 +1,13 @@
 // A deployment's page: try an image (drop, paste or choose), see the top classes as a bar chart
 // or the boxes on the image (or, multi-label, the set of classes over their thresholds), pick a
 // confidence threshold, overall and per class (with what it means on the evaluation images),
-// and save it, switch the served export, and watch the traffic.
+// and save it, switch the served export, and watch the traffic. An OCR deployment shows the
+// text lines it reads instead (tryit_ocr.js).
 import { api } from "../datastore/api.js";
 import { colourOf, drawDetections } from "../js/boxes.js";
 import { el, plotlyText, replace } from "../js/dom.js";
 import { gettext, interpolate, ngettext } from "../js/i18n.js";
+import { drawLines, linesSummary, NO_LINES } from "./tryit_ocr.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -16,6 +18,7 @@ const ACCEPTED = "#0f766e";
 const BELOW = "#cbd5e1";
 const MULTI = page.task === "multi_label";
 const DETECTION = page.task === "detection";
+const OCR = page.task === "ocr"; // one class, "text": the threshold is the lines' minimum score
 // Multi-label and detection: until a threshold is saved or the slider moves, each class uses
 // the package's.
 const PER_CLASS = page.per_class_defaults;
@@ -99,9 +102,11 @@ function clearResult() {
   $("preview").hidden = true;
   canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
   if ($("detected-boxes")) replace($("detected-boxes"));
+  if ($("text-lines")) replace($("text-lines"));
   if (chartBox && window.Plotly) window.Plotly.purge(chartBox);
   document.body.dataset.chartReady = "";
   document.body.dataset.boxesDrawn = "";
+  document.body.dataset.linesDrawn = "";
   document.body.dataset.refused = "";
 }
 
@@ -125,6 +130,14 @@ function draw() {
   if (!last) return;
   const { image, prediction } = last;
   $("preview").hidden = false;
+  if (OCR) {
+    const shown = drawLines(canvas, image, prediction.lines, threshold(), $("text-lines"));
+    $("answer").classList.remove("error");
+    $("answer").textContent = prediction.lines.length
+      ? linesSummary(prediction.lines, threshold(), last.model.version) : NO_LINES;
+    document.body.dataset.linesDrawn = String(shown);
+    return;
+  }
   if (DETECTION) {
     drawBoxes(image, prediction.boxes);
     describe(prediction);
@@ -247,6 +260,7 @@ function explain() {
 
 function buildClassRows() {
   const rows = $("class-threshold-rows");
+  if (!rows) return; // OCR: no classes to set apart
   const editable = page.can_edit;
   rows.replaceChildren(...page.class_names.map((name) => {
     const input = el("input", {
@@ -271,6 +285,7 @@ function curveAt(index, t) {
 }
 
 function explainClasses() {
+  if (OCR) return;
   if (DETECTION) { // per class: its boxes in the image tried that reach its threshold
     const boxes = last ? last.prediction.boxes : [];
     page.class_names.forEach((name) => {

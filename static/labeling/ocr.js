@@ -20,6 +20,8 @@ const state = {
   corners: [], press: null, rect: null, selected: -1, dirty: false,
 };
 const progress = { labeled: Number($("progress").value), total: Number($("progress").max) };
+// A link from a report (?sample=S&line=N) opens sample S with its line N selected.
+const wanted = { sample: config.start, line: Number.parseInt(new URL(window.location.href).searchParams.get("line") ?? "", 10) };
 
 function status(text, kind) {
   $("save-status").textContent = text;
@@ -62,6 +64,8 @@ async function open(sample) {
   if (state.sample !== sample) return;
   state.labeled = data.labeled; // a new image: nothing to count
   takeLines(data);
+  if (sample.id === wanted.sample && wanted.line >= 0 && wanted.line < state.lines.length) select(wanted.line);
+  wanted.line = -1; // only the page's first image
   const image = new Image();
   image.onload = () => {
     if (state.sample !== sample) return;

@@ -14,7 +14,7 @@ const FIELDS = [
   "freeze_epochs", "backbone_lr_scale", "label_smoothing", "augment_expand", "multi_scale",
 ];
 // The architectures a version's task trains (modelzoo.catalog.TRAINS_ON).
-const TRAINS_ON = { classification: "classification", multi_label: "classification", detection: "detection" };
+const TRAINS_ON = { classification: "classification", multi_label: "classification", detection: "detection", ocr: "ocr" };
 
 function versionTask() {
   return data.version_tasks[form.elements.dataset_version.value] ?? "classification";
@@ -79,13 +79,14 @@ function filterWeights() {
   const select = form.elements.weights;
   for (const option of select.options) {
     const value = option.value;
-    const fits = value === "scratch"
+    // A model that only fine-tunes (the OCR recognizer) has no random start to offer.
+    const fits = (value === "scratch" && !data.fine_tune_only.includes(architecture()))
       || value === `shipped:${architecture()}`
       || (value.startsWith("saved:") && data.weights_arch[value] === architecture());
     option.hidden = !fits;
     option.disabled = !fits;
   }
-  if (select.selectedOptions[0]?.disabled) select.value = "scratch";
+  if (select.selectedOptions[0]?.disabled) select.value = [...select.options].find((o) => !o.disabled)?.value ?? "scratch";
 }
 
 // The model that suits the version's images: a pretrained network for photos, a small one for

@@ -1,7 +1,7 @@
 """In a browser whose language is Chinese, the text the page scripts build comes from the
 djangojs catalog: the upload page's selection, the job page's status, facts and charts, the
-dataset report's charts, the deployment's try-it answer, chart and threshold explorer.
-Without the catalog the scripts still work, in English.
+dataset report's charts, the OCR report's worst-lines table, the deployment's try-it answer,
+chart and threshold explorer. Without the catalog the scripts still work, in English.
 
 Screenshots: test-results/e2e/zh_js_*.png. (Here, not in platform_tests/i18n_tests, to share
 this folder's one Playwright session: a second one in the same process fails.)
@@ -24,6 +24,7 @@ from tests.platform_tests.datastore_tests.seeding import import_now, sign_in, te
 from tests.platform_tests.deploy_tests.base import build_world, digit_pngs
 from tests.platform_tests.i18n_tests.catalogs import compile_catalogs
 from tests.platform_tests.training_tests.base import FAST, make_job, run_now
+from tests.platform_tests.training_tests.ocr_data import dot_matrix_version, report_read_by_hand
 from training.demo.digits import digits_version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -126,6 +127,23 @@ def test_the_dataset_report_speaks_chinese(
     expect(zh_page.locator("#chart-boxes .gtitle")).to_have_text("每张图像的检测框数")
     expect(zh_page.locator("#chart-boxes .ytitle")).to_have_text("图像")
     shoot(zh_page, "dataset_report")
+
+
+def test_the_ocr_report_speaks_chinese(zh_page: Any, live_server: Any, tmp_path, settings) -> None:
+    from playwright.sync_api import expect
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    job = report_read_by_hand(workspace, user, dot_matrix_version(workspace, user, pages=8))
+    sign_in(zh_page, user, live_server.url)
+    zh_page.goto(f"/jobs/{job.pk}/report/")
+    zh_page.wait_for_selector("body[data-report-ready]")
+    expect(zh_page.locator("#ocr-report h2").nth(2)).to_have_text("识别最差的文本行")
+    expect(zh_page.locator("#worst-count")).to_have_text(
+        "显示 2 行识别错误的文字，最差的排在最前。"
+    )
+    expect(zh_page.locator("#worst-lines tbody tr .read").first).to_have_text("（未识别出文字）")
+    shoot(zh_page, "ocr_report")
 
 
 def test_the_try_it_page_speaks_chinese(zh_page: Any, live_server: Any, tmp_path, settings) -> None:

@@ -42,6 +42,8 @@ def _fill_dtype(fill_value: object, dtype: object) -> np.dtype:
         return dtypes.convert_dtype(dtype)
     if isinstance(fill_value, bool | np.bool_):
         return dtypes.bool_
+    if isinstance(fill_value, complex | np.complexfloating):
+        return dtypes.complex128  # Paddle 3.3: full([2], 1 + 1j) is complex128, not complex64
     return dtypes.default_float_dtype()  # Paddle: full([2], 1) is float32
 
 

@@ -42,17 +42,40 @@ def _standard_normal(rng: np.random.Generator, shape: tuple, dtype: np.dtype) ->
     return rng.standard_normal(shape, dtype=native).astype(dtype, copy=False)
 
 
+def _complex_draw(draw, rng: np.random.Generator, shape: tuple, dtype: np.dtype, scale: float):
+    """A complex sample whose real and imaginary parts are independent draws, each times
+    `scale`, in the part dtype (complex64 -> float32)."""
+    part = dtypes.real_dtype_of(dtype)
+    out = np.empty(shape, dtype)
+    out.real = draw(rng, shape, part) * scale
+    out.imag = draw(rng, shape, part) * scale
+    return out
+
+
 def rand(shape: ShapeLike, dtype: object = None, name: str | None = None) -> Tensor:
-    """Uniform samples in [0, 1) of `shape` (default float dtype).
+    """Uniform samples in [0, 1) of `shape` (default float dtype). A complex dtype draws the
+    real and imaginary parts each uniform in [0, 1), as Paddle does.
 
     framework.seed(0); framework.rand([2, 3])
     """
+    dtype = float_dtype(dtype)
+    if dtype.kind == "c":
+        return Tensor._wrap(_on(_complex_draw(_uniform01, get_rng(), as_shape(shape), dtype, 1.0)))
     dtype = _random_float_dtype(dtype)
     return Tensor._wrap(_on(_uniform01(get_rng(), as_shape(shape), dtype)))
 
 
 def randn(shape: ShapeLike, dtype: object = None, name: str | None = None) -> Tensor:
-    """Standard normal samples (mean 0, std 1) of `shape` (default float dtype)."""
+    """Standard normal samples (mean 0, std 1) of `shape` (default float dtype). A complex dtype
+    gives the standard complex normal: parts independent with variance 1/2 each, so that
+    `E|z|^2 = 1` (Paddle's and PyTorch's rule).
+
+        framework.randn([2, 3], dtype="complex64").dtype   # complex64
+    """
+    dtype = float_dtype(dtype)
+    if dtype.kind == "c":
+        draw = _complex_draw(_standard_normal, get_rng(), as_shape(shape), dtype, 0.5**0.5)
+        return Tensor._wrap(_on(draw))
     dtype = _random_float_dtype(dtype)
     return Tensor._wrap(_on(_standard_normal(get_rng(), as_shape(shape), dtype)))
 

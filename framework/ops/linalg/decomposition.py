@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from framework.core import dtype as dtypes
 from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
@@ -93,6 +94,11 @@ class QR(Function):
 
     def backward(self, gq: Tensor, gr: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
+        if x._data.dtype.kind == "c":
+            raise NotImplementedError(
+                f"qr: the gradient for {x._data.dtype.name} inputs is not implemented "
+                "(the forward decomposition is)"
+            )
         q, r = self.saved_outputs()
         rows, cols = x._data.shape[-2:]
         if rows >= cols:
@@ -112,13 +118,13 @@ class QR(Function):
 def qr(x: Tensor, mode: str = "reduced", name: str | None = None):
     """The QR decomposition `x = Q R`, `Q` with orthonormal columns, `R` upper triangular.
 
-    `x`: `[*, m, n]` float32/float64, `k = min(m, n)`. `mode='reduced'` gives `Q [*, m, k]`
-    and `R [*, k, n]`; `'complete'` gives `Q [*, m, m]` and `R [*, m, n]`; `'r'` gives `R`
-    alone.
+    `x`: `[*, m, n]` float32/float64 or complex64/complex128 (forward only), `k = min(m, n)`.
+    `mode='reduced'` gives `Q [*, m, k]` and `R [*, k, n]`; `'complete'` gives `Q [*, m, m]`
+    and `R [*, m, n]`; `'r'` gives `R` alone.
 
         q, r = framework.linalg.qr(framework.randn([4, 3]))   # q: [4, 3], r: [3, 3]
     """
-    check_matrix(x, "qr")
+    check_matrix(x, "qr", complex_ok=True)
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
     q, r = QR(mode).apply(x)
@@ -175,26 +181,24 @@ def eigvalsh(x: Tensor, UPLO: str = "L", name: str | None = None) -> Tensor:  # 
     return eigh(x, UPLO)[0]
 
 
-_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
-
-
 class Eig(Function):
     def forward(self, x):
         xp = get_array_module(x)
         w, v = xp.linalg.eig(x)
-        dtype = _COMPLEX_OF[x.dtype.name]
+        dtype = dtypes.complex_dtype_of(x.dtype)
         return w.astype(dtype, copy=False), v.astype(dtype, copy=False)
 
 
 def eig(x: Tensor, name: str | None = None) -> tuple[Tensor, Tensor]:
     """Eigenvalues and right eigenvectors of general square matrices, as complex tensors.
 
-    `x`: `[*, n, n]` float32/float64. Returns `w [*, n]` and `v [*, n, n]` in complex64 /
-    complex128 (`x @ v = v * w`). Forward only: the framework has no complex autograd.
+    `x`: `[*, n, n]` float32/float64 or complex64/complex128. Returns `w [*, n]` and
+    `v [*, n, n]` in complex64 / complex128 (`x @ v = v * w`). Forward only: eig has no
+    gradient here.
 
         w, v = framework.linalg.eig(framework.to_tensor([[0.0, -1.0], [1.0, 0.0]]))   # w: [1j, -1j]
     """
-    check_square(x, "eig")
+    check_square(x, "eig", complex_ok=True)
     if get_array_module(x._data).__name__ == "cupy":
         raise NotImplementedError("eig: CuPy has no general eigensolver; move x to the CPU")
     return Eig().apply(x)

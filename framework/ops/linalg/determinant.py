@@ -13,6 +13,7 @@ from framework.ops.linalg.matrix_checks import check_square
 from framework.ops.linalg.solve import Inverse
 from framework.ops.manipulation.shape import Reshape
 from framework.ops.manipulation.transpose import swapped_last_dims as mT
+from framework.ops.math.complex_parts import conj_grad
 
 
 def _as_matrix_batch(t: Tensor) -> Tensor:
@@ -29,7 +30,8 @@ class Determinant(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
         (d,) = self.saved_outputs()
-        return _as_matrix_batch(gy * d) * mT(Inverse().apply(x))
+        # Complex inputs: the derivative det * A^-T is conjugated (conjugate Wirtinger).
+        return _as_matrix_batch(gy * conj_grad(d)) * conj_grad(mT(Inverse().apply(x)))
 
 
 class SignLogDeterminant(Function):
@@ -47,11 +49,12 @@ class SignLogDeterminant(Function):
 
 
 def det(x: Tensor, name: str | None = None) -> Tensor:
-    """The determinant of each matrix: `[*, n, n]` gives `[*]`, in the dtype of `x`.
+    """The determinant of each matrix: `[*, n, n]` gives `[*]`, in the dtype of `x` (float or
+    complex).
 
     framework.linalg.det(framework.to_tensor([[1.0, 2.0], [3.0, 4.0]]))   # -2.0
     """
-    check_square(x, "det")
+    check_square(x, "det", complex_ok=True)
     return Determinant().apply(x)
 
 

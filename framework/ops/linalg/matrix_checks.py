@@ -5,21 +5,26 @@ from __future__ import annotations
 from framework.core.tensor import Tensor
 
 
-def check_float(x: Tensor, op: str) -> None:
-    if x._data.dtype.kind != "f":
-        raise TypeError(f"{op}: expects a float32 or float64 tensor, got {x.dtype}")
+def check_float(x: Tensor, op: str, complex_ok: bool = False) -> None:
+    """A float tensor; with `complex_ok`, complex64/complex128 too (the ops Paddle runs on
+    complex matrices: inv, det, svd, qr, eig)."""
+    kind = x._data.dtype.kind
+    if kind == "f" or (complex_ok and kind == "c"):
+        return
+    expected = "float32, float64, complex64 or complex128" if complex_ok else "float32 or float64"
+    raise TypeError(f"{op}: expects a {expected} tensor, got {x.dtype}")
 
 
-def check_matrix(x: Tensor, op: str) -> None:
-    """A float tensor of shape `[*, m, n]`."""
-    check_float(x, op)
+def check_matrix(x: Tensor, op: str, complex_ok: bool = False) -> None:
+    """A float (or, with `complex_ok`, complex) tensor of shape `[*, m, n]`."""
+    check_float(x, op, complex_ok)
     if x._data.ndim < 2:
         raise ValueError(f"{op}: expects a tensor of shape [*, m, n], got {x.shape}")
 
 
-def check_square(x: Tensor, op: str) -> None:
-    """A float tensor of shape `[*, n, n]`."""
-    check_matrix(x, op)
+def check_square(x: Tensor, op: str, complex_ok: bool = False) -> None:
+    """A float (or, with `complex_ok`, complex) tensor of shape `[*, n, n]`."""
+    check_matrix(x, op, complex_ok)
     if x._data.shape[-1] != x._data.shape[-2]:
         raise ValueError(f"{op}: expects square matrices [*, n, n], got shape {x.shape}")
 

@@ -22,6 +22,7 @@ from framework.ops.manipulation.broadcast import sum_to
 from framework.ops.manipulation.shape import Reshape
 from framework.ops.manipulation.transpose import swapped_last_dims as mT
 from framework.ops.manipulation.triangular import tril, triu
+from framework.ops.math.complex_parts import conj_grad
 
 
 def _solve_arrays(xp, a, b, op: str):
@@ -42,7 +43,7 @@ class Inverse(Function):
 
     def backward(self, gy: Tensor) -> Tensor:
         (y,) = self.saved_outputs()
-        yt = mT(y)
+        yt = conj_grad(mT(y))  # Y^H for complex inputs (conjugate Wirtinger convention)
         return -matmul(matmul(yt, gy), yt)
 
 
@@ -111,13 +112,13 @@ def _check_system(x: Tensor, y: Tensor, op: str) -> None:
 
 
 def inv(x: Tensor, name: str | None = None) -> Tensor:
-    """The inverse of each square matrix in `x` (`[*, n, n]`, float32/float64; same shape and
-    dtype out). A singular matrix raises ValueError.
+    """The inverse of each square matrix in `x` (`[*, n, n]`, float32/float64 or complex64/
+    complex128; same shape and dtype out). A singular matrix raises ValueError.
 
         a = framework.to_tensor([[2.0, 0.0], [0.0, 4.0]])
         framework.linalg.inv(a)   # [[0.5, 0], [0, 0.25]]
     """
-    check_square(x, "inv")
+    check_square(x, "inv", complex_ok=True)
     return Inverse().apply(x)
 
 

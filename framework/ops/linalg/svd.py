@@ -17,6 +17,7 @@ from framework.ops.linalg.matrix_checks import check_matrix, check_same_dtype
 from framework.ops.manipulation.diagonal import diag_embed
 from framework.ops.manipulation.transpose import swapped_last_dims as mT
 from framework.ops.manipulation.where import where
+from framework.ops.math.complex_parts import conj_grad
 
 
 class SVD(Function):
@@ -35,23 +36,31 @@ class SVD(Function):
             # The extra columns of U (rows of Vh) are not unique: their gradients are dropped.
             u, gu, vh, gvh = u[..., :k], gu[..., :k], vh[..., :k, :], gvh[..., :k, :]
         m, n = u._data.shape[-2], vh._data.shape[-1]
-        v, gv = mT(vh), mT(gvh)
+        v, gv = _mH(vh), _mH(gvh)
         xp = get_array_module(s._data)
         s2 = s * s
         eye = Tensor._wrap(xp.eye(k, dtype=s._data.dtype))
         gaps = s2.unsqueeze(-2) - s2.unsqueeze(-1) + eye  # E[j, l] = s[l]^2 - s[j]^2, 1 on diag
-        ut_gu = matmul(mT(u), gu)
-        vt_gv = matmul(mT(v), gv)
-        core = (ut_gu - mT(ut_gu)) * s.unsqueeze(-2) + s.unsqueeze(-1) * (vt_gv - mT(vt_gv))
-        core = core / gaps + diag_embed(gs)
+        uh_gu = matmul(_mH(u), gu)
+        skew_u, skew_v = uh_gu - _mH(uh_gu), matmul(_mH(v), gv) - _mH(matmul(_mH(v), gv))
+        core = (skew_u * s.unsqueeze(-2) + s.unsqueeze(-1) * skew_v) / gaps + diag_embed(gs)
+        if u._data.dtype.kind == "c":
+            # Complex singular vectors are unique up to a phase per pair; the gradient of a
+            # loss that does not depend on it gains i Im(diag(U^H gU)) / S (PyTorch's rule).
+            core = core + diag_embed(skew_u.diagonal(axis1=-2, axis2=-1) / (s * 2.0))
         if m > k:
-            # (I - U U^T) gU S^{-1}: the part of gU outside U's column space.
+            # (I - U U^H) gU S^{-1}: the part of gU outside U's column space.
             gu_sinv = gu / s.unsqueeze(-2)
-            return matmul(matmul(u, core) + gu_sinv - matmul(u, matmul(mT(u), gu_sinv)), vh)
+            return matmul(matmul(u, core) + gu_sinv - matmul(u, matmul(_mH(u), gu_sinv)), vh)
         if n > k:
-            sinv_gvt = mT(gv) / s.unsqueeze(-1)
+            sinv_gvt = _mH(gv) / s.unsqueeze(-1)
             return matmul(u, matmul(core, vh) + sinv_gvt - matmul(matmul(sinv_gvt, v), vh))
         return matmul(matmul(u, core), vh)
+
+
+def _mH(t: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dims (the transpose for real tensors)."""
+    return conj_grad(mT(t))
 
 
 def svd(
@@ -59,13 +68,15 @@ def svd(
 ) -> tuple[Tensor, Tensor, Tensor]:
     """The singular value decomposition `x = U diag(S) VH`, singular values descending.
 
-    `x`: `[*, m, n]` float32/float64, `k = min(m, n)`. Returns `U [*, m, k]`, `S [*, k]` and
-    `VH [*, k, n]` (`U [*, m, m]` and `VH [*, n, n]` with `full_matrices`), in the dtype of `x`.
-    Singular vectors are unique only up to sign; gradients need distinct singular values.
+    `x`: `[*, m, n]` float32/float64 or complex64/complex128, `k = min(m, n)`. Returns
+    `U [*, m, k]`, `S [*, k]` and `VH [*, k, n]` (`U [*, m, m]` and `VH [*, n, n]` with
+    `full_matrices`); `S` has the real dtype (float32 for complex64), U and VH that of `x`.
+    Singular vectors are unique only up to sign (a phase for complex inputs); gradients need
+    distinct singular values, and for complex inputs a loss that does not depend on the phase.
 
         u, s, vh = framework.linalg.svd(framework.randn([4, 3]))   # [4, 3], [3], [3, 3]
     """
-    check_matrix(x, "svd")
+    check_matrix(x, "svd", complex_ok=True)
     return SVD(bool(full_matrices)).apply(x)
 
 

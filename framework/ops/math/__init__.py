@@ -26,7 +26,10 @@ from framework.ops.math.complex_parts import (
     complex,
     conj,
     imag,
+    polar,
     real,
+    view_as_complex,
+    view_as_real,
 )
 from framework.ops.math.exponential import (
     exp,
@@ -173,6 +176,9 @@ __all__ = [
     "angle",
     "as_complex",
     "as_real",
+    "polar",
+    "view_as_complex",
+    "view_as_real",
     "asin",
     "asin_",
     "asinh",

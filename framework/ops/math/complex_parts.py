@@ -233,3 +233,33 @@ def as_real(x: Tensor, name: str | None = None) -> Tensor:
     """
     _require_complex(x, "as_real")
     return AsReal().apply(x)
+
+
+def view_as_complex(x: Tensor, name: str | None = None) -> Tensor:
+    """Paddle's `view_as_complex`: `as_complex` (a copy here, not a view).
+
+    framework.view_as_complex(framework.to_tensor([[1.0, 2.0]]))   # [1.+2.j] complex64
+    """
+    return as_complex(x)
+
+
+def view_as_real(x: Tensor, name: str | None = None) -> Tensor:
+    """Paddle's `view_as_real`: `as_real` (a copy here, not a view).
+
+    framework.view_as_real(framework.to_tensor([1 + 2j]))   # [[1., 2.]] float32
+    """
+    return as_real(x)
+
+
+def polar(abs: Tensor, angle: Tensor, name: str | None = None) -> Tensor:  # noqa: A002
+    """The complex tensor `abs * (cos(angle) + 1j * sin(angle))` from polar coordinates.
+
+    `abs`, `angle`: float32 or float64 tensors of one dtype, broadcast against each other; the
+    result is complex64 or complex128. Differentiable in both.
+
+        framework.polar(framework.to_tensor([2.0]), framework.to_tensor([0.0]))   # [2.+0.j]
+    """
+    from framework.ops.math.trigonometric import cos, sin
+
+    abs, angle = as_operands(abs, angle)
+    return complex(abs * cos(angle), abs * sin(angle))

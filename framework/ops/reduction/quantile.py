@@ -193,12 +193,27 @@ def _median(x: Tensor, axis, keepdim: bool, mode: str, skip_nan: bool):
         return _quantile(x, 0.5, axis, keepdim, "linear", skip_nan)[0]
     if mode != "min":
         raise ValueError(f"mode must be 'avg' or 'min', got {mode!r}")
-    values, plan = _quantile(x, 0.5, axis, keepdim, "lower", skip_nan)
-    if axis is None:
-        return values
+    if x._data.dtype.kind in "iub" and x._data.size:
+        values, plan = _lower_median_exact(x, axis, keepdim)
+    else:
+        values, plan = _quantile(x, 0.5, axis, keepdim, "lower", skip_nan)
+    if axis is None or isinstance(axis, list | tuple):
+        return values  # as Paddle: the index comes only with one int axis
     # Paddle also returns where the lower median sits along the axis: the plan's column.
     index = plan.low[0].reshape(values._data.shape).astype(dtypes.int64)
     return values, Tensor._wrap(index)
+
+
+def _lower_median_exact(x: Tensor, axis, keepdim: bool):
+    """mode='min' of an integer tensor: the element itself, in x's dtype (Paddle keeps int64;
+    going through float32 would also round values past 2**24). Integers have no nan."""
+    data = x._data
+    axes = normalize_axes(axis, data.ndim)
+    plan = _make_plan(data, axes, bool(keepdim), np.array([0.5]), "lower", False, True)
+    xp = get_array_module(data)
+    rows = data.transpose(plan.order).reshape(plan.low.shape[1], plan.columns)
+    picked = rows[xp.arange(rows.shape[0])[None, :], plan.low]
+    return Tensor._wrap(picked.reshape(plan.out_shape)), plan
 
 
 def median(
@@ -210,8 +225,9 @@ def median(
 ):
     """The median over `axis` (None: all elements).
 
-    `mode='avg'` averages the two middle elements of an even-sized group; `mode='min'` takes
-    the lower one and, when `axis` is given, also returns its index (int64), as Paddle does.
+    `mode='avg'` averages the two middle elements of an even-sized group (float32 for integer
+    input); `mode='min'` takes the lower one, in x's dtype, and, when `axis` is given, also
+    returns its index (int64), as Paddle does.
 
         framework.median(framework.to_tensor([3.0, 1.0, 2.0, 4.0]))  # 2.5
     """

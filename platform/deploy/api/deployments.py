@@ -45,6 +45,8 @@ def _save(serializer: DeploymentSerializer, **extra: Any) -> Deployment:
     try:
         if export is not None:
             Deployment.check_servable(export, workspace_id)
+        if instance is not None and export is not None:
+            Deployment.check_same_task(instance.export, export)
         Deployment.check_threshold(data.get("threshold"))
         # Checked against the export served after this save, also when only one of the two
         # changes: switching to a model without a class keeps no threshold for it.

@@ -1,4 +1,5 @@
-"""Exports: start one from a finished job, list, read, download and delete them."""
+"""Exports: start one from a finished job or a ready model of the zoo, list, read, download
+and delete them."""
 
 from __future__ import annotations
 
@@ -20,8 +21,13 @@ from core.pagination import WholeListPagination
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404, scoped
 from deploy.models import ModelExport
-from deploy.serializers import ExportCreateSerializer, ModelExportSerializer
+from deploy.serializers import (
+    ExportCreateSerializer,
+    ModelExportSerializer,
+    ReadyExportCreateSerializer,
+)
 from deploy.services.exports import request_export
+from deploy.services.ready_exports import ready_model_or_404, request_ready_export
 from training.models import TrainingJob
 
 
@@ -127,3 +133,46 @@ class ExportDownloadView(generics.GenericAPIView):
             filename=export.download_name,
             content_type="application/octet-stream",
         )
+
+
+class ReadyModelExportListView(WorkspaceNestedMixin, generics.ListCreateAPIView):
+    """The workspace's exports of one of the zoo's ready models, newest first. Members start
+    one: `{"format": "package"}` (or `onnx`), with `deploy_as` to have a deployment of that
+    name serve the package once it passes its checks (the zoo's one-click deploy). An identical
+    export still queued or running is answered instead (200)."""
+
+    serializer_class = ModelExportSerializer
+    permission_classes = [IsWorkspaceMember]
+    pagination_class = WholeListPagination
+    queryset = ModelExport.objects.select_related("created_by")
+
+    def get_queryset(self) -> QuerySet[ModelExport]:
+        ready = ready_model_or_404(self.kwargs["key"])
+        return super().get_queryset().filter(ready_model=ready.key)
+
+    @extend_schema(
+        request=ReadyExportCreateSerializer,
+        responses={
+            201: ModelExportSerializer,
+            200: OpenApiResponse(
+                ModelExportSerializer,
+                description="An identical export is already queued or running: that one.",
+            ),
+        },
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        workspace = self.get_workspace()
+        ready = ready_model_or_404(self.kwargs["key"])
+        given = ReadyExportCreateSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        export, created = request_ready_export(
+            workspace,
+            ready,
+            data["format"],
+            request.user,
+            data.get("threshold"),
+            data.get("deploy_as", ""),
+        )
+        answer = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(ModelExportSerializer(export).data, status=answer)

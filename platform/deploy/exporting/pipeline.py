@@ -11,7 +11,7 @@ import numpy as np
 from django.core.files.storage import default_storage
 
 from core.errors import describe_unexpected
-from deploy.exporting import checks
+from deploy.exporting import checks, ready
 from deploy.exporting.data import (
     ACCURACY_IMAGES,
     PARITY_IMAGES,
@@ -23,6 +23,7 @@ from deploy.exporting.detection_checks import detection_parity
 from deploy.exporting.formats import WRITERS, Artifact, ExportJob
 from deploy.exporting.source import ExportFailed, load_trained, package_meta
 from deploy.models import ModelExport
+from deploy.services.ready_exports import deploy_finished
 from framework.inference.package import MULTI_LABEL_THRESHOLD, PackageMeta, file_sha256
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ def run_export(export: ModelExport, device: str) -> None:
         framework.set_device(device)
         with tempfile.TemporaryDirectory(prefix=f"sampan-export-{export.pk}-") as scratch:
             _make(export, device, Path(scratch), progress)
+        export.refresh_from_db()
+        deploy_finished(export)  # a one-click deploy of a ready model
     except ExportLost:
         logger.warning("Export %s now belongs to another worker; stopping", export.pk)
     except ExportFailed as error:
@@ -65,11 +68,16 @@ def run_export(export: ModelExport, device: str) -> None:
 def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -> None:
     import framework
 
+    if export.task == "ocr":
+        return _make_ocr(export, device, scratch, progress)
     progress(5, "Loading the trained model")
     trained = load_trained(export)
     meta = package_meta(export, trained)
     count = ACCURACY_IMAGES if export.is_int8 else PARITY_IMAGES
-    images = check_images(export.job, trained, count)
+    if export.ready_model:  # no dataset: pages rendered for the check
+        images = ready.detector_check_images(trained)
+    else:
+        images = check_images(export.job, trained, count)
 
     progress(15, "Tracing the network to a graph")
     framework.jit.save(trained.network, str(scratch / "model"), input_spec=[meta.input_spec()])
@@ -92,7 +100,10 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     progress(80, "Measuring latency at batch 1 and 32")
     sample = images.exported[: min(len(images), 32)]
     results["latency_batch1_ms"] = checks.latency_ms(artifact.run, sample, 1)
-    results["latency_batch32_ms"] = checks.latency_ms(artifact.run, sample, 32)
+    # A ready model answers pages one by one (the zoo's and the try-it page's way of use); its
+    # batch of 32 at full page size would take the worker minutes to time.
+    if not export.ready_model:
+        results["latency_batch32_ms"] = checks.latency_ms(artifact.run, sample, 32)
 
     progress(95, "Storing the export")
     size, digest = artifact.path.stat().st_size, file_sha256(artifact.path)
@@ -102,6 +113,22 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
         size_bytes=size,
         sha256=digest,
         meta=meta.to_json(),
+        runtime=artifact.runtime[:60],
+        details=artifact.details,
+        **results,
+    )
+
+
+def _make_ocr(export: ModelExport, device: str, scratch: Path, progress: Progress) -> None:
+    results = ready.make_ocr(export, device, scratch, progress)
+    artifact = results.pop("artifact")
+    progress(95, "Storing the export")
+    size, digest = artifact.path.stat().st_size, file_sha256(artifact.path)
+    stored = _store(export, artifact)
+    export.mark_succeeded(
+        file=stored,
+        size_bytes=size,
+        sha256=digest,
         runtime=artifact.runtime[:60],
         details=artifact.details,
         **results,

@@ -44,6 +44,10 @@ def load_trained(export: ModelExport) -> TrainedModel:
     """The network the job trained, with its classes and the preprocessing it was trained on
     (workers.runtime.data: bilinear resize, then the job's normalisation as its weights record
     it, else grey 0.5/0.5 or RGB with ImageNet statistics)."""
+    if export.ready_model:  # a ready detector of the zoo, as it ships
+        from deploy.exporting.ready import ready_detector
+
+        return ready_detector(export)
     weights = export.weights
     if weights is None:
         raise ExportFailed("The trained model's weights have been deleted; re-run the job.")
@@ -99,6 +103,10 @@ def package_meta(export: ModelExport, trained: TrainedModel) -> PackageMeta:
         "version": f"v{export.version}",
         "architecture": trained.architecture,
     }
+    if export.ready_model:
+        from deploy.exporting.ready import ready_of, ready_source
+
+        source |= ready_source(ready_of(export))
     if job is not None:
         source |= {
             "job": job.pk,

@@ -60,6 +60,22 @@ class Deployment(models.Model):
             raise ValidationError({"export": _("This export has not finished successfully.")})
 
     @staticmethod
+    def check_same_task(served: ModelExport, export: ModelExport) -> None:
+        """ValidationError when a switch would change what the endpoint answers: an OCR
+        model's `lines`, a detector's `boxes`, a classifier's `labels` (its callers read one
+        shape; a new deployment serves another task)."""
+        if served.task != export.task:
+            raise ValidationError(
+                {
+                    "export": _(
+                        "This deployment answers %(served)s; export #%(pk)s answers %(other)s. "
+                        "Create a new deployment for it."
+                    )
+                    % {"served": served.task, "pk": export.pk, "other": export.task}
+                }
+            )
+
+    @staticmethod
     def check_threshold(threshold: float | None) -> None:
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise ValidationError({"threshold": _("A threshold is a confidence from 0 to 1.")})

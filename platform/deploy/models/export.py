@@ -36,8 +36,15 @@ class ModelExport(ClaimableJob):
     weights = models.ForeignKey(
         "modelzoo.Weights", null=True, on_delete=models.SET_NULL, related_name="exports"
     )
+    # A ready model of the zoo (modelzoo.services.ready) exported as it ships, with no job:
+    # its key, and the sha256 of the manifest that described its files at the time.
+    ready_model = models.CharField(max_length=40, blank=True)
+    ready_manifest_sha256 = models.CharField(max_length=64, blank=True)
+    # One-click deploy: a deployment of this name serves the export once it succeeds.
+    deploy_as = models.CharField(max_length=100, blank=True)
     name = models.CharField(max_length=200)
-    version = models.PositiveIntegerField()  # per job: v1, v2, ... in order of creation
+    # Per job (or per ready model of a workspace): v1, v2, ... in order of creation.
+    version = models.PositiveIntegerField()
     format = models.CharField(max_length=15, choices=Format.choices)
     # The confidence threshold written into the package's meta.json (None: accept everything);
     # a deployment may apply another one.
@@ -86,6 +93,27 @@ class ModelExport(ClaimableJob):
         return self.status == self.Status.SUCCEEDED and self.format in self.SERVABLE
 
     @property
+    def task(self) -> str:
+        """What its model answers: its meta's task once written, else its ready model's or its
+        weights' (a job's OCR weights record "ocr"), else classification."""
+        if (self.meta or {}).get("task"):
+            return self.meta["task"]
+        if self.ready_model:
+            from modelzoo.services.ready import UnknownReadyModel, get_ready_model
+
+            try:
+                return get_ready_model(self.ready_model).task
+            except UnknownReadyModel:
+                return ""
+        report = (self.weights.report or {}) if self.weights_id else {}
+        return report.get("task") or (self.job.task if self.job_id else "") or "classification"
+
+    @property
+    def is_bundle(self) -> bool:
+        """Its download is a zip whatever the format: an OCR model is three networks."""
+        return self.task == "ocr"
+
+    @property
     def is_int8(self) -> bool:
         return self.format in self.INT8
 
@@ -103,7 +131,8 @@ class ModelExport(ClaimableJob):
     @property
     def download_name(self) -> str:
         slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.name.lower())
-        suffix = ".onnx" if self.format in (self.Format.ONNX, self.Format.INT8_ONNX) else ".zip"
+        onnx = self.format in (self.Format.ONNX, self.Format.INT8_ONNX)
+        suffix = ".onnx" if onnx and not self.is_bundle else ".zip"
         return f"{slug.strip('-') or 'model'}-v{self.version}-{self.format}{suffix}"
 
     # --- the worker's verbs (core.jobs), with an export's progress in percent ---------------------

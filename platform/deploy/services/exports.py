@@ -50,6 +50,15 @@ def check_exportable(job: TrainingJob, fmt: str) -> None:
         raise ValidationError(
             {"format": _("INT8 export needs framework.quantization, which this install lacks.")}
         )
+    if fmt in ModelExport.INT8 and job.task == TrainingJob.Task.OCR:
+        raise ValidationError(
+            {
+                "format": _(
+                    "An OCR model is exported as an inference package or ONNX; INT8 is not "
+                    "offered for its three networks."
+                )
+            }
+        )
     if job.status == TrainingJob.Status.CANCELLED and job.output_weights_id is None:
         raise ValidationError(
             {

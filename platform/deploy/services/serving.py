@@ -69,7 +69,9 @@ def _load(export: ModelExport) -> Served:
         raise ModelUnavailable(f"Export #{export.pk} is not a finished inference package.")
     folder = package_folder(export)
     try:
-        model = PackagedModel(folder, read_meta(folder), threads=knob("DEPLOY_PREDICTOR_THREADS"))
+        model = PackagedModel.open(
+            folder, read_meta(folder), threads=knob("DEPLOY_PREDICTOR_THREADS")
+        )
     except (PackageError, OSError, ValueError) as error:
         reason = without_paths(str(error))
         raise ModelUnavailable(f"Export #{export.pk} cannot be loaded: {reason}") from error

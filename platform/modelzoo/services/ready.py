@@ -44,9 +44,10 @@ class ReadyModel:
     preprocessing: dict[str, Any]
     postprocessing: dict[str, Any]
     dictionary: dict[str, Any] | None = None  # a recognizer's characters: count, sha256
+    manifest_sha256: str = ""  # of its manifest file: an export records which one it followed
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> ReadyModel:
+    def from_json(cls, doc: dict[str, Any], manifest_sha256: str = "") -> ReadyModel:
         return cls(
             key=doc["key"],
             name=doc["name"],
@@ -59,6 +60,7 @@ class ReadyModel:
             preprocessing=dict(doc["preprocessing"]),
             postprocessing=dict(doc["postprocessing"]),
             dictionary=doc.get("dictionary"),
+            manifest_sha256=manifest_sha256,
         )
 
     @property
@@ -103,7 +105,8 @@ class UnknownReadyModel(KeyError):
 def ready_models() -> dict[str, ReadyModel]:
     found = {}
     for path in sorted(MANIFESTS.glob("*.json")):
-        ready = ReadyModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+        data = path.read_bytes()
+        ready = ReadyModel.from_json(json.loads(data), hashlib.sha256(data).hexdigest())
         found[ready.key] = ready
     return found
 

@@ -78,6 +78,15 @@ class ReportCellView(JobNestedMixin, generics.GenericAPIView):
                     )
                 }
             )
+        if job.is_ocr:
+            raise ValidationError(
+                {
+                    "detail": _(
+                        "A text-recognition report has no classes to mix up: the worst-read "
+                        "lines are in report/ (predictions)."
+                    )
+                }
+            )
         params = request.query_params
         limit = int_param(params, "limit", 60, low=1, high=1000)
         classes = len(job.class_names)

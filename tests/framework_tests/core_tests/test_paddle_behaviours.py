@@ -105,3 +105,13 @@ def test_float16_and_bfloat16_are_not_reported_supported_on_a_cpu() -> None:
 @pytest.mark.gpu
 def test_float16_is_supported_on_a_gpu() -> None:
     assert framework.amp.is_float16_supported("gpu:0")
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "int32"])
+def test_assign_into_an_output_of_another_dtype_gives_it_the_new_dtype(dtype: str) -> None:
+    value = np.array([[1, 1], [3, 4], [1, 3]]).astype(dtype)
+    ours_out, theirs_out = framework.zeros([3, 3]), paddle.zeros([3, 3])
+    framework.assign(value, ours_out)
+    paddle.assign(value, theirs_out)
+    assert str(ours_out.dtype).split(".")[-1] == str(theirs_out.dtype).split(".")[-1] == dtype
+    np.testing.assert_array_equal(ours_out.numpy(), theirs_out.numpy())

@@ -139,7 +139,9 @@ def test_assign_from_python_values_and_arrays():
 def test_assign_into_an_output():
     out = framework.zeros([2])
     assert framework.assign(framework.to_tensor([5.0, 6.0], "float64"), out) is out
-    assert out.numpy().tolist() == [5.0, 6.0] and out.dtype == np.float32
+    assert (
+        out.numpy().tolist() == [5.0, 6.0] and out.dtype == np.float64
+    )  # Paddle: out takes the dtype
     framework.assign([1.0, 2.0, 3.0], out)  # another shape: out takes it, as in Paddle
     assert out.shape == [3] and out.numpy().tolist() == [1.0, 2.0, 3.0]
 

@@ -4,6 +4,7 @@ and imported through the datastore's own import, then frozen. One line in three 
 marked "###" (too hard to read), which a job skips.
 
     version = dot_matrix_version(workspace, user, pages=12)   # 3 lines a page, val 25 %
+    job = report_read_by_hand(workspace, user, version)       # a succeeded job, no training
 
 Not a test module.
 """
@@ -23,6 +24,7 @@ from datastore.models import Dataset, DatasetVersion, ImportJob
 from datastore.services.imports import import_local_files
 from datastore.services.versions import freeze_version
 from tests.framework_tests.ocr_tests.ocr_images import render_dot_matrix
+from training.models import TrainingJob
 
 MARGIN, GAP = 12, 10
 
@@ -100,3 +102,44 @@ def dot_matrix_version(
         ratios={"train": round(1 - val, 6), "val": val, "test": 0.0},
         seed=0,
     )
+
+
+def _misread(truth: str, index: int) -> str:
+    """Every second line with its first character wrong (the "before")."""
+    return ("0" if truth[0] != "0" else "1") + truth[1:] if index % 2 == 0 else truth
+
+
+def _read_after(truth: str, index: int) -> str:
+    """Line 0 read as nothing, line 1 with its last two characters dropped, the rest right."""
+    return {0: "", 1: truth[:-2]}.get(index, truth)
+
+
+def report_read_by_hand(workspace: Any, user: Any, version: DatasetVersion) -> TrainingJob:
+    """A succeeded ppocr_v4_rec job on `version` whose report is scored from readings made by
+    hand, so no recognizer runs: before, every second validation line has its first character
+    wrong; after, line 0 is read as nothing and line 1 lacks its last two characters (so the
+    worst-lines table holds exactly those two, line 0 first). No end-to-end numbers."""
+    from tests.platform_tests.training_tests.base import make_job
+    from training.models import EvaluationReport
+    from training.services.text_lines import line_examples
+    from workers.runtime.ocr_data import LineCrops
+    from workers.runtime.ocr_report import ocr_report_fields
+
+    job, _ = make_job(
+        workspace=workspace,
+        user=user,
+        version=version,
+        architecture="ppocr_v4_rec",
+        init="shipped",
+        overrides={"epochs": 1},
+    )
+    assert job.claim(worker="test-worker@localhost", device="cpu")
+    surveys = {split: line_examples(version, split) for split in ("train", "val")}
+    crops = LineCrops(surveys["val"].lines)
+    truths = crops.texts(range(len(crops)))
+    before = [_misread(t, i) for i, t in enumerate(truths)]
+    after = [_read_after(t, i) for i, t in enumerate(truths)]
+    fields = ocr_report_fields(crops, surveys, "val", before, after, None)
+    EvaluationReport.objects.create(job=job, split="val", **fields)
+    job.mark_succeeded(val_accuracy=fields["accuracy"])
+    return TrainingJob.objects.get(pk=job.pk)
