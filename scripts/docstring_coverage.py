@@ -25,7 +25,13 @@ import importlib
 import inspect
 import json
 import re
+import sys
 import types
+from pathlib import Path
+
+# Run as a script, `scripts/` leads sys.path and the editable install would import another
+# checkout's framework; count this tree's.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 MODULES = (
     "framework.nn",
