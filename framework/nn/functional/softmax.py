@@ -104,9 +104,6 @@ def softmax(x: Tensor, axis: int = -1, dtype: object = None, name: str | None = 
 
     `exp(x) / sum(exp(x), axis)`; `dtype` casts `x` first. Same shape as `x`.
 
-    framework.nn.functional.softmax(framework.to_tensor([[1.0, 2.0, 3.0]]))
-    # [[0.0900, 0.2447, 0.6652]]
-
     Args:
         x (Tensor): the input, any shape; float16, float32 or float64.
         axis (int, optional): the axis normalised. Default: -1.
