@@ -28,7 +28,7 @@ _spec.loader.exec_module(coverage)
 # (description, shapes, example) reached per module; see the module docstring.
 FLOORS = {
     "framework.nn": (191, 119, 92),
-    "framework.nn.functional": (127, 32, 0),
+    "framework.nn.functional": (127, 126, 126),
     "framework.io": (20, 0, 0),
     "framework.vision.transforms": (35, 0, 0),
     "framework.vision.models": (30, 0, 10),
