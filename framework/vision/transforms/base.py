@@ -7,9 +7,25 @@ from typing import Any
 
 
 class Compose:
-    """Apply transforms in order.
+    """Apply transforms in order, as `paddle.vision.transforms.Compose`.
 
-    Compose([Resize(256), CenterCrop(224), ToTensor()])
+    Apply transforms in order.
+
+    Args:
+        transforms (list|tuple): callables applied in order, each to the previous one's result.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The last transform's result.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> pipeline = T.Compose([T.Resize(32), T.CenterCrop(24), T.ToTensor()])
+        >>> pipeline(np.zeros((40, 60, 3), 'uint8')).shape
+        paddle.Size([3, 24, 24])
     """
 
     def __init__(self, transforms: Sequence[Callable[[Any], Any]]) -> None:
