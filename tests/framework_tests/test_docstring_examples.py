@@ -30,7 +30,7 @@ FLOORS = {
     "framework.nn": (191, 119, 92),
     "framework.nn.functional": (127, 126, 126),
     "framework.io": (20, 0, 20),
-    "framework.vision.transforms": (35, 0, 0),
+    "framework.vision.transforms": (39, 0, 39),
     "framework.vision.models": (30, 0, 10),
     "framework.vision.ops": (28, 15, 26),
     "framework.vision.datasets": (9, 0, 0),
