@@ -69,6 +69,8 @@ def own_doc(obj: object) -> str:
         doc = vars(obj).get("__doc__")
     else:
         doc = getattr(obj, "__doc__", None)
+        if doc == getattr(type(obj), "__doc__", None):
+            doc = None  # a constant (a tuple, a dict) shows its type's text, not its own
     return inspect.cleandoc(doc) if isinstance(doc, str) else ""
 
 
