@@ -155,14 +155,35 @@ class TripletMarginLoss(Layer):
 
 
 class TripletMarginWithDistanceLoss(Layer):
-    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)` with any non-negative
+    """The triplet margin loss with any distance, as `paddle.nn.TripletMarginWithDistanceLoss`.
+
+    `max(0, d(anchor, positive) - d(anchor, negative) + margin)` with any non-negative
     distance `d` (default: Euclidean); inputs `[N, D]`, 'none' gives `[N]`.
 
     Paddle 3.3's layer drops its `distance_function` on the way to the functional (always
     Euclidean); this one uses it, which is what the argument is for.
 
-        loss = framework.nn.TripletMarginWithDistanceLoss(margin=0.5)
-        loss(framework.rand([4, 3]), framework.rand([4, 3]), framework.rand([4, 3]))
+    Args:
+        distance_function (callable, optional): `d(x, y)` -> non-negative `[N]`; None is Euclidean.
+            Default: None.
+        margin (float, optional): Default: 1.0.
+        swap (bool, optional): use the smaller negative distance. Default: False.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input, positive, negative: `[N, D]`; float32 or float64.
+        - output: a scalar for 'mean' and 'sum', else `[N]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss_fn = paddle.nn.TripletMarginWithDistanceLoss(margin=1.0, reduction='none')
+        >>> a = paddle.to_tensor([[0.0, 0.0], [1.0, 1.0]])
+        >>> pos = paddle.to_tensor([[0.0, 1.0], [1.0, 1.0]])
+        >>> neg = paddle.to_tensor([[3.0, 0.0], [1.0, 1.5]])
+        >>> print(loss_fn(a, pos, neg))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.        , 0.50000238])
     """
 
     def __init__(
@@ -418,7 +439,28 @@ class GaussianNLLLoss(Layer):
 
 
 class PairwiseDistance(Layer):
-    """`||x - y + epsilon||_p` over the last axis."""
+    """The p-norm distance of row pairs, as `paddle.nn.PairwiseDistance`.
+
+    `||x - y + epsilon||_p` over the last axis.
+
+    Args:
+        p (float, optional): the norm's order. Default: 2.0.
+        epsilon (float, optional): added to `x - y`. Default: 1e-06.
+        keepdim (bool, optional): keep the last axis with size 1. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, D]` or `[D]`; float32 or float64.
+        - y: broadcast with `x`.
+        - output: `[N]` (`[N, 1]` with `keepdim`).
+
+    Examples:
+        >>> import framework as paddle
+        >>> dist = paddle.nn.PairwiseDistance()
+        >>> print(dist(paddle.to_tensor([[0.0, 0.0]]), paddle.to_tensor([[3.0, 4.0]])))
+        Tensor(shape=[1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [4.99999857])
+    """
 
     def __init__(
         self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False, name: str | None = None
@@ -436,7 +478,27 @@ class PairwiseDistance(Layer):
 
 
 class CosineSimilarity(Layer):
-    """Cosine similarity of two inputs along `axis` (default 1)."""
+    """Cosine similarity along an axis, as `paddle.nn.CosineSimilarity`.
+
+    Cosine similarity of two inputs along `axis` (default 1).
+
+    Args:
+        axis (int, optional): the axis compared. Default: 1.
+        eps (float, optional): the smallest norm product. Default: 1e-08.
+
+    Shape:
+        - x1: any shape; float32 or float64.
+        - x2: broadcast with `x1`.
+        - output: the broadcast shape without `axis`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> a = paddle.to_tensor([[1.0, 0.0], [1.0, 1.0]])
+        >>> b = paddle.to_tensor([[1.0, 1.0], [2.0, 2.0]])
+        >>> print(paddle.nn.CosineSimilarity(axis=1)(a, b))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.70710677, 1.        ])
+    """
 
     def __init__(self, axis: int = 1, eps: float = 1e-8) -> None:
         super().__init__()

@@ -205,8 +205,36 @@ class BatchNorm2D(_BatchNormBase):
 
 
 class BatchNorm(_BatchNormBase):
-    """Paddle's older BatchNorm: any input rank from 2 to 5, an optional activation `act`
-    applied after normalising, and `is_test=True` to start in evaluation mode."""
+    """Paddle's older batch normalisation layer, as `paddle.nn.BatchNorm`.
+
+    Paddle's older BatchNorm: any input rank from 2 to 5, an optional activation `act`
+    applied after normalising, and `is_test=True` to start in evaluation mode.
+
+    Args:
+        num_channels (int): C.
+        act (str, optional): an activation applied after normalising, e.g. 'relu'. Default: None.
+        is_test (bool, optional): start in evaluation mode. Default: False.
+        momentum (float, optional): the running statistics' decay. Default: 0.9.
+        epsilon (float, optional): added to the variance. Default: 1e-05.
+        param_attr (ParamAttr, optional): the scale's attribute. Default: None.
+        bias_attr (ParamAttr, optional): the shift's attribute. Default: None.
+        dtype (str, optional): the parameters' dtype. Default: 'float32'.
+        data_layout (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        in_place, moving_mean_name, moving_variance_name, do_model_average_for_mean_and_var,
+        use_global_stats, trainable_statistics: as in Paddle's BatchNorm.
+
+    Shape:
+        - x: `[N, C]` to `[N, C, D, H, W]`; float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> bn = paddle.nn.BatchNorm(2, act='relu')
+        >>> print(bn(paddle.to_tensor([[1.0, 2.0], [3.0, 6.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [[0.        , 0.        ],
+                [0.99999499, 0.99999881]])
+    """
 
     _dims = (2, 3, 4, 5)
     _layouts = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
