@@ -24,11 +24,31 @@ from framework.ops.manipulation import transpose
 
 
 class SpectralNorm(Layer):
-    """`y = x / sigma(x)` for a weight `x` of shape `weight_shape`, sigma estimated by power
+    """Spectral normalisation of a weight, as `paddle.nn.SpectralNorm`.
+
+    `y = x / sigma(x)` for a weight `x` of shape `weight_shape`, sigma estimated by power
     iteration on x seen as the matrix `[weight_shape[dim], rest]`; y has x's shape and dtype.
 
-        norm = framework.nn.SpectralNorm([4, 3, 2, 2], dim=0, power_iters=2)
-        norm(framework.randn([4, 3, 2, 2])).shape   # [4, 3, 2, 2]
+    Args:
+        weight_shape (list|tuple): the weight's shape.
+        dim (int, optional): the axis taken as the matrix's rows. Default: 0.
+        power_iters (int, optional): power-iteration steps per call. Default: 1.
+        eps (float, optional): keeps the norms finite. Default: 1e-12.
+        dtype (str, optional): 'float32' or 'float64'. Default: 'float32'.
+
+    Shape:
+        - x: a weight of shape `weight_shape`; float32 or float64.
+        - output: the shape and dtype of `x`, its largest singular value about 1.
+
+    Examples:
+        >>> import framework as paddle
+        >>> _ = paddle.seed(1)
+        >>> norm = paddle.nn.SpectralNorm([2, 2], dim=0, power_iters=20)
+        >>> w = paddle.to_tensor([[3.0, 0.0], [0.0, 1.0]])
+        >>> print(norm(w))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.        , 0.        ],
+                [0.        , 0.33333334]])
     """
 
     def __init__(
