@@ -105,12 +105,13 @@ def deform_conv2d(
         `[N, Cout, Ho, Wo]`, `Ho = (H + 2 * padding - dilation * (kh - 1) - 1) // stride + 1`;
         differentiable in every tensor input.
 
-    Example:
-        >>> x = framework.rand([1, 4, 8, 8])
-        >>> offset = framework.rand([1, 2 * 9, 8, 8])
-        >>> weight = framework.rand([6, 4, 3, 3])
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([1, 4, 8, 8])
+        >>> offset = paddle.rand([1, 2 * 9, 8, 8])
+        >>> weight = paddle.rand([6, 4, 3, 3])
         >>> deform_conv2d(x, offset, weight, padding=1).shape
-        [1, 6, 8, 8]
+        paddle.Size([1, 6, 8, 8])
     """
     x, offset, weight = as_tensor(x), as_tensor(offset), as_tensor(weight)
     n, c, h, w = x.shape
@@ -153,10 +154,11 @@ class DeformConv2D(nn.Layer):
     (normal, std `sqrt(2 / (in_channels * kh * kw))`, as Paddle) and bias `[out_channels]`.
     `forward(x, offset, mask=None)`.
 
-    Example:
+    Examples:
+        >>> import framework as paddle
         >>> layer = DeformConv2D(4, 6, kernel_size=3, padding=1)
-        >>> layer(framework.rand([1, 4, 8, 8]), framework.zeros([1, 18, 8, 8])).shape
-        [1, 6, 8, 8]
+        >>> layer(paddle.rand([1, 4, 8, 8]), paddle.zeros([1, 18, 8, 8])).shape
+        paddle.Size([1, 6, 8, 8])
     """
 
     def __init__(
