@@ -146,6 +146,14 @@ def distance2bbox(
     Returns:
         `[..., 4]` boxes `[x1, y1, x2, y2]`.
 
+    Args:
+        points (Tensor|numpy.ndarray): `[N, 2]` anchor points `(x, y)`; float32 or float64.
+        distance (Tensor|numpy.ndarray): `[N, 4]` distances `(left, top, right, bottom)`.
+        max_shape (list|tuple, optional): `(height, width)` to clip to. Default: None.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, 4]` boxes `[x1, y1, x2, y2]`, the dtype of `distance`.
+
     Examples:
         >>> import numpy as np
         >>> from framework.vision.ops import distance2bbox
@@ -180,6 +188,15 @@ def bbox2distance(
 
     Returns:
         `[..., 4]` distances `(left, top, right, bottom)`.
+
+    Args:
+        points (Tensor|numpy.ndarray): `[N, 2]` anchor points `(x, y)`; float32 or float64.
+        bbox (Tensor|numpy.ndarray): `[N, 4]` boxes `[x1, y1, x2, y2]`.
+        reg_max (float): the largest distance kept (a little below it).
+        eps (float, optional): how far below `reg_max` distances are clipped. Default: 0.1.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, 4]` distances `(left, top, right, bottom)`, the dtype of `bbox`.
 
     Examples:
         >>> import numpy as np

@@ -28,7 +28,7 @@ def read_file(filename: str | Path, name: str | None = None) -> Tensor:
         filename: path of the file.
 
     Returns:
-        `[size]` uint8 tensor.
+        Tensor: the file's bytes, a 1-D uint8 Tensor of shape `[size]`.
 
     Examples:
         >>> import framework as paddle

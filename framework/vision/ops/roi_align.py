@@ -114,6 +114,15 @@ def roi_align(
 class RoIAlign(nn.Layer):
     """`roi_align` as a layer holding `output_size` and `spatial_scale`.
 
+    Args:
+        output_size (int|list|tuple): `(ph, pw)`, or an int for both.
+        spatial_scale (float, optional): box to feature coordinates (1 / stride). Default: 1.0.
+
+    Shape:
+        - x: `[N, C, H, W]` features; float32 or float64.
+        - boxes: `[K, 4]` boxes `[x1, y1, x2, y2]`; boxes_num: `[N]` int32.
+        - output: `[K, C, ph, pw]`, the dtype of `x`.
+
     Examples:
         >>> import framework as paddle
         >>> from framework.vision.ops import RoIAlign
