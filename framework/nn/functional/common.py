@@ -504,7 +504,7 @@ def upsample(
     Examples:
         >>> import framework as paddle
         >>> import framework.nn.functional as F
-        >>> print(F.upsample(paddle.to_tensor([[[1.0, 3.0]]]), size=4, mode='linear'))
+        >>> print(F.upsample(paddle.to_tensor([[[1.0, 3.0]]]), size=[4], mode='linear'))
         Tensor(shape=[1, 1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[1.        , 1.50000000, 2.50000000, 3.        ]]])
     """
