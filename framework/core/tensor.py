@@ -312,7 +312,31 @@ bind_tensor_class(Tensor)
 
 
 class Parameter(Tensor):
-    """A trainable tensor owned by a Layer. `trainable=False` is `stop_gradient=True`."""
+    """A trainable tensor owned by a Layer, as Paddle's Parameter.
+
+    A trainable tensor owned by a Layer. `trainable=False` is `stop_gradient=True`.
+
+    Args:
+        data (Tensor|numpy.ndarray|list): the initial value, any shape.
+        dtype (str, optional): float32, float64, ...; None keeps `data`'s. Default: None.
+        name (str, optional): the parameter's name. Default: None.
+        trainable (bool, optional): False is `stop_gradient=True`. Default: True.
+        optimize_attr (dict, optional): e.g. `{'learning_rate': 1.0}`. Default: None.
+        regularizer (WeightDecayRegularizer, optional): its own weight decay. Default: None.
+        need_clip (bool, optional): gradient clipping applies to it. Default: True.
+
+    Returns:
+        Parameter: a Tensor that layers register and optimizers update.
+
+    Examples:
+        >>> import framework as paddle
+        >>> w = paddle.create_parameter([2, 3], 'float32')
+        >>> w.shape, w.stop_gradient, w.trainable
+        (paddle.Size([2, 3]), False, True)
+        >>> fc = paddle.nn.Linear(3, 2)
+        >>> type(fc.weight).__name__, fc.weight.trainable
+        ('Parameter', True)
+    """
 
     __slots__ = ("optimize_attr", "regularizer", "need_clip", "do_model_average", "is_distributed")
 

@@ -13,11 +13,27 @@ from framework.io.sampler import RandomSampler, Sampler, SequenceSampler
 
 
 class BatchSampler(Sampler[list[int]]):
-    """Yield lists of `batch_size` indices, from `dataset` (sequential or shuffled) or from
+    """Batches of indices, as `paddle.io.BatchSampler`.
+
+    Yield lists of `batch_size` indices, from `dataset` (sequential or shuffled) or from
     a given `sampler`.
 
-        BatchSampler(dataset=ds, batch_size=4, shuffle=True, drop_last=True)
-        BatchSampler(sampler=RandomSampler(ds), batch_size=4)
+    Args:
+        dataset (Dataset|Sized, optional): sampled in order, or shuffled; excludes `sampler`.
+            Default: None.
+        sampler (Sampler|Iterable, optional): the indices batched; excludes `dataset`. Default:
+            None.
+        shuffle (bool, optional): shuffle `dataset`'s indices. Default: False.
+        batch_size (int, optional): indices per batch. Default: 1.
+        drop_last (bool, optional): drop a last, smaller batch. Default: False.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import BatchSampler
+        >>> list(BatchSampler(dataset=range(5), batch_size=2))
+        [[0, 1], [2, 3], [4]]
+        >>> list(BatchSampler(sampler=range(5), batch_size=2, drop_last=True))
+        [[0, 1], [2, 3]]
     """
 
     def __init__(
@@ -82,7 +98,9 @@ class _InfiniteIterableSampler(Sampler[list[None]]):
 
 
 class DistributedBatchSampler(BatchSampler):
-    """The share of the batches that belongs to one rank of `num_replicas` data-parallel ranks.
+    """One data-parallel rank's batches, as `paddle.io.DistributedBatchSampler`.
+
+    The share of the batches that belongs to one rank of `num_replicas` data-parallel ranks.
 
     The dataset is padded (by repeating indices) to a multiple of `num_replicas`; each rank
     gets `ceil(len(dataset) / num_replicas)` samples. With `shuffle=True` the order is
@@ -92,6 +110,24 @@ class DistributedBatchSampler(BatchSampler):
 
     `num_replicas` and `rank` default to the launcher's environment (`PADDLE_TRAINERS_NUM`,
     `PADDLE_TRAINER_ID`), or 1 and 0.
+
+    Args:
+        dataset (Dataset|Sized): the dataset, padded by repeating indices to a multiple of
+            `num_replicas`.
+        batch_size (int): indices per batch on each rank.
+        num_replicas (int, optional): the data-parallel ranks; None reads the launcher's
+            environment. Default: None.
+        rank (int, optional): this rank; None reads the launcher's environment. Default: None.
+        shuffle (bool, optional): permute by a seed equal to the epoch. Default: False.
+        drop_last (bool, optional): drop a last, smaller batch. Default: False.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import DistributedBatchSampler
+        >>> list(DistributedBatchSampler(range(5), batch_size=2, num_replicas=2, rank=0))
+        [[0, 1], [4]]
+        >>> list(DistributedBatchSampler(range(5), batch_size=2, num_replicas=2, rank=1))
+        [[2, 3], [0]]
     """
 
     def __init__(

@@ -54,12 +54,50 @@ def collate_arrays(batch: Sequence[Any], stack: Callable[[list], Any] | None = N
 
 
 def default_collate_fn(batch: Sequence[Any]) -> Any:
-    """Stack a list of samples into a batch of Tensors (see the module docstring)."""
+    """Stack samples into a batch of Tensors, as `paddle.io.dataloader.collate.default_collate_fn`.
+
+    Stack a list of samples into a batch of Tensors (see the module docstring).
+
+    Args:
+        batch (list): samples of one structure: arrays, Tensors, numbers, or tuples, lists and dicts
+            of them.
+
+    Returns:
+        The batch, the samples' structure with each field stacked into a Tensor `[len(batch), ...]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import default_collate_fn
+        >>> batch = default_collate_fn([(np.ones(2, 'float32'), 0), (np.zeros(2, 'float32'), 1)])
+        >>> print(batch[0])
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 1.],
+                [0., 0.]])
+        >>> print(batch[1])
+        Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [0, 1])
+    """
     return arrays_to_tensors(collate_arrays(batch))
 
 
 def default_convert_fn(batch: Any) -> Any:
-    """Used when `batch_size=None`: each sample is returned alone, its arrays as Tensors."""
+    """Turn one sample's arrays into Tensors, as `paddle.io.dataloader.collate.default_convert_fn`.
+
+    Used when `batch_size=None`: each sample is returned alone, its arrays as Tensors.
+
+    Args:
+        batch (Any): one sample: an array, a Tensor, a number, or tuples, lists and dicts of them.
+
+    Returns:
+        The sample, its NumPy arrays turned into Tensors.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import default_convert_fn
+        >>> print(default_convert_fn({'x': np.array([1.0, 2.0])}))
+        {'x': Tensor(shape=[2], dtype=float64, place=Place(cpu), stop_gradient=True,
+               [1., 2.])}
+    """
     return arrays_to_tensors(batch)
 
 

@@ -13,35 +13,60 @@ from framework.io.dataset import Dataset, IterableDataset
 
 
 class DataLoader:
-    """Iterate over a dataset in mini-batches of Tensors.
+    """Iterate over a dataset in mini-batches of Tensors, as `paddle.io.DataLoader`.
 
     Args:
-        dataset: a map-style `Dataset` or an `IterableDataset`.
-        feed_list, return_list: accepted for Paddle compatibility; in dynamic mode (the only
-            mode here) every batch is returned as a (nested) list/dict of Tensors.
-        places: where the batch Tensors go (default: the current device).
-        batch_sampler: yields lists of indices; excludes batch_size/shuffle/drop_last.
-        batch_size: samples per batch; None returns samples one by one, uncollated.
-        shuffle: visit a map-style dataset in random order (seeded by `framework.seed`).
-        drop_last: drop the last batch when it is smaller than batch_size.
-        collate_fn: makes a batch from a list of samples (default `default_collate_fn`).
-        num_workers: 0 loads in the main process; N > 0 starts N worker processes.
-        use_buffer_reader, reader_buffer_size: accepted for Paddle compatibility. With
-            num_workers > 0, workers always prefetch; with 0, loading is synchronous so that
-            random augmentation stays repeatable.
-        prefetch_factor: batches in flight per worker.
-        use_shared_memory: pass large batches from workers through shared memory.
-        timeout: seconds to wait for a batch from the workers before raising (0: no limit;
-            a dead worker is detected either way).
-        worker_init_fn: called as `worker_init_fn(worker_id)` in each worker, after seeding.
-        persistent_workers: keep the worker processes alive between epochs.
+        dataset (Dataset|IterableDataset): where the samples come from.
+        feed_list (list, optional): accepted for Paddle compatibility. Default: None.
+        places (Place|list, optional): where the batch Tensors go; None is the current device.
+            Default: None.
+        return_list (bool, optional): accepted for Paddle compatibility; in dynamic mode (the
+            only mode here) every batch is a (nested) list or dict of Tensors. Default: True.
+        batch_sampler (BatchSampler, optional): yields lists of indices; excludes
+            `batch_size`, `shuffle` and `drop_last`. Default: None.
+        batch_size (int|None, optional): samples per batch; None returns samples one by one,
+            uncollated. Default: 1.
+        shuffle (bool, optional): visit a map-style dataset in random order (seeded by
+            `framework.seed`). Default: False.
+        drop_last (bool, optional): drop the last batch when it is smaller than `batch_size`.
+            Default: False.
+        collate_fn (callable, optional): makes a batch from a list of samples; None is
+            `default_collate_fn`. Default: None.
+        num_workers (int, optional): 0 loads in the main process; N > 0 starts N worker
+            processes. Default: 0.
+        use_buffer_reader (bool, optional): accepted for Paddle compatibility. Default: True.
+        reader_buffer_size (int, optional): accepted for Paddle compatibility. With
+            `num_workers > 0` workers always prefetch; with 0, loading is synchronous so that
+            random augmentation stays repeatable. Default: 2.
+        prefetch_factor (int, optional): batches in flight per worker. Default: 2.
+        use_shared_memory (bool, optional): pass large batches from workers through shared
+            memory. Default: True.
+        timeout (int, optional): seconds to wait for a batch from the workers before raising;
+            0 is no limit (a dead worker is detected either way). Default: 0.
+        worker_init_fn (callable, optional): called as `worker_init_fn(worker_id)` in each
+            worker, after seeding. Default: None.
+        persistent_workers (bool, optional): keep the worker processes alive between epochs.
+            Default: False.
+
+    Returns:
+        DataLoader: an iterable; each batch stacks the samples' fields into Tensors with a
+        leading batch axis (`[batch_size, ...]`, the fields' dtypes).
 
     A sample that raises in a worker raises in the main process, with the same exception
     type, the sample index and the worker's traceback in the message.
 
-        loader = DataLoader(ds, batch_size=32, shuffle=True, num_workers=2)
-        for images, labels in loader:
-            ...
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import DataLoader, TensorDataset
+        >>> images = paddle.arange(10, dtype='float32').reshape([5, 2])
+        >>> labels = paddle.to_tensor([0, 1, 0, 1, 1])
+        >>> loader = DataLoader(TensorDataset([images, labels]), batch_size=2, drop_last=True)
+        >>> len(loader)
+        2
+        >>> for x, y in loader:
+        ...     print(x.shape, y.tolist())
+        paddle.Size([2, 2]) [0, 1]
+        paddle.Size([2, 2]) [0, 1]
     """
 
     def __init__(

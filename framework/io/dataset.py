@@ -30,7 +30,25 @@ _T = TypeVar("_T")
 
 
 class Dataset(Generic[_T]):
-    """A map-style dataset: subclasses implement `__getitem__(idx)` and `__len__()`."""
+    """A map-style dataset, as `paddle.io.Dataset`.
+
+    A map-style dataset: subclasses implement `__getitem__(idx)` and `__len__()`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> class Squares(Dataset):
+        ...     def __len__(self):
+        ...         return 4
+        ...     def __getitem__(self, i):
+        ...         return i * i
+        ...
+        >>> ds = Squares()
+        >>> len(ds), ds[3]
+        (4, 9)
+        >>> [batch.tolist() for batch in DataLoader(ds, batch_size=2)]
+        [[0, 1], [4, 9]]
+    """
 
     def __getitem__(self, idx: int) -> _T:
         raise NotImplementedError(f"'__getitem__' is not implemented in {type(self).__name__}")
@@ -40,10 +58,22 @@ class Dataset(Generic[_T]):
 
 
 class IterableDataset(Dataset[_T]):
-    """A dataset that yields samples. Subclasses implement `__iter__()`.
+    """A dataset that yields its samples, as `paddle.io.IterableDataset`.
+
+    A dataset that yields samples. Subclasses implement `__iter__()`.
 
     With `num_workers > 0` every worker process iterates its own copy; shard the stream with
     `framework.io.get_worker_info()` (its `id` and `num_workers`) so samples are not repeated.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> class Stream(IterableDataset):
+        ...     def __iter__(self):
+        ...         yield from range(5)
+        ...
+        >>> [b.tolist() for b in DataLoader(Stream(), batch_size=2)]
+        [[0, 1], [2, 3], [4]]
     """
 
     def __iter__(self) -> Iterator[_T]:
@@ -58,10 +88,30 @@ class IterableDataset(Dataset[_T]):
 
 
 class TensorDataset(Dataset[tuple]):
-    """Samples are the rows of several tensors (or arrays) with the same first dimension.
+    """The rows of several tensors as samples, as `paddle.io.TensorDataset`.
+
+    Samples are the rows of several tensors (or arrays) with the same first dimension.
 
     ds = TensorDataset([framework.to_tensor(x), framework.to_tensor(y)])
     ds[3]   # (x[3], y[3])
+
+    Args:
+        tensors (list|tuple): Tensors or NumPy arrays with the same first dimension N.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> x = paddle.arange(6, dtype='float32').reshape([3, 2])
+        >>> ds = TensorDataset([x, paddle.to_tensor([0, 1, 0])])
+        >>> len(ds)
+        3
+        >>> x, y = ds[1]
+        >>> print(x)
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [2., 3.])
+        >>> print(y)
+        Tensor(shape=[], dtype=int64, place=Place(cpu), stop_gradient=True,
+               1)
     """
 
     def __init__(self, tensors: Sequence[Tensor | np.ndarray]) -> None:
@@ -90,7 +140,23 @@ def _take_row(tensor: Tensor | np.ndarray, index: int) -> Tensor | np.ndarray:
 
 
 class ComposeDataset(Dataset[tuple]):
-    """Zip map-style datasets of equal length: sample i concatenates the fields of each one."""
+    """Zip map-style datasets field-wise, as `paddle.io.ComposeDataset`.
+
+    Zip map-style datasets of equal length: sample i concatenates the fields of each one.
+
+    Args:
+        datasets (list|tuple): map-style datasets of one length, whose samples are tuples (or single
+            fields).
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> a = TensorDataset([paddle.to_tensor([1, 2])])
+        >>> b = TensorDataset([paddle.to_tensor([10, 20])])
+        >>> ds = ComposeDataset([a, b])
+        >>> [int(field) for field in ds[1]]
+        [2, 20]
+    """
 
     def __init__(self, datasets: Sequence[Dataset]) -> None:
         self.datasets = list(datasets)
@@ -114,7 +180,25 @@ class ComposeDataset(Dataset[tuple]):
 
 
 class ChainDataset(IterableDataset):
-    """Iterate several iterable datasets one after another."""
+    """Iterable datasets one after another, as `paddle.io.ChainDataset`.
+
+    Iterate several iterable datasets one after another.
+
+    Args:
+        datasets (list|tuple): iterable datasets, iterated in order.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> class Count(IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         yield from range(self.n)
+        ...
+        >>> list(ChainDataset([Count(2), Count(3)]))
+        [0, 1, 0, 1, 2]
+    """
 
     def __init__(self, datasets: Sequence[IterableDataset]) -> None:
         self.datasets = list(datasets)
@@ -130,7 +214,22 @@ class ChainDataset(IterableDataset):
 
 
 class ConcatDataset(Dataset[_T]):
-    """Concatenate map-style datasets end to end."""
+    """Map-style datasets end to end, as `paddle.io.ConcatDataset`.
+
+    Concatenate map-style datasets end to end.
+
+    Args:
+        datasets (iterable): map-style datasets; sample i is found in the one it falls into.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> a = TensorDataset([paddle.to_tensor([1, 2])])
+        >>> b = TensorDataset([paddle.to_tensor([3, 4, 5])])
+        >>> ds = ConcatDataset([a, b])
+        >>> len(ds), int(ds[3][0])
+        (5, 4)
+    """
 
     def __init__(self, datasets: Iterable[Dataset]) -> None:
         self.datasets = list(datasets)
@@ -155,7 +254,23 @@ class ConcatDataset(Dataset[_T]):
 
 
 class Subset(Dataset[_T]):
-    """The samples of `dataset` at `indices`, in that order."""
+    """Part of a dataset, as `paddle.io.Subset`.
+
+    The samples of `dataset` at `indices`, in that order.
+
+    Args:
+        dataset (Dataset): the map-style dataset picked from.
+        indices (list|tuple): the indices kept, in order.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> x = paddle.arange(6, dtype='float32').reshape([3, 2])
+        >>> ds = TensorDataset([x, paddle.to_tensor([0, 1, 0])])
+        >>> sub = Subset(ds, [2, 0])
+        >>> len(sub), int(sub[0][1])
+        (2, 0)
+    """
 
     def __init__(self, dataset: Dataset[_T], indices: Sequence[int]) -> None:
         self.dataset = dataset
@@ -173,14 +288,33 @@ def random_split(
     lengths: Sequence[int | float],
     generator: Any = None,
 ) -> list[Subset[_T]]:
-    """Split `dataset` into non-overlapping random subsets of the given lengths.
+    """Random disjoint subsets of a dataset, as `paddle.io.random_split`.
+
+    Split `dataset` into non-overlapping random subsets of the given lengths.
 
     `lengths` are sample counts summing to `len(dataset)`, or fractions summing to 1 (the
     remainder is dealt round-robin, as Paddle does). The permutation is drawn from `generator`
     (a `numpy.random.Generator` or an int seed) or else from the framework's seeded generator,
     so `framework.seed(n)` makes the split repeatable.
 
-        train, val = random_split(ds, [0.8, 0.2])
+    Args:
+        dataset (Dataset): the map-style dataset split.
+        lengths (list|tuple): sample counts summing to `len(dataset)`, or fractions summing to 1.
+        generator (numpy.random.Generator|int, optional): the permutation's source; None is the
+            framework's seeded generator. Default: None.
+
+    Returns:
+        list: one `Subset` per length, disjoint.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import *
+        >>> _ = paddle.seed(1)
+        >>> train, val = random_split(TensorDataset([paddle.arange(10)]), [0.8, 0.2])
+        >>> len(train), len(val)
+        (8, 2)
+        >>> train.indices, val.indices
+        ([8, 4, 7, 0, 1, 2, 5, 9], [6, 3])
     """
     n = len(dataset)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:

@@ -18,7 +18,24 @@ _T = TypeVar("_T")
 
 
 class Sampler(Generic[_T]):
-    """Base class: subclasses implement `__iter__` (and `__len__` when the length is known)."""
+    """The base of index samplers, as `paddle.io.Sampler`.
+
+    Base class: subclasses implement `__iter__` (and `__len__` when the length is known).
+
+    Args:
+        data_source (Dataset|Sized, optional): the dataset sampled. Default: None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import Sampler
+        >>> class EvenFirst(Sampler):
+        ...     def __iter__(self):
+        ...         n = len(self.data_source)
+        ...         return iter([*range(0, n, 2), *range(1, n, 2)])
+        ...
+        >>> list(EvenFirst(range(5)))
+        [0, 2, 4, 1, 3]
+    """
 
     def __init__(self, data_source: Sized | None = None) -> None:
         self.data_source = data_source
@@ -28,7 +45,19 @@ class Sampler(Generic[_T]):
 
 
 class SequenceSampler(Sampler[int]):
-    """0, 1, ..., len(data_source) - 1."""
+    """Indices in order, as `paddle.io.SequenceSampler`.
+
+    0, 1, ..., len(data_source) - 1.
+
+    Args:
+        data_source (Dataset|Sized): the dataset, or anything with `len`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import SequenceSampler
+        >>> list(SequenceSampler(range(4)))
+        [0, 1, 2, 3]
+    """
 
     def __init__(self, data_source: Sized) -> None:
         self.data_source = data_source
@@ -41,14 +70,26 @@ class SequenceSampler(Sampler[int]):
 
 
 class RandomSampler(Sampler[int]):
-    """Indices in random order.
+    """Indices in random order, as `paddle.io.RandomSampler`.
 
     Args:
-        data_source: the dataset (anything with `len`).
-        replacement: draw with replacement; then `num_samples` may exceed the dataset size.
-        num_samples: how many indices to yield (default: `len(data_source)`).
-        generator: as in Paddle, an iterator that yields the indices itself; or a
-            `numpy.random.Generator` to draw from. Default: the framework's seeded generator.
+        data_source (Dataset|Sized): the dataset, or anything with `len`.
+        replacement (bool, optional): draw with replacement; then `num_samples` may exceed the
+            dataset's size. Default: False.
+        num_samples (int, optional): how many indices to yield; None is `len(data_source)`.
+            Default: None.
+        generator (Iterator|numpy.random.Generator, optional): as in Paddle, an iterator that
+            yields the indices itself, or a NumPy generator to draw from; None is the
+            framework's seeded generator. Default: None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import RandomSampler
+        >>> _ = paddle.seed(1)
+        >>> list(RandomSampler(range(5)))
+        [4, 0, 1, 2, 3]
+        >>> len(RandomSampler(range(5), replacement=True, num_samples=8))
+        8
     """
 
     def __init__(
@@ -102,10 +143,25 @@ class RandomSampler(Sampler[int]):
 
 
 class WeightedRandomSampler(Sampler[int]):
-    """Indices drawn with probability proportional to `weights`.
+    """Indices drawn in proportion to weights, as `paddle.io.WeightedRandomSampler`.
+
+    Indices drawn with probability proportional to `weights`.
 
     `weights` is 1-D (one weight per index) or 2-D (one row per draw set; the rows' draws are
     concatenated), as in Paddle.
+
+    Args:
+        weights (list|numpy.ndarray|Tensor): one non-negative weight per index (1-D), or one row per
+            draw set (2-D).
+        num_samples (int): how many indices to draw.
+        replacement (bool, optional): draw with replacement. Default: True.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import WeightedRandomSampler
+        >>> _ = paddle.seed(1)
+        >>> list(WeightedRandomSampler([0.0, 0.0, 1.0, 1.0], num_samples=6))
+        [3, 3, 2, 3, 2, 2]
     """
 
     def __init__(
@@ -156,7 +212,20 @@ class WeightedRandomSampler(Sampler[int]):
 
 
 class SubsetRandomSampler(Sampler[int]):
-    """The given indices, in random order."""
+    """Given indices in random order, as `paddle.io.SubsetRandomSampler`.
+
+    The given indices, in random order.
+
+    Args:
+        indices (list|tuple): the indices yielded, in a random order each epoch.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import SubsetRandomSampler
+        >>> _ = paddle.seed(1)
+        >>> sorted(SubsetRandomSampler([7, 3, 5])), len(SubsetRandomSampler([7, 3, 5]))
+        ([3, 5, 7], 3)
+    """
 
     def __init__(self, indices: Sequence[int]) -> None:
         if len(indices) == 0:

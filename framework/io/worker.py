@@ -26,8 +26,24 @@ STATUS_CHECK_INTERVAL = 1.0
 
 
 class WorkerInfo:
-    """What a worker knows about itself: `id`, `num_workers`, `seed` (this worker's seed,
-    already applied to the framework, NumPy and `random` generators) and `dataset` (its copy)."""
+    """What a DataLoader worker knows about itself, as `paddle.io.get_worker_info()` returns.
+
+    What a worker knows about itself: `id`, `num_workers`, `seed` (this worker's seed,
+    already applied to the framework, NumPy and `random` generators) and `dataset` (its copy).
+
+    Args:
+        id (int): this worker's index, in `[0, num_workers)`.
+        num_workers (int): the DataLoader's worker count.
+        seed (int): this worker's seed.
+        dataset (Dataset): this worker's copy of the dataset.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import WorkerInfo
+        >>> info = WorkerInfo(id=1, num_workers=4, seed=7, dataset=None)
+        >>> info.id, info.num_workers
+        (1, 4)
+    """
 
     __slots__ = ("id", "num_workers", "seed", "dataset")
 
@@ -45,12 +61,29 @@ _worker_info: WorkerInfo | None = None
 
 
 def get_worker_info() -> WorkerInfo | None:
-    """Inside a DataLoader worker process, its `WorkerInfo`; in the main process, None.
+    """The current DataLoader worker's `WorkerInfo`, as `paddle.io.get_worker_info`.
 
-    Use it in an `IterableDataset.__iter__` to give each worker its own shard:
+    Inside a DataLoader worker process, its `WorkerInfo`; in the main process, None.
 
-        info = framework.io.get_worker_info()
-        shard = range(info.id, n, info.num_workers) if info else range(n)
+    Use it in an `IterableDataset.__iter__` to give each worker its own shard, as the
+    example does.
+
+    Returns:
+        WorkerInfo|None: the worker's `WorkerInfo`, or None in the main process.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.io import get_worker_info
+        >>> print(get_worker_info())
+        None
+        >>> class Shard(paddle.io.IterableDataset):
+        ...     def __iter__(self):
+        ...         info = get_worker_info()
+        ...         start, step = (info.id, info.num_workers) if info else (0, 1)
+        ...         return iter(range(start, 6, step))
+        ...
+        >>> sorted(int(b) for b in paddle.io.DataLoader(Shard(), batch_size=None, num_workers=2))
+        [0, 1, 2, 3, 4, 5]
     """
     return _worker_info
 

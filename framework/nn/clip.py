@@ -59,10 +59,29 @@ def _squared_norm(grad):
 
 
 class ClipGradByValue(ClipGradBase):
-    """Clamp every gradient element into `[min, max]`; `min` defaults to `-max`.
+    """Clamp gradient values, as `paddle.nn.ClipGradByValue`.
 
-    clip = framework.nn.ClipGradByValue(max=1.0)            # [-1, 1]
-    clip = framework.nn.ClipGradByValue(max=0.5, min=-0.1)
+    Clamp every gradient element into `[min, max]`; `min` defaults to `-max`.
+
+    Args:
+        max (float): the upper bound.
+        min (float, optional): the lower bound; None is `-max`. Default: None.
+
+    Returns:
+        list: `(param, grad)` pairs with the gradients clamped.
+
+    Examples:
+        >>> import framework as paddle
+        >>> linear = paddle.nn.Linear(2, 1, bias_attr=False)
+        >>> linear(paddle.to_tensor([[30.0, 40.0]])).sum().backward()
+        >>> linear.weight.grad.flatten().tolist()
+        [30.0, 40.0]
+        >>> clip = paddle.nn.ClipGradByValue(max=35.0)
+        >>> (param, grad), = clip([(linear.weight, linear.weight.grad)])
+        >>> grad.flatten().tolist()
+        [30.0, 35.0]
+        >>> # as an optimizer's grad_clip, it runs on every step
+        >>> sgd = paddle.optimizer.SGD(0.1, parameters=linear.parameters(), grad_clip=clip)
     """
 
     def __init__(self, max: float, min: float | None = None) -> None:  # noqa: A002 - Paddle's names
@@ -89,11 +108,30 @@ class ClipGradByValue(ClipGradBase):
 
 
 class ClipGradByNorm(ClipGradBase):
-    """Rescale each gradient on its own so that its L2 norm is at most `clip_norm`.
+    """Clip each gradient by its L2 norm, as `paddle.nn.ClipGradByNorm`.
+
+    Rescale each gradient on its own so that its L2 norm is at most `clip_norm`.
 
     `grad * clip_norm / norm(grad)` when `norm(grad) > clip_norm`, else `grad` unchanged.
 
-        clip = framework.nn.ClipGradByNorm(clip_norm=1.0)
+    Args:
+        clip_norm (float): the largest L2 norm of each gradient.
+
+    Returns:
+        list: `(param, grad)` pairs with the gradients rescaled.
+
+    Examples:
+        >>> import framework as paddle
+        >>> linear = paddle.nn.Linear(2, 1, bias_attr=False)
+        >>> linear(paddle.to_tensor([[30.0, 40.0]])).sum().backward()
+        >>> linear.weight.grad.flatten().tolist()
+        [30.0, 40.0]
+        >>> clip = paddle.nn.ClipGradByNorm(clip_norm=5.0)
+        >>> (param, grad), = clip([(linear.weight, linear.weight.grad)])
+        >>> grad.flatten().tolist()
+        [3.0, 4.0]
+        >>> # as an optimizer's grad_clip, it runs on every step
+        >>> sgd = paddle.optimizer.SGD(0.1, parameters=linear.parameters(), grad_clip=clip)
     """
 
     def __init__(self, clip_norm: float) -> None:
@@ -117,14 +155,36 @@ class ClipGradByNorm(ClipGradBase):
 
 
 class ClipGradByGlobalNorm(ClipGradBase):
-    """Rescale all gradients together so that their joint L2 norm is at most `clip_norm`.
+    """Clip gradients by their joint L2 norm, as `paddle.nn.ClipGradByGlobalNorm`.
+
+    Rescale all gradients together so that their joint L2 norm is at most `clip_norm`.
 
     `global_norm = sqrt(sum_i ||g_i||^2)` over the gradients of parameters with `need_clip`;
     each such gradient becomes `g_i * clip_norm / max(global_norm, clip_norm)`. With
     `auto_skip_clip=True` gradients are only touched when `global_norm > clip_norm`.
     `group_name` is accepted for Paddle compatibility (it names a static-graph group).
 
-        clip = framework.nn.ClipGradByGlobalNorm(clip_norm=1.0)
+    Args:
+        clip_norm (float): the largest joint L2 norm.
+        group_name (str, optional): accepted for Paddle compatibility. Default: 'default_group'.
+        auto_skip_clip (bool, optional): touch gradients only when the norm exceeds `clip_norm`.
+            Default: False.
+
+    Returns:
+        list: `(param, grad)` pairs with the gradients rescaled.
+
+    Examples:
+        >>> import framework as paddle
+        >>> linear = paddle.nn.Linear(2, 1, bias_attr=False)
+        >>> linear(paddle.to_tensor([[30.0, 40.0]])).sum().backward()
+        >>> linear.weight.grad.flatten().tolist()
+        [30.0, 40.0]
+        >>> clip = paddle.nn.ClipGradByGlobalNorm(clip_norm=5.0)
+        >>> (param, grad), = clip([(linear.weight, linear.weight.grad)])
+        >>> grad.flatten().tolist()
+        [3.0, 4.0]
+        >>> # as an optimizer's grad_clip, it runs on every step
+        >>> sgd = paddle.optimizer.SGD(0.1, parameters=linear.parameters(), grad_clip=clip)
     """
 
     def __init__(

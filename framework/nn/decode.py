@@ -58,14 +58,38 @@ class Decoder:
 
 
 class BeamSearchDecoder(Decoder):
-    """Beam search over an RNN cell: `cell(inputs, states) -> (outputs, next_states)`, with
+    """Beam search over an RNN cell, as `paddle.nn.BeamSearchDecoder`.
+
+    Beam search over an RNN cell: `cell(inputs, states) -> (outputs, next_states)`, with
     `embedding_fn` mapping token ids to the cell's inputs and `output_fn` mapping its outputs to
     `[.., vocab]` logits.
 
-        decoder = framework.nn.BeamSearchDecoder(cell, start_token=0, end_token=1,
-                                                 beam_size=4, embedding_fn=emb, output_fn=fc)
-        ids, states = framework.nn.dynamic_decode(decoder, inits=h0, max_step_num=10)
-        # ids: [batch, time, beam] int64
+    Args:
+        cell (RNNCellBase): `cell(inputs, states) -> (outputs, next_states)`.
+        start_token (int): the id every beam starts from.
+        end_token (int): the id that finishes a beam.
+        beam_size (int): beams kept per sequence.
+        embedding_fn (callable, optional): token ids `[batch * beam]` (int64) to the cell's inputs.
+            Default: None.
+        output_fn (callable, optional): the cell's outputs to `[batch * beam, vocab]` logits.
+            Default: None.
+
+    Returns:
+        Decoder: for `dynamic_decode`, which returns ids `[batch, time, beam]` int64.
+
+    Examples:
+        >>> import framework as paddle
+        >>> _ = paddle.seed(1)
+        >>> nn = paddle.nn
+        >>> cell, embed = nn.GRUCell(8, 16), nn.Embedding(20, 8)
+        >>> head = nn.Linear(16, 20)
+        >>> decoder = nn.BeamSearchDecoder(
+        ...     cell, start_token=0, end_token=1, beam_size=4, embedding_fn=embed, output_fn=head
+        ... )
+        >>> h0 = paddle.zeros([2, 16])  # the encoder's states for 2 sequences
+        >>> ids, states = nn.dynamic_decode(decoder, inits=h0, max_step_num=5)
+        >>> ids.shape[0], ids.shape[2], ids.dtype == paddle.int64
+        (2, 4, True)
     """
 
     class OutputWrapper(NamedTuple):
@@ -203,13 +227,43 @@ def dynamic_decode(
     return_length: bool = False,
     **kwargs: Any,
 ):
-    """Run `decoder` from `decoder.initialize(inits)` until every sequence has finished or
+    """Run a decoder step by step, as `paddle.nn.dynamic_decode`.
+
+    Run `decoder` from `decoder.initialize(inits)` until every sequence has finished or
     `max_step_num` steps have run (`max_step_num + 1` steps at most, as Paddle). Returns
     `(outputs, final_states)` (and `sequence_lengths` with `return_length`); outputs stack every
     step, `[batch, time, ...]` unless `output_time_major`. `impute_finished` keeps a finished
     sequence's states frozen (decoders that do not track their own finished flags).
 
-        outputs, states = framework.nn.dynamic_decode(decoder, inits=h0, max_step_num=20)
+    Args:
+        decoder (Decoder): e.g. a `BeamSearchDecoder`.
+        inits (Tensor|list, optional): the decoder's initial states, e.g. `[batch, hidden]`.
+            Default: None.
+        max_step_num (int, optional): the most steps (plus one, as Paddle); None runs until all
+            finish. Default: None.
+        output_time_major (bool, optional): outputs `[time, batch, ...]`. Default: False.
+        impute_finished (bool, optional): freeze finished sequences' states. Default: False.
+        is_test (bool, optional): accepted for Paddle compatibility. Default: False.
+        return_length (bool, optional): also return the `[batch]` int64 lengths. Default: False.
+
+    Returns:
+        tuple: `(outputs, final_states)`, outputs `[batch, time, ...]` (int64 ids for beam search),
+        and with `return_length` the lengths (`[batch, beam]` for beam search).
+
+    Examples:
+        >>> import framework as paddle
+        >>> _ = paddle.seed(1)
+        >>> nn = paddle.nn
+        >>> cell, embed = nn.GRUCell(8, 16), nn.Embedding(20, 8)
+        >>> head = nn.Linear(16, 20)
+        >>> decoder = nn.BeamSearchDecoder(
+        ...     cell, start_token=0, end_token=1, beam_size=4, embedding_fn=embed, output_fn=head
+        ... )
+        >>> h0 = paddle.zeros([2, 16])  # the encoder's states for 2 sequences
+        >>> out = nn.dynamic_decode(decoder, inits=h0, max_step_num=5, return_length=True)
+        >>> ids, states, lengths = out
+        >>> ids.shape[0], lengths.shape
+        (2, paddle.Size([2, 4]))
     """
     inputs, states, finished = decoder.initialize(inits)
     sequence_lengths = finished.astype("int64") * 0

@@ -21,12 +21,32 @@ from framework.nn.layer.naming import unique_name
 
 
 class ParamAttr:
-    """Attributes of one parameter, as `paddle.ParamAttr`.
+    """The attributes of one parameter, as `paddle.ParamAttr`.
+
+    Attributes of one parameter, as `paddle.ParamAttr`.
 
     `name` (generated when None), `initializer` (None: the layer's default, XavierUniform for
     weights and Constant(0) for biases), `learning_rate` (multiplies the optimizer's),
     `regularizer` (overrides the optimizer's weight decay for this parameter), `trainable`,
     `do_model_average` and `need_clip` (whether gradient clipping applies).
+
+    Args:
+        name (str, optional): the parameter's name; None generates one. Default: None.
+        initializer (Initializer, optional): None is the layer's default. Default: None.
+        learning_rate (float, optional): multiplies the optimizer's. Default: 1.0.
+        regularizer (WeightDecayRegularizer, optional): overrides the optimizer's weight decay.
+            Default: None.
+        trainable (bool, optional): False freezes the parameter. Default: True.
+        do_model_average (bool, optional): accepted for Paddle compatibility. Default: True.
+        need_clip (bool, optional): gradient clipping applies to it. Default: True.
+
+    Examples:
+        >>> import framework as paddle
+        >>> init = paddle.nn.initializer.Constant(0.5)
+        >>> attr = paddle.ParamAttr(initializer=init, trainable=False)
+        >>> fc = paddle.nn.Linear(2, 2, weight_attr=attr)
+        >>> fc.weight.tolist(), fc.weight.trainable
+        ([[0.5, 0.5], [0.5, 0.5]], False)
     """
 
     def __init__(

@@ -358,30 +358,126 @@ class Softsign(Function):
 
 
 def relu(x: Tensor, name: str | None = None) -> Tensor:
-    """`max(x, 0)`, elementwise. Any shape; float dtypes."""
+    """The rectified linear unit, as `paddle.nn.functional.relu`.
+
+    `relu(x) = max(x, 0)`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.relu(x))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 0., 0., 1., 3.])
+    """
     return ReLU().apply(*amp_cast("relu", x))
 
 
 def relu6(x: Tensor, name: str | None = None) -> Tensor:
-    """`min(max(x, 0), 6)`, elementwise."""
+    """ReLU capped at six, as `paddle.nn.functional.relu6`.
+
+    `relu6(x) = min(max(x, 0), 6)`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.relu6(paddle.to_tensor([-1.0, 3.0, 8.0])))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 3., 6.])
+    """
     return ClipActivation(0.0, 6.0).apply(*amp_cast("relu6", x))
 
 
 def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Tensor:  # noqa: A002
-    """`clip(x, min, max)`, elementwise."""
+    """Clips to `[min, max]`, as `paddle.nn.functional.hardtanh`.
+
+    `hardtanh(x) = clip(x, min, max)`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        min (float, optional): the lower bound. Default: -1.0.
+        max (float, optional): the upper bound. Default: 1.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.hardtanh(x))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.        , -0.50000000,  0.        ,  1.        ,  1.        ])
+    """
     return ClipActivation(min, max).apply(*amp_cast("hardtanh", x))
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
-    """`x if x > 0 else negative_slope * x`, elementwise."""
+    """Leaky ReLU, as `paddle.nn.functional.leaky_relu`.
+
+    `leaky_relu(x) = x if x > 0 else negative_slope * x`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        negative_slope (float, optional): the slope below zero. Default: 0.01.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.leaky_relu(x, negative_slope=0.1))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.20000000, -0.05000000,  0.        ,  1.        ,  3.        ])
+    """
     return LeakyReLU(negative_slope).apply(*amp_cast("leaky_relu", x))
 
 
 def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None = None) -> Tensor:
-    """`max(0, x) + weight * min(0, x)` with a learnable slope.
+    """The parametric ReLU, as `paddle.nn.functional.prelu`.
 
-    `weight` has shape [] or [1] (one slope) or [C], one per channel of `x` (axis 1 for
-    channel-first layouts such as 'NCHW', the last axis for 'NHWC'-style ones).
+    `prelu(x) = max(0, x) + weight * min(0, x)`, with one slope or one per channel.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        weight (Tensor): the slopes, shape `[]` or `[1]` (one slope) or `[C]`, one per channel of
+            `x` (axis 1 for channel-first layouts such as 'NCHW', the last axis for 'NHWC').
+        data_format (str, optional): where the channel axis is. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[[-2.0, 3.0]], [[-1.0, 4.0]]]])
+        >>> x.shape
+        paddle.Size([1, 2, 1, 2])
+        >>> print(F.prelu(x, paddle.to_tensor([0.25, 0.5])))
+        Tensor(shape=[1, 2, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[-0.50000000,  3.        ]],
+        <BLANKLINE>
+                 [[-0.50000000,  4.        ]]]])
     """
     shape = tuple(weight.shape)
     if len(shape) > 1:
@@ -403,7 +499,26 @@ def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None
 
 
 def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
-    """`x if x > 0 else alpha * (exp(x) - 1)`, elementwise."""
+    """The exponential linear unit, as `paddle.nn.functional.elu`.
+
+    `elu(x) = x if x > 0 else alpha * (exp(x) - 1)`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        alpha (float, optional): the scale of the negative part. Default: 1.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.elu(x, alpha=0.2))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.17293295, -0.07869387,  0.        ,  1.        ,  3.        ])
+    """
     return ELU(alpha).apply(*amp_cast("elu", x))
 
 
@@ -413,7 +528,27 @@ def selu(
     alpha: float = 1.6732632423543772848170429916717,
     name: str | None = None,
 ) -> Tensor:
-    """`scale * (x if x > 0 else alpha * (exp(x) - 1))`, elementwise."""
+    """The scaled exponential linear unit, as `paddle.nn.functional.selu`.
+
+    `selu(x) = scale * (x if x > 0 else alpha * (exp(x) - 1))`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        scale (float, optional): above 1; Default: 1.0507009873554804934193349852946.
+        alpha (float, optional): at least 0; Default: 1.6732632423543772848170429916717.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.selu(x))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.52016652, -0.69175822,  0.        ,  1.05070102,  3.15210295])
+    """
     if scale <= 1.0:
         raise ValueError(f"The scale must be greater than 1.0. Received: {scale}.")
     if alpha < 0:
@@ -422,19 +557,76 @@ def selu(
 
 
 def celu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
-    """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`, elementwise."""
+    """The continuously differentiable ELU, as `paddle.nn.functional.celu`.
+
+    `celu(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        alpha (float, optional): not 0. Default: 1.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.celu(x, alpha=0.2))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.19999091, -0.18358301,  0.        ,  1.        ,  3.        ])
+    """
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
     return CELU(alpha).apply(*amp_cast("celu", x))
 
 
 def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
-    """`x if |x| > threshold else 0`."""
+    """Hard shrinkage, as `paddle.nn.functional.hardshrink`.
+
+    `hardshrink(x) = x if |x| > threshold else 0`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        threshold (float, optional): the half-width of the zeroed band. Default: 0.5.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.hardshrink(x))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-2.,  0.,  0.,  1.,  3.])
+    """
     return Shrink(threshold, 0.0).apply(*amp_cast("hardshrink", x))
 
 
 def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
-    """`x - threshold if x > threshold, x + threshold if x < -threshold, else 0`."""
+    """Soft shrinkage, as `paddle.nn.functional.softshrink`.
+
+    `x - threshold` above `threshold`, `x + threshold` below `-threshold`, else 0.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        threshold (float, optional): at least 0. Default: 0.5.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.softshrink(x, threshold=1.0))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.,  0.,  0.,  0.,  2.])
+    """
     if threshold < 0:
         raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
     return Shrink(threshold, threshold).apply(*amp_cast("softshrink", x))
@@ -443,18 +635,75 @@ def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Te
 def thresholded_relu(
     x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None
 ) -> Tensor:
-    """`x if x > threshold else value`."""
+    """Thresholded ReLU, as `paddle.nn.functional.thresholded_relu`.
+
+    `thresholded_relu(x) = x if x > threshold else value`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        threshold (float, optional): the threshold. Default: 1.0.
+        value (float, optional): what replaces `x` at or below it. Default: 0.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.thresholded_relu(x, threshold=0.5))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 0., 0., 1., 3.])
+    """
     return ThresholdedReLU(threshold, value).apply(*amp_cast("thresholded_relu", x))
 
 
 def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
-    """`x - tanh(x)`, elementwise."""
+    """Tanh shrinkage, as `paddle.nn.functional.tanhshrink`.
+
+    `tanhshrink(x) = x - tanh(x)`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.tanhshrink(x))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.03597236, -0.03788280,  0.        ,  0.23840582,  2.00494528])
+    """
     return TanhShrink().apply(*amp_cast("tanhshrink", x))
 
 
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
-    """`x / (1 + |x|)`, elementwise. Complex x is computed from `abs` and `divide`: `|x|` is not
-    holomorphic, and their graph carries both of its Wirtinger terms into the gradient."""
+    """Softsign, as `paddle.nn.functional.softsign`.
+
+    `softsign(x) = x / (1 + |x|)`, elementwise. Complex x is computed from `abs` and `divide`:
+    `|x|` is not holomorphic, and their graph carries both of its Wirtinger terms into the
+    gradient.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> print(F.softsign(x))
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.66666669, -0.33333334,  0.        ,  0.50000000,  0.75000000])
+    """
     if x._data.dtype.kind == "c":
         return x / (abs(x) + 1.0)
     return Softsign().apply(*amp_cast("softsign", x))
@@ -468,3 +717,44 @@ leaky_relu_ = inplace_form(leaky_relu, "leaky_relu_")
 hardtanh_ = inplace_form(hardtanh, "hardtanh_")
 thresholded_relu_ = inplace_form(thresholded_relu, "thresholded_relu_")
 softmax_ = inplace_form(softmax, "softmax_")
+
+
+def _document_inplace(form, call: str, values: str, x: str = "[-2.0, 0.0, 1.0, 3.0]") -> None:
+    """Give an in-place form Paddle's docstring shape, with an example that doctest runs."""
+    base = form.__name__[:-1]
+    form.__doc__ = f"""In-place `{base}`, as `paddle.nn.functional.{form.__name__}`.
+
+    Args:
+        x (Tensor): the input, rebound to the result; float16, float32 or float64. A leaf that
+            requires a gradient is refused.
+        The other arguments are `{base}`'s.
+
+    Returns:
+        Tensor: `x` itself, its shape and dtype unchanged.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor({x})
+        >>> F.{call} is x
+        True
+        >>> print(x)
+        Tensor(shape=[{len(x.split(","))}], dtype=float32, place=Place(cpu), stop_gradient=True,
+               {values})
+    """
+
+
+_document_inplace(relu_, "relu_(x)", "[0., 0., 1., 3.]")
+_document_inplace(
+    elu_, "elu_(x, alpha=0.2)", "[-0.17293295,  0.        ,  1.        ,  3.        ]"
+)
+_document_inplace(
+    leaky_relu_,
+    "leaky_relu_(x, negative_slope=0.1)",
+    "[-0.20000000,  0.        ,  1.        ,  3.        ]",
+)
+_document_inplace(hardtanh_, "hardtanh_(x)", "[-1.,  0.,  1.,  1.]")
+_document_inplace(thresholded_relu_, "thresholded_relu_(x, threshold=0.5)", "[0., 0., 1., 3.]")
+_document_inplace(
+    softmax_, "softmax_(x)", "[0.09003057, 0.24472846, 0.66524094]", x="[1.0, 2.0, 3.0]"
+)

@@ -35,14 +35,43 @@ def adaptive_log_softmax_with_loss(
     head_bias: Tensor | None = None,
     name: str | None = None,
 ) -> tuple[Tensor, Tensor]:
-    """Log probability of each label and the mean negative log likelihood.
+    """Adaptive softmax log-probabilities and loss, as
+    `paddle.nn.functional.adaptive_log_softmax_with_loss`.
+
+    Log probability of each label and the mean negative log likelihood.
 
     input `[B, in_features]` (or `[in_features]` with a 0-D label), label `[B]` int in
     `[0, n_classes)`; head_weight `[in_features, cutoffs[0] + n_clusters]`; tail_weights[i] is
     `[in_features, h_i]` and `[h_i, cluster size]`; `cutoffs` ends with n_classes (as the
     layer's). Returns `(output [B], loss scalar)` in the input's dtype.
 
-        out, loss = F.adaptive_log_softmax_with_loss(x, y, head_w, tails, [2, 4], head_b)
+    Args:
+        input (Tensor): `[B, in_features]` (or `[in_features]`); float32 or float64.
+        label (Tensor): int64 `[B]` in `[0, n_classes)`.
+        head_weight (Tensor): `[in_features, cutoffs[0] + n_clusters]`.
+        tail_weights (list): per cluster, `[in_features, h_i]` and `[h_i, cluster size]` weights.
+        cutoffs (list): ascending class cut points, ending with n_classes.
+        head_bias (Tensor, optional): `[cutoffs[0] + n_clusters]`. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        tuple: `(output, loss)`, the label log-probabilities `[B]` and their mean negative, a
+        scalar.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.ones([2, 4])
+        >>> head = paddle.zeros([4, 3])  # 2 head classes + 1 cluster
+        >>> tails = [[paddle.zeros([4, 2]), paddle.zeros([2, 2])]]
+        >>> label = paddle.to_tensor([0, 3])
+        >>> out, loss = F.adaptive_log_softmax_with_loss(x, label, head, tails, [2, 4])
+        >>> print(out)
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.09861231, -1.79175949])
+        >>> print(loss)
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               1.44518590)
     """
     if label.ndim == 1:
         if input.ndim != 2 or input.shape[0] != label.shape[0]:

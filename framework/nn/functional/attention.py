@@ -44,7 +44,9 @@ def scaled_dot_product_attention(
     enable_gqa: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """`softmax(Q K^T * scale + mask) V` per head.
+    """Scaled dot-product attention, as `paddle.nn.functional.scaled_dot_product_attention`.
+
+    `softmax(Q K^T * scale + mask) V` per head.
 
     query: `[batch, seq_q, heads, head_dim]`; key and value: `[batch, seq_k, kv_heads, ...]`
     where `kv_heads` divides `heads` (grouped-query attention repeats them). `attn_mask`
@@ -52,8 +54,37 @@ def scaled_dot_product_attention(
     `is_causal=True` masks future positions (and ignores `attn_mask`). `scale` defaults to
     `1 / sqrt(head_dim)`. Returns `[batch, seq_q, heads, head_dim]`.
 
-        q = framework.randn([2, 16, 8, 64])
-        out = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+    Args:
+        query (Tensor): `[batch, seq_q, heads, head_dim]`; float16, float32 or float64.
+        key (Tensor): `[batch, seq_k, kv_heads, head_dim]`, `kv_heads` dividing `heads`.
+        value (Tensor): `[batch, seq_k, kv_heads, head_dim_v]`.
+        attn_mask (Tensor, optional): broadcast to `[batch, heads, seq_q, seq_k]`; bool (True
+            attends) or additive float. Default: None.
+        dropout_p (float, optional): dropout on the weights. Default: 0.0.
+        is_causal (bool, optional): mask future positions. Default: False.
+        training (bool, optional): apply `dropout_p` only in training. Default: True.
+        backend (str, optional): accepted for Paddle's signature. Default: None.
+        scale (float, optional): None is `1 / sqrt(head_dim)`. Default: None.
+        enable_gqa (bool, optional): repeat key/value heads for grouped-query attention. Default:
+            True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[batch, seq_q, heads, head_dim_v]`, the dtype of `query`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> q = paddle.to_tensor([[[[1.0, 0.0]], [[0.0, 1.0]]]])
+        >>> v = paddle.to_tensor([[[[1.0, 2.0]], [[3.0, 4.0]]]])
+        >>> print(F.scaled_dot_product_attention(q, q, v, is_causal=True))
+        Tensor(shape=[1, 2, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1.        , 2.        ]],
+        <BLANKLINE>
+                 [[2.33952308, 3.33952308]]]])
+        >>> q, kv = paddle.ones([2, 16, 8, 64]), paddle.ones([2, 16, 2, 64])  # 8 heads share 2
+        >>> F.scaled_dot_product_attention(q, kv, kv).shape
+        paddle.Size([2, 16, 8, 64])
     """
     if query.ndim != 4 or key.ndim != 4 or value.ndim != 4:
         raise ValueError(

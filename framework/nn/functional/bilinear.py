@@ -10,13 +10,32 @@ from framework.ops.manipulation import transpose
 def bilinear(
     x1: Tensor, x2: Tensor, weight: Tensor, bias: Tensor | None = None, name: str | None = None
 ) -> Tensor:
-    """Bilinear form per output feature. x1: `[B, in1]`, x2: `[B, in2]`, weight:
+    """The bilinear form `x1 W x2 + b`, as `paddle.nn.functional.bilinear`.
+
+    Bilinear form per output feature. x1: `[B, in1]`, x2: `[B, in2]`, weight:
     `[out, in1, in2]`, bias: `[1, out]` (or `[out]`) -> `[B, out]`, float dtypes.
 
     One matrix product `x1 @ weight` (as `[in1, out * in2]`) then a row-wise dot with x2.
 
-        F.bilinear(framework.randn([4, 5]), framework.randn([4, 6]), framework.randn([3, 5, 6]))
-        # shape [4, 3]
+    Args:
+        x1 (Tensor): `[B, in1]`; float32 or float64.
+        x2 (Tensor): `[B, in2]`, the dtype of `x1`.
+        weight (Tensor): `[out, in1, in2]`.
+        bias (Tensor, optional): `[1, out]` or `[out]`. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[B, out]`, `out[b, o] = x1[b] @ weight[o] @ x2[b] + bias[o]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x1, x2 = paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([[3.0]])
+        >>> print(F.bilinear(x1, x2, paddle.ones([2, 2, 1])))
+        Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[9., 9.]])
+        >>> F.bilinear(paddle.ones([4, 5]), paddle.ones([4, 6]), paddle.ones([3, 5, 6])).shape
+        paddle.Size([4, 3])
     """
     if x1.ndim != 2 or x2.ndim != 2 or weight.ndim != 3:
         raise ValueError(

@@ -39,9 +39,30 @@ __all__ = [
 def linear(
     x: Tensor, weight: Tensor, bias: Tensor | None = None, name: str | None = None
 ) -> Tensor:
-    """`x @ weight + bias` over the last axis; `weight` is `[in_features, out_features]`.
+    """The affine map `x @ weight + bias`, as `paddle.nn.functional.linear`.
 
-    F.linear(framework.randn([8, 784]), w)   # w: [784, 10] -> [8, 10]
+    `x @ weight + bias` over the last axis; `weight` is `[in_features, out_features]`.
+
+    Args:
+        x (Tensor): `[*, in_features]`; float16, float32 or float64.
+        weight (Tensor): `[in_features, out_features]`, the dtype of `x`.
+        bias (Tensor, optional): `[out_features]`. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[*, out_features]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0]])
+        >>> w = paddle.to_tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+        >>> b = paddle.to_tensor([0.5, 0.5, 0.5])
+        >>> print(F.linear(x, w, b))
+        Tensor(shape=[1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.50000000, 2.50000000, 3.50000000]])
+        >>> F.linear(paddle.ones([8, 784]), paddle.ones([784, 10])).shape
+        paddle.Size([8, 10])
     """
     if not x.shape or x.shape[-1] != weight.shape[0]:
         raise ValueError(
@@ -75,13 +96,41 @@ def dropout(
     inplace: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """Zero each element with probability `p`.
+    """Dropout, as `paddle.nn.functional.dropout`.
+
+    Zero each element with probability `p`.
 
     `mode='upscale_in_train'` (default) scales kept elements by `1/(1-p)` in training and is
     the identity otherwise; `'downscale_in_infer'` keeps training values as they are and
     multiplies by `1-p` at inference. `axis` shares one draw along the other axes.
 
-        F.dropout(x, p=0.1, training=self.training)
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        p (float, optional): the probability of zeroing an element, in [0, 1]. Default: 0.5.
+        axis (int|list|tuple, optional): axes that get their own draws; the others share one.
+            Default: None.
+        training (bool, optional): drop only when True; False is the identity. Default: True.
+        mode (str, optional): 'upscale_in_train' or 'downscale_in_infer'. Default:
+            'upscale_in_train'.
+        inplace (bool, optional): write the result into `x`. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.ones([2, 4])
+        >>> _ = paddle.seed(1)
+        >>> print(F.dropout(x, p=0.5))
+        Tensor(shape=[2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0., 2., 2., 2.],
+                [0., 0., 2., 2.]])
+        >>> print(F.dropout(x, p=0.5, training=False))
+        Tensor(shape=[2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 1., 1., 1.],
+                [1., 1., 1., 1.]])
     """
     p = _check_p("dropout", p)
     if mode not in ("upscale_in_train", "downscale_in_infer"):
@@ -117,11 +166,31 @@ def _feature_dropout(op: str, x: Tensor, p, training, data_format, formats) -> T
 def dropout1d(
     input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
 ) -> Tensor:
-    """Zero whole channels of a `[N, C, L]` (or unbatched `[C, L]`) input with probability `p`,
+    """Channel dropout for 1-D inputs, as `paddle.nn.functional.dropout1d`.
+
+    Zero whole channels of a `[N, C, L]` (or unbatched `[C, L]`) input with probability `p`,
     kept ones scaled by 1/(1-p). As in Paddle (`dropout(axis=1)`), one draw per channel is
     shared by the whole batch. `inplace` is accepted and ignored, as in Paddle.
 
-        F.dropout1d(framework.randn([4, 8, 16]), p=0.25)
+    Args:
+        input (Tensor): `[N, C, L]` or `[C, L]`; float16, float32 or float64.
+        p (float, optional): the probability of zeroing a channel. Default: 0.5.
+        training (bool, optional): drop only when True; False is the identity. Default: True.
+        inplace (bool, optional): accepted and ignored, as in Paddle. Default: False.
+
+    Returns:
+        Tensor: the shape and dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> _ = paddle.seed(1)
+        >>> print(F.dropout1d(paddle.ones([1, 4, 3])))
+        Tensor(shape=[1, 4, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 0., 0.],
+                 [2., 2., 2.],
+                 [2., 2., 2.],
+                 [2., 2., 2.]]])
     """
     if input.ndim not in (2, 3):
         raise ValueError(f"dropout1d: expects a 2-D or 3-D input, got shape {input.shape}")
@@ -137,7 +206,31 @@ def dropout2d(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """Zero whole channels of a `[N, C, H, W]` input with probability `p` (scaled by 1/(1-p))."""
+    """Channel dropout for 2-D inputs, as `paddle.nn.functional.dropout2d`.
+
+    Zero whole channels of a `[N, C, H, W]` input with probability `p` (scaled by 1/(1-p)).
+
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]`; float16, float32 or float64.
+        p (float, optional): the probability of zeroing a channel. Default: 0.5.
+        training (bool, optional): drop only when True; False is the identity. Default: True.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> _ = paddle.seed(1)
+        >>> y = F.dropout2d(paddle.ones([1, 4, 2, 2]))
+        >>> print(y[0, :, 0, 0])
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 2., 2., 2.])
+        >>> F.dropout2d(paddle.ones([1, 4, 2, 2]), training=False).sum().item()
+        16.0
+    """
     return _feature_dropout("dropout2d", x, p, training, data_format, ("NCHW", "NHWC"))
 
 
@@ -148,7 +241,29 @@ def dropout3d(
     data_format: str = "NCDHW",
     name: str | None = None,
 ) -> Tensor:
-    """Zero whole channels of a `[N, C, D, H, W]` input with probability `p`."""
+    """Channel dropout for 3-D inputs, as `paddle.nn.functional.dropout3d`.
+
+    Zero whole channels of a `[N, C, D, H, W]` input with probability `p`.
+
+    Args:
+        x (Tensor): `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]`; float16, float32 or float64.
+        p (float, optional): the probability of zeroing a channel. Default: 0.5.
+        training (bool, optional): drop only when True; False is the identity. Default: True.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> _ = paddle.seed(1)
+        >>> y = F.dropout3d(paddle.ones([1, 4, 2, 2, 2]))
+        >>> print(y[0, :, 0, 0, 0])
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 2., 2., 2.])
+    """
     return _feature_dropout("dropout3d", x, p, training, data_format, ("NCDHW", "NDHWC"))
 
 
@@ -169,20 +284,64 @@ def _alpha_dropout(op: str, x: Tensor, p: float, training: bool, shape: tuple[in
 def alpha_dropout(
     x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
 ) -> Tensor:
-    """Dropout that keeps SELU's self-normalizing mean and variance: dropped elements take
-    SELU's negative saturation value, then an affine map restores the statistics."""
+    """Alpha dropout, as `paddle.nn.functional.alpha_dropout`.
+
+    Dropout that keeps SELU's self-normalizing mean and variance: dropped elements take
+    SELU's negative saturation value, then an affine map restores the statistics.
+
+    Args:
+        x (Tensor): the input, any shape; float32 or float64.
+        p (float, optional): the probability of dropping an element. Default: 0.5.
+        training (bool, optional): drop only when True; False is the identity. Default: True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[-1.0, 1.0, 0.5, 2.0]])
+        >>> _ = paddle.seed(1)
+        >>> print(F.alpha_dropout(x, p=0.5))
+        Tensor(shape=[1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-0.77919394,  1.66559887,  1.22239637,  2.55200362]])
+        >>> print(F.alpha_dropout(x, p=0.5, training=False))
+        Tensor(shape=[1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-1.       ,  1.       , 0.50000000,  2.       ]])
+    """
     return _alpha_dropout("alpha_dropout", x, p, training, x._data.shape)
 
 
 def feature_alpha_dropout(
     x: Tensor, p: float = 0.5, training: bool = True, name: str | None = None
 ) -> Tensor:
-    """Alpha dropout of whole channels: one draw per `[N, C]` pair of an input of at least 2-D
+    """Channel-wise alpha dropout, as `paddle.nn.functional.feature_alpha_dropout`.
+
+    Alpha dropout of whole channels: one draw per `[N, C]` pair of an input of at least 2-D
     (`[N, C, *]`), so a dropped channel becomes SELU's saturation value everywhere, then the
     affine map that keeps a zero-mean, unit-variance input so. Same shape and dtype as x; the
     identity when `training` is False.
 
-        F.feature_alpha_dropout(framework.randn([2, 4, 3, 3]), p=0.2)
+    Args:
+        x (Tensor): `[N, C, *]`, at least 2-D; float32 or float64.
+        p (float, optional): the probability of dropping a channel. Default: 0.5.
+        training (bool, optional): drop only when True; False is the identity. Default: True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> _ = paddle.seed(1)
+        >>> print(F.feature_alpha_dropout(paddle.ones([1, 4, 2]), p=0.5))
+        Tensor(shape=[1, 4, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[-0.77919394, -0.77919394],
+                 [ 1.66559887,  1.66559887],
+                 [ 1.66559887,  1.66559887],
+                 [ 1.66559887,  1.66559887]]])
     """
     if x.ndim < 2:
         raise ValueError(
@@ -238,13 +397,48 @@ def interpolate(
     antialias: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """Resize the spatial dims of a 3-, 4- or 5-D input (Paddle's coordinate conventions).
+    """Resize the spatial axes, as `paddle.nn.functional.interpolate`.
+
+    Resize the spatial dims of a 3-, 4- or 5-D input (Paddle's coordinate conventions).
 
     `mode`: 'nearest', 'linear' (3-D), 'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D) or
     'area'. With `align_corners=False`, `align_mode=0` samples at pixel centres and
     `align_mode=1` at pixel corners; a `scale_factor` sets the sampling ratio to `1/scale`.
 
-        F.interpolate(x, scale_factor=2, mode="bilinear")   # [N, C, 2H, 2W]
+    Args:
+        x (Tensor): 3-D `[N, C, W]`, 4-D `[N, C, H, W]` or 5-D `[N, C, D, H, W]` (or channels last);
+            float32 or float64.
+        size (int|list|tuple|Tensor, optional): the output's spatial size. Default: None.
+        scale_factor (float|list|tuple|Tensor, optional): the spatial multiplier, when `size` is
+            None. Default: None.
+        mode (str, optional): 'nearest', 'linear', 'bilinear', 'bicubic', 'trilinear' or 'area'.
+            Default: 'nearest'.
+        align_corners (bool, optional): map the corner pixels' centres onto each other. Default:
+            False.
+        align_mode (int, optional): 0 samples at pixel centres, 1 at corners (linear modes,
+            `align_corners=False`). Default: 0.
+        data_format (str, optional): 'NCW', 'NCHW', 'NCDHW' or the channels-last forms; None picks
+            by rank. Default: None.
+        recompute_scale_factor (bool, optional): derive the scale from the output size. Default:
+            None.
+        antialias (bool, optional): low-pass filter when shrinking. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, *size]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(F.interpolate(x, scale_factor=2, mode='nearest'))
+        Tensor(shape=[1, 1, 4, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.],
+                  [3., 3., 4., 4.],
+                  [3., 3., 4., 4.]]]])
+        >>> F.interpolate(paddle.ones([2, 3, 8, 8]), size=[16, 12], mode='bilinear').shape
+        paddle.Size([2, 3, 16, 12])
     """
     op = "interpolate"
     if antialias:
@@ -290,7 +484,30 @@ def upsample(
     data_format: str | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """The same as `interpolate` (Paddle keeps both names)."""
+    """Resize the spatial axes, as `paddle.nn.functional.upsample`.
+
+    The same as `interpolate` (Paddle keeps both names).
+
+    Args:
+        x (Tensor): 3-, 4- or 5-D, as for `interpolate`; float32 or float64.
+        size (int|list|tuple|Tensor, optional): the output's spatial size. Default: None.
+        scale_factor (float|list|tuple|Tensor, optional): the spatial multiplier. Default: None.
+        mode (str, optional): as for `interpolate`. Default: 'nearest'.
+        align_corners (bool, optional): as for `interpolate`. Default: False.
+        align_mode (int, optional): as for `interpolate`. Default: 0.
+        data_format (str, optional): None picks by rank. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, *size]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.upsample(paddle.to_tensor([[[1.0, 3.0]]]), size=[4], mode='linear'))
+        Tensor(shape=[1, 1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[1.        , 1.50000000, 2.50000000, 3.        ]]])
+    """
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
 
 
@@ -319,9 +536,34 @@ def unfold(
     dilations: int | Sequence[int] = 1,
     name: str | None = None,
 ) -> Tensor:
-    """Sliding windows as columns (im2col): `[N, C, H, W] -> [N, C*kh*kw, L]`.
+    """Sliding windows into columns (im2col), as `paddle.nn.functional.unfold`.
+
+    Sliding windows as columns (im2col): `[N, C, H, W] -> [N, C*kh*kw, L]`.
 
     `paddings` is an int, `[ph, pw]` or `[top, left, bottom, right]` (Paddle's order).
+
+    Args:
+        x (Tensor): `[N, C, H, W]`; float32 or float64.
+        kernel_sizes (int|list|tuple): the window's `[kh, kw]`.
+        strides (int|list|tuple, optional): Default: 1.
+        paddings (int|list|tuple, optional): an int, `[ph, pw]` or `[top, left, bottom, right]`.
+            Default: 0.
+        dilations (int|list|tuple, optional): Default: 1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C * kh * kw, L]`, one column per window position.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(9, dtype='float32').reshape([1, 1, 3, 3])
+        >>> print(F.unfold(x, kernel_sizes=2))
+        Tensor(shape=[1, 4, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 1., 3., 4.],
+                 [1., 2., 4., 5.],
+                 [3., 4., 6., 7.],
+                 [4., 5., 7., 8.]]])
     """
     if x.ndim != 4:
         raise ValueError(f"unfold: expected a 4-D input, got shape {x.shape}")
@@ -338,8 +580,32 @@ def fold(
     dilations: int | Sequence[int] = 1,
     name: str | None = None,
 ) -> Tensor:
-    """Sum columns back into an image (col2im), the adjoint of `unfold`:
-    `[N, C*kh*kw, L] -> [N, C, H, W]` with `(H, W) = output_sizes`."""
+    """Columns back into an image (col2im), as `paddle.nn.functional.fold`.
+
+    Sum columns back into an image (col2im), the adjoint of `unfold`:
+    `[N, C*kh*kw, L] -> [N, C, H, W]` with `(H, W) = output_sizes`.
+
+    Args:
+        x (Tensor): `[N, C * kh * kw, L]` columns; float32 or float64.
+        output_sizes (int|list|tuple): the image's `[H, W]`.
+        kernel_sizes (int|list|tuple): the window's `[kh, kw]`.
+        strides (int|list|tuple, optional): Default: 1.
+        paddings (int|list|tuple, optional): Default: 0.
+        dilations (int|list|tuple, optional): Default: 1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, H, W]`, overlapping windows summed.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.fold(paddle.ones([1, 4, 4]), output_sizes=[3, 3], kernel_sizes=2))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 2., 1.],
+                  [2., 4., 2.],
+                  [1., 2., 1.]]]])
+    """
     size = as_pair(output_sizes, "output_sizes")
     geom = _unfold_geometry("fold", size, kernel_sizes, strides, paddings, dilations)
     kh, kw = geom.kernel
@@ -357,10 +623,28 @@ def zeropad2d(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """Pad a 4-D input with zeros: `padding` is `[left, right, top, bottom]` (or one int for
+    """Zero padding of a 4-D input, as `paddle.nn.functional.zeropad2d`.
+
+    Pad a 4-D input with zeros: `padding` is `[left, right, top, bottom]` (or one int for
     all four sides) on the spatial dims of `data_format` ('NCHW' or 'NHWC'). Same dtype.
 
-        F.zeropad2d(framework.ones([1, 1, 2, 2]), [1, 0, 2, 1]).shape   # [1, 1, 5, 3]
+    Args:
+        x (Tensor): 4-D, `[N, C, H, W]` or `[N, H, W, C]`; any dtype.
+        padding (int|list|tuple|Tensor): `[left, right, top, bottom]`, or one int for all four.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the padded input, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.zeropad2d(paddle.ones([1, 1, 2, 2]), [1, 0, 1, 0]))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0., 0., 0.],
+                  [0., 1., 1.],
+                  [0., 1., 1.]]]])
     """
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"zeropad2d: data_format must be NCHW or NHWC, got {data_format!r}")

@@ -190,7 +190,29 @@ def conv1d(
 ) -> Tensor:
     """1-D convolution. x: `[N, C, L]` (or NLC), weight: `[O, C/groups, k]` -> `[N, O, Lo]`.
 
-    y = F.conv1d(x, w, padding="same")
+    Args:
+        x (Tensor): `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        weight (Tensor): the filters, `[O, C / groups, k]`, the dtype of `x`.
+        bias (Tensor, optional): `[O]`, added per output channel. Default: None.
+        stride (int|list|tuple, optional): the filter's step, one int or one per axis. Default: 1.
+        padding (int|list|tuple|str, optional): an int, one per axis, `(before, after)` pairs, or
+            'same' / 'valid'. Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups == C` is depthwise. Default: 1.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, O, L_out]` with `L_out = (L + pad - dilation * (k - 1) - 1) // stride + 1`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0, 4.0]]])
+        >>> w = paddle.to_tensor([[[1.0, 0.0, -1.0]]])
+        >>> print(F.conv1d(x, w, padding=1))
+        Tensor(shape=[1, 1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[-2., -2., -2.,  3.]]])
     """
     return _conv("conv1d", x, weight, bias, stride, padding, dilation, groups, data_format, 1)
 
@@ -211,9 +233,32 @@ def conv2d(
     `padding` is an int, `[ph, pw]`, `[top, bottom, left, right]`, per-axis pairs, 'same' or
     'valid'; `groups == C` is a depthwise convolution. Returns `[N, O, Ho, Wo]`.
 
-        x = framework.randn([8, 3, 32, 32])
-        w = framework.randn([16, 3, 3, 3])
-        F.conv2d(x, w, padding=1).shape   # [8, 16, 32, 32]
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        weight (Tensor): the filters, `[O, C / groups, kh, kw]`, the dtype of `x`.
+        bias (Tensor, optional): `[O]`, added per output channel. Default: None.
+        stride (int|list|tuple, optional): the filter's step, one int or one per axis. Default: 1.
+        padding (int|list|tuple|str, optional): an int, one per axis, `(before, after)` pairs, or
+            'same' / 'valid'. Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups == C` is depthwise. Default: 1.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, O, H_out, W_out]`, `H_out = (H + pad - dilation * (kh - 1) - 1) // stride + 1`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(9, dtype='float32').reshape([1, 1, 3, 3])
+        >>> w = paddle.ones([1, 1, 2, 2])
+        >>> print(F.conv2d(x, w))
+        Tensor(shape=[1, 1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[8. , 12.],
+                  [20., 24.]]]])
+        >>> F.conv2d(paddle.ones([8, 3, 32, 32]), paddle.ones([16, 3, 3, 3]), padding=1).shape
+        paddle.Size([8, 16, 32, 32])
     """
     return _conv("conv2d", x, weight, bias, stride, padding, dilation, groups, data_format, 2)
 
@@ -231,7 +276,36 @@ def conv1d_transpose(
     data_format: str = "NCL",
     name: str | None = None,
 ) -> Tensor:
-    """1-D transposed convolution. x: `[N, C, L]`, weight: `[C, O/groups, k]` -> `[N, O, Lo]`."""
+    """1-D transposed convolution. x: `[N, C, L]`, weight: `[C, O/groups, k]` -> `[N, O, Lo]`.
+
+    Args:
+        x (Tensor): `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        weight (Tensor): `[C, O / groups, k]`, the dtype of `x`.
+        bias (Tensor, optional): `[O]`, added per output channel. Default: None.
+        stride (int|list|tuple, optional): the filter's step, one int or one per axis. Default: 1.
+        padding (int|list|tuple|str, optional): an int, one per axis, `(before, after)` pairs, or
+            'same' / 'valid'. Default: 0.
+        output_padding (int|list|tuple, optional): extra size on one side of the output. Default: 0.
+        groups (int, optional): channel groups; `groups == C` is depthwise. Default: 1.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        output_size (int|list|tuple, optional): the output's spatial size; picks `output_padding`.
+            Default: None.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, O, L_out]`, `L_out = (L - 1) * stride - pad + dilation * (k - 1) + 1 +
+            output_padding`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 2.0]]])
+        >>> w = paddle.to_tensor([[[1.0, 10.0]]])
+        >>> print(F.conv1d_transpose(x, w, stride=2))
+        Tensor(shape=[1, 1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[1. , 10., 2. , 20.]]])
+    """
     return _conv_transpose(
         "conv1d_transpose",
         x,
@@ -266,7 +340,32 @@ def conv2d_transpose(
     x: `[N, C, H, W]`, weight: `[C, O/groups, kh, kw]` -> `[N, O, Ho, Wo]` with
     `Ho = (H - 1) * stride - pad_top - pad_bottom + dilation * (kh - 1) + 1 + output_padding`.
 
-        F.conv2d_transpose(x, w, stride=2, padding=1, output_padding=1)  # doubles H and W
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        weight (Tensor): `[C, O / groups, kh, kw]`, the dtype of `x`.
+        bias (Tensor, optional): `[O]`, added per output channel. Default: None.
+        stride (int|list|tuple, optional): the filter's step, one int or one per axis. Default: 1.
+        padding (int|list|tuple|str, optional): an int, one per axis, `(before, after)` pairs, or
+            'same' / 'valid'. Default: 0.
+        output_padding (int|list|tuple, optional): extra size on one side of the output. Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups == C` is depthwise. Default: 1.
+        output_size (int|list|tuple, optional): the output's spatial size; picks `output_padding`.
+            Default: None.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, O, H_out, W_out]`, `H_out = (H - 1) * stride - pad + dilation * (kh - 1) + 1 +
+            output_padding`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.ones([1, 4, 5, 5])
+        >>> w = paddle.ones([4, 2, 3, 3])
+        >>> F.conv2d_transpose(x, w, stride=2, padding=1, output_padding=1).shape
+        paddle.Size([1, 2, 10, 10])
     """
     return _conv_transpose(
         "conv2d_transpose",

@@ -79,9 +79,31 @@ def conv3d(
     stride + 1` (likewise H, W). `padding` is an int, 3 ints, 6 ints, per-axis pairs, 'same'
     or 'valid'. Float dtypes.
 
-        x = framework.randn([2, 3, 8, 16, 16])
-        w = framework.randn([8, 3, 3, 3, 3])
-        F.conv3d(x, w, padding=1).shape   # [2, 8, 8, 16, 16]
+    Args:
+        x (Tensor): `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        weight (Tensor): the filters, `[O, C / groups, kd, kh, kw]`, the dtype of `x`.
+        bias (Tensor, optional): `[O]`, added per output channel. Default: None.
+        stride (int|list|tuple, optional): the filter's step, one int or one per axis. Default: 1.
+        padding (int|list|tuple|str, optional): an int, one per axis, `(before, after)` pairs, or
+            'same' / 'valid'. Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups == C` is depthwise. Default: 1.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, O, D_out, H_out, W_out]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.ones([2, 3, 4, 8, 8])
+        >>> w = paddle.ones([8, 3, 3, 3, 3])
+        >>> F.conv3d(x, w, padding=1).shape
+        paddle.Size([2, 8, 4, 8, 8])
+        >>> print(F.conv3d(paddle.ones([1, 1, 2, 2, 2]), paddle.ones([1, 1, 2, 2, 2])))
+        Tensor(shape=[1, 1, 1, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[8.]]]]])
     """
     op = "conv3d"
     x = _prepare(op, x, weight, bias, groups, data_format, transposed=False)
@@ -124,12 +146,39 @@ def conv3d_transpose(
     data_format: str = "NCDHW",
     name: str | None = None,
 ) -> Tensor:
-    """3-D transposed convolution (the gradient of conv3d in its input). x: `[N, C, D, H,
+    """3-D transposed convolution, as `paddle.nn.functional.conv3d_transpose`.
+
+    3-D transposed convolution (the gradient of conv3d in its input). x: `[N, C, D, H,
     W]`, weight: `[C, O/groups, kd, kh, kw]` -> `[N, O, Do, Ho, Wo]` with `Do = (D - 1) *
     stride - pad_front - pad_back + dilation * (kd - 1) + 1 + output_padding` (likewise H, W);
     `output_size` picks the output padding instead.
 
-        F.conv3d_transpose(x, w, stride=2, padding=1, output_padding=1)   # doubles D, H, W
+    Args:
+        x (Tensor): `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        weight (Tensor): `[C, O / groups, kd, kh, kw]`, the dtype of `x`.
+        bias (Tensor, optional): `[O]`, added per output channel. Default: None.
+        stride (int|list|tuple, optional): the filter's step, one int or one per axis. Default: 1.
+        padding (int|list|tuple|str, optional): an int, one per axis, `(before, after)` pairs, or
+            'same' / 'valid'. Default: 0.
+        output_padding (int|list|tuple, optional): extra size on one side of the output. Default: 0.
+        groups (int, optional): channel groups; `groups == C` is depthwise. Default: 1.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        output_size (int|list|tuple, optional): the output's spatial size; picks `output_padding`.
+            Default: None.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, O, D_out, H_out, W_out]`, `D_out = (D - 1) * stride - pad + dilation * (kd - 1)
+            + 1 + output_padding`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.ones([1, 4, 3, 5, 5])
+        >>> w = paddle.ones([4, 2, 3, 3, 3])
+        >>> F.conv3d_transpose(x, w, stride=2, padding=1, output_padding=1).shape
+        paddle.Size([1, 2, 6, 10, 10])
     """
     op = "conv3d_transpose"
     x = _prepare(op, x, weight, bias, groups, data_format, transposed=True)

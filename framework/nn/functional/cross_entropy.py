@@ -273,8 +273,34 @@ def cross_entropy(
     `use_softmax=False` treats `input` as probabilities. See the module docstring for how
     'mean' divides.
 
-        logits = framework.randn([8, 10])
-        loss = F.cross_entropy(logits, framework.randint(0, 10, [8]))   # scalar
+    Args:
+        input (Tensor): logits (probabilities with `use_softmax=False`), classes along `axis`, e.g.
+            `[N, C]`; float32 or float64.
+        label (Tensor): int64 class ids `[N]` or `[N, 1]`, or with `soft_label` probabilities shaped
+            like `input`.
+        weight (Tensor, optional): `[C]`, rescales each class. Default: None.
+        ignore_index (int, optional): a label id that contributes nothing. Default: -100.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        soft_label (bool, optional): `label` holds probabilities. Default: False.
+        axis (int, optional): the class axis. Default: -1.
+        use_softmax (bool, optional): apply softmax to `input` first. Default: True.
+        label_smoothing (float, optional): mix in a uniform distribution. Default: 0.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar for 'mean' and 'sum', else one loss per sample; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> logits = paddle.to_tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 3.0]])
+        >>> label = paddle.to_tensor([0, 2])
+        >>> print(F.cross_entropy(logits, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.17545635)
+        >>> print(F.cross_entropy(logits, label, reduction='none'))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.24131124, 0.10960147])
     """
     check_reduction(reduction, "softmax_cross_entropy")
     if ignore_index > 0 and soft_label:
@@ -311,8 +337,32 @@ def softmax_with_cross_entropy(
     return_softmax: bool = False,
     axis: int = -1,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """Unreduced softmax cross-entropy; the loss keeps the class axis with size 1.
-    `return_softmax=True` also returns the softmax of `logits`."""
+    """Softmax cross-entropy, as `paddle.nn.functional.softmax_with_cross_entropy`.
+
+    Unreduced softmax cross-entropy; the loss keeps the class axis with size 1.
+    `return_softmax=True` also returns the softmax of `logits`.
+
+    Args:
+        logits (Tensor): `[N, C]` (classes along `axis`); float32 or float64.
+        label (Tensor): int64 ids `[N, 1]`, or probabilities shaped like `logits` with `soft_label`.
+        soft_label (bool, optional): `label` holds probabilities. Default: False.
+        ignore_index (int, optional): a label id whose loss is 0. Default: -100.
+        numeric_stable_mode (bool, optional): accepted; always stable. Default: True.
+        return_softmax (bool, optional): also return the softmax. Default: False.
+        axis (int, optional): the class axis. Default: -1.
+
+    Returns:
+        Tensor: the loss, `logits`' shape with size 1 along `axis`; with `return_softmax`, `(loss,
+            softmax)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> logits = paddle.to_tensor([[2.0, 0.0]])
+        >>> print(F.softmax_with_cross_entropy(logits, paddle.to_tensor([[0]])))
+        Tensor(shape=[1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.12692805]])
+    """
     axis = axis % logits.ndim
     (logits,) = amp_cast("softmax_with_cross_entropy", logits)
     labels = _label_array(label, logits)
@@ -335,9 +385,31 @@ def nll_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """Negative log-likelihood on log-probabilities `input` of shape [N, C] or
+    """The negative log-likelihood loss, as `paddle.nn.functional.nll_loss`.
+
+    Negative log-likelihood on log-probabilities `input` of shape [N, C] or
     [N, C, d1, ...] with int labels [N] or [N, d1, ...] (or with a size-1 axis 1: [N, 1]).
-    'mean' divides by the summed weight of the non-ignored samples."""
+    'mean' divides by the summed weight of the non-ignored samples.
+
+    Args:
+        input (Tensor): log-probabilities `[N, C]` or `[N, C, d1, ...]`; float32 or float64.
+        label (Tensor): int64 class ids `[N]` or `[N, d1, ...]`.
+        weight (Tensor, optional): `[C]`, rescales each class. Default: None.
+        ignore_index (int, optional): a label id that contributes nothing. Default: -100.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar for 'mean' and 'sum', else the shape of `label`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> logp = F.log_softmax(paddle.to_tensor([[2.0, 0.0], [0.0, 2.0]]))
+        >>> print(F.nll_loss(logp, paddle.to_tensor([0, 1])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.12692805)
+    """
     check_reduction(reduction, "nll_loss")
     if input.ndim < 2:
         raise ValueError(f"nll_loss expects input with at least 2 dims [N, C], got {input.shape}")

@@ -166,29 +166,36 @@ def ctc_loss(
     norm_by_times: bool = False,
     zero_infinity: bool = False,
 ) -> Tensor:
-    """CTC loss of padded sequences.
+    """The CTC loss of padded sequences, as `paddle.nn.functional.ctc_loss`.
 
     Args:
-        log_probs: `[T, N, C]` float32/float64 scores (log-softmaxed over `C` inside, so
-            logits and log-probabilities both work), time first.
-        labels: `[N, L]` int, padded; only the first `label_lengths[n]` entries of row `n`
-            count, and they must not be `blank`.
-        input_lengths: `[N]` int, each in `[0, T]`.
-        label_lengths: `[N]` int, each in `[0, L]`.
-        blank: the blank class, in `[0, C)`.
-        reduction: "mean" (each loss divided by its label length, at least 1, then averaged),
-            "sum" or "none" (`[N]`).
-        norm_by_times: divide each sequence's gradient (not its loss) by its input length.
-        zero_infinity: give impossible sequences a loss of 0 instead of inf (their gradient
-            is 0 either way).
+        log_probs (Tensor): `[T, N, C]` scores, time first; float32 or float64. They are
+            log-softmaxed over `C` inside, so logits and log-probabilities both work.
+        labels (Tensor): `[N, L]` int32 or int64, padded; only the first `label_lengths[n]`
+            entries of row `n` count, and they must not be `blank`.
+        input_lengths (Tensor): `[N]` int, each in `[0, T]`.
+        label_lengths (Tensor): `[N]` int, each in `[0, L]`.
+        blank (int, optional): the blank class, in `[0, C)`. Default: 0.
+        reduction (str, optional): 'mean' (each loss divided by its label length, at least 1,
+            then averaged), 'sum' or 'none'. Default: 'mean'.
+        norm_by_times (bool, optional): divide each sequence's gradient (not its loss) by its
+            input length. Default: False.
+        zero_infinity (bool, optional): give impossible sequences a loss of 0 instead of inf
+            (their gradient is 0 either way). Default: False.
 
-    Returns a 0-D tensor, or `[N]` with `reduction="none"`, of `log_probs`' dtype.
+    Returns:
+        Tensor: a scalar (shape `[]`), or `[N]` with `reduction='none'`; the dtype of
+        `log_probs`.
 
-        import framework as paddle
-        import framework.nn.functional as F
-        logits = paddle.randn([5, 2, 3])
-        labels = paddle.to_tensor([[1, 2, 2], [1, 2, 2]], dtype="int32")
-        loss = F.ctc_loss(logits, labels, paddle.to_tensor([5, 5]), paddle.to_tensor([3, 3]))
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> logits = paddle.zeros([4, 2, 3])
+        >>> labels = paddle.to_tensor([[1, 2], [1, 1]], dtype="int32")
+        >>> lengths, label_lengths = paddle.to_tensor([4, 4]), paddle.to_tensor([2, 2])
+        >>> print(F.ctc_loss(logits, labels, lengths, label_lengths, reduction='none'))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1.68639898, 2.78501129])
     """
     check_reduction(reduction, "ctc_loss")
     xp = get_array_module(log_probs._data)

@@ -22,15 +22,35 @@ def temporal_shift(
     name: str | None = None,
     data_format: str = "NCHW",
 ) -> Tensor:
-    """Temporal Shift Module: shift some channels one step along time, with zeros at the ends.
+    """The temporal shift module, as `paddle.nn.functional.temporal_shift`.
+
+    Temporal Shift Module: shift some channels one step along time, with zeros at the ends.
 
     `x` is `[N * seg_num, C, H, W]` (or NHWC), `seg_num` frames per clip. Of the channels,
     the first `int(C * shift_ratio)` take the previous frame's values, the next ones up to
     `int(C * 2 * shift_ratio)` the following frame's, and the rest stay. Same shape and dtype;
     differentiable (the gradient shifts back).
 
-        x = framework.randn([2 * 8, 16, 7, 7])   # 2 clips of 8 frames
-        F.temporal_shift(x, seg_num=8).shape      # [16, 16, 7, 7]
+    Args:
+        x (Tensor): `[N * seg_num, C, H, W]` (or NHWC); float32 or float64.
+        seg_num (int): frames per clip.
+        shift_ratio (float, optional): the share of channels shifted each way. Default: 0.25.
+        name (str, optional): unused, kept for Paddle's signature.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(8, dtype='float32').reshape([2, 4, 1, 1])  # 1 clip of 2 frames
+        >>> print(F.temporal_shift(x, seg_num=2).reshape([2, 4]))
+        Tensor(shape=[2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0., 5., 2., 3.],
+                [0., 0., 6., 7.]])
+        >>> F.temporal_shift(paddle.ones([16, 16, 7, 7]), seg_num=8).shape
+        paddle.Size([16, 16, 7, 7])
     """
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"temporal_shift: data_format must be NCHW or NHWC, got {data_format!r}")
@@ -61,16 +81,37 @@ def temporal_shift(
 
 
 def gather_tree(ids: Tensor, parents: Tensor) -> Tensor:
-    """Back-trace beam search: the full token sequence of every final beam.
+    """Back-trace beam search, as `paddle.nn.functional.gather_tree`.
+
+    Back-trace beam search: the full token sequence of every final beam.
 
     `ids` and `parents` are `[max_time, batch, beam]` integer tensors (int32 or int64): the
     token chosen at each step and the beam it extended. Walking back from the last step, the
     result `[max_time, batch, beam]` (dtype of `ids`) holds, for each final beam, the token it
     had at each step. Not differentiable (integers).
 
-        ids = framework.to_tensor([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]])
-        parents = framework.to_tensor([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]])
-        F.gather_tree(ids, parents)   # [[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]]
+    Args:
+        ids (Tensor): `[max_time, batch, beam]` int32 or int64 tokens chosen at each step.
+        parents (Tensor): the beams they extended, the shape and dtype of `ids`.
+
+    Returns:
+        Tensor: `[max_time, batch, beam]`, each final beam's full sequence; the dtype of `ids`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> ids = paddle.to_tensor([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]])
+        >>> parents = paddle.to_tensor([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]])
+        >>> print(F.gather_tree(ids, parents))
+        Tensor(shape=[3, 2, 2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [[[2, 2],
+                 [1, 6]],
+        <BLANKLINE>
+                [[3, 3],
+                 [6, 1]],
+        <BLANKLINE>
+                [[0, 1],
+                 [9, 0]]])
     """
     if ids.ndim != 3 or parents.shape != ids.shape:
         raise ValueError(

@@ -126,13 +126,37 @@ def fractional_max_pool2d(
     return_mask: bool = False,
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """2-D fractional max pooling of `[N, C, H, W]` -> `[N, C, *output_size]` (None keeps a
+    """2-D fractional max pooling, as `paddle.nn.functional.fractional_max_pool2d`.
+
+    2-D fractional max pooling of `[N, C, H, W]` -> `[N, C, *output_size]` (None keeps a
     size); pseudo-random disjoint windows, or overlapping ones of `kernel_size`. `random_u` in
     (0, 1) fixes the window offsets (default: drawn from the framework RNG). With
     `return_mask`, also the int32 flat H*W index of each maximum.
 
-        F.fractional_max_pool2d(framework.rand([2, 3, 7, 7]), [3, 4], random_u=0.3).shape
-        # [2, 3, 3, 4]
+    Args:
+        x (Tensor): `[N, C, H, W]`; float32 or float64.
+        output_size (int|list|tuple): the output's spatial size; None keeps a size.
+        kernel_size (int|list|tuple, optional): overlapping windows of this size; None draws
+            disjoint ones. Default: None.
+        random_u (float, optional): in (0, 1), fixes the window offsets; None draws it. Default:
+            None.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, *output_size]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(F.fractional_max_pool2d(x, [2, 3], random_u=0.3))
+        Tensor(shape=[1, 1, 2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[4. , 6. , 7. ],
+                  [12., 14., 15.]]]])
+        >>> F.fractional_max_pool2d(paddle.ones([2, 3, 7, 7]), [3, 4], random_u=0.3).shape
+        paddle.Size([2, 3, 3, 4])
     """
     return _fractional_max_pool(
         "fractional_max_pool2d", x, output_size, kernel_size, random_u, return_mask, 2
@@ -147,11 +171,30 @@ def fractional_max_pool3d(
     return_mask: bool = False,
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """3-D fractional max pooling of `[N, C, D, H, W]` -> `[N, C, *output_size]`; as
+    """3-D fractional max pooling, as `paddle.nn.functional.fractional_max_pool3d`.
+
+    3-D fractional max pooling of `[N, C, D, H, W]` -> `[N, C, *output_size]`; as
     `fractional_max_pool2d`, the mask indexing each D*H*W volume.
 
-        F.fractional_max_pool3d(framework.rand([1, 2, 5, 6, 7]), 3, random_u=0.5).shape
-        # [1, 2, 3, 3, 3]
+    Args:
+        x (Tensor): `[N, C, D, H, W]`; float32 or float64.
+        output_size (int|list|tuple): the output's spatial size; None keeps a size.
+        kernel_size (int|list|tuple, optional): overlapping windows of this size; None draws
+            disjoint ones. Default: None.
+        random_u (float, optional): in (0, 1), fixes the window offsets; None draws it. Default:
+            None.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, *output_size]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> F.fractional_max_pool3d(paddle.ones([1, 2, 5, 6, 7]), 3, random_u=0.5).shape
+        paddle.Size([1, 2, 3, 3, 3])
     """
     return _fractional_max_pool(
         "fractional_max_pool3d", x, output_size, kernel_size, random_u, return_mask, 3

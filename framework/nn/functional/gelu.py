@@ -117,8 +117,30 @@ class GELUTanh(Function):
 
 
 def gelu(x: Tensor, approximate: bool | str = False, name: str | None = None) -> Tensor:
-    """GELU, elementwise: `x * Phi(x)` with Phi the standard normal CDF, or with
-    `approximate=True` (or 'tanh') the tanh approximation."""
+    """The Gaussian error linear unit, as `paddle.nn.functional.gelu`.
+
+    GELU, elementwise: `x * Phi(x)` with Phi the standard normal CDF, or with
+    `approximate=True` (or 'tanh') the tanh approximation.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        approximate (bool|str, optional): True or 'tanh' for the tanh form. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.gelu(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.04550028,  0.        ,  0.84134471,  2.99595022])
+        >>> print(F.gelu(x, approximate=True))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.04540235,  0.        ,  0.84119201,  2.99636269])
+    """
     if approximate in (True, "tanh"):
         return GELUTanh().apply(*amp_cast("gelu", x))
     if approximate in (False, "none"):

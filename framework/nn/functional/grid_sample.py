@@ -43,15 +43,35 @@ def affine_grid(
     align_corners: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """Sampling grid of an affine transform, for `grid_sample`.
+    """The sampling grid of an affine transform, as `paddle.nn.functional.affine_grid`.
+
+    Sampling grid of an affine transform, for `grid_sample`.
 
     `theta` is `[N, 2, 3]` with `out_shape` `[N, C, H, W]` (the grid is `[N, H, W, 2]`), or
     `[N, 3, 4]` with `out_shape` `[N, C, D, H, W]` (the grid is `[N, D, H, W, 3]`). Each grid
     point is `theta @ (x, y[, z], 1)` over the normalised output coordinates in [-1, 1];
     float32 or float64, as `theta`. Differentiable in `theta`.
 
-        theta = framework.to_tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
-        F.affine_grid(theta, [1, 1, 2, 3]).shape   # [1, 2, 3, 2]
+    Args:
+        theta (Tensor): `[N, 2, 3]` (2-D) or `[N, 3, 4]` (3-D) affine matrices; float32 or float64.
+        out_shape (list|tuple|Tensor): `[N, C, H, W]` or `[N, C, D, H, W]`.
+        align_corners (bool, optional): -1 and 1 are the corner pixels' centres. Default: True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the grid, `[N, H, W, 2]` or `[N, D, H, W, 3]`, the dtype of `theta`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> theta = paddle.to_tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        >>> print(F.affine_grid(theta, [1, 1, 2, 2]))
+        Tensor(shape=[1, 2, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[-1., -1.],
+                  [ 1., -1.]],
+        <BLANKLINE>
+                 [[-1.,  1.],
+                  [ 1.,  1.]]]])
     """
     if isinstance(out_shape, Tensor):
         out_shape = [int(v) for v in out_shape.numpy().reshape(-1)]
@@ -135,7 +155,9 @@ def grid_sample(
     align_corners: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """Sample `x` at the normalised positions of `grid` (in [-1, 1]).
+    """Sample at normalised grid positions, as `paddle.nn.functional.grid_sample`.
+
+    Sample `x` at the normalised positions of `grid` (in [-1, 1]).
 
     `x` is `[N, C, H, W]` with `grid` `[N, H_out, W_out, 2]` (result `[N, C, H_out, W_out]`),
     or `[N, C, D, H, W]` with `grid` `[N, D_out, H_out, W_out, 3]` (result
@@ -145,9 +167,26 @@ def grid_sample(
     the centres of the corner pixels, False to their outer edges. float32 or float64;
     differentiable in `x` and (for 'bilinear') in `grid`.
 
-        x = framework.arange(16, dtype="float32").reshape([1, 1, 4, 4])
-        grid = framework.to_tensor([[[[-1.0, -1.0], [0.0, 0.0]]]])   # [1, 1, 2, 2]
-        F.grid_sample(x, grid)   # [[[[0.0, 7.5]]]]
+    Args:
+        x (Tensor): `[N, C, H, W]` or `[N, C, D, H, W]`; float32 or float64.
+        grid (Tensor): `[N, H_out, W_out, 2]` or `[N, D_out, H_out, W_out, 3]`, positions in [-1,
+            1].
+        mode (str, optional): 'bilinear' or 'nearest'. Default: 'bilinear'.
+        padding_mode (str, optional): 'zeros', 'border' or 'reflection'. Default: 'zeros'.
+        align_corners (bool, optional): -1 and 1 are the corner pixels' centres. Default: True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, H_out, W_out]` (or `[N, C, D_out, H_out, W_out]`), the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> grid = paddle.to_tensor([[[[-1.0, -1.0], [0.0, 0.0]]]])
+        >>> print(F.grid_sample(x, grid))
+        Tensor(shape=[1, 1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0.        , 7.50000000]]]])
     """
     if mode not in _MODES:
         raise ValueError(f"grid_sample: mode must be one of {_MODES}, got {mode!r}")

@@ -32,14 +32,35 @@ def gumbel_softmax(
     axis: int = -1,
     name: str | None = None,
 ) -> Tensor:
-    """Sample from the Gumbel-softmax distribution over `axis` of the logits `x`.
+    """Sample the Gumbel-softmax distribution, as `paddle.nn.functional.gumbel_softmax`.
+
+    Sample from the Gumbel-softmax distribution over `axis` of the logits `x`.
 
     Returns `softmax((x + g) / temperature, axis)` with fresh Gumbel noise `g`: same shape and
     dtype as `x` (float32 or float64), each slice along `axis` summing to 1. With `hard=True`
     each slice is one-hot at its largest entry, differentiated as the soft sample.
 
-        logits = framework.to_tensor([[1.0, 2.0, 0.5]])
-        F.gumbel_softmax(logits, temperature=0.5, hard=True)   # e.g. [[0., 1., 0.]]
+    Args:
+        x (Tensor): logits, any shape; float32 or float64.
+        temperature (float, optional): above 0; lower is closer to one-hot. Default: 1.0.
+        hard (bool, optional): one-hot samples with the soft sample's gradient. Default: False.
+        axis (int, optional): the class axis. Default: -1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`, each slice along `axis` summing to 1.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> _ = paddle.seed(1)
+        >>> logits = paddle.to_tensor([[1.0, 2.0, 0.5]])
+        >>> print(F.gumbel_softmax(logits, temperature=0.5))
+        Tensor(shape=[1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.00077806, 0.99918777, 0.00003423]])
+        >>> print(F.gumbel_softmax(logits, hard=True))
+        Tensor(shape=[1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 0., 0.]])
     """
     if temperature <= 0:
         raise ValueError(f"gumbel_softmax: temperature must be positive, got {temperature}")

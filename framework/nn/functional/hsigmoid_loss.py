@@ -50,7 +50,9 @@ def hsigmoid_loss(
     is_sparse: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """Hierarchical sigmoid loss of features `input` `[N, D]` (float32 or float64) for the
+    """The hierarchical sigmoid loss, as `paddle.nn.functional.hsigmoid_loss`.
+
+    Hierarchical sigmoid loss of features `input` `[N, D]` (float32 or float64) for the
     integer classes `label` `[N, 1]` (or `[N]`).
 
     `weight` is `[num_classes - 1, D]` and `bias` `[num_classes - 1, 1]`, one row per inner
@@ -59,9 +61,30 @@ def hsigmoid_loss(
     inner nodes. Returns the per-sample loss `[N, 1]` in the input's dtype. `is_sparse` only
     matters to Paddle's sparse gradients; here gradients are dense.
 
-        x = framework.randn([4, 3])
-        w = framework.randn([5, 3])   # 6 classes -> 5 inner nodes
-        F.hsigmoid_loss(x, framework.to_tensor([[0], [5], [2], [3]]), 6, w).shape   # [4, 1]
+    Args:
+        input (Tensor): features `[N, D]`; float32 or float64.
+        label (Tensor): int64 classes `[N, 1]` or `[N]`.
+        num_classes (int): the classes (the default tree's leaves), at least 2.
+        weight (Tensor): `[num_classes - 1, D]`, one row per inner node.
+        bias (Tensor, optional): `[num_classes - 1, 1]`. Default: None.
+        path_table (Tensor, optional): `[N, L]` int64 inner-node ids of a custom tree, ended by -1.
+            Default: None.
+        path_code (Tensor, optional): `[N, L]` int64 branch bits of a custom tree. Default: None.
+        is_sparse (bool, optional): accepted; gradients are dense. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the per-sample loss `[N, 1]`, the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.ones([2, 3])
+        >>> w = paddle.zeros([3, 3])  # 4 classes -> 3 inner nodes
+        >>> print(F.hsigmoid_loss(x, paddle.to_tensor([[0], [3]]), 4, w))
+        Tensor(shape=[2, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.38629436],
+                [1.38629436]])
     """
     if num_classes < 2:
         raise ValueError(f"Expected num_classes >= 2 (got {num_classes})")

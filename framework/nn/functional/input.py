@@ -17,14 +17,40 @@ def embedding(
     scale_grad_by_freq: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """Rows of `weight` ([num_embeddings, dim]) picked by the integer ids in `x`.
+    """Look up rows of an embedding table, as `paddle.nn.functional.embedding`.
+
+    Rows of `weight` ([num_embeddings, dim]) picked by the integer ids in `x`.
 
     Positions holding `padding_idx` (negative counts from the end) read zeros and send no
     gradient. `max_norm` renormalizes the looked-up rows of `weight` in place to at most that
     `norm_type` norm first; `scale_grad_by_freq` divides each row's gradient by how often its
     id occurs in the batch. Gradients are dense (`sparse` is accepted for compatibility).
 
-        F.embedding(framework.to_tensor([[1, 3]]), w)   # w: [10, 4] -> [1, 2, 4]
+    Args:
+        x (Tensor): integer ids, any shape; int32 or int64, each in `[0, num_embeddings)`.
+        weight (Tensor): the table, `[num_embeddings, embedding_dim]`; float32 or float64.
+        padding_idx (int, optional): an id that reads zeros and gets no gradient. Default: None.
+        max_norm (float, optional): renormalise looked-up rows to at most this norm. Default: None.
+        norm_type (float, optional): the norm's p for `max_norm`. Default: 2.0.
+        sparse (bool, optional): accepted; gradients are dense. Default: False.
+        scale_grad_by_freq (bool, optional): divide row gradients by id frequency. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `x.shape + [embedding_dim]`, the dtype of `weight`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> w = paddle.arange(6, dtype='float32').reshape([3, 2])
+        >>> print(F.embedding(paddle.to_tensor([[0, 2]]), w))
+        Tensor(shape=[1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 1.],
+                 [4., 5.]]])
+        >>> print(F.embedding(paddle.to_tensor([0, 1]), w, padding_idx=1))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0., 1.],
+                [0., 0.]])
     """
     if x._data.dtype.kind not in "iu":
         raise TypeError(f"embedding: ids must be integers, got {x.dtype}")

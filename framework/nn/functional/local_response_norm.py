@@ -17,13 +17,36 @@ def local_response_norm(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """`y = x / (k + alpha / size * sum(x^2 over a window of `size` channels)) ** beta`.
+    """Local response normalisation, as `paddle.nn.functional.local_response_norm`.
+
+    `y = x / (k + alpha / size * sum(x^2 over a window of `size` channels)) ** beta`.
 
     The window around channel c spans channels `c - size // 2 .. c + (size - 1) // 2`, zero
     beyond the edges (Paddle's and PyTorch's definition). x: 3-, 4- or 5-D in any of NCL,
     NLC, NCHW, NHWC, NCDHW, NDHWC; float dtypes; output shape = input shape.
 
-        F.local_response_norm(framework.randn([2, 8, 5, 5]), size=5)
+    Args:
+        x (Tensor): 3-, 4- or 5-D, channels at axis 1 or last; float32 or float64.
+        size (int): the channels in each window.
+        alpha (float, optional): the scale. Default: 0.0001.
+        beta (float, optional): the exponent. Default: 0.75.
+        k (float, optional): the offset. Default: 1.0.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.local_response_norm(paddle.ones([1, 3, 1, 1]) * 10, size=3, alpha=0.3))
+        Tensor(shape=[1, 3, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1.01937866]],
+        <BLANKLINE>
+                 [[0.76116484]],
+        <BLANKLINE>
+                 [[1.01937866]]]])
     """
     if data_format not in _LAYOUTS:
         raise ValueError(f"local_response_norm: data_format must be one of {_LAYOUTS}")

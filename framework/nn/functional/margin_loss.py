@@ -47,7 +47,31 @@ def margin_ranking_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """`max(0, -label * (input - other) + margin)`: `label = 1` wants `input` ranked higher."""
+    """The margin ranking loss, as `paddle.nn.functional.margin_ranking_loss`.
+
+    `max(0, -label * (input - other) + margin)`: `label = 1` wants `input` ranked higher.
+
+    Args:
+        input (Tensor): scores, any shape; float32 or float64.
+        other (Tensor): the scores it is ranked against, the shape of `input`.
+        label (Tensor): 1 (`input` should rank higher) or -1, the shape of `input`.
+        margin (float, optional): Default: 0.0.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar for 'mean' and 'sum', else the shape of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([2.0, 1.0])
+        >>> y = paddle.to_tensor([1.8, 3.0])
+        >>> label = paddle.to_tensor([1.0, -1.0])
+        >>> print(F.margin_ranking_loss(x, y, label, margin=0.5, reduction='none'))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.29999995, 0.        ])
+    """
     check_reduction(reduction, "MarginRankingLoss")
     return _reduce(relu((other - input) * label + margin), reduction)
 
@@ -59,7 +83,28 @@ def hinge_embedding_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """`input` where `label == 1`, `max(0, margin - input)` where `label == -1`."""
+    """The hinge embedding loss, as `paddle.nn.functional.hinge_embedding_loss`.
+
+    `input` where `label == 1`, `max(0, margin - input)` where `label == -1`.
+
+    Args:
+        input (Tensor): distances, any shape; float32 or float64.
+        label (Tensor): 1 or -1, the shape of `input`.
+        margin (float, optional): Default: 1.0.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar for 'mean' and 'sum', else the shape of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> d = paddle.to_tensor([0.3, 0.4, 2.0])
+        >>> print(F.hinge_embedding_loss(d, paddle.to_tensor([1.0, -1.0, -1.0]), reduction='none'))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.30000001, 0.60000002, 0.        ])
+    """
     check_reduction(reduction, "hinge_embedding_loss")
     positive = _where_label(label, 1.0, input)
     negative = _where_label(label, -1.0, input)
@@ -74,8 +119,31 @@ def cosine_embedding_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """`1 - cos(x1, x2)` for `label == 1`, `max(0, cos(x1, x2) - margin)` for `label == -1`.
-    Inputs are `[N, M]` (or `[M]`), `label` is `[N]`."""
+    """The cosine embedding loss, as `paddle.nn.functional.cosine_embedding_loss`.
+
+    `1 - cos(x1, x2)` for `label == 1`, `max(0, cos(x1, x2) - margin)` for `label == -1`.
+    Inputs are `[N, M]` (or `[M]`), `label` is `[N]`.
+
+    Args:
+        input1 (Tensor): `[N, M]` or `[M]`; float32 or float64.
+        input2 (Tensor): the shape and dtype of `input1`.
+        label (Tensor): `[N]`, 1 (similar) or -1 (dissimilar); int or float.
+        margin (float, optional): in [-1, 1]. Default: 0.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar (shape `[]`) for 'mean' and 'sum', else `[N]`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> a = paddle.to_tensor([[1.0, 0.0], [1.0, 1.0]])
+        >>> b = paddle.to_tensor([[0.0, 1.0], [1.0, 1.0]])
+        >>> print(F.cosine_embedding_loss(a, b, paddle.to_tensor([1, -1]), reduction='none'))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1., 1.])
+    """
     check_reduction(reduction, "cosine_embedding_loss")
     if label.ndim != 1:
         raise ValueError("1D target tensor expected, multi-target not supported")
@@ -105,8 +173,35 @@ def triplet_margin_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)` with the p-norm distance;
-    `swap=True` uses the smaller of d(anchor, negative) and d(positive, negative)."""
+    """The triplet margin loss, as `paddle.nn.functional.triplet_margin_loss`.
+
+    `max(0, d(anchor, positive) - d(anchor, negative) + margin)` with the p-norm distance;
+    `swap=True` uses the smaller of d(anchor, negative) and d(positive, negative).
+
+    Args:
+        input (Tensor): anchors `[N, D]`; float32 or float64.
+        positive (Tensor): `[N, D]`, the dtype of `input`.
+        negative (Tensor): `[N, D]`, the dtype of `input`.
+        margin (float, optional): Default: 1.0.
+        p (float, optional): the distance's norm. Default: 2.
+        epsilon (float, optional): added inside the distance. Default: 1e-06.
+        swap (bool, optional): use the smaller negative distance. Default: False.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar (shape `[]`) for 'mean' and 'sum', else `[N]`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> a = paddle.to_tensor([[0.0, 0.0], [1.0, 1.0]])
+        >>> pos = paddle.to_tensor([[0.0, 1.0], [1.0, 1.0]])
+        >>> neg = paddle.to_tensor([[3.0, 0.0], [1.0, 1.5]])
+        >>> print(F.triplet_margin_loss(a, pos, neg, reduction='none'))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.        , 0.50000238])
+    """
     check_reduction(reduction, "triplet_margin_loss")
     if margin < 0:
         raise ValueError(
@@ -129,7 +224,27 @@ def triplet_margin_loss(
 def soft_margin_loss(
     input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None
 ) -> Tensor:
-    """`log(1 + exp(-label * input))`, computed stably."""
+    """The two-class logistic loss, as `paddle.nn.functional.soft_margin_loss`.
+
+    `log(1 + exp(-label * input))`, computed stably.
+
+    Args:
+        input (Tensor): scores, any shape; float32 or float64.
+        label (Tensor): 1 or -1, the shape of `input`.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar for 'mean' and 'sum', else the shape of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([2.0, -1.0])
+        >>> print(F.soft_margin_loss(x, paddle.to_tensor([1.0, 1.0]), reduction='none'))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.12692800, 1.31326175])
+    """
     check_reduction(reduction, "soft_margin_loss")
     if input.shape != label.shape:
         raise ValueError(f"input's shape {input.shape} must equal label's shape {label.shape}")
@@ -144,8 +259,29 @@ def multi_label_soft_margin_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """Per-class binary cross-entropy on logits `[N, C]` with 0/1 labels, averaged over the
-    classes: one loss per sample, then reduced."""
+    """The multi-label soft margin loss, as `paddle.nn.functional.multi_label_soft_margin_loss`.
+
+    Per-class binary cross-entropy on logits `[N, C]` with 0/1 labels, averaged over the
+    classes: one loss per sample, then reduced.
+
+    Args:
+        input (Tensor): logits `[N, C]`; float32 or float64.
+        label (Tensor): 0/1 targets `[N, C]`, the dtype of `input`.
+        weight (Tensor, optional): `[C]`, rescales each class. Default: None.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar (shape `[]`) for 'mean' and 'sum', else `[N]`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[2.0, -1.0, 0.0]])
+        >>> print(F.multi_label_soft_margin_loss(x, paddle.to_tensor([[1.0, 0.0, 1.0]])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.37777898)
+    """
     check_reduction(reduction, "multi_label_soft_margin_loss")
     if input.shape != label.shape:
         raise ValueError(
@@ -169,14 +305,39 @@ def triplet_margin_with_distance_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """`max(0, d(anchor, positive) - d(anchor, negative) + margin)` with any distance
+    """The triplet margin loss with any distance, as
+    `paddle.nn.functional.triplet_margin_with_distance_loss`.
+
+    `max(0, d(anchor, positive) - d(anchor, negative) + margin)` with any distance
     `d(x, y)` returning non-negative `[N]` values (default: the Euclidean
     `pairwise_distance`); `swap=True` uses the smaller of d(anchor, negative) and
     d(positive, negative). Inputs are `[N, D]` float tensors of one shape; the result is `[N]`
     for 'none', else a scalar.
 
-        d = lambda x, y: 1.0 - F.cosine_similarity(x, y)
-        F.triplet_margin_with_distance_loss(a, p, n, distance_function=d, margin=0.2)
+    Args:
+        input (Tensor): anchors `[N, D]`; float32 or float64.
+        positive (Tensor): `[N, D]`, the dtype of `input`.
+        negative (Tensor): `[N, D]`, the dtype of `input`.
+        distance_function (callable, optional): `d(x, y)` -> non-negative `[N]`; None is
+            `pairwise_distance`. Default: None.
+        margin (float, optional): Default: 1.0.
+        swap (bool, optional): use the smaller negative distance. Default: False.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar (shape `[]`) for 'mean' and 'sum', else `[N]`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> a = paddle.to_tensor([[1.0, 0.0]])
+        >>> pos = paddle.to_tensor([[1.0, 0.1]])
+        >>> neg = paddle.to_tensor([[0.0, 1.0]])
+        >>> d = lambda x, y: 1.0 - F.cosine_similarity(x, y)
+        >>> print(F.triplet_margin_with_distance_loss(a, pos, neg, distance_function=d, margin=1.5))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.50496286)
     """
     check_reduction(reduction, "triplet_margin_with_distance_loss")
     if margin < 0:
@@ -222,13 +383,32 @@ def multi_margin_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """Multi-class hinge loss: for input `[N, C]` and integer label `[N]`, sample `i` costs
+    """The multi-class hinge loss, as `paddle.nn.functional.multi_margin_loss`.
+
+    Multi-class hinge loss: for input `[N, C]` and integer label `[N]`, sample `i` costs
     `sum_{j != y_i} w[y_i] * max(0, margin - x[i, y_i] + x[i, j])**p / C` (`w` is the optional
     per-class `weight` `[C]`, default ones). The result is `[N]` for 'none', else a scalar, in
     the input's dtype.
 
-        x = framework.to_tensor([[0.1, 0.2, 0.4, 0.8]])
-        F.multi_margin_loss(x, framework.to_tensor([3]))   # 0.325
+    Args:
+        input (Tensor): scores `[N, C]`; float32 or float64.
+        label (Tensor): int64 class ids `[N]`.
+        p (int, optional): 1 or 2, the hinge's power. Default: 1.
+        margin (float, optional): Default: 1.0.
+        weight (Tensor, optional): `[C]`, rescales each class. Default: None.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar (shape `[]`) for 'mean' and 'sum', else `[N]`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> print(F.multi_margin_loss(x, paddle.to_tensor([3])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.32499999)
     """
     check_reduction(reduction, "multi_margin_loss")
     if input.ndim != 2:
@@ -264,13 +444,29 @@ def multi_margin_loss(
 def multi_label_margin_loss(
     input: Tensor, label: Tensor, reduction: str = "mean", name: str | None = None
 ) -> Tensor:
-    """Multi-label hinge loss. `label` `[N, C]` lists each sample's target classes, ended by
+    """The multi-label hinge loss, as `paddle.nn.functional.multi_label_margin_loss`.
+
+    Multi-label hinge loss. `label` `[N, C]` lists each sample's target classes, ended by
     the first -1; sample `i` costs `sum_{j target} sum_{k not target}
     max(0, 1 - (x[i, j] - x[i, k])) / C`. Input `[N, C]` float; the result is `[N]` for
     'none', else a scalar.
 
-        x = framework.to_tensor([[0.1, 0.2, 0.4, 0.8]])
-        F.multi_label_margin_loss(x, framework.to_tensor([[3, 0, -1, 1]]))   # 0.85
+    Args:
+        input (Tensor): scores `[N, C]`; float32 or float64.
+        label (Tensor): int64 `[N, C]`, each row's target classes ended by the first -1.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar (shape `[]`) for 'mean' and 'sum', else `[N]`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> print(F.multi_label_margin_loss(x, paddle.to_tensor([[3, 0, -1, 1]])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.85000002)
     """
     check_reduction(reduction, "multi_label_margin_loss")
     if input.ndim != 2:

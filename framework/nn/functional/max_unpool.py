@@ -93,13 +93,35 @@ def max_unpool1d(
     output_size: Sequence[int] | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """`[N, C, L]` pooled values and their int32 `indices` (from `max_pool1d(...,
+    """The partial inverse of 1-D max pooling, as `paddle.nn.functional.max_unpool1d`.
+
+    `[N, C, L]` pooled values and their int32 `indices` (from `max_pool1d(...,
     return_mask=True)`) -> `[N, C, L_out]`, zeros where no maximum came from.
 
     `L_out = (L - 1) * stride + kernel_size - 2 * padding` unless `output_size` is given.
 
-        y, idx = F.max_pool1d(x, 2, return_mask=True)
-        F.max_unpool1d(y, idx, 2)   # x's shape, only the maxima kept
+    Args:
+        x (Tensor): pooled values `[N, C, L]`; float32 or float64.
+        indices (Tensor): int32 flat positions of the maxima, from max pooling with
+            `return_mask=True`; the shape of `x`.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple, optional): Default: 0.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        output_size (list|tuple, optional): the output's size. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, L_out]`, zeros where no maximum came from.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0]]])
+        >>> out, idx = F.max_pool1d(x, 2, return_mask=True)
+        >>> print(F.max_unpool1d(out, idx, 2))
+        Tensor(shape=[1, 1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 3., 0., 5.]]])
     """
     return _max_unpool(
         "max_unpool1d", x, indices, kernel_size, stride, padding, data_format, output_size, 1
@@ -116,11 +138,36 @@ def max_unpool2d(
     output_size: Sequence[int] | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """`[N, C, H, W]` pooled values and their `indices` (flat positions in each output H*W
+    """The partial inverse of 2-D max pooling, as `paddle.nn.functional.max_unpool2d`.
+
+    `[N, C, H, W]` pooled values and their `indices` (flat positions in each output H*W
     plane, as `max_pool2d(..., return_mask=True)` gives) -> `[N, C, H_out, W_out]`.
 
-        y, idx = F.max_pool2d(framework.rand([1, 1, 4, 4]), 2, return_mask=True)
-        F.max_unpool2d(y, idx, 2).shape   # [1, 1, 4, 4]
+    Args:
+        x (Tensor): pooled values `[N, C, H, W]`; float32 or float64.
+        indices (Tensor): int32 flat positions of the maxima, from max pooling with
+            `return_mask=True`; the shape of `x`.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple, optional): Default: 0.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        output_size (list|tuple, optional): the output's size. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, H_out, W_out]`, zeros where no maximum came from.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> out, idx = F.max_pool2d(x, 2, return_mask=True)
+        >>> print(F.max_unpool2d(out, idx, 2))
+        Tensor(shape=[1, 1, 4, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0. , 0. , 0. , 0. ],
+                  [0. , 5. , 0. , 7. ],
+                  [0. , 0. , 0. , 0. ],
+                  [0. , 13., 0. , 15.]]]])
     """
     return _max_unpool(
         "max_unpool2d", x, indices, kernel_size, stride, padding, data_format, output_size, 2
@@ -137,11 +184,36 @@ def max_unpool3d(
     output_size: Sequence[int] | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """`[N, C, D, H, W]` pooled values and their `indices` (flat positions in each D*H*W
+    """The partial inverse of 3-D max pooling, as `paddle.nn.functional.max_unpool3d`.
+
+    `[N, C, D, H, W]` pooled values and their `indices` (flat positions in each D*H*W
     volume, from `max_pool3d(..., return_mask=True)`) -> `[N, C, D_out, H_out, W_out]`.
 
-        y, idx = F.max_pool3d(framework.rand([1, 1, 4, 4, 4]), 2, return_mask=True)
-        F.max_unpool3d(y, idx, 2).shape   # [1, 1, 4, 4, 4]
+    Args:
+        x (Tensor): pooled values `[N, C, D, H, W]`; float32 or float64.
+        indices (Tensor): int32 flat positions of the maxima, from max pooling with
+            `return_mask=True`; the shape of `x`.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple, optional): Default: 0.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        output_size (list|tuple, optional): the output's size. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, D_out, H_out, W_out]`, zeros where no maximum came from.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> out, idx = F.max_pool3d(x, 2, return_mask=True)
+        >>> y = F.max_unpool3d(out, idx, 2)
+        >>> print(y[0, 0, 1, 1])
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 7.])
+        >>> y.shape
+        paddle.Size([1, 1, 2, 2, 2])
     """
     return _max_unpool(
         "max_unpool3d", x, indices, kernel_size, stride, padding, data_format, output_size, 3

@@ -15,13 +15,29 @@ __all__ = ["dice_loss", "npair_loss"]
 def dice_loss(
     input: Tensor, label: Tensor, epsilon: float = 1e-5, name: str | None = None
 ) -> Tensor:
-    """`1 - 2 |X ∩ Y| / (|X| + |Y| + epsilon)` per sample, averaged over the batch.
+    """The Dice loss, as `paddle.nn.functional.dice_loss`.
+
+    `1 - 2 |X ∩ Y| / (|X| + |Y| + epsilon)` per sample, averaged over the batch.
 
     `input` `[N, ..., C]` holds class probabilities (float32 or float64), `label`
     `[N, ..., 1]` the integer class of each position. Returns a scalar in the input's dtype.
 
-        probs = F.softmax(framework.randn([2, 8, 8, 3]))
-        F.dice_loss(probs, framework.randint(0, 3, [2, 8, 8, 1]))
+    Args:
+        input (Tensor): class probabilities `[N, ..., C]`; float32 or float64.
+        label (Tensor): int64 classes `[N, ..., 1]`.
+        epsilon (float, optional): keeps the ratio finite. Default: 1e-05.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar, the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> probs = paddle.to_tensor([[[0.9, 0.1], [0.2, 0.8]]])
+        >>> print(F.dice_loss(probs, paddle.to_tensor([[[0], [1]]])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.15000212)
     """
     if input.ndim < 2:
         raise ValueError("The rank of input should be greater than or equal to 2.")
@@ -46,14 +62,30 @@ def dice_loss(
 
 
 def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor, l2_reg: float = 0.002) -> Tensor:
-    """N-pair loss (Sohn, 2016): softmax cross-entropy of `anchor @ positive.T` against the
+    """The N-pair loss, as `paddle.nn.functional.npair_loss`.
+
+    N-pair loss (Sohn, 2016): softmax cross-entropy of `anchor @ positive.T` against the
     targets "same label", plus `l2_reg / 4` times the mean squared norms of the embeddings.
 
     `anchor` and `positive` are `[N, D]` float embeddings, `labels` `[N]` (any dtype that
     compares). Returns a scalar in the embeddings' dtype, as Paddle computes it.
 
-        F.npair_loss(framework.randn([4, 8]), framework.randn([4, 8]),
-                     framework.to_tensor([0, 1, 0, 2]))
+    Args:
+        anchor (Tensor): embeddings `[N, D]`; float32 or float64.
+        positive (Tensor): `[N, D]`, the dtype of `anchor`.
+        labels (Tensor): `[N]`, any dtype that compares.
+        l2_reg (float, optional): the embeddings' L2 weight. Default: 0.002.
+
+    Returns:
+        Tensor: a scalar, the dtype of `anchor`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> a = paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+        >>> print(F.npair_loss(a, a, paddle.to_tensor([0, 1])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.31426165)
     """
     if anchor.size == 0:
         raise ValueError("The dims of anchor should be greater than 0.")

@@ -57,13 +57,44 @@ def batch_norm(
     use_global_stats: bool | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """Batch normalization over every axis but the channel axis.
+    """Batch normalisation, as `paddle.nn.functional.batch_norm`.
+
+    Batch normalization over every axis but the channel axis.
 
     Training (or `use_global_stats=False`) normalizes with the batch statistics and updates
     `running_mean`/`running_var` in place with `running = momentum * running + (1 - momentum)
     * batch`; otherwise the running statistics are used.
 
-        y = F.batch_norm(x, mean, var, gamma, beta, training=True)   # x: [N, C, H, W]
+    Args:
+        x (Tensor): `[N, C]`, `[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]` (channels first by
+            default); float32 or float64.
+        running_mean (Tensor): `[C]`, updated in place in training.
+        running_var (Tensor): `[C]`, updated in place in training.
+        weight (Tensor, optional): `[C]`, the scale per channel. Default: None.
+        bias (Tensor, optional): `[C]`, the shift per channel. Default: None.
+        training (bool, optional): use and update batch statistics. Default: False.
+        momentum (float, optional): the running statistics' decay. Default: 0.9.
+        epsilon (float, optional): added to the variance. Default: 1e-05.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        use_global_stats (bool, optional): force running (True) or batch (False) statistics.
+            Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 6.0]])
+        >>> mean, var = paddle.zeros([2]), paddle.ones([2])
+        >>> print(F.batch_norm(x, mean, var, training=True))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-0.99999499, -0.99999881],
+                [ 0.99999499,  0.99999881]])
+        >>> print(mean)
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.20000000, 0.40000001])
     """
     if data_format not in _BATCH_NORM_FORMATS:
         raise ValueError(f"batch_norm: data_format must be one of {_BATCH_NORM_FORMATS}")
@@ -94,9 +125,29 @@ def layer_norm(
     epsilon: float = 1e-05,
     name: str | None = None,
 ) -> Tensor:
-    """Normalize over the trailing `normalized_shape` dims of each sample.
+    """Layer normalisation, as `paddle.nn.functional.layer_norm`.
 
-    F.layer_norm(x, x.shape[-1:], gamma, beta)   # x: [batch, seq, d_model]
+    Normalize over the trailing `normalized_shape` dims of each sample.
+
+    Args:
+        x (Tensor): `[*, *normalized_shape]`; float32 or float64.
+        normalized_shape (int|list|tuple): the trailing axes normalised.
+        weight (Tensor, optional): the scale, shaped `normalized_shape`. Default: None.
+        bias (Tensor, optional): the shift, shaped `normalized_shape`. Default: None.
+        epsilon (float, optional): added to the variance. Default: 1e-05.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0, 3.0], [2.0, 2.0, 8.0]])
+        >>> print(F.layer_norm(x, 3))
+        Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-1.22473562,  0.        ,  1.22473562],
+                [-0.70710635, -0.70710635,  1.41421270]])
     """
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     if list(x.shape[x.ndim - len(shape) :]) != shape:
@@ -123,7 +174,32 @@ def group_norm(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """Normalize each sample over groups of `C / num_groups` channels (and all positions)."""
+    """Group normalisation, as `paddle.nn.functional.group_norm`.
+
+    Normalize each sample over groups of `C / num_groups` channels (and all positions).
+
+    Args:
+        x (Tensor): `[N, C, *]` ('NCHW') or channels last; float32 or float64.
+        num_groups (int): divides C.
+        epsilon (float, optional): added to the variance. Default: 1e-05.
+        weight (Tensor, optional): `[C]`, the scale per channel. Default: None.
+        bias (Tensor, optional): `[C]`, the shift per channel. Default: None.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.group_norm(paddle.to_tensor([[[1.0], [3.0], [5.0], [5.0]]]), num_groups=2))
+        Tensor(shape=[1, 4, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[-0.99999499],
+                 [ 0.99999499],
+                 [ 0.        ],
+                 [ 0.        ]]])
+    """
     if x.ndim < 2:
         raise ValueError(f"group_norm: expected an input with at least 2 dims, got {x.shape}")
     channel_last = data_format in ("NLC", "NHWC", "NDHWC")
@@ -156,9 +232,38 @@ def instance_norm(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """Normalize each (sample, channel) plane over its positions.
+    """Instance normalisation, as `paddle.nn.functional.instance_norm`.
+
+    Normalize each (sample, channel) plane over its positions.
 
     With `use_input_stats=False` the given running statistics are used instead, per channel.
+
+    Args:
+        x (Tensor): `[N, C, *]`; float32 or float64.
+        running_mean (Tensor, optional): `[C]`, used with `use_input_stats=False`. Default: None.
+        running_var (Tensor, optional): `[C]`, used with `use_input_stats=False`. Default: None.
+        weight (Tensor, optional): `[C]`, the scale per channel. Default: None.
+        bias (Tensor, optional): `[C]`, the shift per channel. Default: None.
+        use_input_stats (bool, optional): normalise with each plane's own statistics. Default: True.
+        momentum (float, optional): accepted for Paddle's signature. Default: 0.9.
+        eps (float, optional): added to the variance. Default: 1e-05.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 3.0]], [[2.0, 6.0]]])
+        >>> x.shape
+        paddle.Size([2, 1, 2])
+        >>> print(F.instance_norm(x))
+        Tensor(shape=[2, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[-0.99999499,  0.99999499]],
+        <BLANKLINE>
+                [[-0.99999881,  0.99999881]]])
     """
     if x.ndim < 3:
         raise ValueError(f"instance_norm: expected an input with at least 3 dims, got {x.shape}")
@@ -191,9 +296,30 @@ def instance_norm(
 def normalize(
     x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12, name: str | None = None
 ) -> Tensor:
-    """`x / max(||x||_p, epsilon)` along `axis` (L2 by default).
+    """Divide by the p-norm along an axis, as `paddle.nn.functional.normalize`.
 
-    F.normalize(embeddings, axis=-1)   # unit rows
+    `x / max(||x||_p, epsilon)` along `axis` (L2 by default).
+
+    Args:
+        x (Tensor): any shape; float32 or float64.
+        p (float, optional): the norm's order. Default: 2.
+        axis (int, optional): the axis normalised. Default: 1.
+        epsilon (float, optional): the smallest norm divided by. Default: 1e-12.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.normalize(paddle.to_tensor([[3.0, 4.0], [1.0, 0.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.60000002, 0.80000001],
+                [1.        , 0.        ]])
+        >>> print(F.normalize(paddle.to_tensor([[3.0, 4.0]]), p=1))
+        Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.42857143, 0.57142860]])
     """
     norm = vector_norm(x, p=p, axis=axis, keepdim=True)
     return divide(x, maximum(norm, float(epsilon)))
@@ -206,15 +332,35 @@ def rms_norm(
     eps: float = 1e-5,
     name: str | None = None,
 ) -> tuple[Tensor, Tensor]:
-    """Root-mean-square layer normalisation over the trailing `normalized_shape` dims.
+    """Root-mean-square normalisation, as `paddle.nn.functional.rms_norm`.
+
+    Root-mean-square layer normalisation over the trailing `normalized_shape` dims.
 
     Returns `(out, invvar)` as Paddle 3.3 does: `invvar = 1 / sqrt(mean(input**2) + eps)` per
     row, shaped like the leading (not normalised) dims, and `out = input * invvar * weight`,
     shaped like `input`. Float dtypes; `weight` has shape `normalized_shape`. Composed from
     differentiable ops, so gradients of any order reach `input` and `weight`.
 
-        out, invvar = F.rms_norm(framework.randn([2, 5, 8]), [8], framework.ones([8]))
-        out.shape, invvar.shape   # [2, 5, 8], [2, 5]
+    Args:
+        input (Tensor): `[*, *normalized_shape]`; float32 or float64.
+        normalized_shape (int|list|tuple): the trailing axes normalised.
+        weight (Tensor, optional): shaped `normalized_shape`. Default: None.
+        eps (float, optional): added to the mean square. Default: 1e-05.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        tuple: `(out, invvar)`, `out` shaped like `input` and `invvar` like its leading axes.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> out, invvar = F.rms_norm(paddle.to_tensor([[3.0, 4.0]]), [2], paddle.ones([2]))
+        >>> print(out)
+        Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.84852779, 1.13137043]])
+        >>> print(invvar)
+        Tensor(shape=[1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.28284261])
     """
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     if not shape or list(input.shape[input.ndim - len(shape) :]) != shape:

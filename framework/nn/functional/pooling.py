@@ -96,7 +96,36 @@ def max_pool1d(
     ceil_mode: bool = False,
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """1-D max pooling over `[N, C, L]`; `return_mask` also gives the int32 argmax positions."""
+    """1-D max pooling, as `paddle.nn.functional.max_pool1d`.
+
+    1-D max pooling over `[N, C, L]`; `return_mask` also gives the int32 argmax positions.
+
+    Args:
+        x (Tensor): `[N, C, L]`; float32 or float64.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): the window's step; None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): an int, one per axis, pairs, or 'SAME' / 'VALID'.
+            Default: 0.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the pooled input, the dtype of `x`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> print(F.max_pool1d(x, kernel_size=2))
+        Tensor(shape=[1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 5., 4.]]])
+        >>> out, mask = F.max_pool1d(x, kernel_size=3, return_mask=True)
+        >>> print(mask)
+        Tensor(shape=[1, 1, 2], dtype=int32, place=Place(cpu), stop_gradient=True,
+               [[[1, 3]]])
+    """
     return _max_pool(
         "max_pool1d", x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL", 1
     )
@@ -112,12 +141,41 @@ def max_pool2d(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """2-D max pooling. `stride` defaults to `kernel_size`; padding is -inf.
+    """2-D max pooling, as `paddle.nn.functional.max_pool2d`.
+
+    2-D max pooling. `stride` defaults to `kernel_size`; padding is -inf.
 
     With `return_mask=True` also returns, per output, the winner's flat index in its H*W
     plane (int32), as Paddle does.
 
-        F.max_pool2d(x, kernel_size=2, stride=2)   # [N, C, H/2, W/2]
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): the window's step; None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): an int, one per axis, pairs, or 'SAME' / 'VALID'.
+            Default: 0.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the pooled input, the dtype of `x`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(F.max_pool2d(x, kernel_size=2))
+        Tensor(shape=[1, 1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[5. , 7. ],
+                  [13., 15.]]]])
+        >>> out, mask = F.max_pool2d(x, kernel_size=2, return_mask=True)
+        >>> print(mask)
+        Tensor(shape=[1, 1, 2, 2], dtype=int32, place=Place(cpu), stop_gradient=True,
+               [[[[5 , 7 ],
+                  [13, 15]]]])
     """
     return _max_pool(
         "max_pool2d", x, kernel_size, stride, padding, return_mask, ceil_mode, data_format, 2
@@ -133,7 +191,31 @@ def avg_pool1d(
     ceil_mode: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """1-D average pooling over `[N, C, L]`; `exclusive` leaves padding out of the divisor."""
+    """1-D average pooling, as `paddle.nn.functional.avg_pool1d`.
+
+    1-D average pooling over `[N, C, L]`; `exclusive` leaves padding out of the divisor.
+
+    Args:
+        x (Tensor): `[N, C, L]`; float32 or float64.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): the window's step; None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): an int, one per axis, pairs, or 'SAME' / 'VALID'.
+            Default: 0.
+        exclusive (bool, optional): leave padding out of each window's divisor. Default: True.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the pooled input, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> print(F.avg_pool1d(x, kernel_size=2))
+        Tensor(shape=[1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2.        , 3.50000000, 2.        ]]])
+    """
     return _avg_pool(
         "avg_pool1d", x, kernel_size, stride, padding, ceil_mode, exclusive, None, "NCL", 1
     )
@@ -150,10 +232,36 @@ def avg_pool2d(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """2-D average pooling. With `exclusive=True` (Paddle's default) a window's divisor counts
+    """2-D average pooling, as `paddle.nn.functional.avg_pool2d`.
+
+    2-D average pooling. With `exclusive=True` (Paddle's default) a window's divisor counts
     only the input elements it covers, not the padding.
 
-        F.avg_pool2d(x, kernel_size=3, stride=2, padding=1)
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): the window's step; None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): an int, one per axis, pairs, or 'SAME' / 'VALID'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        exclusive (bool, optional): leave padding out of each window's divisor. Default: True.
+        divisor_override (float, optional): a fixed divisor. Default: None.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the pooled input, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(F.avg_pool2d(x, kernel_size=2))
+        Tensor(shape=[1, 1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[2.50000000 , 4.50000000 ],
+                  [10.50000000, 12.50000000]]]])
+        >>> F.avg_pool2d(paddle.ones([2, 3, 32, 32]), kernel_size=3, stride=2, padding=1).shape
+        paddle.Size([2, 3, 16, 16])
     """
     return _avg_pool(
         "avg_pool2d",
@@ -220,7 +328,26 @@ def _adaptive_max(op: str, x: Tensor, output_size, return_mask: bool, dims: int)
 
 
 def adaptive_avg_pool1d(x: Tensor, output_size: int, name: str | None = None) -> Tensor:
-    """`[N, C, L] -> [N, C, output_size]` averaging adaptive windows."""
+    """1-D adaptive average pooling, as `paddle.nn.functional.adaptive_avg_pool1d`.
+
+    `[N, C, L] -> [N, C, output_size]` averaging adaptive windows.
+
+    Args:
+        x (Tensor): `[N, C, L]`; float32 or float64.
+        output_size (int): the output's length.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, output_size]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> print(F.adaptive_avg_pool1d(x, output_size=3))
+        Tensor(shape=[1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2.        , 3.50000000, 2.        ]]])
+    """
     return _adaptive_avg("adaptive_avg_pool1d", x, output_size, "NCL", 1)
 
 
@@ -230,9 +357,29 @@ def adaptive_avg_pool2d(
     data_format: str = "NCHW",
     name: str | None = None,
 ) -> Tensor:
-    """`[N, C, H, W] -> [N, C, oh, ow]` averaging adaptive windows (`None` keeps a size).
+    """2-D adaptive average pooling, as `paddle.nn.functional.adaptive_avg_pool2d`.
 
-    F.adaptive_avg_pool2d(x, 1)   # global average pooling, [N, C, 1, 1]
+    `[N, C, H, W] -> [N, C, oh, ow]` averaging adaptive windows (`None` keeps a size).
+
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        output_size (int|list|tuple): `[oh, ow]`, or one int; None keeps that size.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, oh, ow]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(F.adaptive_avg_pool2d(x, output_size=2))
+        Tensor(shape=[1, 1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[2.50000000 , 4.50000000 ],
+                  [10.50000000, 12.50000000]]]])
+        >>> F.adaptive_avg_pool2d(paddle.ones([8, 64, 7, 7]), 1).shape
+        paddle.Size([8, 64, 1, 1])
     """
     return _adaptive_avg("adaptive_avg_pool2d", x, output_size, data_format, 2)
 
@@ -240,7 +387,28 @@ def adaptive_avg_pool2d(
 def adaptive_max_pool1d(
     x: Tensor, output_size: int, return_mask: bool = False, name: str | None = None
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """`[N, C, L] -> [N, C, output_size]` taking the max of adaptive windows."""
+    """1-D adaptive max pooling, as `paddle.nn.functional.adaptive_max_pool1d`.
+
+    `[N, C, L] -> [N, C, output_size]` taking the max of adaptive windows.
+
+    Args:
+        x (Tensor): `[N, C, L]`; float32 or float64.
+        output_size (int): the output's length.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, output_size]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> print(F.adaptive_max_pool1d(x, output_size=2))
+        Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 5.]]])
+    """
     return _adaptive_max("adaptive_max_pool1d", x, output_size, return_mask, 1)
 
 
@@ -250,5 +418,26 @@ def adaptive_max_pool2d(
     return_mask: bool = False,
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """`[N, C, H, W] -> [N, C, oh, ow]` taking the max of adaptive windows."""
+    """2-D adaptive max pooling, as `paddle.nn.functional.adaptive_max_pool2d`.
+
+    `[N, C, H, W] -> [N, C, oh, ow]` taking the max of adaptive windows.
+
+    Args:
+        x (Tensor): `[N, C, H, W]`; float32 or float64.
+        output_size (int|list|tuple): `[oh, ow]`, or one int; None keeps that size.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, oh, ow]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(F.adaptive_max_pool2d(x, output_size=[1, 2]))
+        Tensor(shape=[1, 1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[13., 15.]]]])
+    """
     return _adaptive_max("adaptive_max_pool2d", x, output_size, return_mask, 2)

@@ -102,11 +102,36 @@ def max_pool3d(
     data_format: str = "NCDHW",
     name: str | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """3-D max pooling of `[N, C, D, H, W]` (or NDHWC); `stride` defaults to `kernel_size`,
+    """3-D max pooling, as `paddle.nn.functional.max_pool3d`.
+
+    3-D max pooling of `[N, C, D, H, W]` (or NDHWC); `stride` defaults to `kernel_size`,
     padding is -inf. `return_mask` also gives each winner's flat index in its D*H*W volume
     (int32, NCDHW), as Paddle does.
 
-        F.max_pool3d(framework.randn([1, 2, 8, 8, 8]), kernel_size=2)   # [1, 2, 4, 4, 4]
+    Args:
+        x (Tensor): `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): the window's step; None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): an int, one per axis, pairs, or 'SAME' / 'VALID'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the pooled input, the dtype of `x`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(F.max_pool3d(x, kernel_size=2))
+        Tensor(shape=[1, 1, 1, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[7.]]]]])
+        >>> F.max_pool3d(paddle.ones([1, 2, 8, 8, 8]), kernel_size=2).shape
+        paddle.Size([1, 2, 4, 4, 4])
     """
     op = "max_pool3d"
     x = _to_ncdhw(op, x, data_format)
@@ -163,11 +188,36 @@ def avg_pool3d(
     data_format: str = "NCDHW",
     name: str | None = None,
 ) -> Tensor:
-    """3-D average pooling of `[N, C, D, H, W]` (or NDHWC). With `exclusive=True` (Paddle's
+    """3-D average pooling, as `paddle.nn.functional.avg_pool3d`.
+
+    3-D average pooling of `[N, C, D, H, W]` (or NDHWC). With `exclusive=True` (Paddle's
     default) a window's divisor counts only the input elements it covers; `divisor_override`
     fixes it.
 
-        F.avg_pool3d(framework.randn([1, 2, 8, 8, 8]), kernel_size=3, stride=2, padding=1)
+    Args:
+        x (Tensor): `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        kernel_size (int|list|tuple): the window, one int or one per spatial axis.
+        stride (int|list|tuple, optional): the window's step; None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): an int, one per axis, pairs, or 'SAME' / 'VALID'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        exclusive (bool, optional): leave padding out of each window's divisor. Default: True.
+        divisor_override (float, optional): a fixed divisor. Default: None.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the pooled input, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(F.avg_pool3d(x, kernel_size=2))
+        Tensor(shape=[1, 1, 1, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[3.50000000]]]]])
+        >>> F.avg_pool3d(paddle.ones([1, 2, 8, 8, 8]), kernel_size=3, stride=2, padding=1).shape
+        paddle.Size([1, 2, 4, 4, 4])
     """
     op = "avg_pool3d"
     x = _to_ncdhw(op, x, data_format)
@@ -211,9 +261,26 @@ def _adaptive_sizes(op: str, output_size, spatial: tuple[int, ...]) -> tuple[int
 def adaptive_avg_pool3d(
     x: Tensor, output_size: Size, data_format: str = "NCDHW", name: str | None = None
 ) -> Tensor:
-    """`[N, C, D, H, W] -> [N, C, od, oh, ow]` averaging adaptive windows (None keeps a size).
+    """3-D adaptive average pooling, as `paddle.nn.functional.adaptive_avg_pool3d`.
 
-    F.adaptive_avg_pool3d(x, 1)   # global average pooling, [N, C, 1, 1, 1]
+    `[N, C, D, H, W] -> [N, C, od, oh, ow]` averaging adaptive windows (None keeps a size).
+
+    Args:
+        x (Tensor): `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        output_size (int|list|tuple): `[od, oh, ow]`, or one int; None keeps that size.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, od, oh, ow]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(F.adaptive_avg_pool3d(x, output_size=1))
+        Tensor(shape=[1, 1, 1, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[3.50000000]]]]])
     """
     op = "adaptive_avg_pool3d"
     x = _to_ncdhw(op, x, data_format)
@@ -230,8 +297,33 @@ def adaptive_avg_pool3d(
 def adaptive_max_pool3d(
     x: Tensor, output_size: Size, return_mask: bool = False, name: str | None = None
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """`[N, C, D, H, W] -> [N, C, od, oh, ow]` taking the max of adaptive windows;
-    `return_mask` also gives the winners' flat D*H*W positions (int32)."""
+    """3-D adaptive max pooling, as `paddle.nn.functional.adaptive_max_pool3d`.
+
+    `[N, C, D, H, W] -> [N, C, od, oh, ow]` taking the max of adaptive windows;
+    `return_mask` also gives the winners' flat D*H*W positions (int32).
+
+    Args:
+        x (Tensor): `[N, C, D, H, W]`; float32 or float64.
+        output_size (int|list|tuple): `[od, oh, ow]`, or one int; None keeps that size.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, od, oh, ow]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> out, mask = F.adaptive_max_pool3d(x, output_size=1, return_mask=True)
+        >>> print(out)
+        Tensor(shape=[1, 1, 1, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[7.]]]]])
+        >>> print(mask)
+        Tensor(shape=[1, 1, 1, 1, 1], dtype=int32, place=Place(cpu), stop_gradient=True,
+               [[[[[7]]]]])
+    """
     op = "adaptive_max_pool3d"
     x = _to_ncdhw(op, x, "NCDHW")
     n, c, d, h, w = x.shape

@@ -22,10 +22,30 @@ def _check(op: str, x: Tensor, factor: int, data_format: str, what: str) -> None
 def pixel_shuffle(
     x: Tensor, upscale_factor: int, data_format: str = "NCHW", name: str | None = None
 ) -> Tensor:
-    """`[N, C * r * r, H, W] -> [N, C, H * r, W * r]` (r = upscale_factor): each group of
+    """Channels into space (sub-pixel convolution), as `paddle.nn.functional.pixel_shuffle`.
+
+    `[N, C * r * r, H, W] -> [N, C, H * r, W * r]` (r = upscale_factor): each group of
     r*r channels becomes an r x r block of pixels (sub-pixel convolution).
 
-        F.pixel_shuffle(framework.randn([2, 36, 4, 4]), 3).shape   # [2, 4, 12, 12]
+    Args:
+        x (Tensor): `[N, C * r * r, H, W]` ('NCHW') or channels last; any dtype.
+        upscale_factor (int): r.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C, H * r, W * r]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(4, dtype='float32').reshape([1, 4, 1, 1])
+        >>> print(F.pixel_shuffle(x, 2))
+        Tensor(shape=[1, 1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0., 1.],
+                  [2., 3.]]]])
+        >>> F.pixel_shuffle(paddle.ones([2, 36, 4, 4]), 3).shape
+        paddle.Size([2, 4, 12, 12])
     """
     r = upscale_factor
     _check("pixel_shuffle", x, r, data_format, "upscale_factor")
@@ -47,9 +67,28 @@ def pixel_shuffle(
 def pixel_unshuffle(
     x: Tensor, downscale_factor: int, data_format: str = "NCHW", name: str | None = None
 ) -> Tensor:
-    """`[N, C, H * r, W * r] -> [N, C * r * r, H, W]`: the inverse of `pixel_shuffle`.
+    """Space into channels, as `paddle.nn.functional.pixel_unshuffle`.
 
-    F.pixel_unshuffle(framework.randn([2, 4, 12, 12]), 3).shape   # [2, 36, 4, 4]
+    `[N, C, H * r, W * r] -> [N, C * r * r, H, W]`: the inverse of `pixel_shuffle`.
+
+    Args:
+        x (Tensor): `[N, C, H * r, W * r]` ('NCHW') or channels last; any dtype.
+        downscale_factor (int): r.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `[N, C * r * r, H, W]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(4, dtype='float32').reshape([1, 1, 2, 2])
+        >>> print(F.pixel_unshuffle(x, 2).flatten())
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 1., 2., 3.])
+        >>> F.pixel_unshuffle(paddle.ones([2, 4, 12, 12]), 3).shape
+        paddle.Size([2, 36, 4, 4])
     """
     r = downscale_factor
     _check("pixel_unshuffle", x, r, data_format, "downscale_factor")
@@ -72,10 +111,27 @@ def pixel_unshuffle(
 def channel_shuffle(
     x: Tensor, groups: int, data_format: str = "NCHW", name: str | None = None
 ) -> Tensor:
-    """Interleave the channels of `groups` groups (ShuffleNet): channel `g * (C / groups) + i`
+    """Interleave channel groups (ShuffleNet), as `paddle.nn.functional.channel_shuffle`.
+
+    Interleave the channels of `groups` groups (ShuffleNet): channel `g * (C / groups) + i`
     moves to `i * groups + g`. Shape unchanged.
 
-        F.channel_shuffle(framework.randn([1, 6, 4, 4]), 3)
+    Args:
+        x (Tensor): `[N, C, H, W]` ('NCHW') or `[N, H, W, C]`; any dtype.
+        groups (int): divides C.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.arange(6, dtype='float32').reshape([1, 6, 1, 1])
+        >>> print(F.channel_shuffle(x, 3).flatten())
+        Tensor(shape=[6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 2., 4., 1., 3., 5.])
     """
     _check("channel_shuffle", x, groups, data_format, "groups")
     if data_format == "NHWC":

@@ -104,13 +104,37 @@ def rnnt_loss(
     reduction: str = "mean",
     name: str | None = None,
 ) -> Tensor:
-    """RNN-T loss of `[B, Tmax, Umax + 1, V]` log-probabilities against `[B, Umax]` int labels,
+    """The RNN-T loss, as `paddle.nn.functional.rnnt_loss`.
+
+    RNN-T loss of `[B, Tmax, Umax + 1, V]` log-probabilities against `[B, Umax]` int labels,
     with each sequence's frame count `input_lengths` and label count `label_lengths` (`[B]`).
 
     'none' gives `[B]`, 'sum' their sum, 'mean' the sum divided by B (Paddle's rule); the input's
     dtype. `blank` is the blank class in `[0, V)`.
 
-        loss = F.rnnt_loss(F.log_softmax(logits, -1), labels, frames, label_counts, blank=0)
+    Args:
+        input (Tensor): log-probabilities `[B, Tmax, Umax + 1, V]`; float32 or float64.
+        label (Tensor): int32 or int64 labels `[B, Umax]`, padded.
+        input_lengths (Tensor): `[B]` int, the frames of each sequence.
+        label_lengths (Tensor): `[B]` int, the labels of each sequence.
+        blank (int, optional): the blank class, in `[0, V)`. Default: 0.
+        fastemit_lambda (float, optional): the FastEmit regulariser's weight. Default: 0.001.
+        reduction (str, optional): 'mean' (sum / B), 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: a scalar, or `[B]` with `reduction='none'`; the dtype of `input`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> logp = F.log_softmax(paddle.zeros([1, 2, 2, 3]), -1)
+        >>> label = paddle.to_tensor([[1]], dtype='int32')
+        >>> frames = paddle.to_tensor([2], dtype='int32')
+        >>> count = paddle.to_tensor([1], dtype='int32')
+        >>> print(F.rnnt_loss(logp, label, frames, count, fastemit_lambda=0.0))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               2.60268974)
     """
     check_reduction(reduction, "rnnt_loss")
     if input.ndim != 4:

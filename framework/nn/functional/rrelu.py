@@ -38,8 +38,33 @@ def rrelu(
     training: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """`x` where `x >= 0`, else `a * x` with `a ~ U(lower, upper)` per element in training and
-    `a = (lower + upper) / 2` in evaluation."""
+    """The randomised leaky ReLU, as `paddle.nn.functional.rrelu`.
+
+    `x` where `x >= 0`, else `a * x` with `a ~ U(lower, upper)` per element in training and
+    `a = (lower + upper) / 2` in evaluation.
+
+    Args:
+        x (Tensor): any shape; float16, float32 or float64.
+        lower (float, optional): the smallest slope. Default: 0.125.
+        upper (float, optional): the largest slope. Default: 1/3.
+        training (bool, optional): draw slopes (True) or use their mean. Default: True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-3.0, -1.0, 2.0])
+        >>> print(F.rrelu(x, 0.1, 0.3, training=False))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.60000002, -0.20000000,  2.        ])
+        >>> _ = paddle.seed(1)
+        >>> print(F.rrelu(x, 0.1, 0.3))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.60709298, -0.29009274,  2.        ])
+    """
     if not isinstance(lower, float) or not isinstance(upper, float):
         raise TypeError(
             f"The lower and upper values must be float type. Received: lower {lower}, "

@@ -134,7 +134,25 @@ class HardSwish(Function):
 
 
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
-    """`1 / (1 + exp(-x))`, elementwise."""
+    """The logistic sigmoid, as `paddle.nn.functional.sigmoid`.
+
+    `1 / (1 + exp(-x))`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.sigmoid(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.11920291, 0.50000000, 0.73105860, 0.95257413])
+    """
     return Sigmoid().apply(*amp_cast("sigmoid", x))
 
 
@@ -147,15 +165,49 @@ shape and dtype; refused on a leaf that requires a gradient), as `paddle.Tensor.
 
 
 def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
-    """`log(1 / (1 + exp(-x)))`, elementwise and stable for large |x|."""
+    """The log of the sigmoid, as `paddle.nn.functional.log_sigmoid`.
+
+    `log(1 / (1 + exp(-x)))`, elementwise and stable for large |x|.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.log_sigmoid(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-2.12692809, -0.69314718, -0.31326169, -0.04858735])
+    """
     return LogSigmoid().apply(*amp_cast("log_sigmoid", x))
 
 
 def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
-    """`x * sigmoid(x)`, elementwise (also known as swish). With `inplace=True`, `x` itself
+    """The sigmoid linear unit, as `paddle.nn.functional.silu`.
+
+    `x * sigmoid(x)`, elementwise (also known as swish). With `inplace=True`, `x` itself
     takes the result and is returned (refused on a leaf that requires a gradient).
 
-        framework.nn.functional.silu(framework.to_tensor([1.0, -1.0]))  # [0.7311, -0.2689]
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        inplace (bool, optional): write the result into `x`. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.silu(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.23840582,  0.        ,  0.73105860,  2.85772228])
     """
     result = SiLU().apply(*amp_cast("silu", x))
     if not inplace:
@@ -170,25 +222,100 @@ def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
 
 
 def swish(x: Tensor, name: str | None = None) -> Tensor:
-    """`x * sigmoid(x)`, elementwise (Paddle's swish, the same as silu)."""
+    """Swish, as `paddle.nn.functional.swish`.
+
+    `x * sigmoid(x)`, elementwise (Paddle's swish, the same as silu).
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.swish(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.23840582,  0.        ,  0.73105860,  2.85772228])
+    """
     return SiLU().apply(*amp_cast("swish", x))
 
 
 def hardsigmoid(
     x: Tensor, slope: float = 0.1666667, offset: float = 0.5, name: str | None = None
 ) -> Tensor:
-    """`clip(slope * x + offset, 0, 1)`, elementwise."""
+    """The piecewise-linear sigmoid, as `paddle.nn.functional.hardsigmoid`.
+
+    `clip(slope * x + offset, 0, 1)`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        slope (float, optional): the slope. Default: 0.1666667.
+        offset (float, optional): the offset. Default: 0.5.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.hardsigmoid(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.16666660, 0.50000000, 0.66666669, 1.        ])
+    """
     return HardSigmoid(slope, offset).apply(*amp_cast("hardsigmoid", x))
 
 
 def hardswish(x: Tensor, name: str | None = None) -> Tensor:
-    """`x * clip(x + 3, 0, 6) / 6`, elementwise."""
+    """Hard swish, as `paddle.nn.functional.hardswish`.
+
+    `x * clip(x + 3, 0, 6) / 6`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.hardswish(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.33333334,  0.        ,  0.66666669,  3.        ])
+    """
     return HardSwish().apply(*amp_cast("hardswish", x))
 
 
 def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
-    """Gated linear unit: split `x` in two halves `a, b` along `axis`, return
-    `a * sigmoid(b)` (half the size along `axis`)."""
+    """The gated linear unit, as `paddle.nn.functional.glu`.
+
+    Gated linear unit: split `x` in two halves `a, b` along `axis`, return
+    `a * sigmoid(b)` (half the size along `axis`).
+
+    Args:
+        x (Tensor): the input, float16, float32 or float64, even-sized along `axis`.
+        axis (int, optional): the axis split in halves. Default: -1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the dtype of `x`, half its size along `axis`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[-1.0, 0.0, 1.0, 2.0]])
+        >>> print(F.glu(x))
+        Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-0.73105860,  0.        ]])
+    """
     rank = x.ndim
     if not -rank <= axis < rank:
         raise ValueError(
@@ -204,17 +331,49 @@ def logsigmoid(x: Tensor, name: str | None = None) -> Tensor:
     """`log(sigmoid(x))`, elementwise: Paddle's other name for `log_sigmoid`. Any float dtype,
     same shape.
 
-        F.logsigmoid(framework.to_tensor([-1000.0, 0.0, 3.0]))   # [-1000, -0.6931, -0.0486]
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.logsigmoid(paddle.to_tensor([-1000.0, 0.0, 3.0])))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1000.     , -0.69314718, -0.04858735])
     """
     return log_sigmoid(x)
 
 
 def swiglu(x: Tensor, y: Tensor | None = None, name: str | None = None) -> Tensor:
-    """SwiGLU gate: `silu(x) * y`. With `y=None`, `x`'s last axis (of even size) is split in
+    """The SwiGLU gate, as `paddle.nn.functional.swiglu`.
+
+    SwiGLU gate: `silu(x) * y`. With `y=None`, `x`'s last axis (of even size) is split in
     two halves `a, b` and the result is `silu(a) * b`, half as wide. Float dtypes; `x` and `y`
     broadcast.
 
-        F.swiglu(framework.to_tensor([[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]]))   # [[0, 2.9242, 8.8080]]
+    Args:
+        x (Tensor): the gate input; float16, float32 or float64.
+        y (Tensor, optional): the value input, broadcast with `x`; None splits `x`'s last axis.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: `silu(x) * y`; half as wide along the last axis when `y` is None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]])
+        >>> print(F.swiglu(x))
+        Tensor(shape=[1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.        , 2.92423439, 8.80797100]])
+        >>> print(F.swiglu(x, paddle.to_tensor([2.0])))
+        Tensor(shape=[1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.        , 1.46211720, 3.52318835, 5.71544456, 7.85611057, 9.93307114]])
     """
     if y is None:
         if not x.shape or x.shape[-1] % 2:

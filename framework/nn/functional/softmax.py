@@ -104,16 +104,53 @@ def _cast(x: Tensor, dtype: object) -> Tensor:
 
 
 def softmax(x: Tensor, axis: int = -1, dtype: object = None, name: str | None = None) -> Tensor:
-    """`exp(x) / sum(exp(x), axis)`; `dtype` casts `x` first. Same shape as `x`.
+    """Softmax along an axis, as `paddle.nn.functional.softmax`.
 
-    framework.nn.functional.softmax(framework.to_tensor([[1.0, 2.0, 3.0]]))
-    # [[0.0900, 0.2447, 0.6652]]
+    `exp(x) / sum(exp(x), axis)`; `dtype` casts `x` first. Same shape as `x`.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        axis (int, optional): the axis normalised. Default: -1.
+        dtype (str, optional): cast `x` to it first, e.g. 'float64'. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape of `x`, each slice along `axis` summing to 1.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+        >>> print(F.softmax(x))
+        Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.09003057, 0.24472846, 0.66524094],
+                [0.33333334, 0.33333334, 0.33333334]])
     """
     (x,) = amp_cast("softmax", _cast(x, dtype))
     return Softmax(_normalise_axis(axis, x.ndim)).apply(x)
 
 
 def log_softmax(x: Tensor, axis: int = -1, dtype: object = None, name: str | None = None) -> Tensor:
-    """`log(softmax(x, axis))`, computed stably as `x - logsumexp(x, axis)`."""
+    """Log-softmax along an axis, as `paddle.nn.functional.log_softmax`.
+
+    `log(softmax(x, axis))`, computed stably as `x - logsumexp(x, axis)`.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        axis (int, optional): the axis normalised. Default: -1.
+        dtype (str, optional): cast `x` to it first. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0, 3.0]])
+        >>> print(F.log_softmax(x))
+        Tensor(shape=[1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-2.40760612, -1.40760601, -0.40760601]])
+    """
     (x,) = amp_cast("log_softmax", _cast(x, dtype))
     return LogSoftmax(_normalise_axis(axis, x.ndim)).apply(x)

@@ -76,10 +76,48 @@ class Mish(Function):
 
 
 def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None = None) -> Tensor:
-    """`log(1 + exp(beta * x)) / beta`, and `x` where `beta * x > threshold`."""
+    """Softplus, as `paddle.nn.functional.softplus`.
+
+    `log(1 + exp(beta * x)) / beta`, and `x` where `beta * x > threshold`.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        beta (float, optional): the sharpness. Default: 1.
+        threshold (float, optional): above `beta * x > threshold` the result is `x`. Default: 20.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.softplus(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.12692800, 0.69314718, 1.31326175, 3.04858732])
+    """
     return Softplus(beta, threshold).apply(*amp_cast("softplus", x))
 
 
 def mish(x: Tensor, name: str | None = None) -> Tensor:
-    """`x * tanh(softplus(x))`, elementwise."""
+    """Mish, as `paddle.nn.functional.mish`.
+
+    `x * tanh(softplus(x))`, elementwise.
+
+    Args:
+        x (Tensor): the input, any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([-2.0, 0.0, 1.0, 3.0])
+        >>> print(F.mish(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.25250146,  0.        ,  0.86509842,  2.98653507])
+    """
     return Mish().apply(*amp_cast("mish", x))

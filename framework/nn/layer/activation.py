@@ -37,7 +37,21 @@ class _Elementwise(Layer):
 
 
 class ReLU(_Elementwise):
-    """`max(x, 0)`."""
+    """The rectified linear unit, `max(x, 0)`, as `paddle.nn.ReLU`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.ReLU()(x).numpy().round(4)
+        array([0., 0., 0., 1., 3.], dtype=float32)
+    """
 
     function = staticmethod(F.relu)
 
@@ -46,7 +60,21 @@ class ReLU(_Elementwise):
 
 
 class ReLU6(_Elementwise):
-    """`min(max(x, 0), 6)`."""
+    """ReLU capped at six, `min(max(x, 0), 6)`, as `paddle.nn.ReLU6`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.ReLU6()(x).numpy().round(4)
+        array([0., 0., 0., 1., 3.], dtype=float32)
+    """
 
     function = staticmethod(F.relu6)
 
@@ -55,7 +83,22 @@ class ReLU6(_Elementwise):
 
 
 class LeakyReLU(_Elementwise):
-    """`x if x > 0 else negative_slope * x`."""
+    """Leaky ReLU, `x if x > 0 else negative_slope * x`, as `paddle.nn.LeakyReLU`.
+
+    Args:
+        negative_slope (float, optional): slope for negative inputs. Default: 0.01.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.LeakyReLU(0.1)(x).numpy().round(4)
+        array([-0.2 , -0.05,  0.  ,  1.  ,  3.  ], dtype=float32)
+    """
 
     function = staticmethod(F.leaky_relu)
 
@@ -64,7 +107,22 @@ class LeakyReLU(_Elementwise):
 
 
 class ELU(_Elementwise):
-    """`x if x > 0 else alpha * (exp(x) - 1)`."""
+    """The exponential linear unit, `x if x > 0 else alpha * (exp(x) - 1)`, as `paddle.nn.ELU`.
+
+    Args:
+        alpha (float, optional): scale of the negative part. Default: 1.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.ELU()(x).numpy().round(4)
+        array([-0.8647, -0.3935,  0.    ,  1.    ,  3.    ], dtype=float32)
+    """
 
     function = staticmethod(F.elu)
 
@@ -73,7 +131,23 @@ class ELU(_Elementwise):
 
 
 class CELU(_Elementwise):
-    """`max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`."""
+    """Continuously differentiable ELU, `max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`,
+    as `paddle.nn.CELU`.
+
+    Args:
+        alpha (float, optional): scale of the negative part. Default: 1.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.CELU(alpha=2.0)(x).numpy().round(4)
+        array([-1.2642, -0.4424,  0.    ,  1.    ,  3.    ], dtype=float32)
+    """
 
     function = staticmethod(F.celu)
 
@@ -82,7 +156,23 @@ class CELU(_Elementwise):
 
 
 class SELU(_Elementwise):
-    """`scale * (x if x > 0 else alpha * (exp(x) - 1))`, self-normalizing."""
+    """Self-normalizing ELU, `scale * (x if x > 0 else alpha * (exp(x) - 1))`, as `paddle.nn.SELU`.
+
+    Args:
+        scale (float, optional): overall scale. Default: 1.0507009873554805.
+        alpha (float, optional): scale of the negative part. Default: 1.6732632423543772.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.SELU()(x).numpy().round(4)
+        array([-1.5202, -0.6918,  0.    ,  1.0507,  3.1521], dtype=float32)
+    """
 
     function = staticmethod(F.selu)
 
@@ -96,7 +186,22 @@ class SELU(_Elementwise):
 
 
 class GELU(_Elementwise):
-    """`x * Phi(x)`; `approximate=True` uses the tanh approximation."""
+    """The Gaussian error linear unit, `x * Phi(x)`, as `paddle.nn.GELU`.
+
+    Args:
+        approximate (bool, optional): use the tanh approximation. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.GELU()(x).numpy().round(4)
+        array([-0.0455, -0.1543,  0.    ,  0.8413,  2.996 ], dtype=float32)
+    """
 
     function = staticmethod(F.gelu)
 
@@ -105,9 +210,21 @@ class GELU(_Elementwise):
 
 
 class Silu(_Elementwise):
-    """`x * sigmoid(x)`; with `inplace=True` the input takes the result.
+    """The sigmoid linear unit, `x * sigmoid(x)`, as `paddle.nn.SiLU`.
 
-    framework.nn.Silu()(framework.to_tensor([1.0, -1.0]))  # [0.7311, -0.2689]
+    Args:
+        inplace (bool, optional): write the result into the input. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.SiLU()(x).numpy().round(4)
+        array([-0.2384, -0.1888,  0.    ,  0.7311,  2.8577], dtype=float32)
     """
 
     function = staticmethod(F.silu)
@@ -120,7 +237,21 @@ SiLU = Silu
 
 
 class Swish(_Elementwise):
-    """`x * sigmoid(x)`."""
+    """Swish, `x * sigmoid(x)`, as `paddle.nn.Swish`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Swish()(x).numpy().round(4)
+        array([-0.2384, -0.1888,  0.    ,  0.7311,  2.8577], dtype=float32)
+    """
 
     function = staticmethod(F.swish)
 
@@ -129,7 +260,21 @@ class Swish(_Elementwise):
 
 
 class Sigmoid(_Elementwise):
-    """`1 / (1 + exp(-x))`."""
+    """The logistic function, `1 / (1 + exp(-x))`, as `paddle.nn.Sigmoid`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Sigmoid()(x).numpy().round(4)
+        array([0.1192, 0.3775, 0.5   , 0.7311, 0.9526], dtype=float32)
+    """
 
     function = staticmethod(F.sigmoid)
 
@@ -138,7 +283,21 @@ class Sigmoid(_Elementwise):
 
 
 class LogSigmoid(_Elementwise):
-    """`log(sigmoid(x))`, stable for large |x|."""
+    """`log(sigmoid(x))`, stable for large `|x|`, as `paddle.nn.LogSigmoid`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.LogSigmoid()(x).numpy().round(4)
+        array([-2.1269, -0.9741, -0.6931, -0.3133, -0.0486], dtype=float32)
+    """
 
     function = staticmethod(F.log_sigmoid)
 
@@ -147,7 +306,21 @@ class LogSigmoid(_Elementwise):
 
 
 class Hardsigmoid(_Elementwise):
-    """`clip(x / 6 + 0.5, 0, 1)` (Paddle's layer uses slope 1/6, offset 0.5)."""
+    """A piecewise-linear sigmoid, `clip(x / 6 + 0.5, 0, 1)`, as `paddle.nn.Hardsigmoid`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Hardsigmoid()(x).numpy().round(4)
+        array([0.1667, 0.4167, 0.5   , 0.6667, 1.    ], dtype=float32)
+    """
 
     function = staticmethod(F.hardsigmoid)
 
@@ -156,7 +329,21 @@ class Hardsigmoid(_Elementwise):
 
 
 class Hardswish(_Elementwise):
-    """`x * clip(x + 3, 0, 6) / 6`."""
+    """A piecewise swish, `x * clip(x + 3, 0, 6) / 6`, as `paddle.nn.Hardswish`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Hardswish()(x).numpy().round(4)
+        array([-0.3333, -0.2083,  0.    ,  0.6667,  3.    ], dtype=float32)
+    """
 
     function = staticmethod(F.hardswish)
 
@@ -165,7 +352,23 @@ class Hardswish(_Elementwise):
 
 
 class Hardtanh(_Elementwise):
-    """`clip(x, min, max)`."""
+    """A piecewise-linear tanh, `clip(x, min, max)`, as `paddle.nn.Hardtanh`.
+
+    Args:
+        min (float, optional): lower bound. Default: -1.0.
+        max (float, optional): upper bound. Default: 1.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Hardtanh()(x).numpy().round(4)
+        array([-1. , -0.5,  0. ,  1. ,  1. ], dtype=float32)
+    """
 
     function = staticmethod(F.hardtanh)
 
@@ -174,7 +377,22 @@ class Hardtanh(_Elementwise):
 
 
 class Hardshrink(_Elementwise):
-    """`x if |x| > threshold else 0`."""
+    """Hard shrinkage, `x if |x| > threshold else 0`, as `paddle.nn.Hardshrink`.
+
+    Args:
+        threshold (float, optional): the cut. Default: 0.5.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Hardshrink()(x).numpy().round(4)
+        array([-2.,  0.,  0.,  1.,  3.], dtype=float32)
+    """
 
     function = staticmethod(F.hardshrink)
 
@@ -183,7 +401,23 @@ class Hardshrink(_Elementwise):
 
 
 class Softshrink(_Elementwise):
-    """Shrink toward zero by `threshold`; 0 inside `[-threshold, threshold]`."""
+    """Soft shrinkage toward zero by `threshold`; 0 inside `[-threshold, threshold]`,
+    as `paddle.nn.Softshrink`.
+
+    Args:
+        threshold (float, optional): the shrink, at least 0. Default: 0.5.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Softshrink()(x).numpy().round(4)
+        array([-1.5,  0. ,  0. ,  0.5,  2.5], dtype=float32)
+    """
 
     function = staticmethod(F.softshrink)
 
@@ -192,7 +426,23 @@ class Softshrink(_Elementwise):
 
 
 class ThresholdedReLU(_Elementwise):
-    """`x if x > threshold else value`."""
+    """Thresholded ReLU, `x if x > threshold else value`, as `paddle.nn.ThresholdedReLU`.
+
+    Args:
+        threshold (float, optional): the cut. Default: 1.0.
+        value (float, optional): the output at or below the cut. Default: 0.0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.ThresholdedReLU()(x).numpy().round(4)
+        array([0., 0., 0., 0., 3.], dtype=float32)
+    """
 
     function = staticmethod(F.thresholded_relu)
 
@@ -201,7 +451,21 @@ class ThresholdedReLU(_Elementwise):
 
 
 class Tanh(_Elementwise):
-    """`tanh(x)`."""
+    """The hyperbolic tangent, `tanh(x)`, as `paddle.nn.Tanh`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Tanh()(x).numpy().round(4)
+        array([-0.964 , -0.4621,  0.    ,  0.7616,  0.9951], dtype=float32)
+    """
 
     function = staticmethod(F.tanh)
 
@@ -210,7 +474,21 @@ class Tanh(_Elementwise):
 
 
 class Tanhshrink(_Elementwise):
-    """`x - tanh(x)`."""
+    """`x - tanh(x)`, as `paddle.nn.Tanhshrink`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Tanhshrink()(x).numpy().round(4)
+        array([-1.036 , -0.0379,  0.    ,  0.2384,  2.0049], dtype=float32)
+    """
 
     function = staticmethod(F.tanhshrink)
 
@@ -219,7 +497,21 @@ class Tanhshrink(_Elementwise):
 
 
 class Softsign(_Elementwise):
-    """`x / (1 + |x|)`."""
+    """Softsign, `x / (1 + |x|)`, as `paddle.nn.Softsign`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Softsign()(x).numpy().round(4)
+        array([-0.6667, -0.3333,  0.    ,  0.5   ,  0.75  ], dtype=float32)
+    """
 
     function = staticmethod(F.softsign)
 
@@ -228,7 +520,24 @@ class Softsign(_Elementwise):
 
 
 class Softplus(_Elementwise):
-    """`log(1 + exp(beta * x)) / beta`, linear where `beta * x > threshold`."""
+    """Softplus, `log(1 + exp(beta * x)) / beta`, linear where `beta * x > threshold`,
+    as `paddle.nn.Softplus`.
+
+    Args:
+        beta (float, optional): sharpness. Default: 1.
+        threshold (float, optional): above `beta * x > threshold` it returns `x`. Default: 20.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Softplus()(x).numpy().round(4)
+        array([0.1269, 0.4741, 0.6931, 1.3133, 3.0486], dtype=float32)
+    """
 
     function = staticmethod(F.softplus)
 
@@ -237,7 +546,21 @@ class Softplus(_Elementwise):
 
 
 class Mish(_Elementwise):
-    """`x * tanh(softplus(x))`."""
+    """Mish, `x * tanh(softplus(x))`, as `paddle.nn.Mish`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Mish()(x).numpy().round(4)
+        array([-0.2525, -0.2207,  0.    ,  0.8651,  2.9865], dtype=float32)
+    """
 
     function = staticmethod(F.mish)
 
@@ -246,7 +569,22 @@ class Mish(_Elementwise):
 
 
 class Softmax(_Elementwise):
-    """Softmax along `axis` (default -1)."""
+    """Softmax along `axis`, `exp(x) / sum(exp(x), axis)`, computed stably, as `paddle.nn.Softmax`.
+
+    Args:
+        axis (int, optional): the axis normalized to sum to one. Default: -1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.Softmax()(x).numpy().round(4)
+        array([0.0055, 0.0247, 0.0407, 0.1107, 0.8183], dtype=float32)
+    """
 
     function = staticmethod(F.softmax)
 
@@ -255,7 +593,23 @@ class Softmax(_Elementwise):
 
 
 class GLU(_Elementwise):
-    """Gated linear unit: halves `a, b` along `axis`, `a * sigmoid(b)`."""
+    """The gated linear unit: split `x` into halves `a, b` along `axis`, `a * sigmoid(b)`,
+    as `paddle.nn.GLU`.
+
+    Args:
+        axis (int, optional): the axis split in two (its size must be even). Default: -1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x` (the `axis` halved).
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[1.0, 2.0, 0.0, 3.0]])
+        >>> paddle.nn.GLU()(x).numpy().round(4)
+        array([[0.5   , 1.9051]], dtype=float32)
+    """
 
     function = staticmethod(F.glu)
 
@@ -264,7 +618,24 @@ class GLU(_Elementwise):
 
 
 class Maxout(_Elementwise):
-    """Maximum over groups of `groups` consecutive channels."""
+    """Maximum over each group of `groups` consecutive channels, as `paddle.nn.Maxout`.
+
+    Args:
+        groups (int): channels per group; must divide the channel count.
+        axis (int, optional): the channel axis, 1 or -1 (3 for NHWC). Default: 1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`, float32 or float64.
+        - output: `[N, C / groups, H, W]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0]], [[4.0]], [[3.0]], [[2.0]]]])
+        >>> paddle.nn.Maxout(groups=2)(x).flatten()
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [4., 3.])
+    """
 
     function = staticmethod(maxout)
 
@@ -273,8 +644,24 @@ class Maxout(_Elementwise):
 
 
 class RReLU(Layer):
-    """Leaky ReLU with slope `U(lower, upper)` per element in training, `(lower + upper) / 2`
-    in evaluation."""
+    """Randomized leaky ReLU: slope `U(lower, upper)` per element in training,
+    `(lower + upper) / 2` in eval, as `paddle.nn.RReLU`.
+
+    Args:
+        lower (float, optional): lowest slope. Default: 1/8.
+        upper (float, optional): highest slope. Default: 1/3.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.RReLU().eval()(x).numpy().round(4)
+        array([-0.4583, -0.1146,  0.    ,  1.    ,  3.    ], dtype=float32)
+    """
 
     def __init__(
         self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, name: str | None = None
@@ -292,7 +679,24 @@ class RReLU(Layer):
 
 
 class Softmax2D(Layer):
-    """Softmax over the channels of a `[C, H, W]` or `[N, C, H, W]` input (axis -3)."""
+    """Softmax over the channels of a `[C, H, W]` or `[N, C, H, W]` input (axis -3), as
+    `paddle.nn.Softmax2D`.
+
+    Args:
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` or `[C, H, W]`, float32 or float64.
+        - output: the shape and dtype of `x`; each pixel's channels sum to one.
+
+    Examples:
+        >>> import framework as paddle
+        >>> y = paddle.nn.Softmax2D()(paddle.randn([2, 3, 4, 4]))
+        >>> y.shape
+        paddle.Size([2, 3, 4, 4])
+        >>> bool((y.sum(axis=1) - 1).abs().max() < 1e-5)
+        True
+    """
 
     def __init__(self, name: str | None = None) -> None:
         super().__init__()
@@ -308,7 +712,23 @@ class Softmax2D(Layer):
 
 
 class LogSoftmax(_Elementwise):
-    """`log(softmax(x, axis))`, computed stably."""
+    """Log-softmax along `axis`, `log(softmax(x, axis))`, computed stably,
+    as `paddle.nn.LogSoftmax`.
+
+    Args:
+        axis (int, optional): the axis normalized. Default: -1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: a tensor of any shape, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.LogSoftmax()(x).numpy().round(4)
+        array([-5.2005, -3.7005, -3.2005, -2.2005, -0.2005], dtype=float32)
+    """
 
     function = staticmethod(F.log_softmax)
 
@@ -317,8 +737,27 @@ class LogSoftmax(_Elementwise):
 
 
 class PReLU(Layer):
-    """`max(0, x) + w * min(0, x)` with a learnable slope `w`: one shared slope
-    (`num_parameters=1`) or one per channel. The parameter is named `_weight`, as in Paddle."""
+    """Parametric ReLU, `max(0, x) + w * min(0, x)` with a learnable slope `w`,
+    as `paddle.nn.PReLU`.
+
+    Args:
+        num_parameters (int, optional): 1 for one shared slope, or the channel count for one
+            slope per channel. Default: 1.
+        init (float, optional): initial slope. Default: 0.25.
+        weight_attr (ParamAttr, optional): the slope's attribute.
+        data_format (str, optional): where the channel axis is, 'NCHW' or 'NHWC'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, *]` (or channels last), float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+        >>> paddle.nn.PReLU()(x).numpy().round(4)
+        array([-0.5  , -0.125,  0.   ,  1.   ,  3.   ], dtype=float32)
+    """
 
     def __init__(
         self,

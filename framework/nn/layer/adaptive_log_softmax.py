@@ -17,7 +17,9 @@ from framework.ops.manipulation import concat
 
 
 class AdaptiveLogSoftmaxWithLoss(Layer):
-    """Adaptive softmax over `n_classes` split by `cutoffs` into a head (the frequent classes
+    """Adaptive softmax with its loss, as `paddle.nn.AdaptiveLogSoftmaxWithLoss`.
+
+    Adaptive softmax over `n_classes` split by `cutoffs` into a head (the frequent classes
     plus one entry per cluster) and clusters with smaller projections (`in_features //
     div_value ** (i + 1)` wide). `forward(input [B, in_features], label [B])` returns
     `(log p(label) [B], mean NLL)`; `log_prob` gives `[B, n_classes]`, `predict` the argmax.
@@ -27,8 +29,29 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
     Paddle keeps the tails in a plain list, so they are neither in its `parameters()` nor in its
     state dict; here they are registered (as `tail_weights.i.0/1`), so they train and save.
 
-        asm = framework.nn.AdaptiveLogSoftmaxWithLoss(16, 10, cutoffs=[3, 6])
-        out, loss = asm(framework.randn([4, 16]), framework.to_tensor([0, 5, 9, 2]))
+    Args:
+        in_features (int): the input's features.
+        n_classes (int): the classes.
+        cutoffs (list|tuple): ascending cut points between the head and the clusters.
+        weight_attr (ParamAttr, optional): the weights' attribute. Default: None.
+        bias_attr (ParamAttr, optional): the biases' attribute. Default: None.
+        div_value (float, optional): each cluster's projection shrinks by it. Default: 4.0.
+        head_bias (bool, optional): give the head a bias. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[B, in_features]`; float32 or float64.
+        - label: `[B]` int64 in `[0, n_classes)`.
+        - output: `(log p(label) [B], mean NLL, a scalar)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[4, 8])
+        >>> out, loss = layer(paddle.ones([3, 8]), paddle.to_tensor([0, 5, 9]))
+        >>> out.shape, loss.shape
+        (paddle.Size([3]), paddle.Size([]))
+        >>> layer.log_prob(paddle.ones([3, 8])).exp().sum(axis=1).round(4).tolist()
+        [1.0, 1.0, 1.0]
     """
 
     def __init__(

@@ -8,13 +8,33 @@ from framework.nn.layer.layers import Layer
 
 
 class Bilinear(Layer):
-    """A bilinear form per output feature: x1 `[B, in1_features]`, x2 `[B, in2_features]` ->
+    """A bilinear layer `x1 W x2 + b`, as `paddle.nn.Bilinear`.
+
+    A bilinear form per output feature: x1 `[B, in1_features]`, x2 `[B, in2_features]` ->
     `[B, out_features]`. Parameters as in Paddle (so its state dicts load): `weight`
     `[out_features, in1_features, in2_features]` (XavierUniform) and `bias` `[1, out_features]`
     (zeros; `bias_attr=False` for none).
 
-        layer = framework.nn.Bilinear(5, 4, 3)
-        layer(framework.rand([8, 5]), framework.rand([8, 4])).shape   # [8, 3]
+    Args:
+        in1_features (int): the size of `x1`'s last axis.
+        in2_features (int): the size of `x2`'s last axis.
+        out_features (int): the output features.
+        weight_attr (ParamAttr, optional): the weight's attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops it. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x1: `[B, in1_features]`; float32 or float64.
+        - x2: `[B, in2_features]`, the dtype of `x1`.
+        - output: `[B, out_features]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.Bilinear(5, 6, 3)
+        >>> layer.weight.shape, layer.bias.shape
+        (paddle.Size([3, 5, 6]), paddle.Size([1, 3]))
+        >>> layer(paddle.ones([4, 5]), paddle.ones([4, 6])).shape
+        paddle.Size([4, 3])
     """
 
     def __init__(

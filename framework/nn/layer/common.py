@@ -15,12 +15,30 @@ from framework.ops.manipulation import flatten
 
 
 class Linear(Layer):
-    """`y = x @ weight + bias` over the last axis; `weight` is `[in_features, out_features]`
-    (Paddle's layout, the transpose of PyTorch's), initialised XavierUniform, bias zeros.
-    `bias_attr=False` drops the bias.
+    """A fully connected layer, `y = x @ weight + bias` over the last axis, as `paddle.nn.Linear`.
 
-        fc = framework.nn.Linear(784, 10)
-        fc(framework.randn([64, 784])).shape   # [64, 10]
+    `weight` is `[in_features, out_features]` (Paddle's layout, the transpose of PyTorch's),
+    initialised XavierUniform; the bias is `[out_features]` and starts at zero.
+
+    Args:
+        in_features (int): size of the last axis of the input.
+        out_features (int): size of the last axis of the output.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[*, in_features]`, float32 or float64 (any number of leading axes).
+        - output: `[*, out_features]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> fc = paddle.nn.Linear(4, 3)
+        >>> fc.weight.shape
+        paddle.Size([4, 3])
+        >>> y = fc(paddle.ones([2, 4]))
+        >>> y.shape, y.dtype == paddle.float32
+        (paddle.Size([2, 3]), True)
     """
 
     def __init__(
@@ -64,7 +82,18 @@ class Linear(Layer):
 
 
 class Identity(Layer):
-    """Returns its input unchanged (any constructor arguments are ignored)."""
+    """Return the input unchanged, as `paddle.nn.Identity`; constructor arguments are ignored.
+
+    Shape:
+        - x: any shape and dtype (float32, int64, ...).
+        - output: `x` itself, same shape and dtype.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> paddle.nn.Identity(54, unused="ok")(x) is x
+        True
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -74,7 +103,23 @@ class Identity(Layer):
 
 
 class Flatten(Layer):
-    """Merge the axes `start_axis..stop_axis` into one (default: all but the batch axis)."""
+    """Merge the axes `start_axis..stop_axis` into one, as `paddle.nn.Flatten`.
+
+    Args:
+        start_axis (int, optional): first axis to merge. Default: 1 (keeps the batch axis).
+        stop_axis (int, optional): last axis to merge. Default: -1.
+
+    Shape:
+        - x: `[N, d1, d2, ...]` of any dtype.
+        - output: the merged axes replaced by their product, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.Flatten()(paddle.ones([2, 3, 4, 5])).shape
+        paddle.Size([2, 60])
+        >>> paddle.nn.Flatten(0, 1)(paddle.ones([2, 3, 4])).shape
+        paddle.Size([6, 4])
+    """
 
     def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
         super().__init__()
@@ -89,7 +134,24 @@ class Flatten(Layer):
 
 
 class Unflatten(Layer):
-    """Split axis `axis` into `shape` (the inverse of Flatten)."""
+    """Split one axis into several, as `paddle.nn.Unflatten`.
+
+    Split axis `axis` into `shape` (the inverse of Flatten).
+
+    Args:
+        axis (int): the axis split.
+        shape (list|tuple): its new sizes, with a product equal to its size.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: any shape; any dtype.
+        - output: `x`'s shape with `axis` replaced by `shape`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.Unflatten(1, [2, 3])(paddle.ones([4, 6, 5])).shape
+        paddle.Size([4, 2, 3, 5])
+    """
 
     def __init__(self, axis: int, shape: Sequence[int], name: str | None = None) -> None:
         super().__init__()
@@ -107,8 +169,36 @@ class Unflatten(Layer):
 
 
 class Embedding(Layer):
-    """A lookup table `weight[num_embeddings, embedding_dim]` indexed by int ids; the row
-    `padding_idx` starts at zero and gets no gradient."""
+    """A lookup table `weight[num_embeddings, embedding_dim]` indexed by int ids, as
+    `paddle.nn.Embedding`.
+
+    The row `padding_idx` (if set) is zero and gets no gradient.
+
+    Args:
+        num_embeddings (int): size of the vocabulary.
+        embedding_dim (int): size of each embedding vector.
+        padding_idx (int, optional): an id whose row stays zero; negative counts from the end.
+        max_norm (float, optional): rows with a larger norm are rescaled to it on lookup.
+        norm_type (float, optional): the p of the norm used by `max_norm`. Default: 2.0.
+        sparse (bool, optional): accepted for Paddle's signature; gradients are dense.
+        weight_attr (ParamAttr, optional): the table's attribute (initializer, name).
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: int32 or int64 ids of any shape `[*]`.
+        - output: `[*, embedding_dim]`, float32.
+
+    Examples:
+        >>> import framework as paddle
+        >>> emb = paddle.nn.Embedding(10, 3, padding_idx=0)
+        >>> ids = paddle.to_tensor([[0, 2], [5, 9]], dtype="int64")
+        >>> out = emb(ids)
+        >>> out.shape, out.dtype == paddle.float32
+        (paddle.Size([2, 2, 3]), True)
+        >>> out[0, 0]
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [0., 0., 0.])
+    """
 
     def __init__(
         self,
@@ -186,7 +276,34 @@ class Embedding(Layer):
 
 
 class Upsample(Layer):
-    """Resize by `size` or `scale_factor` with `mode` 'nearest' (default), 'bilinear', ..."""
+    """Resize the spatial axes, as `paddle.nn.Upsample`.
+
+    Resize by `size` or `scale_factor` with `mode` 'nearest' (default), 'bilinear', ...
+
+    Args:
+        size (list|tuple, optional): the output's spatial size. Default: None.
+        scale_factor (float|list|tuple, optional): the spatial multiplier, when `size` is None.
+            Default: None.
+        mode (str, optional): 'nearest', 'linear', 'bilinear', 'bicubic', 'trilinear' or 'area'.
+            Default: 'nearest'.
+        align_corners (bool, optional): as `F.interpolate`. Default: False.
+        align_mode (int, optional): as `F.interpolate`. Default: 0.
+        data_format (str, optional): None picks by rank. Default: None.
+        recompute_scale_factor (bool, optional): as `F.interpolate`. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: 3-, 4- or 5-D, channels first by default; float32 or float64.
+        - output: `[N, C, *size]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> up = paddle.nn.Upsample(scale_factor=2, mode='nearest')
+        >>> print(up(paddle.to_tensor([[[[1.0, 2.0]]]])))
+        Tensor(shape=[1, 1, 2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.]]]])
+    """
 
     def __init__(
         self,
@@ -231,6 +348,27 @@ class Upsample(Layer):
 
 
 class UpsamplingNearest2D(Upsample):
+    """Nearest-neighbour 2-D upsampling, as `paddle.nn.UpsamplingNearest2D`.
+
+    Args:
+        size (list|tuple, optional): the output's `[H, W]`. Default: None.
+        scale_factor (float|list|tuple, optional): the spatial multiplier. Default: None.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`; float32 or float64.
+        - output: `[N, C, H_out, W_out]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> up = paddle.nn.UpsamplingNearest2D(scale_factor=2)
+        >>> print(up(paddle.to_tensor([[[[1.0, 2.0]]]])))
+        Tensor(shape=[1, 1, 2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.]]]])
+    """
+
     def __init__(
         self,
         size: Sequence[int] | None = None,
@@ -242,7 +380,27 @@ class UpsamplingNearest2D(Upsample):
 
 
 class UpsamplingBilinear2D(Upsample):
-    """Bilinear resize with `align_corners=True`, as in Paddle."""
+    """Bilinear 2-D upsampling with aligned corners, as `paddle.nn.UpsamplingBilinear2D`.
+
+    Bilinear resize with `align_corners=True`, as in Paddle.
+
+    Args:
+        size (list|tuple, optional): the output's `[H, W]`. Default: None.
+        scale_factor (float|list|tuple, optional): the spatial multiplier. Default: None.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`; float32 or float64.
+        - output: `[N, C, H_out, W_out]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> up = paddle.nn.UpsamplingBilinear2D(size=[1, 3])
+        >>> print(up(paddle.to_tensor([[[[1.0, 3.0]]]])))
+        Tensor(shape=[1, 1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 2., 3.]]]])
+    """
 
     def __init__(
         self,
@@ -287,8 +445,29 @@ class _PadNd(Layer):
 
 
 class Pad1D(_PadNd):
-    """Pad the last axis of an NCL input by `[left, right]`; mode 'constant', 'reflect',
-    'replicate' or 'circular'."""
+    """Padding of 3-D inputs, as `paddle.nn.Pad1D`.
+
+    Pad the last axis of an NCL input by `[left, right]`; mode 'constant', 'reflect',
+    'replicate' or 'circular'.
+
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right]`.
+        mode (str, optional): 'constant', 'reflect', 'replicate' or 'circular'. Default: 'constant'.
+        value (float, optional): the constant for mode 'constant'. Default: 0.0.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(paddle.nn.Pad1D([1, 2], mode='reflect')(x))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2., 1., 2., 3., 2., 1.]]])
+    """
 
     def __init__(
         self,
@@ -302,8 +481,31 @@ class Pad1D(_PadNd):
 
 
 class Pad2D(_PadNd):
-    """Pad H and W of an NCHW input by `[left, right, top, bottom]`; mode 'constant',
-    'reflect', 'replicate' or 'circular'."""
+    """Padding of 4-D inputs, as `paddle.nn.Pad2D`.
+
+    Pad H and W of an NCHW input by `[left, right, top, bottom]`; mode 'constant',
+    'reflect', 'replicate' or 'circular'.
+
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom]`.
+        mode (str, optional): 'constant', 'reflect', 'replicate' or 'circular'. Default: 'constant'.
+        value (float, optional): the constant for mode 'constant'. Default: 0.0.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(paddle.nn.Pad2D([1, 0, 1, 0], value=9.0)(x))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[9., 9., 9.],
+                  [9., 1., 2.],
+                  [9., 3., 4.]]]])
+    """
 
     def __init__(
         self,
@@ -317,7 +519,28 @@ class Pad2D(_PadNd):
 
 
 class ZeroPad2D(Pad2D):
-    """Pad H and W of an NCHW (or NHWC) input with zeros by `[left, right, top, bottom]`."""
+    """Zero padding of 4-D inputs, as `paddle.nn.ZeroPad2D`.
+
+    Pad H and W of an NCHW (or NHWC) input with zeros by `[left, right, top, bottom]`.
+
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom]`.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(paddle.nn.ZeroPad2D([1, 0, 1, 0])(x))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0., 0., 0.],
+                  [0., 1., 2.],
+                  [0., 3., 4.]]]])
+    """
 
     def __init__(
         self, padding: int | Sequence[int], data_format: str = "NCHW", name: str | None = None
@@ -326,8 +549,33 @@ class ZeroPad2D(Pad2D):
 
 
 class Unfold(Layer):
-    """Extract sliding `kernel_sizes` blocks of an NCHW input into columns
-    `[N, C * kh * kw, L]` (im2col)."""
+    """Sliding windows into columns (im2col), as `paddle.nn.Unfold`.
+
+    Extract sliding `kernel_sizes` blocks of an NCHW input into columns
+    `[N, C * kh * kw, L]` (im2col).
+
+    Args:
+        kernel_sizes (int|list|tuple): the window's `[kh, kw]`.
+        dilations (int|list|tuple, optional): Default: 1.
+        paddings (int|list|tuple, optional): an int, `[ph, pw]` or `[top, left, bottom, right]`.
+            Default: 0.
+        strides (int|list|tuple, optional): Default: 1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`; float32 or float64.
+        - output: `[N, C * kh * kw, L]`, one column per window position.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.arange(9, dtype='float32').reshape([1, 1, 3, 3])
+        >>> print(paddle.nn.Unfold(kernel_sizes=2)(x))
+        Tensor(shape=[1, 4, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 1., 3., 4.],
+                 [1., 2., 4., 5.],
+                 [3., 4., 6., 7.],
+                 [4., 5., 7., 8.]]])
+    """
 
     def __init__(
         self,
@@ -354,7 +602,31 @@ class Unfold(Layer):
 
 
 class Fold(Layer):
-    """Sum columns `[N, C * kh * kw, L]` back into an `[N, C, *output_sizes]` image (col2im)."""
+    """Columns back into an image (col2im), as `paddle.nn.Fold`.
+
+    Sum columns `[N, C * kh * kw, L]` back into an `[N, C, *output_sizes]` image (col2im).
+
+    Args:
+        output_sizes (int|list|tuple): the image's `[H, W]`.
+        kernel_sizes (int|list|tuple): the window's `[kh, kw]`.
+        dilations (int|list|tuple, optional): Default: 1.
+        paddings (int|list|tuple, optional): Default: 0.
+        strides (int|list|tuple, optional): Default: 1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C * kh * kw, L]` columns; float32 or float64.
+        - output: `[N, C, H, W]`, overlapping windows summed.
+
+    Examples:
+        >>> import framework as paddle
+        >>> fold = paddle.nn.Fold(output_sizes=[3, 3], kernel_sizes=2)
+        >>> print(fold(paddle.ones([1, 4, 4])))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 2., 1.],
+                  [2., 4., 2.],
+                  [1., 2., 1.]]]])
+    """
 
     def __init__(
         self,

@@ -17,11 +17,29 @@ def _normalise_index(index: int, length: int) -> int:
 
 
 class Sequential(Layer):
-    """Run layers one after another.
+    """Run layers one after another, as `paddle.nn.Sequential`.
 
-    Sequential(Linear(4, 8), ReLU(), Linear(8, 2))
-    Sequential(("fc", Linear(4, 8)), ("act", ReLU()))       # named
-    Sequential(OrderedDict(fc=Linear(4, 8), act=ReLU()))     # named
+    Run layers one after another.
+
+    Args:
+        *layers (Layer|tuple|OrderedDict): layers run in order; `(name, layer)` pairs or one
+        OrderedDict name them.
+
+    Returns:
+        Layer: its forward feeds each layer's output to the next.
+
+    Examples:
+        >>> import framework as paddle
+        >>> _ = paddle.seed(1)
+        >>> nn = paddle.nn
+        >>> model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+        >>> model(paddle.ones([3, 4])).shape
+        paddle.Size([3, 2])
+        >>> len(model.parameters())
+        4
+        >>> named = nn.Sequential(('fc', nn.Linear(4, 8)), ('act', nn.ReLU()))
+        >>> [name for name, _ in named.named_children()]
+        ['fc', 'act']
     """
 
     def __init__(self, *layers: Layer | tuple[str, Layer] | list | OrderedDict) -> None:
@@ -94,10 +112,24 @@ class Sequential(Layer):
 
 
 class LayerList(Layer):
-    """A list of layers whose parameters are registered (a Python list's would not be).
+    """A list of registered layers, as `paddle.nn.LayerList`.
 
-    self.blocks = LayerList([Linear(8, 8) for _ in range(3)])
-    for block in self.blocks: x = block(x)
+    A list of layers whose parameters are registered (a Python list's would not be).
+
+    Args:
+        sublayers (iterable, optional): the layers, registered as '0', '1', ... Default: None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> blocks = paddle.nn.LayerList([paddle.nn.Linear(8, 8) for _ in range(3)])
+        >>> _ = blocks.append(paddle.nn.Linear(8, 2))
+        >>> len(blocks), len(blocks.parameters())
+        (4, 8)
+        >>> x = paddle.ones([1, 8])
+        >>> for block in blocks:
+        ...     x = block(x)
+        >>> x.shape
+        paddle.Size([1, 2])
     """
 
     def __init__(self, sublayers: Iterable[Layer] | None = None) -> None:
@@ -161,9 +193,19 @@ class LayerList(Layer):
 
 
 class LayerDict(Layer):
-    """An ordered dict of layers whose parameters are registered.
+    """An ordered dict of registered layers, as `paddle.nn.LayerDict`.
 
-    self.heads = LayerDict({"cls": Linear(8, 10), "box": Linear(8, 4)})
+    An ordered dict of layers whose parameters are registered.
+
+    Args:
+        sublayers (dict|iterable, optional): name to layer, in order. Default: None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> nn = paddle.nn
+        >>> heads = nn.LayerDict({'cls': nn.Linear(8, 10), 'box': nn.Linear(8, 4)})
+        >>> list(heads.keys()), heads['box'](paddle.ones([2, 8])).shape
+        (['cls', 'box'], paddle.Size([2, 4]))
     """
 
     def __init__(self, sublayers: Mapping[str, Layer] | Iterable | None = None) -> None:
@@ -220,9 +262,19 @@ class LayerDict(Layer):
 
 
 class ParameterList(Layer):
-    """A list of Parameters registered on the layer (named "0", "1", ...).
+    """A list of registered Parameters, as `paddle.nn.ParameterList`.
 
-    self.scales = ParameterList([self.create_parameter([4]) for _ in range(3)])
+    A list of Parameters registered on the layer (named "0", "1", ...).
+
+    Args:
+        parameters (iterable, optional): the Parameters, registered as '0', '1', ... Default: None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> scales = [paddle.create_parameter([4], 'float32') for _ in range(3)]
+        >>> scales = paddle.nn.ParameterList(scales)
+        >>> len(scales), scales[0].shape
+        (3, paddle.Size([4]))
     """
 
     def __init__(self, parameters: Iterable[Parameter] | None = None) -> None:
@@ -254,7 +306,19 @@ class ParameterList(Layer):
 
 
 class ParameterDict(Layer):
-    """An ordered dict of Parameters registered on the layer under their keys."""
+    """An ordered dict of registered Parameters, as `paddle.nn.ParameterDict`.
+
+    An ordered dict of Parameters registered on the layer under their keys.
+
+    Args:
+        parameters (dict|iterable, optional): name to Parameter, in order. Default: None.
+
+    Examples:
+        >>> import framework as paddle
+        >>> params = paddle.nn.ParameterDict({'scale': paddle.create_parameter([2], 'float32')})
+        >>> list(params.keys()), params['scale'].shape
+        (['scale'], paddle.Size([2]))
+    """
 
     def __init__(self, parameters: Mapping[str, Parameter] | Iterable | None = None) -> None:
         super().__init__()

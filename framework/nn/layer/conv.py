@@ -140,7 +140,36 @@ class _ConvNd(Layer):
 
 
 class Conv1D(_ConvNd):
-    """1-D convolution over `[N, C, L]` (or NLC) inputs."""
+    """1-D convolution over `[N, C, L]` (or NLC) inputs, as `paddle.nn.Conv1D`.
+
+    The weight is `[out_channels, in_channels / groups, kernel_size]`, drawn from
+    `Normal(0, sqrt(2 / (in_channels * kernel_size)))`; the bias starts at zero.
+
+    Args:
+        in_channels (int): channels of the input.
+        out_channels (int): channels of the output, one per filter.
+        kernel_size (int|list|tuple): filter size, one int for every spatial axis or one per axis.
+        stride (int|list|tuple, optional): step of the filter. Default: 1.
+        padding (int|list|tuple|str, optional): zeros added to each side, or 'same' / 'valid'.
+            Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups=in_channels` is depthwise. Default: 1.
+        padding_mode (str, optional): 'zeros', 'reflect', 'replicate' or 'circular'.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        data_format (str, optional): the layout of the input, channels first by default.
+
+    Shape:
+        - x: `[N, C_in, L_in]` ('NCL') or `[N, L_in, C_in]` ('NLC'); float32 or float64.
+        - output: `[N, C_out, L_out]`, with
+          `L_out = (L_in + 2 * padding - dilation * (kernel_size - 1) - 1) // stride + 1`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> conv = paddle.nn.Conv1D(4, 8, kernel_size=3, padding=1)
+        >>> conv(paddle.ones([2, 4, 10])).shape
+        paddle.Size([2, 8, 10])
+    """
 
     def __init__(
         self,
@@ -194,11 +223,40 @@ class Conv1D(_ConvNd):
 
 
 class Conv2D(_ConvNd):
-    """2-D convolution over `[N, C, H, W]` (or NHWC) inputs; `groups=in_channels` is
-    depthwise. `padding` may be an int, pairs, 'same' or 'valid'.
+    """2-D convolution over `[N, C, H, W]` (or NHWC) inputs, as `paddle.nn.Conv2D`.
 
-        conv = framework.nn.Conv2D(3, 16, kernel_size=3, padding=1)
-        conv(framework.randn([8, 3, 32, 32])).shape   # [8, 16, 32, 32]
+    The weight is `[out_channels, in_channels / groups, kh, kw]`, drawn from
+    `Normal(0, sqrt(2 / (in_channels * kh * kw)))`; the bias starts at zero.
+
+    Args:
+        in_channels (int): channels of the input.
+        out_channels (int): channels of the output, one per filter.
+        kernel_size (int|list|tuple): filter size, one int for every spatial axis or one per axis.
+        stride (int|list|tuple, optional): step of the filter. Default: 1.
+        padding (int|list|tuple|str, optional): zeros added to each side, or 'same' / 'valid'.
+            Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups=in_channels` is depthwise. Default: 1.
+        padding_mode (str, optional): 'zeros', 'reflect', 'replicate' or 'circular'.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        data_format (str, optional): the layout of the input, channels first by default.
+
+    Shape:
+        - x: `[N, C_in, H_in, W_in]` ('NCHW') or `[N, H_in, W_in, C_in]` ('NHWC'); float32 or
+          float64.
+        - output: `[N, C_out, H_out, W_out]`, with
+          `H_out = (H_in + 2 * padding - dilation * (kh - 1) - 1) // stride + 1` (W likewise).
+
+    Examples:
+        >>> import framework as paddle
+        >>> conv = paddle.nn.Conv2D(3, 16, kernel_size=3, padding=1)
+        >>> conv
+        Conv2D(3, 16, kernel_size=[3, 3], padding=1, data_format=NCHW)
+        >>> conv(paddle.ones([2, 3, 8, 8])).shape
+        paddle.Size([2, 16, 8, 8])
+        >>> conv.weight.shape
+        paddle.Size([16, 3, 3, 3])
     """
 
     def __init__(
@@ -253,7 +311,37 @@ class Conv2D(_ConvNd):
 
 
 class Conv1DTranspose(_ConvNd):
-    """1-D transposed convolution; `forward(x, output_size=None)`."""
+    """1-D transposed convolution (the gradient of `Conv1D`), as `paddle.nn.Conv1DTranspose`.
+
+    The weight is `[in_channels, out_channels / groups, kernel_size]`, drawn XavierUniform.
+    `forward(x, output_size=None)` may ask for an exact output length.
+
+    Args:
+        in_channels (int): channels of the input.
+        out_channels (int): channels of the output.
+        kernel_size (int|list|tuple): filter size, one int for every spatial axis or one per axis.
+        stride (int|list|tuple, optional): upsampling step. Default: 1.
+        padding (int|list|tuple|str, optional): padding removed from each side of the output.
+            Default: 0.
+        output_padding (int|list|tuple, optional): extra size added to one side of the output.
+            Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups. Default: 1.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        data_format (str, optional): the layout of the input, channels first by default.
+
+    Shape:
+        - x: `[N, C_in, L_in]` ('NCL') or `[N, L_in, C_in]` ('NLC'); float32 or float64.
+        - output: `[N, C_out, L_out]`, with `L_out = (L_in - 1) * stride - 2 * padding +
+          dilation * (kernel_size - 1) + output_padding + 1`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> deconv = paddle.nn.Conv1DTranspose(4, 2, kernel_size=2, stride=2)
+        >>> deconv(paddle.ones([1, 4, 5])).shape
+        paddle.Size([1, 2, 10])
+    """
 
     def __init__(
         self,
@@ -302,10 +390,37 @@ class Conv1DTranspose(_ConvNd):
 
 
 class Conv2DTranspose(_ConvNd):
-    """2-D transposed convolution; `forward(x, output_size=None)`.
+    """2-D transposed convolution (the gradient of `Conv2D`), as `paddle.nn.Conv2DTranspose`.
 
-    up = framework.nn.Conv2DTranspose(16, 8, kernel_size=2, stride=2)
-    up(framework.randn([1, 16, 8, 8])).shape   # [1, 8, 16, 16]
+    The weight is `[in_channels, out_channels / groups, kh, kw]`, drawn XavierUniform.
+    `forward(x, output_size=None)` may ask for an exact `[H_out, W_out]`.
+
+    Args:
+        in_channels (int): channels of the input.
+        out_channels (int): channels of the output.
+        kernel_size (int|list|tuple): filter size, one int for every spatial axis or one per axis.
+        stride (int|list|tuple, optional): upsampling step. Default: 1.
+        padding (int|list|tuple|str, optional): padding removed from each side of the output.
+            Default: 0.
+        output_padding (int|list|tuple, optional): extra size added to one side of the output.
+            Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups. Default: 1.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        data_format (str, optional): the layout of the input, channels first by default.
+
+    Shape:
+        - x: `[N, C_in, H_in, W_in]` ('NCHW') or `[N, H_in, W_in, C_in]` ('NHWC'); float32 or
+          float64.
+        - output: `[N, C_out, H_out, W_out]`, with `H_out = (H_in - 1) * stride - 2 * padding +
+          dilation * (kh - 1) + output_padding + 1` (W likewise).
+
+    Examples:
+        >>> import framework as paddle
+        >>> deconv = paddle.nn.Conv2DTranspose(8, 4, kernel_size=4, stride=2, padding=1)
+        >>> deconv(paddle.ones([2, 8, 5, 5])).shape
+        paddle.Size([2, 4, 10, 10])
     """
 
     def __init__(

@@ -11,12 +11,34 @@ from framework.nn.layer.conv import _ConvNd
 
 
 class Conv3D(_ConvNd):
-    """3-D convolution over `[N, C, D, H, W]` (or NDHWC) inputs; weight `[out_channels,
-    in_channels / groups, kd, kh, kw]`. `padding` may be an int, 3 or 6 ints, pairs, 'same'
-    or 'valid'; `padding_mode` other than 'zeros' pads with `F.pad` first.
+    """3-D convolution over `[N, C, D, H, W]` (or NDHWC) inputs, as `paddle.nn.Conv3D`.
 
-        conv = framework.nn.Conv3D(3, 8, kernel_size=3, padding=1)
-        conv(framework.randn([2, 3, 8, 16, 16])).shape   # [2, 8, 8, 16, 16]
+    The weight is `[out_channels, in_channels / groups, kd, kh, kw]`; the bias starts at zero.
+
+    Args:
+        in_channels (int): channels of the input.
+        out_channels (int): channels of the output, one per filter.
+        kernel_size (int|list|tuple): filter size, one int for every spatial axis or one per axis.
+        stride (int|list|tuple, optional): step of the filter. Default: 1.
+        padding (int|list|tuple|str, optional): zeros added to each side, or 'same' / 'valid'.
+            Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups; `groups=in_channels` is depthwise. Default: 1.
+        padding_mode (str, optional): 'zeros', 'reflect', 'replicate' or 'circular'.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        data_format (str, optional): the layout of the input, channels first by default.
+
+    Shape:
+        - x: `[N, C_in, D_in, H_in, W_in]` ('NCDHW') or channels last ('NDHWC'); float32 or
+          float64.
+        - output: `[N, C_out, D_out, H_out, W_out]`, each spatial size as in `Conv2D`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> conv = paddle.nn.Conv3D(2, 4, kernel_size=3, stride=2, padding=1)
+        >>> conv(paddle.ones([1, 2, 6, 6, 6])).shape
+        paddle.Size([1, 4, 3, 3, 3])
     """
 
     def __init__(
@@ -71,11 +93,35 @@ class Conv3D(_ConvNd):
 
 
 class Conv3DTranspose(_ConvNd):
-    """3-D transposed convolution; weight `[in_channels, out_channels / groups, kd, kh, kw]`;
-    `forward(x, output_size=None)`.
+    """3-D transposed convolution (the gradient of `Conv3D`), as `paddle.nn.Conv3DTranspose`.
 
-        up = framework.nn.Conv3DTranspose(8, 4, kernel_size=2, stride=2)
-        up(framework.randn([1, 8, 4, 8, 8])).shape   # [1, 4, 8, 16, 16]
+    The weight is `[in_channels, out_channels / groups, kd, kh, kw]`, drawn XavierUniform.
+
+    Args:
+        in_channels (int): channels of the input.
+        out_channels (int): channels of the output.
+        kernel_size (int|list|tuple): filter size, one int for every spatial axis or one per axis.
+        stride (int|list|tuple, optional): upsampling step. Default: 1.
+        padding (int|list|tuple|str, optional): padding removed from each side of the output.
+            Default: 0.
+        output_padding (int|list|tuple, optional): extra size added to one side of the output.
+            Default: 0.
+        dilation (int|list|tuple, optional): spacing between filter taps. Default: 1.
+        groups (int, optional): channel groups. Default: 1.
+        weight_attr (ParamAttr, optional): the weight's attribute (initializer, name).
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops the bias.
+        data_format (str, optional): the layout of the input, channels first by default.
+
+    Shape:
+        - x: `[N, C_in, D_in, H_in, W_in]` ('NCDHW') or channels last ('NDHWC'); float32 or
+          float64.
+        - output: `[N, C_out, D_out, H_out, W_out]`, each size as in `Conv2DTranspose`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> deconv = paddle.nn.Conv3DTranspose(2, 1, kernel_size=2, stride=2)
+        >>> deconv(paddle.ones([1, 2, 3, 3, 3])).shape
+        paddle.Size([1, 1, 6, 6, 6])
     """
 
     def __init__(

@@ -9,12 +9,30 @@ from framework.nn.layer.layers import Layer
 
 
 class CTCLoss(Layer):
-    """CTC loss with Paddle's signature: `CTCLoss(blank, reduction)(log_probs, labels,
+    """The CTC loss, as `paddle.nn.CTCLoss`.
+
+    CTC loss with Paddle's signature: `CTCLoss(blank, reduction)(log_probs, labels,
     input_lengths, label_lengths, norm_by_times)`; shapes as `nn.functional.ctc_loss`
     (`[T, N, C]` scores, `[N, L]` int labels, `[N]` lengths).
 
-        loss_fn = framework.nn.CTCLoss(blank=0)
-        loss = loss_fn(logits, labels, input_lengths, label_lengths)
+    Args:
+        blank (int, optional): the blank class. Default: 0.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+
+    Shape:
+        - log_probs: `[T, N, C]` scores; float32 or float64.
+        - labels: `[N, L]` int32 or int64, padded.
+        - input_lengths, label_lengths: `[N]` int.
+        - output: a scalar, or `[N]` with 'none'.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss_fn = paddle.nn.CTCLoss(blank=0, reduction='none')
+        >>> labels = paddle.to_tensor([[1, 2], [1, 1]], dtype='int32')
+        >>> lengths, label_lengths = paddle.to_tensor([4, 4]), paddle.to_tensor([2, 2])
+        >>> print(loss_fn(paddle.zeros([4, 2, 3]), labels, lengths, label_lengths))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1.68639898, 2.78501129])
     """
 
     def __init__(self, blank: int = 0, reduction: str = "mean") -> None:

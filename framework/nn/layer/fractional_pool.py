@@ -40,22 +40,60 @@ class _FractionalMaxPoolNd(Layer):
 
 
 class FractionalMaxPool2D(_FractionalMaxPoolNd):
-    """Fractional max pooling of `[N, C, H, W]` to `[N, C, *output_size]` (see
+    """2-D fractional max pooling, as `paddle.nn.FractionalMaxPool2D`.
+
+    Fractional max pooling of `[N, C, H, W]` to `[N, C, *output_size]` (see
     `F.fractional_max_pool2d`); a fixed `random_u` in (0, 1) fixes the windows.
 
-        pool = framework.nn.FractionalMaxPool2D(output_size=[3, 4], random_u=0.3)
-        pool(framework.rand([2, 3, 7, 7])).shape   # [2, 3, 3, 4]
+    Args:
+        output_size (int|list|tuple): the output's spatial size; None keeps a size.
+        kernel_size (int|list|tuple, optional): overlapping windows of this size; None draws
+            disjoint ones. Default: None.
+        random_u (float, optional): in (0, 1), fixes the window offsets. Default: None.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`; float32 or float64.
+        - output: `[N, C, *output_size]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.FractionalMaxPool2D(output_size=[2, 3], random_u=0.3)
+        >>> print(pool(paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])))
+        Tensor(shape=[1, 1, 2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[4. , 6. , 7. ],
+                  [12., 14., 15.]]]])
     """
 
     _functional = staticmethod(F.fractional_max_pool2d)
 
 
 class FractionalMaxPool3D(_FractionalMaxPoolNd):
-    """Fractional max pooling of `[N, C, D, H, W]` to `[N, C, *output_size]` (see
+    """3-D fractional max pooling, as `paddle.nn.FractionalMaxPool3D`.
+
+    Fractional max pooling of `[N, C, D, H, W]` to `[N, C, *output_size]` (see
     `F.fractional_max_pool3d`).
 
-        pool = framework.nn.FractionalMaxPool3D(output_size=3, random_u=0.5)
-        pool(framework.rand([1, 2, 5, 6, 7])).shape   # [1, 2, 3, 3, 3]
+    Args:
+        output_size (int|list|tuple): the output's spatial size; None keeps a size.
+        kernel_size (int|list|tuple, optional): overlapping windows of this size; None draws
+            disjoint ones. Default: None.
+        random_u (float, optional): in (0, 1), fixes the window offsets. Default: None.
+        return_mask (bool, optional): also return the int32 flat index of each maximum. Default:
+            False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]`; float32 or float64.
+        - output: `[N, C, *output_size]`; with `return_mask`, `(out, mask)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.FractionalMaxPool3D(output_size=3, random_u=0.5)
+        >>> pool(paddle.ones([1, 2, 5, 6, 7])).shape
+        paddle.Size([1, 2, 3, 3, 3])
     """
 
     _functional = staticmethod(F.fractional_max_pool3d)

@@ -8,13 +8,35 @@ from framework.nn.layer.layers import Layer
 
 
 class HSigmoidLoss(Layer):
-    """Hierarchical sigmoid over `num_classes` classes for `[N, feature_size]` inputs and int
+    """The hierarchical sigmoid loss, as `paddle.nn.HSigmoidLoss`.
+
+    Hierarchical sigmoid over `num_classes` classes for `[N, feature_size]` inputs and int
     labels, giving `[N, 1]` costs. Parameters as Paddle's: `weight` `[C, feature_size]` and
     `bias` `[C, 1]` with C = num_classes - 1 (the inner nodes of the default tree), or
     num_classes with `is_custom=True` (then pass `path_table` and `path_code` to forward).
 
-        loss = framework.nn.HSigmoidLoss(feature_size=3, num_classes=6)
-        loss(framework.rand([4, 3]), framework.to_tensor([0, 1, 4, 5])).shape   # [4, 1]
+    Args:
+        feature_size (int): the input's features D.
+        num_classes (int): the classes of the default tree (inner nodes with `is_custom`).
+        weight_attr (ParamAttr, optional): the weight's attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops it. Default: None.
+        is_custom (bool, optional): paths come from `path_table` / `path_code` in forward. Default:
+            False.
+        is_sparse (bool, optional): accepted; gradients are dense. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, D]`; float32 or float64.
+        - label: `[N, 1]` int64.
+        - output: `[N, 1]` costs.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss_fn = paddle.nn.HSigmoidLoss(feature_size=3, num_classes=4)
+        >>> loss_fn.weight.shape
+        paddle.Size([3, 3])
+        >>> loss_fn(paddle.ones([2, 3]), paddle.to_tensor([[0], [3]])).shape
+        paddle.Size([2, 1])
     """
 
     def __init__(

@@ -39,7 +39,33 @@ def _camel_to_snake(name: str) -> str:
 
 
 class Layer(LayerState):
-    """Base class of all layers. Subclasses call `super().__init__()` and define `forward`."""
+    """The base class of all layers, as `paddle.nn.Layer`.
+
+    Base class of all layers. Subclasses call `super().__init__()` and define `forward`.
+
+    Args:
+        name_scope (str, optional): the prefix of its parameters' names. Default: None.
+        dtype (str, optional): the default dtype of its parameters. Default: 'float32'.
+
+    Examples:
+        >>> import framework as paddle
+        >>> class TwoLayer(paddle.nn.Layer):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = paddle.nn.Linear(4, 8)
+        ...         self.fc2 = paddle.nn.Linear(8, 2)
+        ...     def forward(self, x):
+        ...         return self.fc2(paddle.nn.functional.relu(self.fc1(x)))
+        ...
+        >>> model = TwoLayer()
+        >>> model(paddle.ones([3, 4])).shape
+        paddle.Size([3, 2])
+        >>> list(model.state_dict().keys())
+        ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']
+        >>> _ = model.eval()
+        >>> model.training
+        False
+    """
 
     training: bool
 

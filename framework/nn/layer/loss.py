@@ -12,7 +12,32 @@ from framework.nn.layer.layers import Layer
 
 
 class CrossEntropyLoss(Layer):
-    """Softmax cross-entropy; see `framework.nn.functional.cross_entropy` for every option."""
+    """Softmax cross-entropy between logits and labels, as `paddle.nn.CrossEntropyLoss`.
+
+    See `framework.nn.functional.cross_entropy` for every option.
+
+    Args:
+        weight (Tensor, optional): `[C]` per-class weights.
+        ignore_index (int, optional): a label that adds no loss. Default: -100.
+        soft_label (bool, optional): labels are probabilities `[N, C]`. Default: False.
+        axis (int, optional): the class axis. Default: -1.
+        use_softmax (bool, optional): apply softmax to `input` first. Default: True.
+        label_smoothing (float, optional): mix the labels with uniform ones. Default: 0.0.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, C]` (or `[N, *, C]`) logits, float32 or float64.
+        - label: `[N]` or `[N, 1]` int64 class ids, or `[N, C]` float with `soft_label=True`.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> logits = paddle.to_tensor([[2.0, 0.5, 0.1], [0.2, 0.3, 3.0]])
+        >>> labels = paddle.to_tensor([0, 2], dtype='int64')
+        >>> round(float(paddle.nn.CrossEntropyLoss()(logits, labels)), 4)
+        0.2186
+    """
 
     def __init__(
         self,
@@ -51,7 +76,26 @@ class CrossEntropyLoss(Layer):
 
 
 class NLLLoss(Layer):
-    """Negative log-likelihood on log-probabilities `[N, C, ...]` with int labels."""
+    """Negative log-likelihood on log-probabilities with int labels, as `paddle.nn.NLLLoss`.
+
+    Args:
+        weight (Tensor, optional): `[C]` per-class weights.
+        ignore_index (int, optional): a label that adds no loss. Default: -100.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, C]` or `[N, C, d1, ...]` log-probabilities, float32 or float64.
+        - label: `[N]` or `[N, d1, ...]` int64 class ids.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> log_probs = paddle.nn.functional.log_softmax(paddle.to_tensor([[2.0, 0.5], [0.1, 1.0]]))
+        >>> labels = paddle.to_tensor([0, 1], dtype='int64')
+        >>> round(float(paddle.nn.NLLLoss()(log_probs, labels)), 4)
+        0.2713
+    """
 
     def __init__(
         self,
@@ -78,7 +122,23 @@ class _ReducedLoss(Layer):
 
 
 class MSELoss(_ReducedLoss):
-    """Mean squared error."""
+    """Mean squared error, `(input - label) ** 2` reduced, as `paddle.nn.MSELoss`.
+
+    Args:
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, *]`, float32 or float64.
+        - label: the shape and dtype of `input`.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss = paddle.nn.MSELoss()
+        >>> round(float(loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([0.0, 4.0]))), 4)
+        2.5
+    """
 
     def __init__(self, reduction: str = "mean") -> None:
         super().__init__(reduction, "MSELoss")
@@ -88,7 +148,23 @@ class MSELoss(_ReducedLoss):
 
 
 class L1Loss(_ReducedLoss):
-    """Mean absolute error."""
+    """Mean absolute error, `|input - label|` reduced, as `paddle.nn.L1Loss`.
+
+    Args:
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, *]`, float32 or float64.
+        - label: the shape and dtype of `input`.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss = paddle.nn.L1Loss()
+        >>> round(float(loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([0.0, 4.0]))), 4)
+        1.5
+    """
 
     def __init__(self, reduction: str = "mean", name: str | None = None) -> None:
         super().__init__(reduction, "L1Loss")
@@ -98,7 +174,27 @@ class L1Loss(_ReducedLoss):
 
 
 class SmoothL1Loss(_ReducedLoss):
-    """Paddle's smooth L1 (Huber with `delta`; divided by delta when `is_huber=False`)."""
+    """Smooth L1 loss: quadratic below `delta`, linear above, as `paddle.nn.SmoothL1Loss`.
+
+    With `is_huber=True` it is the Huber loss; with False the Huber value divided by `delta`.
+
+    Args:
+        delta (float, optional): where the quadratic part ends. Default: 1.0.
+        is_huber (bool, optional): Huber's scaling, see above. Default: True.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, *]`, float32 or float64.
+        - label: the shape and dtype of `input`.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss = paddle.nn.SmoothL1Loss()
+        >>> round(float(loss(paddle.to_tensor([0.5, 3.0]), paddle.to_tensor([0.0, 0.0]))), 4)
+        1.3125
+    """
 
     def __init__(
         self,
@@ -116,7 +212,25 @@ class SmoothL1Loss(_ReducedLoss):
 
 
 class BCELoss(_ReducedLoss):
-    """Binary cross-entropy on probabilities; `weight` rescales each element."""
+    """Binary cross-entropy on probabilities, as `paddle.nn.BCELoss`.
+
+    Args:
+        weight (Tensor, optional): rescales each element's loss; broadcast to `input`.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, *]` probabilities in `[0, 1]`, float32 or float64.
+        - label: the shape and dtype of `input`, 0 or 1.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> probs = paddle.to_tensor([0.9, 0.2, 0.6])
+        >>> labels = paddle.to_tensor([1.0, 0.0, 1.0])
+        >>> round(float(paddle.nn.BCELoss()(probs, labels)), 4)
+        0.2798
+    """
 
     def __init__(
         self, weight: Tensor | None = None, reduction: str = "mean", name: str | None = None
@@ -129,7 +243,26 @@ class BCELoss(_ReducedLoss):
 
 
 class BCEWithLogitsLoss(_ReducedLoss):
-    """Sigmoid plus binary cross-entropy, stable; `pos_weight` weights the positive term."""
+    """Sigmoid then binary cross-entropy, computed stably, as `paddle.nn.BCEWithLogitsLoss`.
+
+    Args:
+        weight (Tensor, optional): rescales each element's loss; broadcast to `logit`.
+        pos_weight (Tensor, optional): `[C]` weights of the positive term per class.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - logit: `[N, *]` logits, float32 or float64.
+        - label: the shape and dtype of `logit`, 0 or 1.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> logits = paddle.to_tensor([2.0, -1.0, 0.5])
+        >>> labels = paddle.to_tensor([1.0, 0.0, 1.0])
+        >>> round(float(paddle.nn.BCEWithLogitsLoss()(logits, labels)), 4)
+        0.3048
+    """
 
     def __init__(
         self,
@@ -149,7 +282,28 @@ class BCEWithLogitsLoss(_ReducedLoss):
 
 
 class KLDivLoss(Layer):
-    """Kullback-Leibler divergence; `input` holds log-probabilities."""
+    """Kullback-Leibler divergence `label * (log(label) - input)`, as `paddle.nn.KLDivLoss`.
+
+    `input` holds log-probabilities; `label` probabilities (log-probabilities with
+    `log_target=True`).
+
+    Args:
+        log_target (bool, optional): `label` is given as log-probabilities. Default: False.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[N, *]` log-probabilities, float32 or float64.
+        - label: the shape and dtype of `input`.
+        - output: a 0-D float32 loss, or per-element `[N, ...]` with `reduction='none'`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> log_p = paddle.log(paddle.to_tensor([[0.5, 0.5]]))
+        >>> q = paddle.to_tensor([[0.9, 0.1]])
+        >>> round(float(paddle.nn.KLDivLoss(reduction='sum')(log_p, q)), 4)
+        0.3681
+    """
 
     def __init__(self, reduction: str = "mean", log_target: bool = False) -> None:
         super().__init__()

@@ -13,11 +13,30 @@ Size = int | Sequence[int]
 
 
 class LPPool1D(Layer):
-    """`y = (sum of x ** norm_type over each window) ** (1 / norm_type)` over `[N, C, L]` (or
+    """1-D power-average pooling, as `paddle.nn.LPPool1D`.
+
+    `y = (sum of x ** norm_type over each window) ** (1 / norm_type)` over `[N, C, L]` (or
     NLC) -> `[N, C, L_out]`; `stride` defaults to `kernel_size`.
 
-        pool = framework.nn.LPPool1D(norm_type=2, kernel_size=3, stride=2)
-        pool(framework.rand([1, 2, 8])).shape   # [1, 2, 3]
+    Args:
+        norm_type (float): the power p; `float('inf')` is max pooling.
+        kernel_size (int|list|tuple): the window.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): as `AvgPool`. Default: 0.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        data_format (str, optional): 'NCL' or 'NLC'. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]`; float32 or float64.
+        - output: `[N, C, L_out]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.LPPool1D(norm_type=2, kernel_size=2)
+        >>> print(pool(paddle.to_tensor([[[3.0, 4.0, 1.0, 0.0]]])))
+        Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[5., 1.]]])
     """
 
     def __init__(
@@ -58,11 +77,29 @@ class LPPool1D(Layer):
 
 
 class LPPool2D(Layer):
-    """Power-average pooling over `[N, C, H, W]` (or NHWC) -> `[N, C, H_out, W_out]`; `stride`
+    """2-D power-average pooling, as `paddle.nn.LPPool2D`.
+
+    Power-average pooling over `[N, C, H, W]` (or NHWC) -> `[N, C, H_out, W_out]`; `stride`
     defaults to `kernel_size`.
 
-        pool = framework.nn.LPPool2D(norm_type=3, kernel_size=2)
-        pool(framework.rand([1, 2, 6, 6])).shape   # [1, 2, 3, 3]
+    Args:
+        norm_type (float): the power p; `float('inf')` is max pooling.
+        kernel_size (int|list|tuple): the window.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple|str, optional): as `AvgPool`. Default: 0.
+        ceil_mode (bool, optional): round the output size up. Default: False.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`; float32 or float64.
+        - output: `[N, C, H_out, W_out]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.LPPool2D(norm_type=3, kernel_size=2)
+        >>> pool(paddle.ones([1, 2, 6, 6])).shape
+        paddle.Size([1, 2, 3, 3])
     """
 
     def __init__(

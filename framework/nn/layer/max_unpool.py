@@ -56,12 +56,32 @@ class _MaxUnPoolNd(Layer):
 
 
 class MaxUnPool1D(_MaxUnPoolNd):
-    """Undo a `MaxPool1D(return_mask=True)`: `[N, C, L]` values + int32 indices ->
+    """The partial inverse of 1-D max pooling, as `paddle.nn.MaxUnPool1D`.
+
+    Undo a `MaxPool1D(return_mask=True)`: `[N, C, L]` values + int32 indices ->
     `[N, C, L_out]`, zeros off the maxima; `L_out = (L - 1) * stride + kernel_size - 2 *
     padding` unless `output_size` (here or in forward) says otherwise.
 
-        y, idx = framework.nn.MaxPool1D(2, return_mask=True)(framework.rand([1, 2, 8]))
-        framework.nn.MaxUnPool1D(2)(y, idx).shape   # [1, 2, 8]
+    Args:
+        kernel_size (int|list|tuple): the pooling window it undoes.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple, optional): Default: 0.
+        data_format (str, optional): 'NCL'. Default: 'NCL'.
+        output_size (list|tuple, optional): the output's size. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` pooled values; float32 or float64.
+        - indices: int32 positions of the maxima, the shape of `x`.
+        - output: `[N, C, L_out]`, zeros off the maxima.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0]]])
+        >>> y, idx = paddle.nn.MaxPool1D(2, return_mask=True)(x)
+        >>> print(paddle.nn.MaxUnPool1D(2)(y, idx))
+        Tensor(shape=[1, 1, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 3., 0., 5.]]])
     """
 
     _functional = staticmethod(F.max_unpool1d)
@@ -79,11 +99,34 @@ class MaxUnPool1D(_MaxUnPoolNd):
 
 
 class MaxUnPool2D(_MaxUnPoolNd):
-    """Undo a `MaxPool2D(return_mask=True)`: `[N, C, H, W]` values + indices (flat positions
+    """The partial inverse of 2-D max pooling, as `paddle.nn.MaxUnPool2D`.
+
+    Undo a `MaxPool2D(return_mask=True)`: `[N, C, H, W]` values + indices (flat positions
     in each H_out * W_out plane) -> `[N, C, H_out, W_out]`.
 
-        y, idx = framework.nn.MaxPool2D(2, return_mask=True)(framework.rand([1, 2, 4, 4]))
-        framework.nn.MaxUnPool2D(2)(y, idx).shape   # [1, 2, 4, 4]
+    Args:
+        kernel_size (int|list|tuple): the pooling window it undoes.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple, optional): Default: 0.
+        data_format (str, optional): 'NCHW'. Default: 'NCHW'.
+        output_size (list|tuple, optional): the output's size. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` pooled values; float32 or float64.
+        - indices: int32 flat positions in each output plane, the shape of `x`.
+        - output: `[N, C, H_out, W_out]`, zeros off the maxima.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> y, idx = paddle.nn.MaxPool2D(2, return_mask=True)(x)
+        >>> print(paddle.nn.MaxUnPool2D(2)(y, idx))
+        Tensor(shape=[1, 1, 4, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0. , 0. , 0. , 0. ],
+                  [0. , 5. , 0. , 7. ],
+                  [0. , 0. , 0. , 0. ],
+                  [0. , 13., 0. , 15.]]]])
     """
 
     _functional = staticmethod(F.max_unpool2d)
@@ -101,11 +144,30 @@ class MaxUnPool2D(_MaxUnPoolNd):
 
 
 class MaxUnPool3D(_MaxUnPoolNd):
-    """Undo a `MaxPool3D(return_mask=True)`: `[N, C, D, H, W]` values + indices (flat
+    """The partial inverse of 3-D max pooling, as `paddle.nn.MaxUnPool3D`.
+
+    Undo a `MaxPool3D(return_mask=True)`: `[N, C, D, H, W]` values + indices (flat
     positions in each output volume) -> `[N, C, D_out, H_out, W_out]`.
 
-        y, idx = framework.nn.MaxPool3D(2, return_mask=True)(framework.rand([1, 1, 4, 4, 4]))
-        framework.nn.MaxUnPool3D(2)(y, idx).shape   # [1, 1, 4, 4, 4]
+    Args:
+        kernel_size (int|list|tuple): the pooling window it undoes.
+        stride (int|list|tuple, optional): None is `kernel_size`. Default: None.
+        padding (int|list|tuple, optional): Default: 0.
+        data_format (str, optional): 'NCDHW'. Default: 'NCDHW'.
+        output_size (list|tuple, optional): the output's size. Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]` pooled values; float32 or float64.
+        - indices: int32 flat positions in each output volume, the shape of `x`.
+        - output: `[N, C, D_out, H_out, W_out]`, zeros off the maxima.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> y, idx = paddle.nn.MaxPool3D(2, return_mask=True)(x)
+        >>> paddle.nn.MaxUnPool3D(2)(y, idx).flatten().tolist()
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0]
     """
 
     _functional = staticmethod(F.max_unpool3d)

@@ -112,7 +112,36 @@ class _BatchNormBase(Layer):
 
 
 class BatchNorm1D(_BatchNormBase):
-    """Batch normalization of `[N, C]` or `[N, C, L]` inputs (or NLC)."""
+    """Batch normalization of `[N, C]` or `[N, C, L]` inputs, as `paddle.nn.BatchNorm1D`.
+
+    Each channel is normalized with the batch's mean and variance in training (updating running
+    stats) and with the running stats in eval, then scaled and shifted.
+
+    Args:
+        num_features (int): channels `C` of the input.
+        momentum (float, optional): running stats update as
+            `running = momentum * running + (1 - momentum) * batch`. Default: 0.9.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute (starts at one); False
+            freezes it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute (starts at zero); False
+            freezes it.
+        data_format (str, optional): channels first by default, or channels last.
+        use_global_stats (bool, optional): use the running stats in training too. Default: None
+            (batch stats in training, running stats in eval).
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C]` or `[N, C, L]` ('NCL'; 'NLC' for channels last), float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> bn = paddle.nn.BatchNorm1D(2)
+        >>> bn(paddle.to_tensor([[1.0, 10.0], [3.0, 30.0]])).numpy().round(3)
+        array([[-1., -1.],
+               [ 1.,  1.]], dtype=float32)
+    """
 
     _dims = (2, 3)
     _layouts = ("NC", "NCL", "NLC")
@@ -141,16 +170,71 @@ class BatchNorm1D(_BatchNormBase):
 
 
 class BatchNorm2D(_BatchNormBase):
-    """Batch normalization of NCHW (or NHWC) inputs.
+    """Batch normalization of NCHW (or NHWC) inputs, as `paddle.nn.BatchNorm2D`.
 
-    bn = framework.nn.BatchNorm2D(16)
-    bn(framework.randn([8, 16, 32, 32]))   # per-channel batch statistics in training
+    Each channel is normalized over `N, H, W` with the batch's statistics in training (updating
+    the running mean and variance) and with the running statistics in eval.
+
+    Args:
+        num_features (int): channels `C` of the input.
+        momentum (float, optional): running stats update as
+            `running = momentum * running + (1 - momentum) * batch`. Default: 0.9.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute (starts at one); False
+            freezes it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute (starts at zero); False
+            freezes it.
+        data_format (str, optional): channels first by default, or channels last.
+        use_global_stats (bool, optional): use the running stats in training too. Default: None
+            (batch stats in training, running stats in eval).
+        name (str, optional): unused, kept for Paddle's signature.
+
+        dtype (str, optional): dtype of the parameters. Default: the default dtype.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'), float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> bn = paddle.nn.BatchNorm2D(3)
+        >>> y = bn(paddle.randn([4, 3, 5, 5]))
+        >>> y.shape, bn._mean.shape
+        (paddle.Size([4, 3, 5, 5]), paddle.Size([3]))
     """
 
 
 class BatchNorm(_BatchNormBase):
-    """Paddle's older BatchNorm: any input rank from 2 to 5, an optional activation `act`
-    applied after normalising, and `is_test=True` to start in evaluation mode."""
+    """Paddle's older batch normalisation layer, as `paddle.nn.BatchNorm`.
+
+    Paddle's older BatchNorm: any input rank from 2 to 5, an optional activation `act`
+    applied after normalising, and `is_test=True` to start in evaluation mode.
+
+    Args:
+        num_channels (int): C.
+        act (str, optional): an activation applied after normalising, e.g. 'relu'. Default: None.
+        is_test (bool, optional): start in evaluation mode. Default: False.
+        momentum (float, optional): the running statistics' decay. Default: 0.9.
+        epsilon (float, optional): added to the variance. Default: 1e-05.
+        param_attr (ParamAttr, optional): the scale's attribute. Default: None.
+        bias_attr (ParamAttr, optional): the shift's attribute. Default: None.
+        dtype (str, optional): the parameters' dtype. Default: 'float32'.
+        data_layout (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        in_place, moving_mean_name, moving_variance_name, do_model_average_for_mean_and_var,
+        use_global_stats, trainable_statistics: as in Paddle's BatchNorm.
+
+    Shape:
+        - x: `[N, C]` to `[N, C, D, H, W]`; float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> bn = paddle.nn.BatchNorm(2, act='relu')
+        >>> print(bn(paddle.to_tensor([[1.0, 2.0], [3.0, 6.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [[0.        , 0.        ],
+                [0.99999499, 0.99999881]])
+    """
 
     _dims = (2, 3, 4, 5)
     _layouts = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
@@ -222,10 +306,28 @@ class BatchNorm(_BatchNormBase):
 
 
 class LayerNorm(Layer):
-    """Normalize over the trailing `normalized_shape` axes, then scale and shift.
+    """Normalize over the trailing `normalized_shape` axes, then scale and shift, as
+    `paddle.nn.LayerNorm`.
 
-    ln = framework.nn.LayerNorm(512)
-    ln(framework.randn([8, 20, 512]))
+    Args:
+        normalized_shape (int|list|tuple): the trailing axes to normalize over; an int is one
+            axis.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute (starts at one); False drops
+            it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute (starts at zero); False drops
+            it.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[*, *normalized_shape]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> ln = paddle.nn.LayerNorm(4)
+        >>> ln(paddle.to_tensor([[1.0, 2.0, 3.0, 4.0]])).numpy().round(3)
+        array([[-1.342, -0.447,  0.447,  1.342]], dtype=float32)
     """
 
     def __init__(
@@ -283,7 +385,27 @@ class LayerNorm(Layer):
 
 
 class GroupNorm(Layer):
-    """Normalize each of `num_groups` channel groups of an NCHW (or any N, C, ...) input."""
+    """Normalize each of `num_groups` groups of channels, as `paddle.nn.GroupNorm`.
+
+    Args:
+        num_groups (int): number of groups; must divide `num_channels`.
+        num_channels (int): channels `C` of the input.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): the per-channel scale's attribute; False drops it.
+        bias_attr (ParamAttr|bool, optional): the per-channel shift's attribute; False drops it.
+        data_format (str, optional): 'NCHW' (any `[N, C, ...]`) or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, *]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> gn = paddle.nn.GroupNorm(num_groups=2, num_channels=4)
+        >>> gn(paddle.randn([2, 4, 3, 3])).shape
+        paddle.Size([2, 4, 3, 3])
+    """
 
     def __init__(
         self,
@@ -406,7 +528,29 @@ class _InstanceNormBase(Layer):
 
 
 class InstanceNorm1D(_InstanceNormBase):
-    """Instance normalization of `[N, C, L]` inputs."""
+    """Instance normalization of `[N, C, L]` inputs: each (sample, channel) row on its own, as
+    `paddle.nn.InstanceNorm1D`.
+
+    Args:
+        num_features (int): channels `C` of the input.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        momentum (float, optional): accepted for Paddle's signature; no running stats are kept.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute; False drops it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute; False drops it.
+        data_format (str, optional): channels first by default.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> norm = paddle.nn.InstanceNorm1D(2)
+        >>> norm(paddle.to_tensor([[[1.0, 3.0], [0.0, 4.0]]])).numpy().round(3)
+        array([[[-1.,  1.],
+                [-1.,  1.]]], dtype=float32)
+    """
 
     _dims = 3
 
@@ -424,7 +568,28 @@ class InstanceNorm1D(_InstanceNormBase):
 
 
 class InstanceNorm2D(_InstanceNormBase):
-    """Instance normalization of NCHW inputs."""
+    """Instance normalization of NCHW inputs: each (sample, channel) plane on its own, as
+    `paddle.nn.InstanceNorm2D`.
+
+    Args:
+        num_features (int): channels `C` of the input.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        momentum (float, optional): accepted for Paddle's signature; no running stats are kept.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute; False drops it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute; False drops it.
+        data_format (str, optional): channels first by default.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> norm = paddle.nn.InstanceNorm2D(3)
+        >>> norm(paddle.randn([2, 3, 4, 4])).shape
+        paddle.Size([2, 3, 4, 4])
+    """
 
 
 # --- Paddle's layout: `paddle.nn.layer.norm` also holds these layers, defined in sibling

@@ -7,11 +7,33 @@ from framework.nn.layer.norm import _BatchNormBase, _InstanceNormBase
 
 
 class BatchNorm3D(_BatchNormBase):
-    """Batch normalization of NCDHW (or NDHWC) inputs: per-channel batch statistics in
-    training, running ones (`_mean`, `_variance`) in eval.
+    """Batch normalization of NCDHW (or NDHWC) inputs, as `paddle.nn.BatchNorm3D`.
 
-        bn = framework.nn.BatchNorm3D(8)
-        bn(framework.randn([2, 8, 4, 16, 16])).shape   # [2, 8, 4, 16, 16]
+    Per-channel batch statistics in training, running statistics in eval.
+
+    Args:
+        num_features (int): channels `C` of the input.
+        momentum (float, optional): running stats update as
+            `running = momentum * running + (1 - momentum) * batch`. Default: 0.9.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute (starts at one); False
+            freezes it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute (starts at zero); False
+            freezes it.
+        data_format (str, optional): channels first by default, or channels last.
+        use_global_stats (bool, optional): use the running stats in training too. Default: None
+            (batch stats in training, running stats in eval).
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'), float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> bn = paddle.nn.BatchNorm3D(2)
+        >>> bn(paddle.randn([2, 2, 3, 3, 3])).shape
+        paddle.Size([2, 2, 3, 3, 3])
     """
 
     _dims = (5,)
@@ -41,10 +63,27 @@ class BatchNorm3D(_BatchNormBase):
 
 
 class InstanceNorm3D(_InstanceNormBase):
-    """Instance normalization of NCDHW inputs: each (sample, channel) volume on its own.
+    """Instance normalization of NCDHW inputs: each (sample, channel) volume on its own, as
+    `paddle.nn.InstanceNorm3D`.
 
-    norm = framework.nn.InstanceNorm3D(8)
-    norm(framework.randn([2, 8, 4, 16, 16])).shape   # [2, 8, 4, 16, 16]
+    Args:
+        num_features (int): channels `C` of the input.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        momentum (float, optional): accepted for Paddle's signature; no running stats are kept.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute; False drops it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute; False drops it.
+        data_format (str, optional): channels first by default.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> norm = paddle.nn.InstanceNorm3D(2)
+        >>> norm(paddle.randn([1, 2, 3, 3, 3])).shape
+        paddle.Size([1, 2, 3, 3, 3])
     """
 
     _dims = 5

@@ -11,13 +11,29 @@ from framework.nn.layer.padding3d import Pad3D
 
 
 class ConstantPad1D(Pad1D):
-    """Pad a 3-D `[N, C, L]` (or NLC) input with the constant `value`.
+    """Constant padding of 1-D inputs, as `paddle.nn.ConstantPad1D`.
+
+    Pad a 3-D `[N, C, L]` (or NLC) input with the constant `value`.
 
     `padding` is an int (every side) or `[left, right]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ConstantPad1D([1, 2], 0.5)
-        pad(framework.ones([1, 2, 3])).shape   # [1, 2, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right]`.
+        value (float): the constant padded in.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(paddle.nn.ConstantPad1D([1, 2], 9.0)(x))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[9., 1., 2., 3., 9., 9.]]])
     """
 
     def __init__(
@@ -31,13 +47,31 @@ class ConstantPad1D(Pad1D):
 
 
 class ConstantPad2D(Pad2D):
-    """Pad a 4-D `[N, C, H, W]` (or NHWC) input with the constant `value`.
+    """Constant padding of 2-D inputs, as `paddle.nn.ConstantPad2D`.
+
+    Pad a 4-D `[N, C, H, W]` (or NHWC) input with the constant `value`.
 
     `padding` is an int (every side) or `[left, right, top, bottom]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ConstantPad2D([1, 2, 1, 2], 0.5)
-        pad(framework.ones([1, 1, 3, 3])).shape   # [1, 1, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom]`.
+        value (float): the constant padded in.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(paddle.nn.ConstantPad2D([1, 0, 1, 0], 9.0)(x))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[9., 9., 9.],
+                  [9., 1., 2.],
+                  [9., 3., 4.]]]])
     """
 
     def __init__(
@@ -51,13 +85,30 @@ class ConstantPad2D(Pad2D):
 
 
 class ConstantPad3D(Pad3D):
-    """Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input with the constant `value`.
+    """Constant padding of 3-D inputs, as `paddle.nn.ConstantPad3D`.
+
+    Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input with the constant `value`.
 
     `padding` is an int (every side) or `[left, right, top, bottom, front, back]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ConstantPad3D([1, 2, 1, 2, 1, 1], 0.5)
-        pad(framework.ones([1, 1, 3, 3, 3])).shape   # [1, 1, 5, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom,
+            front, back]`.
+        value (float): the constant padded in.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[[1.0, 2.0]]]]])
+        >>> print(paddle.nn.ConstantPad3D([1, 0, 0, 0, 0, 0], 9.0)(x))
+        Tensor(shape=[1, 1, 1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[9., 1., 2.]]]]])
     """
 
     def __init__(
@@ -71,13 +122,28 @@ class ConstantPad3D(Pad3D):
 
 
 class ReplicationPad1D(Pad1D):
-    """Pad a 3-D `[N, C, L]` (or NLC) input by repeating the edge values.
+    """Replication padding of 1-D inputs, as `paddle.nn.ReplicationPad1D`.
+
+    Pad a 3-D `[N, C, L]` (or NLC) input by repeating the edge values.
 
     `padding` is an int (every side) or `[left, right]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ReplicationPad1D([1, 2])
-        pad(framework.ones([1, 2, 3])).shape   # [1, 2, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right]`.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(paddle.nn.ReplicationPad1D([1, 2])(x))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[1., 1., 2., 3., 3., 3.]]])
     """
 
     def __init__(
@@ -90,13 +156,30 @@ class ReplicationPad1D(Pad1D):
 
 
 class ReplicationPad2D(Pad2D):
-    """Pad a 4-D `[N, C, H, W]` (or NHWC) input by repeating the edge values.
+    """Replication padding of 2-D inputs, as `paddle.nn.ReplicationPad2D`.
+
+    Pad a 4-D `[N, C, H, W]` (or NHWC) input by repeating the edge values.
 
     `padding` is an int (every side) or `[left, right, top, bottom]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ReplicationPad2D([1, 2, 1, 2])
-        pad(framework.ones([1, 1, 3, 3])).shape   # [1, 1, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom]`.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(paddle.nn.ReplicationPad2D([1, 0, 1, 0])(x))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[1., 1., 2.],
+                  [1., 1., 2.],
+                  [3., 3., 4.]]]])
     """
 
     def __init__(
@@ -109,13 +192,29 @@ class ReplicationPad2D(Pad2D):
 
 
 class ReplicationPad3D(Pad3D):
-    """Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input by repeating the edge values.
+    """Replication padding of 3-D inputs, as `paddle.nn.ReplicationPad3D`.
+
+    Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input by repeating the edge values.
 
     `padding` is an int (every side) or `[left, right, top, bottom, front, back]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ReplicationPad3D([1, 2, 1, 2, 1, 1])
-        pad(framework.ones([1, 1, 3, 3, 3])).shape   # [1, 1, 5, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom,
+            front, back]`.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[[1.0, 2.0]]]]])
+        >>> print(paddle.nn.ReplicationPad3D([1, 0, 0, 0, 0, 0])(x))
+        Tensor(shape=[1, 1, 1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[1., 1., 2.]]]]])
     """
 
     def __init__(
@@ -128,14 +227,29 @@ class ReplicationPad3D(Pad3D):
 
 
 class ReflectionPad1D(Pad1D):
-    """Pad a 3-D `[N, C, L]` (or NLC) input by mirroring it about its edges
+    """Reflection padding of 1-D inputs, as `paddle.nn.ReflectionPad1D`.
+
+    Pad a 3-D `[N, C, L]` (or NLC) input by mirroring it about its edges
     (each width below that axis's size).
 
     `padding` is an int (every side) or `[left, right]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ReflectionPad1D([1, 2])
-        pad(framework.ones([1, 2, 3])).shape   # [1, 2, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right]`.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(paddle.nn.ReflectionPad1D([1, 2])(x))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2., 1., 2., 3., 2., 1.]]])
     """
 
     def __init__(
@@ -148,14 +262,31 @@ class ReflectionPad1D(Pad1D):
 
 
 class ReflectionPad2D(Pad2D):
-    """Pad a 4-D `[N, C, H, W]` (or NHWC) input by mirroring it about its edges
+    """Reflection padding of 2-D inputs, as `paddle.nn.ReflectionPad2D`.
+
+    Pad a 4-D `[N, C, H, W]` (or NHWC) input by mirroring it about its edges
     (each width below that axis's size).
 
     `padding` is an int (every side) or `[left, right, top, bottom]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ReflectionPad2D([1, 2, 1, 2])
-        pad(framework.ones([1, 1, 3, 3])).shape   # [1, 1, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom]`.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(paddle.nn.ReflectionPad2D([1, 0, 1, 0])(x))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[4., 3., 4.],
+                  [2., 1., 2.],
+                  [4., 3., 4.]]]])
     """
 
     def __init__(
@@ -168,14 +299,30 @@ class ReflectionPad2D(Pad2D):
 
 
 class ReflectionPad3D(Pad3D):
-    """Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input by mirroring it about its edges
+    """Reflection padding of 3-D inputs, as `paddle.nn.ReflectionPad3D`.
+
+    Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input by mirroring it about its edges
     (each width below that axis's size).
 
     `padding` is an int (every side) or `[left, right, top, bottom, front, back]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.ReflectionPad3D([1, 2, 1, 2, 1, 1])
-        pad(framework.ones([1, 1, 3, 3, 3])).shape   # [1, 1, 5, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom,
+            front, back]`.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[[1.0, 2.0]]]]])
+        >>> print(paddle.nn.ReflectionPad3D([1, 0, 0, 0, 0, 0])(x))
+        Tensor(shape=[1, 1, 1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[2., 1., 2.]]]]])
     """
 
     def __init__(
@@ -188,13 +335,28 @@ class ReflectionPad3D(Pad3D):
 
 
 class CircularPad1D(Pad1D):
-    """Pad a 3-D `[N, C, L]` (or NLC) input by wrapping the input around (periodic).
+    """Circular padding of 1-D inputs, as `paddle.nn.CircularPad1D`.
+
+    Pad a 3-D `[N, C, L]` (or NLC) input by wrapping the input around (periodic).
 
     `padding` is an int (every side) or `[left, right]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.CircularPad1D([1, 2])
-        pad(framework.ones([1, 2, 3])).shape   # [1, 2, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right]`.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(paddle.nn.CircularPad1D([1, 2])(x))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 1., 2., 3., 1., 2.]]])
     """
 
     def __init__(
@@ -207,13 +369,30 @@ class CircularPad1D(Pad1D):
 
 
 class CircularPad2D(Pad2D):
-    """Pad a 4-D `[N, C, H, W]` (or NHWC) input by wrapping the input around (periodic).
+    """Circular padding of 2-D inputs, as `paddle.nn.CircularPad2D`.
+
+    Pad a 4-D `[N, C, H, W]` (or NHWC) input by wrapping the input around (periodic).
 
     `padding` is an int (every side) or `[left, right, top, bottom]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.CircularPad2D([1, 2, 1, 2])
-        pad(framework.ones([1, 1, 3, 3])).shape   # [1, 1, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom]`.
+        data_format (str, optional): the input's layout. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` ('NCHW') or `[N, H, W, C]` ('NHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> print(paddle.nn.CircularPad2D([1, 0, 1, 0])(x))
+        Tensor(shape=[1, 1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[4., 3., 4.],
+                  [2., 1., 2.],
+                  [4., 3., 4.]]]])
     """
 
     def __init__(
@@ -226,13 +405,29 @@ class CircularPad2D(Pad2D):
 
 
 class CircularPad3D(Pad3D):
-    """Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input by wrapping the input around (periodic).
+    """Circular padding of 3-D inputs, as `paddle.nn.CircularPad3D`.
+
+    Pad a 5-D `[N, C, D, H, W]` (or NDHWC) input by wrapping the input around (periodic).
 
     `padding` is an int (every side) or `[left, right, top, bottom, front, back]`;
     the output keeps the input's dtype.
 
-        pad = framework.nn.CircularPad3D([1, 2, 1, 2, 1, 1])
-        pad(framework.ones([1, 1, 3, 3, 3])).shape   # [1, 1, 5, 6, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right, top, bottom,
+            front, back]`.
+        data_format (str, optional): the input's layout. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D, H, W]` ('NCDHW') or `[N, D, H, W, C]` ('NDHWC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[[[1.0, 2.0]]]]])
+        >>> print(paddle.nn.CircularPad3D([1, 0, 0, 0, 0, 0])(x))
+        Tensor(shape=[1, 1, 1, 1, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[[2., 1., 2.]]]]])
     """
 
     def __init__(
@@ -245,10 +440,26 @@ class CircularPad3D(Pad3D):
 
 
 class ZeroPad1D(Pad1D):
-    """Pad a 3-D `[N, C, L]` (or NLC) input with zeros by `padding` (an int or
+    """Zero padding of 1-D inputs, as `paddle.nn.ZeroPad1D`.
+
+    Pad a 3-D `[N, C, L]` (or NLC) input with zeros by `padding` (an int or
     `[left, right]`).
 
-        framework.nn.ZeroPad1D([1, 2])(framework.ones([1, 2, 3])).shape   # [1, 2, 6]
+    Args:
+        padding (int|list|tuple|Tensor): one int for every side, or `[left, right]`.
+        data_format (str, optional): the input's layout. Default: 'NCL'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L]` ('NCL') or `[N, L, C]` ('NLC'); float32 or float64.
+        - output: the input's dtype, each padded axis grown by its two pads.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(paddle.nn.ZeroPad1D([1, 2])(x))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 1., 2., 3., 0., 0.]]])
     """
 
     def __init__(

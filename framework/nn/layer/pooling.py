@@ -21,7 +21,29 @@ class _Pool(Layer):
 
 
 class MaxPool1D(_Pool):
-    """Max over windows of an `[N, C, L]` input."""
+    """Max over windows of an `[N, C, L]` input, as `paddle.nn.MaxPool1D`.
+
+    Args:
+        kernel_size (int|list|tuple): window size, one int or one per spatial axis.
+        stride (int|list|tuple, optional): window step. Default: None (`kernel_size`).
+        padding (int|list|tuple|str, optional): padding on each side, or 'same' / 'valid'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up instead of down. Default: False.
+        return_mask (bool, optional): also return the flat index of each maximum. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L_in]`, float32 or float64.
+        - output: `[N, C, L_out]`, `L_out = (L_in + 2 * padding - kernel_size) // stride + 1`;
+          the mask is int64 of the same shape.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.MaxPool1D(kernel_size=2)
+        >>> pool(paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0]]]))
+        Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 5.]]])
+    """
 
     def __init__(
         self,
@@ -51,10 +73,32 @@ class MaxPool1D(_Pool):
 
 
 class MaxPool2D(_Pool):
-    """Max over `kernel_size` windows of an NCHW (or NHWC) input.
+    """Max over `kernel_size` windows of an NCHW (or NHWC) input, as `paddle.nn.MaxPool2D`.
 
-    pool = framework.nn.MaxPool2D(kernel_size=2, stride=2)
-    pool(framework.randn([1, 3, 32, 32])).shape   # [1, 3, 16, 16]
+    Args:
+        kernel_size (int|list|tuple): window size, one int or one per spatial axis.
+        stride (int|list|tuple, optional): window step. Default: None (`kernel_size`).
+        padding (int|list|tuple|str, optional): padding on each side, or 'same' / 'valid'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up instead of down. Default: False.
+        return_mask (bool, optional): also return the flat index of each maximum. Default: False.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, H_out, W_out]`, `H_out = (H_in + 2 * padding - kernel_size) // stride
+          + 1` (W likewise); the mask is int64 of the same shape.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.MaxPool2D(kernel_size=2, stride=2)
+        >>> pool(paddle.randn([1, 3, 8, 8])).shape
+        paddle.Size([1, 3, 4, 4])
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [4.0, 3.0]]]])
+        >>> out, mask = paddle.nn.MaxPool2D(2, return_mask=True)(x)
+        >>> float(out), int(mask)
+        (4.0, 2)
     """
 
     def __init__(
@@ -88,7 +132,28 @@ class MaxPool2D(_Pool):
 
 
 class AvgPool1D(_Pool):
-    """Mean over windows of an `[N, C, L]` input; `exclusive=True` ignores padding."""
+    """Mean over windows of an `[N, C, L]` input, as `paddle.nn.AvgPool1D`.
+
+    Args:
+        kernel_size (int|list|tuple): window size, one int or one per spatial axis.
+        stride (int|list|tuple, optional): window step. Default: None (`kernel_size`).
+        padding (int|list|tuple|str, optional): padding on each side, or 'same' / 'valid'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up instead of down. Default: False.
+        exclusive (bool, optional): leave padded zeros out of the mean. Default: True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L_in]`, float32 or float64.
+        - output: `[N, C, L_out]`, `L_out = (L_in + 2 * padding - kernel_size) // stride + 1`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.AvgPool1D(kernel_size=2)
+        >>> pool(paddle.to_tensor([[[1.0, 3.0, 2.0, 6.0]]]))
+        Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2., 4.]]])
+    """
 
     def __init__(
         self,
@@ -118,8 +183,29 @@ class AvgPool1D(_Pool):
 
 
 class AvgPool2D(_Pool):
-    """Mean over `kernel_size` windows of an NCHW (or NHWC) input; `exclusive=True` leaves
-    padding out of the count, `divisor_override` fixes the divisor."""
+    """Mean over `kernel_size` windows of an NCHW (or NHWC) input, as `paddle.nn.AvgPool2D`.
+
+    Args:
+        kernel_size (int|list|tuple): window size, one int or one per spatial axis.
+        stride (int|list|tuple, optional): window step. Default: None (`kernel_size`).
+        padding (int|list|tuple|str, optional): padding on each side, or 'same' / 'valid'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up instead of down. Default: False.
+        exclusive (bool, optional): leave padded zeros out of the mean. Default: True.
+        divisor_override (float, optional): divide every window's sum by this instead.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, H_out, W_out]`, each size as in `MaxPool2D`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.AvgPool2D(kernel_size=2, stride=2)
+        >>> pool(paddle.randn([1, 3, 8, 8])).shape
+        paddle.Size([1, 3, 4, 4])
+    """
 
     def __init__(
         self,
@@ -155,7 +241,25 @@ class AvgPool2D(_Pool):
 
 
 class AdaptiveAvgPool1D(Layer):
-    """Average-pool an `[N, C, L]` input down to `output_size` positions."""
+    """Average-pool an `[N, C, L]` input down to `output_size` positions, as
+    `paddle.nn.AdaptiveAvgPool1D`.
+
+    Args:
+        output_size (int|list|tuple): the output's spatial size; one int for every axis, or one
+            per axis (None keeps that axis).
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L_in]`, float32 or float64.
+        - output: `[N, C, output_size]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.AdaptiveAvgPool1D(output_size=2)
+        >>> pool(paddle.to_tensor([[[1.0, 3.0, 2.0, 6.0]]]))
+        Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2., 4.]]])
+    """
 
     def __init__(self, output_size: int, name: str | None = None) -> None:
         super().__init__()
@@ -169,8 +273,26 @@ class AdaptiveAvgPool1D(Layer):
 
 
 class AdaptiveAvgPool2D(Layer):
-    """Average-pool an NCHW input down to `output_size` (an int or `[H, W]`; None keeps one
-    of them). `AdaptiveAvgPool2D(1)` is global average pooling."""
+    """Average-pool an NCHW (or NHWC) input down to `output_size`, as
+    `paddle.nn.AdaptiveAvgPool2D`; `output_size=1` is global average pooling.
+
+    Args:
+        output_size (int|list|tuple): the output's spatial size; one int for every axis, or one
+            per axis (None keeps that axis).
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, H_out, W_out]` from `output_size`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.AdaptiveAvgPool2D(1)(paddle.randn([2, 8, 7, 7])).shape
+        paddle.Size([2, 8, 1, 1])
+        >>> paddle.nn.AdaptiveAvgPool2D([3, None])(paddle.randn([2, 8, 7, 5])).shape
+        paddle.Size([2, 8, 3, 5])
+    """
 
     def __init__(
         self, output_size: Size, data_format: str = "NCHW", name: str | None = None
@@ -187,6 +309,27 @@ class AdaptiveAvgPool2D(Layer):
 
 
 class AdaptiveMaxPool1D(Layer):
+    """Max-pool an `[N, C, L]` input down to `output_size` positions, as
+    `paddle.nn.AdaptiveMaxPool1D`.
+
+    Args:
+        output_size (int|list|tuple): the output's spatial size; one int for every axis, or one
+            per axis (None keeps that axis).
+        return_mask (bool, optional): also return the index of each maximum. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, L_in]`, float32 or float64.
+        - output: `[N, C, output_size]`; the mask is int64 of the same shape.
+
+    Examples:
+        >>> import framework as paddle
+        >>> pool = paddle.nn.AdaptiveMaxPool1D(output_size=2)
+        >>> pool(paddle.to_tensor([[[1.0, 3.0, 2.0, 6.0]]]))
+        Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 6.]]])
+    """
+
     def __init__(
         self, output_size: int, return_mask: bool = False, name: str | None = None
     ) -> None:
@@ -202,7 +345,23 @@ class AdaptiveMaxPool1D(Layer):
 
 
 class AdaptiveMaxPool2D(Layer):
-    """Max-pool an NCHW input down to `output_size`."""
+    """Max-pool an NCHW input down to `output_size`, as `paddle.nn.AdaptiveMaxPool2D`.
+
+    Args:
+        output_size (int|list|tuple): the output's spatial size; one int for every axis, or one
+            per axis (None keeps that axis).
+        return_mask (bool, optional): also return the index of each maximum. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, H_out, W_out]` from `output_size`; the mask is int64 of that shape.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.AdaptiveMaxPool2D([2, 2])(paddle.randn([1, 3, 5, 5])).shape
+        paddle.Size([1, 3, 2, 2])
+    """
 
     def __init__(
         self, output_size: Size, return_mask: bool = False, name: str | None = None

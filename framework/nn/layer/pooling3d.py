@@ -14,11 +14,26 @@ Size = int | Sequence[int]
 
 
 class MaxPool3D(_Pool):
-    """Max over `kernel_size` windows of an NCDHW (or NDHWC) input; `stride` defaults to
-    `kernel_size`, `return_mask` also returns the winners' flat D*H*W positions.
+    """Max over `kernel_size` windows of an NCDHW (or NDHWC) input, as `paddle.nn.MaxPool3D`.
 
-        pool = framework.nn.MaxPool3D(kernel_size=2)
-        pool(framework.randn([1, 3, 8, 16, 16])).shape   # [1, 3, 4, 8, 8]
+    Args:
+        kernel_size (int|list|tuple): window size, one int or one per spatial axis.
+        stride (int|list|tuple, optional): window step. Default: None (`kernel_size`).
+        padding (int|list|tuple|str, optional): padding on each side, or 'same' / 'valid'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up instead of down. Default: False.
+        return_mask (bool, optional): also return the flat index of each maximum. Default: False.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D_in, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, D_out, H_out, W_out]`, each size as in `MaxPool2D`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.MaxPool3D(kernel_size=2)(paddle.randn([1, 2, 4, 4, 4])).shape
+        paddle.Size([1, 2, 2, 2, 2])
     """
 
     def __init__(
@@ -52,11 +67,27 @@ class MaxPool3D(_Pool):
 
 
 class AvgPool3D(_Pool):
-    """Mean over `kernel_size` windows of an NCDHW (or NDHWC) input; `exclusive=True` leaves
-    padding out of the count, `divisor_override` fixes the divisor.
+    """Mean over `kernel_size` windows of an NCDHW (or NDHWC) input, as `paddle.nn.AvgPool3D`.
 
-        pool = framework.nn.AvgPool3D(kernel_size=3, stride=2, padding=1)
-        pool(framework.randn([1, 3, 8, 16, 16])).shape   # [1, 3, 4, 8, 8]
+    Args:
+        kernel_size (int|list|tuple): window size, one int or one per spatial axis.
+        stride (int|list|tuple, optional): window step. Default: None (`kernel_size`).
+        padding (int|list|tuple|str, optional): padding on each side, or 'same' / 'valid'.
+            Default: 0.
+        ceil_mode (bool, optional): round the output size up instead of down. Default: False.
+        exclusive (bool, optional): leave padded zeros out of the mean. Default: True.
+        divisor_override (float, optional): divide every window's sum by this instead.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D_in, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, D_out, H_out, W_out]`, each size as in `MaxPool2D`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.AvgPool3D(kernel_size=2)(paddle.ones([1, 2, 4, 4, 4])).shape
+        paddle.Size([1, 2, 2, 2, 2])
     """
 
     def __init__(
@@ -93,8 +124,24 @@ class AvgPool3D(_Pool):
 
 
 class AdaptiveAvgPool3D(Layer):
-    """Average-pool an NCDHW (or NDHWC) input down to `output_size` (an int or `[D, H, W]`;
-    None keeps a size). `AdaptiveAvgPool3D(1)` is global average pooling."""
+    """Average-pool an NCDHW (or NDHWC) input down to `output_size`, as
+    `paddle.nn.AdaptiveAvgPool3D`.
+
+    Args:
+        output_size (int|list|tuple): the output's spatial size; one int for every axis, or one
+            per axis (None keeps that axis).
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D_in, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, D_out, H_out, W_out]` from `output_size`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.AdaptiveAvgPool3D(2)(paddle.randn([1, 3, 4, 6, 6])).shape
+        paddle.Size([1, 3, 2, 2, 2])
+    """
 
     def __init__(
         self, output_size: Size, data_format: str = "NCDHW", name: str | None = None
@@ -111,7 +158,23 @@ class AdaptiveAvgPool3D(Layer):
 
 
 class AdaptiveMaxPool3D(Layer):
-    """Max-pool an NCDHW input down to `output_size`; `return_mask` also returns positions."""
+    """Max-pool an NCDHW input down to `output_size`, as `paddle.nn.AdaptiveMaxPool3D`.
+
+    Args:
+        output_size (int|list|tuple): the output's spatial size; one int for every axis, or one
+            per axis (None keeps that axis).
+        return_mask (bool, optional): also return the index of each maximum. Default: False.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, D_in, H_in, W_in]`, float32 or float64.
+        - output: `[N, C, D_out, H_out, W_out]`; the mask is int64 of that shape.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.AdaptiveMaxPool3D(1)(paddle.randn([1, 3, 4, 4, 4])).shape
+        paddle.Size([1, 3, 1, 1, 1])
+    """
 
     def __init__(
         self, output_size: Size, return_mask: bool = False, name: str | None = None

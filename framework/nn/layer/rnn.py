@@ -115,11 +115,28 @@ def birnn(
 
 
 class RNN(Layer):
-    """Runs a cell over a sequence (see `rnn`): `forward(inputs, initial_states=None,
+    """Run a cell over a sequence, as `paddle.nn.RNN`.
+
+    Runs a cell over a sequence (see `rnn`): `forward(inputs, initial_states=None,
     sequence_length=None, **kwargs)` returns `(outputs, final_states)`.
 
-        layer = framework.nn.RNN(framework.nn.GRUCell(16, 32))
-        y, h = layer(framework.randn([4, 23, 16]))   # y: [4, 23, 32], h: [4, 32]
+    Args:
+        cell (RNNCellBase): the cell run at each step.
+        is_reverse (bool, optional): run from the last step. Default: False.
+        time_major (bool, optional): inputs are `[time, batch, ...]`. Default: False.
+
+    Shape:
+        - inputs: `[batch, time, input_size]`; float32 or float64.
+        - initial_states: the cell's states, or None for zeros.
+        - sequence_length: `[batch]` int64, or None.
+        - output: `(outputs [batch, time, hidden_size], final_states)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.RNN(paddle.nn.GRUCell(16, 32))
+        >>> y, h = layer(paddle.ones([4, 23, 16]))
+        >>> y.shape, h.shape
+        (paddle.Size([4, 23, 32]), paddle.Size([4, 32]))
     """
 
     def __init__(self, cell: Layer, is_reverse: bool = False, time_major: bool = False) -> None:
@@ -147,11 +164,29 @@ class RNN(Layer):
 
 
 class BiRNN(Layer):
-    """A forward and a reverse cell over the same sequence (see `birnn`): outputs
+    """A forward and a backward cell over one sequence, as `paddle.nn.BiRNN`.
+
+    A forward and a reverse cell over the same sequence (see `birnn`): outputs
     `[batch, time, fw_size + bw_size]` and final states `(states_fw, states_bw)`.
 
-        layer = framework.nn.BiRNN(framework.nn.LSTMCell(16, 32), framework.nn.LSTMCell(16, 32))
-        y, (fw, bw) = layer(framework.randn([2, 23, 16]))   # y: [2, 23, 64]
+    Args:
+        cell_fw (RNNCellBase): the forward cell.
+        cell_bw (RNNCellBase): the backward cell.
+        time_major (bool, optional): inputs are `[time, batch, ...]`. Default: False.
+
+    Shape:
+        - inputs: `[batch, time, input_size]`; float32 or float64.
+        - initial_states: `(states_fw, states_bw)`, or None for zeros.
+        - sequence_length: `[batch]` int64, or None.
+        - output: `(outputs [batch, time, fw_size + bw_size], (states_fw, states_bw))`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> nn = paddle.nn
+        >>> layer = nn.BiRNN(nn.LSTMCell(16, 32), nn.LSTMCell(16, 32))
+        >>> y, (fw, bw) = layer(paddle.ones([2, 23, 16]))
+        >>> y.shape, fw[0].shape
+        (paddle.Size([2, 23, 64]), paddle.Size([2, 32]))
     """
 
     def __init__(self, cell_fw: Layer, cell_bw: Layer, time_major: bool = False) -> None:
@@ -184,13 +219,44 @@ class BiRNN(Layer):
 
 
 class RNNBase(LayerList):
-    """Stacked, optionally bidirectional recurrent layers: the base of SimpleRNN, LSTM, GRU.
+    """Stacked, optionally bidirectional recurrent layers, as `paddle.nn.RNNBase`.
+
+    Stacked, optionally bidirectional recurrent layers: the base of SimpleRNN, LSTM, GRU.
 
     Sublayer `k` is an `RNN` (or `BiRNN`) of layer `k`'s cell(s). As in Paddle, every
     parameter is also an attribute of the network itself (`weight_ih_l0`,
     `weight_hh_l0_reverse`, ...), so state dicts carry both spellings and Paddle's load as
     they are. States are `[num_layers * num_directions, batch, size]`, forward and backward
     interleaved per layer (0, 2, ... forward; 1, 3, ... backward).
+
+    Args:
+        mode (str): 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU'.
+        input_size (int): the features of each step.
+        hidden_size (int): the hidden state's size.
+        num_layers (int, optional): stacked layers. Default: 1.
+        direction (str, optional): 'forward' or 'bidirect' ('bidirectional'). Default: 'forward'.
+        time_major (bool, optional): inputs are `[time, batch, ...]`. Default: False.
+        dropout (float, optional): dropout between layers. Default: 0.0.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        proj_size (int, optional): LSTM only. Default: 0.
+
+    Shape:
+        - inputs: `[batch, time, input_size]` (`[time, batch, ...]` when `time_major`); float32 or
+          float64.
+        - initial_states: `[num_layers * num_directions, batch, hidden_size]`, or None for zeros.
+        - sequence_length: `[batch]` int64 valid lengths, or None.
+        - output: `(outputs, final_states)`, as the subclass's.
+
+    Examples:
+        >>> import framework as paddle
+        >>> net = paddle.nn.RNNBase('GRU', 4, 8)
+        >>> sorted(name for name, _ in net.named_parameters())[:4]
+        ['bias_hh_l0', 'bias_ih_l0', 'weight_hh_l0', 'weight_ih_l0']
     """
 
     def __init__(
@@ -355,13 +421,42 @@ class RNNBase(LayerList):
 
 
 class SimpleRNN(RNNBase):
-    """Multilayer Elman network (`activation` 'tanh' or 'relu'). `forward(inputs,
+    """A multilayer Elman network, as `paddle.nn.SimpleRNN`.
+
+    Multilayer Elman network (`activation` 'tanh' or 'relu'). `forward(inputs,
     initial_states=None, sequence_length=None)` returns outputs `[batch, time,
     num_directions * hidden_size]` and final states `[num_layers * num_directions, batch,
     hidden_size]`.
 
-        rnn = framework.nn.SimpleRNN(16, 32, 2)
-        y, h = rnn(framework.randn([4, 23, 16]))   # y: [4, 23, 32], h: [2, 4, 32]
+    Args:
+        input_size (int): the features of each step.
+        hidden_size (int): the hidden state's size.
+        num_layers (int, optional): stacked layers. Default: 1.
+        direction (str, optional): 'forward' or 'bidirect' ('bidirectional'). Default: 'forward'.
+        time_major (bool, optional): inputs are `[time, batch, ...]`. Default: False.
+        dropout (float, optional): dropout between layers. Default: 0.0.
+        activation (str, optional): 'tanh' or 'relu'. Default: 'tanh'.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - inputs: `[batch, time, input_size]` (`[time, batch, ...]` when `time_major`); float32 or
+          float64.
+        - initial_states: `[num_layers * num_directions, batch, hidden_size]`, or None for zeros.
+        - sequence_length: `[batch]` int64 valid lengths, or None.
+        - output: `(outputs [batch, time, num_directions * hidden_size], final_states)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> rnn = paddle.nn.SimpleRNN(16, 32, num_layers=2)
+        >>> y, h = rnn(paddle.ones([4, 23, 16]))
+        >>> y.shape, h.shape
+        (paddle.Size([4, 23, 32]), paddle.Size([2, 4, 32]))
     """
 
     def __init__(
@@ -398,13 +493,43 @@ class SimpleRNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Multilayer LSTM (see `LSTMCell`). `forward(inputs, initial_states=None,
+    """A multilayer LSTM, as `paddle.nn.LSTM`.
+
+    Multilayer LSTM (see `LSTMCell`). `forward(inputs, initial_states=None,
     sequence_length=None)` with `initial_states=(h, c)` returns outputs `[batch, time,
     num_directions * (proj_size or hidden_size)]` and `(h, c)`, `h` `[num_layers *
     num_directions, batch, proj_size or hidden_size]` and `c` `[..., hidden_size]`.
 
-        lstm = framework.nn.LSTM(16, 32, 2)
-        y, (h, c) = lstm(framework.randn([4, 23, 16]))   # y: [4, 23, 32], h, c: [2, 4, 32]
+    Args:
+        input_size (int): the features of each step.
+        hidden_size (int): the hidden state's size.
+        num_layers (int, optional): stacked layers. Default: 1.
+        direction (str, optional): 'forward' or 'bidirect' ('bidirectional'). Default: 'forward'.
+        time_major (bool, optional): inputs are `[time, batch, ...]`. Default: False.
+        dropout (float, optional): dropout between layers. Default: 0.0.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        proj_size (int, optional): project the hidden state to this size. Default: 0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - inputs: `[batch, time, input_size]` (`[time, batch, ...]` when `time_major`); float32 or
+          float64.
+        - initial_states: `(h, c)`, each `[num_layers * num_directions, batch, ...]`, or None.
+        - sequence_length: `[batch]` int64 valid lengths, or None.
+        - output: `(outputs, (h, c))`; outputs `[batch, time, num_directions * (proj_size or
+          hidden_size)]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> lstm = paddle.nn.LSTM(16, 32, num_layers=2, direction='bidirect')
+        >>> y, (h, c) = lstm(paddle.ones([4, 23, 16]))
+        >>> y.shape, h.shape, c.shape
+        (paddle.Size([4, 23, 64]), paddle.Size([4, 4, 32]), paddle.Size([4, 4, 32]))
     """
 
     def __init__(
@@ -439,12 +564,40 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Multilayer GRU (see `GRUCell`). `forward(inputs, initial_states=None,
+    """A multilayer GRU, as `paddle.nn.GRU`.
+
+    Multilayer GRU (see `GRUCell`). `forward(inputs, initial_states=None,
     sequence_length=None)` returns outputs `[batch, time, num_directions * hidden_size]` and
     final states `[num_layers * num_directions, batch, hidden_size]`.
 
-        gru = framework.nn.GRU(16, 32, 2, direction="bidirect")
-        y, h = gru(framework.randn([4, 23, 16]))   # y: [4, 23, 64], h: [4, 4, 32]
+    Args:
+        input_size (int): the features of each step.
+        hidden_size (int): the hidden state's size.
+        num_layers (int, optional): stacked layers. Default: 1.
+        direction (str, optional): 'forward' or 'bidirect' ('bidirectional'). Default: 'forward'.
+        time_major (bool, optional): inputs are `[time, batch, ...]`. Default: False.
+        dropout (float, optional): dropout between layers. Default: 0.0.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - inputs: `[batch, time, input_size]` (`[time, batch, ...]` when `time_major`); float32 or
+          float64.
+        - initial_states: `[num_layers * num_directions, batch, hidden_size]`, or None for zeros.
+        - sequence_length: `[batch]` int64 valid lengths, or None.
+        - output: `(outputs [batch, time, num_directions * hidden_size], final_states)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> gru = paddle.nn.GRU(16, 32, num_layers=2, direction='bidirect')
+        >>> y, h = gru(paddle.ones([4, 23, 16]))
+        >>> y.shape, h.shape
+        (paddle.Size([4, 23, 64]), paddle.Size([4, 4, 32]))
     """
 
     def __init__(

@@ -51,10 +51,33 @@ def batch_filled(
 
 
 class RNNCellBase(Layer):
-    """Base class of recurrent cells: `forward(inputs, states)` returns `(outputs, new_states)`.
+    """The base class of recurrent cells, as `paddle.nn.RNNCellBase`.
+
+    Base class of recurrent cells: `forward(inputs, states)` returns `(outputs, new_states)`.
 
     A subclass that defines `state_shape` (nested tuples of ints, without the batch dim) gets
     zero initial states from `get_initial_states`.
+
+    Args:
+        name_scope (str, optional): the prefix of its parameters' names. Default: None.
+        dtype (str, optional): the parameters' dtype. Default: 'float32'.
+
+    Shape:
+        - inputs: `[batch, ...]`; float32 or float64.
+        - states: the cell's states.
+        - output: `(outputs, new_states)`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> class Accumulate(paddle.nn.RNNCellBase):
+        ...     state_shape = (2,)
+        ...     def forward(self, inputs, states=None):
+        ...         states = self.get_initial_states(inputs) if states is None else states
+        ...         return states + inputs, states + inputs
+        ...
+        >>> y, h = paddle.nn.RNN(Accumulate())(paddle.ones([1, 3, 2]))
+        >>> y.tolist()
+        [[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]]
     """
 
     def get_initial_states(
@@ -146,14 +169,37 @@ class RNNCellBase(Layer):
 
 
 class SimpleRNNCell(RNNCellBase):
-    """Elman cell: `h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`, output `h_t`.
+    """An Elman cell, as `paddle.nn.SimpleRNNCell`.
+
+    Elman cell: `h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)`, output `h_t`.
 
     `weight_ih` is `[hidden_size, input_size]`, `weight_hh` `[hidden_size, hidden_size]`;
     `activation` is `'tanh'` or `'relu'`. `forward(inputs [batch, input_size], states=None)`
     returns `(h, h)`, both `[batch, hidden_size]`, in the input's float dtype.
 
-        cell = framework.nn.SimpleRNNCell(16, 32)
-        y, h = cell(framework.randn([4, 16]))   # y, h: [4, 32]
+    Args:
+        input_size (int): the input's features.
+        hidden_size (int): the hidden state's size.
+        activation (str, optional): 'tanh' or 'relu'. Default: 'tanh'.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - inputs: `[batch, input_size]`; float32 or float64.
+        - states: `[batch, hidden_size]`, or None for zeros.
+        - output: `(h, h)`, both `[batch, hidden_size]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> cell = paddle.nn.SimpleRNNCell(4, 3)
+        >>> h, _ = cell(paddle.ones([2, 4]))
+        >>> h.shape, cell.weight_ih.shape
+        (paddle.Size([2, 3]), paddle.Size([3, 4]))
     """
 
     def __init__(
@@ -191,7 +237,9 @@ class SimpleRNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """Long short-term memory cell, gates in Paddle's order i, f, g (cell), o:
+    """A long short-term memory cell, as `paddle.nn.LSTMCell`.
+
+    Long short-term memory cell, gates in Paddle's order i, f, g (cell), o:
 
         c_t = sigmoid(f) * c_{t-1} + sigmoid(i) * tanh(g);  h_t = sigmoid(o) * tanh(c_t)
 
@@ -201,8 +249,30 @@ class LSTMCell(RNNCellBase):
     `forward(inputs [batch, input_size], states=(h, c) or None)` returns `(h, (h, c))`, `h`
     `[batch, proj_size or hidden_size]` and `c` `[batch, hidden_size]`.
 
-        cell = framework.nn.LSTMCell(16, 32)
-        y, (h, c) = cell(framework.randn([4, 16]))   # all [4, 32]
+    Args:
+        input_size (int): the input's features.
+        hidden_size (int): the hidden state's size.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        proj_size (int, optional): project the hidden state to this size. Default: 0.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - inputs: `[batch, input_size]`; float32 or float64.
+        - states: `(h, c)`, or None for zeros.
+        - output: `(h, (h, c))`, `h` `[batch, proj_size or hidden_size]`, `c` `[batch,
+          hidden_size]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> cell = paddle.nn.LSTMCell(4, 3)
+        >>> h, (h, c) = cell(paddle.ones([2, 4]))
+        >>> h.shape, c.shape, cell.weight_ih.shape
+        (paddle.Size([2, 3]), paddle.Size([2, 3]), paddle.Size([12, 4]))
     """
 
     def __init__(
@@ -253,7 +323,9 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    """Gated recurrent unit, gates in Paddle's order r, z, c; the reset gate applies after
+    """A gated recurrent unit cell, as `paddle.nn.GRUCell`.
+
+    Gated recurrent unit, gates in Paddle's order r, z, c; the reset gate applies after
     the recurrent product (as in cuDNN and PyTorch):
 
         h~ = tanh(x_c + r * (W_hc h_{t-1} + b_hc));  h_t = z * h_{t-1} + (1 - z) * h~
@@ -262,8 +334,28 @@ class GRUCell(RNNCellBase):
     hidden_size]`. `forward(inputs [batch, input_size], states=None)` returns `(h, h)`, both
     `[batch, hidden_size]`.
 
-        cell = framework.nn.GRUCell(16, 32)
-        y, h = cell(framework.randn([4, 16]))   # y, h: [4, 32]
+    Args:
+        input_size (int): the input's features.
+        hidden_size (int): the hidden state's size.
+        weight_ih_attr (ParamAttr, optional): the input weights' attribute. Default: None.
+        weight_hh_attr (ParamAttr, optional): the recurrent weights' attribute. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): the input biases' attribute; False drops them.
+            Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): the recurrent biases' attribute; False drops them.
+            Default: None.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - inputs: `[batch, input_size]`; float32 or float64.
+        - states: `[batch, hidden_size]`, or None for zeros.
+        - output: `(h, h)`, both `[batch, hidden_size]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> cell = paddle.nn.GRUCell(4, 3)
+        >>> h, _ = cell(paddle.ones([2, 4]))
+        >>> h.shape, cell.weight_hh.shape
+        (paddle.Size([2, 3]), paddle.Size([9, 3]))
     """
 
     def __init__(

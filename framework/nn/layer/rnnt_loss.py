@@ -9,11 +9,32 @@ from framework.nn.layer.layers import Layer
 
 
 class RNNTLoss(Layer):
-    """RNN-Transducer loss of `[B, T, U + 1, V]` log-probabilities against `[B, U]` labels,
+    """The RNN-Transducer loss, as `paddle.nn.RNNTLoss`.
+
+    RNN-Transducer loss of `[B, T, U + 1, V]` log-probabilities against `[B, U]` labels,
     given each sequence's frame and label counts (see `F.rnnt_loss`).
 
-        loss_fn = framework.nn.RNNTLoss(blank=0, fastemit_lambda=0.0)
-        loss = loss_fn(log_probs, labels, frames, label_counts)
+    Args:
+        blank (int, optional): the blank class. Default: 0.
+        fastemit_lambda (float, optional): the FastEmit weight. Default: 0.001.
+        reduction (str, optional): 'mean', 'sum' or 'none'. Default: 'mean'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - input: `[B, T, U + 1, V]` log-probabilities; float32 or float64.
+        - label: `[B, U]` int32.
+        - input_lengths, label_lengths: `[B]` int32.
+        - output: a scalar, or `[B]` with 'none'.
+
+    Examples:
+        >>> import framework as paddle
+        >>> loss_fn = paddle.nn.RNNTLoss(blank=0, fastemit_lambda=0.0)
+        >>> logp = paddle.nn.functional.log_softmax(paddle.zeros([1, 2, 2, 3]), -1)
+        >>> label = paddle.to_tensor([[1]], dtype='int32')
+        >>> frames = paddle.to_tensor([2], dtype='int32')
+        >>> print(loss_fn(logp, label, frames, paddle.to_tensor([1], dtype='int32')))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               2.60268974)
     """
 
     def __init__(

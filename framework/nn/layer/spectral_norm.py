@@ -24,11 +24,31 @@ from framework.ops.manipulation import transpose
 
 
 class SpectralNorm(Layer):
-    """`y = x / sigma(x)` for a weight `x` of shape `weight_shape`, sigma estimated by power
+    """Spectral normalisation of a weight, as `paddle.nn.SpectralNorm`.
+
+    `y = x / sigma(x)` for a weight `x` of shape `weight_shape`, sigma estimated by power
     iteration on x seen as the matrix `[weight_shape[dim], rest]`; y has x's shape and dtype.
 
-        norm = framework.nn.SpectralNorm([4, 3, 2, 2], dim=0, power_iters=2)
-        norm(framework.randn([4, 3, 2, 2])).shape   # [4, 3, 2, 2]
+    Args:
+        weight_shape (list|tuple): the weight's shape.
+        dim (int, optional): the axis taken as the matrix's rows. Default: 0.
+        power_iters (int, optional): power-iteration steps per call. Default: 1.
+        eps (float, optional): keeps the norms finite. Default: 1e-12.
+        dtype (str, optional): 'float32' or 'float64'. Default: 'float32'.
+
+    Shape:
+        - x: a weight of shape `weight_shape`; float32 or float64.
+        - output: the shape and dtype of `x`, its largest singular value about 1.
+
+    Examples:
+        >>> import framework as paddle
+        >>> _ = paddle.seed(1)
+        >>> norm = paddle.nn.SpectralNorm([2, 2], dim=0, power_iters=20)
+        >>> w = paddle.to_tensor([[3.0, 0.0], [0.0, 1.0]])
+        >>> print(norm(w))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.        , 0.        ],
+                [0.        , 0.33333334]])
     """
 
     def __init__(
@@ -84,11 +104,26 @@ class SpectralNorm(Layer):
 
 
 class LocalResponseNorm(Layer):
-    """Local response normalization across channels (AlexNet), see `F.local_response_norm`:
-    a 3-, 4- or 5-D input in NCL/NLC, NCHW/NHWC or NCDHW/NDHWC, output of the same shape.
+    """Local response normalization across channels (AlexNet), as `paddle.nn.LocalResponseNorm`:
+    `y = x / (k + alpha / size * sum(x ** 2 over size neighbouring channels)) ** beta`.
 
-        lrn = framework.nn.LocalResponseNorm(size=5)
-        lrn(framework.randn([2, 8, 5, 5])).shape   # [2, 8, 5, 5]
+    Args:
+        size (int): number of neighbouring channels summed.
+        alpha (float, optional): scale of the sum. Default: 1e-4.
+        beta (float, optional): exponent. Default: 0.75.
+        k (float, optional): additive constant. Default: 1.0.
+        data_format (str, optional): 'NCHW' (any `[N, C, ...]`) or channels last.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, *]` (3-D to 5-D), float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> lrn = paddle.nn.LocalResponseNorm(size=3)
+        >>> lrn(paddle.ones([1, 4, 2, 2])).shape
+        paddle.Size([1, 4, 2, 2])
     """
 
     def __init__(

@@ -16,13 +16,32 @@ _CHANNEL_LAST = {3: "NLC", 4: "NHWC", 5: "NDHWC"}
 
 
 class SyncBatchNorm(_BatchNormBase):
-    """Batch normalization of `[N, C]`, `[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]`
-    inputs (channel-last with an NLC/NHWC/NDHWC `data_format`); parameters `weight`, `bias`,
-    `_mean`, `_variance` as BatchNorm's. `weight_attr=False` / `bias_attr=False` keep a fixed
-    weight of ones / bias of zeros, as in Paddle.
+    """Batch normalization whose statistics would be shared across devices, as
+    `paddle.nn.SyncBatchNorm`; on one process it is `BatchNorm1D/2D/3D` by rank.
 
-        bn = framework.nn.SyncBatchNorm(16)
-        bn(framework.randn([8, 16, 32, 32])).shape   # [8, 16, 32, 32]
+    Args:
+        num_features (int): channels `C` of the input.
+        momentum (float, optional): running stats update as
+            `running = momentum * running + (1 - momentum) * batch`. Default: 0.9.
+        epsilon (float, optional): added to the variance before the square root. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): the scale's attribute (starts at one); False
+            freezes it.
+        bias_attr (ParamAttr|bool, optional): the shift's attribute (starts at zero); False
+            freezes it.
+        data_format (str, optional): channels first by default, or channels last.
+        use_global_stats (bool, optional): use the running stats in training too. Default: None
+            (batch stats in training, running stats in eval).
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C]`, `[N, C, L]`, `[N, C, H, W]` or `[N, C, D, H, W]`, float32 or float64.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> bn = paddle.nn.SyncBatchNorm(3)
+        >>> bn(paddle.randn([2, 3, 4, 4])).shape
+        paddle.Size([2, 3, 4, 4])
     """
 
     _dims = (2, 3, 4, 5)

@@ -58,7 +58,9 @@ def param_attr_list(attr: object, n: int) -> list:
 
 
 class MultiHeadAttention(Layer):
-    """Multi-head scaled dot-product attention with projections `q_proj`, `k_proj`, `v_proj`
+    """Multi-head attention, as `paddle.nn.MultiHeadAttention`.
+
+    Multi-head scaled dot-product attention with projections `q_proj`, `k_proj`, `v_proj`
     and `out_proj` (Linear layers, weights `[in, embed_dim]`).
 
     `forward(query, key=None, value=None, attn_mask=None, cache=None)` returns the output
@@ -66,8 +68,28 @@ class MultiHeadAttention(Layer):
     `[batch, num_heads, query_length, key_length]` when `need_weights=True`, plus the updated
     cache when one is given (see `gen_cache`).
 
-        attn = framework.nn.MultiHeadAttention(embed_dim=64, num_heads=8)
-        out = attn(x)             # self-attention on x: [batch, seq, 64]
+    Args:
+        embed_dim (int): the model width.
+        num_heads (int): divides `embed_dim`.
+        dropout (float, optional): dropout on the attention weights. Default: 0.0.
+        kdim (int, optional): the keys' width; None is `embed_dim`. Default: None.
+        vdim (int, optional): the values' width; None is `embed_dim`. Default: None.
+        need_weights (bool, optional): also return the attention weights. Default: False.
+        weight_attr (ParamAttr, optional): the projections' weight attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): their bias attribute. Default: None.
+
+    Shape:
+        - query: `[batch, query_length, embed_dim]`; float32 or float64.
+        - key, value: `[batch, key_length, kdim / vdim]`, or None for `query`.
+        - attn_mask: broadcast to `[batch, num_heads, query_length, key_length]`, or None.
+        - output: `[batch, query_length, embed_dim]` (and the weights with `need_weights`).
+
+    Examples:
+        >>> import framework as paddle
+        >>> mha = paddle.nn.MultiHeadAttention(embed_dim=16, num_heads=4, need_weights=True)
+        >>> out, weights = mha(paddle.ones([2, 5, 16]))
+        >>> out.shape, weights.shape
+        (paddle.Size([2, 5, 16]), paddle.Size([2, 4, 5, 5]))
     """
 
     Cache = collections.namedtuple("Cache", ["k", "v"])
@@ -174,14 +196,41 @@ class MultiHeadAttention(Layer):
 
 
 class TransformerEncoderLayer(Layer):
-    """Self-attention then a feed-forward block, each with dropout, a residual connection and
+    """One Transformer encoder layer, as `paddle.nn.TransformerEncoderLayer`.
+
+    Self-attention then a feed-forward block, each with dropout, a residual connection and
     LayerNorm (applied before each block with `normalize_before=True`, after otherwise).
 
     Sublayers as in Paddle: `self_attn`, `linear1`, `dropout`, `linear2`, `norm1`, `norm2`,
     `dropout1`, `dropout2`; `activation` names a function of `framework.nn.functional`.
 
-        layer = framework.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128)
-        encoder = framework.nn.TransformerEncoder(layer, num_layers=2)
+    Args:
+        d_model (int): the model width.
+        nhead (int): attention heads.
+        dim_feedforward (int): the feed-forward block's hidden width.
+        dropout (float, optional): dropout after each block. Default: 0.1.
+        activation (str, optional): the feed-forward activation, e.g. 'relu' or 'gelu'. Default:
+            'relu'.
+        attn_dropout (float, optional): dropout on the attention weights; None is `dropout`.
+            Default: None.
+        act_dropout (float, optional): dropout after the activation; None is `dropout`. Default:
+            None.
+        normalize_before (bool, optional): LayerNorm before each block instead of after. Default:
+            False.
+        weight_attr (ParamAttr, optional): the weights' attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): the biases' attribute. Default: None.
+        layer_norm_eps (float, optional): LayerNorm's epsilon. Default: 1e-05.
+
+    Shape:
+        - src: `[batch, length, d_model]`; float32 or float64.
+        - src_mask: broadcast to `[batch, nhead, length, length]`, or None.
+        - output: `[batch, length, d_model]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.TransformerEncoderLayer(d_model=16, nhead=4, dim_feedforward=32)
+        >>> layer(paddle.ones([2, 5, 16])).shape
+        paddle.Size([2, 5, 16])
     """
 
     def __init__(
@@ -258,9 +307,29 @@ class TransformerEncoderLayer(Layer):
 
 
 class TransformerEncoder(Layer):
-    """`num_layers` encoder layers in a `LayerList` named `layers` (the first is the given
+    """A stack of Transformer encoder layers, as `paddle.nn.TransformerEncoder`.
+
+    `num_layers` encoder layers in a `LayerList` named `layers` (the first is the given
     layer, the others are fresh ones built from its configuration, as in Paddle), then the
-    optional `norm`."""
+    optional `norm`.
+
+    Args:
+        encoder_layer (TransformerEncoderLayer): the first layer; the others copy its configuration.
+        num_layers (int): the layers.
+        norm (LayerNorm, optional): applied after the last layer. Default: None.
+
+    Shape:
+        - src: `[batch, length, d_model]`; float32 or float64.
+        - src_mask: as `TransformerEncoderLayer`'s, or None.
+        - output: `[batch, length, d_model]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.TransformerEncoderLayer(d_model=16, nhead=4, dim_feedforward=32)
+        >>> encoder = paddle.nn.TransformerEncoder(layer, num_layers=2)
+        >>> encoder(paddle.ones([2, 5, 16])).shape, len(encoder.layers)
+        (paddle.Size([2, 5, 16]), 2)
+    """
 
     def __init__(
         self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm: LayerNorm | None = None

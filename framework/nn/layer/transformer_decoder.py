@@ -27,12 +27,43 @@ from framework.ops.creation import full
 
 
 class TransformerDecoderLayer(Layer):
-    """Self-attention, cross-attention over `memory`, then a feed-forward block; each with
+    """One Transformer decoder layer, as `paddle.nn.TransformerDecoderLayer`.
+
+    Self-attention, cross-attention over `memory`, then a feed-forward block; each with
     dropout, a residual connection and LayerNorm (before each block when `normalize_before`).
 
     Sublayers as in Paddle: `self_attn`, `cross_attn`, `linear1`, `dropout`, `linear2`,
     `norm1`..`norm3`, `dropout1`..`dropout3`. A list of three `weight_attr`/`bias_attr` goes to
     self-attention, cross-attention and the feed-forward block.
+
+    Args:
+        d_model (int): the model width.
+        nhead (int): attention heads.
+        dim_feedforward (int): the feed-forward block's hidden width.
+        dropout (float, optional): dropout after each block. Default: 0.1.
+        activation (str, optional): the feed-forward activation, e.g. 'relu' or 'gelu'. Default:
+            'relu'.
+        attn_dropout (float, optional): dropout on the attention weights; None is `dropout`.
+            Default: None.
+        act_dropout (float, optional): dropout after the activation; None is `dropout`. Default:
+            None.
+        normalize_before (bool, optional): LayerNorm before each block instead of after. Default:
+            False.
+        weight_attr (ParamAttr, optional): the weights' attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): the biases' attribute. Default: None.
+        layer_norm_eps (float, optional): LayerNorm's epsilon. Default: 1e-05.
+
+    Shape:
+        - tgt: `[batch, tgt_length, d_model]`; float32 or float64.
+        - memory: `[batch, src_length, d_model]`, the encoder's output.
+        - tgt_mask, memory_mask: additive or bool masks, or None.
+        - output: `[batch, tgt_length, d_model]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.TransformerDecoderLayer(d_model=16, nhead=4, dim_feedforward=32)
+        >>> layer(paddle.ones([2, 3, 16]), paddle.ones([2, 5, 16])).shape
+        paddle.Size([2, 3, 16])
     """
 
     def __init__(
@@ -139,8 +170,28 @@ class TransformerDecoderLayer(Layer):
 
 
 class TransformerDecoder(Layer):
-    """`num_layers` decoder layers in a `LayerList` named `layers` (fresh ones built from the
-    first one's configuration), then the optional `norm`."""
+    """A stack of Transformer decoder layers, as `paddle.nn.TransformerDecoder`.
+
+    `num_layers` decoder layers in a `LayerList` named `layers` (fresh ones built from the
+    first one's configuration), then the optional `norm`.
+
+    Args:
+        decoder_layer (TransformerDecoderLayer): the first layer; the others copy its configuration.
+        num_layers (int): the layers.
+        norm (LayerNorm, optional): applied after the last layer. Default: None.
+
+    Shape:
+        - tgt: `[batch, tgt_length, d_model]`; float32 or float64.
+        - memory: `[batch, src_length, d_model]`.
+        - output: `[batch, tgt_length, d_model]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> layer = paddle.nn.TransformerDecoderLayer(d_model=16, nhead=4, dim_feedforward=32)
+        >>> decoder = paddle.nn.TransformerDecoder(layer, num_layers=2)
+        >>> decoder(paddle.ones([2, 3, 16]), paddle.ones([2, 5, 16])).shape
+        paddle.Size([2, 3, 16])
+    """
 
     def __init__(
         self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: LayerNorm | None = None
@@ -199,11 +250,50 @@ def _split_attrs(attr: object, what: str) -> tuple[object, object]:
 
 
 class Transformer(Layer):
-    """An encoder-decoder Transformer (Vaswani et al.), with final LayerNorms on both stacks.
+    """An encoder-decoder Transformer, as `paddle.nn.Transformer`.
 
-    model = framework.nn.Transformer(d_model=64, nhead=4, num_encoder_layers=2,
-                                     num_decoder_layers=2, dim_feedforward=128)
-    out = model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(tgt.shape[1]))
+    An encoder-decoder Transformer (Vaswani et al.), with final LayerNorms on both stacks.
+
+    Args:
+        d_model (int, optional): the model width. Default: 512.
+        nhead (int, optional): attention heads. Default: 8.
+        num_encoder_layers (int, optional): Default: 6.
+        num_decoder_layers (int, optional): Default: 6.
+        dim_feedforward (int, optional): Default: 2048.
+        dropout (float, optional): dropout after each block. Default: 0.1.
+        activation (str, optional): the feed-forward activation, e.g. 'relu' or 'gelu'. Default:
+            'relu'.
+        attn_dropout (float, optional): dropout on the attention weights; None is `dropout`.
+            Default: None.
+        act_dropout (float, optional): dropout after the activation; None is `dropout`. Default:
+            None.
+        normalize_before (bool, optional): LayerNorm before each block instead of after. Default:
+            False.
+        weight_attr (ParamAttr, optional): the weights' attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): the biases' attribute. Default: None.
+        layer_norm_eps (float, optional): LayerNorm's epsilon. Default: 1e-05.
+        custom_encoder, custom_decoder (Layer, optional): used instead of the built stacks. Default:
+            None.
+
+    Shape:
+        - src: `[batch, src_length, d_model]`; float32 or float64.
+        - tgt: `[batch, tgt_length, d_model]`.
+        - src_mask, tgt_mask, memory_mask: masks, or None.
+        - output: `[batch, tgt_length, d_model]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.nn.Transformer(
+        ...     d_model=16, nhead=4, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=32
+        ... )
+        >>> mask = model.generate_square_subsequent_mask(3)
+        >>> print(mask)
+        Tensor(shape=[3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[ 0.  , -inf., -inf.],
+                [ 0.  ,  0.  , -inf.],
+                [ 0.  ,  0.  ,  0.  ]])
+        >>> model(paddle.ones([2, 5, 16]), paddle.ones([2, 3, 16]), tgt_mask=mask).shape
+        paddle.Size([2, 3, 16])
     """
 
     def __init__(

@@ -39,10 +39,28 @@ class _Rearrange(Layer):
 
 
 class PixelShuffle(_Rearrange):
-    """`[N, C * r * r, H, W] -> [N, C, H * r, W * r]` (r = `upscale_factor`; NCHW or NHWC).
+    """Channels into space, as `paddle.nn.PixelShuffle`.
 
-    shuffle = framework.nn.PixelShuffle(3)
-    shuffle(framework.randn([2, 9, 4, 4])).shape   # [2, 1, 12, 12]
+    `[N, C * r * r, H, W] -> [N, C, H * r, W * r]` (r = `upscale_factor`; NCHW or NHWC).
+
+    Args:
+        upscale_factor (int): r.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C * r * r, H, W]`; any dtype.
+        - output: `[N, C, H * r, W * r]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.arange(4, dtype='float32').reshape([1, 4, 1, 1])
+        >>> print(paddle.nn.PixelShuffle(2)(x))
+        Tensor(shape=[1, 1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0., 1.],
+                  [2., 3.]]]])
+        >>> paddle.nn.PixelShuffle(3)(paddle.ones([2, 9, 4, 4])).shape
+        paddle.Size([2, 1, 12, 12])
     """
 
     _factor_name = "upscale_factor"
@@ -57,11 +75,24 @@ class PixelShuffle(_Rearrange):
 
 
 class PixelUnshuffle(_Rearrange):
-    """`[N, C, H * r, W * r] -> [N, C * r * r, H, W]` (r = `downscale_factor`), the inverse of
+    """Space into channels, as `paddle.nn.PixelUnshuffle`.
+
+    `[N, C, H * r, W * r] -> [N, C * r * r, H, W]` (r = `downscale_factor`), the inverse of
     PixelShuffle.
 
-        unshuffle = framework.nn.PixelUnshuffle(3)
-        unshuffle(framework.randn([2, 1, 12, 12])).shape   # [2, 9, 4, 4]
+    Args:
+        downscale_factor (int): r.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H * r, W * r]`; any dtype.
+        - output: `[N, C * r * r, H, W]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> paddle.nn.PixelUnshuffle(3)(paddle.ones([2, 1, 12, 12])).shape
+        paddle.Size([2, 9, 4, 4])
     """
 
     _factor_name = "downscale_factor"
@@ -76,10 +107,26 @@ class PixelUnshuffle(_Rearrange):
 
 
 class ChannelShuffle(_Rearrange):
-    """Interleave the channels of `groups` groups (ShuffleNet); `[N, C, H, W]` in and out, C
+    """Interleave channel groups (ShuffleNet), as `paddle.nn.ChannelShuffle`.
+
+    Interleave the channels of `groups` groups (ShuffleNet); `[N, C, H, W]` in and out, C
     divisible by `groups`.
 
-        framework.nn.ChannelShuffle(3)(framework.randn([1, 6, 4, 4])).shape   # [1, 6, 4, 4]
+    Args:
+        groups (int): divides C.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Shape:
+        - x: `[N, C, H, W]` (or NHWC); any dtype.
+        - output: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.arange(6, dtype='float32').reshape([1, 6, 1, 1])
+        >>> print(paddle.nn.ChannelShuffle(3)(x).flatten())
+        Tensor(shape=[6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 2., 4., 1., 3., 5.])
     """
 
     _factor_name = "groups"

@@ -122,7 +122,9 @@ def pad(
     pad_from_left_axis: bool = True,
     name: str | None = None,
 ) -> Tensor:
-    """Pad `x` (Paddle's `nn.functional.pad`).
+    """Pad a tensor, as `paddle.nn.functional.pad`.
+
+    Pad `x` (Paddle's `nn.functional.pad`).
 
     `mode` is 'constant' (fill with `value`), 'reflect', 'replicate' or 'circular'.
     A constant `pad` whose length is not `2*(ndim-2)` pads from the last dim forwards
@@ -131,9 +133,33 @@ def pad(
     holds `(before, after)` pairs for the spatial dims of `data_format` (default NCL, NCHW,
     NCDHW), last spatial dim first: `[left, right, top, bottom, front, back]`.
 
-        x = framework.ones([1, 1, 2, 3])
-        F.pad(x, [1, 1, 2, 0]).shape                    # [1, 1, 4, 5]
-        F.pad(x, [1, 1, 1, 1], mode="reflect").shape    # [1, 1, 4, 5]
+    Args:
+        x (Tensor): any shape (3-, 4- or 5-D for the non-constant modes); any dtype.
+        pad (list|tuple|Tensor): `(before, after)` amounts, last spatial axis first for
+            `data_format`.
+        mode (str, optional): 'constant', 'reflect', 'replicate' or 'circular'. Default: 'constant'.
+        value (float, optional): the constant filled in. Default: 0.0.
+        data_format (str, optional): 'NCL', 'NCHW', 'NCDHW' or channels last; None picks by rank.
+            Default: None.
+        pad_from_left_axis (bool, optional): a `2 * ndim` list starts at the first axis. Default:
+            True.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the padded input, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> x = paddle.to_tensor([[[1.0, 2.0, 3.0]]])
+        >>> print(F.pad(x, [1, 2], value=9.0))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[9., 1., 2., 3., 9., 9.]]])
+        >>> print(F.pad(x, [2, 1], mode='reflect'))
+        Tensor(shape=[1, 1, 6], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 2., 1., 2., 3., 2.]]])
+        >>> F.pad(paddle.ones([1, 1, 2, 3]), [1, 1, 2, 0]).shape
+        paddle.Size([1, 1, 4, 5])
     """
     if mode not in ("constant", *_NUMPY_MODES):
         raise ValueError(

@@ -179,7 +179,24 @@ def cosh(x: Tensor, name: str | None = None) -> Tensor:
 
 
 def tanh(x: Tensor, name: str | None = None) -> Tensor:
-    """Hyperbolic tangent, elementwise."""
+    """The hyperbolic tangent, elementwise, as `paddle.tanh`.
+
+    Hyperbolic tangent, elementwise.
+
+    Args:
+        x (Tensor): any shape; float16, float32 or float64.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: the shape and dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.tanh(paddle.to_tensor([-1.0, 0.0, 0.5])))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.76159418,  0.        ,  0.46211720])
+    """
     return Tanh().apply(as_float(x))
 
 

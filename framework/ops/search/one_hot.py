@@ -8,11 +8,27 @@ from framework.core.tensor import Tensor
 
 
 def one_hot(x: Tensor, num_classes: int = -1, name: str | None = None) -> Tensor:
-    """float32 one-hot vectors: shape `x.shape + [num_classes]`, 1 at each index in `x`.
+    """One-hot vectors, as `paddle.nn.functional.one_hot`.
+
+    float32 one-hot vectors: shape `x.shape + [num_classes]`, 1 at each index in `x`.
 
     `num_classes=-1` uses `max(x) + 1`. Indices must lie in `[0, num_classes)`.
 
-        F.one_hot(framework.to_tensor([1, 0]), num_classes=3)   # [[0, 1, 0], [1, 0, 0]]
+    Args:
+        x (Tensor): integer class ids, any shape; int32 or int64, each in `[0, num_classes)`.
+        num_classes (int, optional): the vector length; -1 is `max(x) + 1`. Default: -1.
+        name (str, optional): unused, kept for Paddle's signature.
+
+    Returns:
+        Tensor: float32, `x.shape + [num_classes]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> import framework.nn.functional as F
+        >>> print(F.one_hot(paddle.to_tensor([1, 0]), num_classes=3))
+        Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0., 1., 0.],
+                [1., 0., 0.]])
     """
     xp = get_array_module(x._data)
     labels = x._data

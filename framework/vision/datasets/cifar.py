@@ -29,19 +29,40 @@ URL_PREFIX = "https://dataset.bj.bcebos.com/cifar/"
 
 
 class Cifar10(Dataset):
-    """CIFAR-10: 32x32 colour images in 10 classes (50000 train, 10000 test).
+    """CIFAR-10, as `paddle.vision.datasets.Cifar10`: 32x32 colour images in 10 classes.
 
     Args:
-        data_file: the archive. When omitted (and `download` is True) it is looked for in
-            `$FRAMEWORK_HOME/datasets/cifar/`; nothing is downloaded, a missing file is an
-            error that says where to put it.
-        mode: 'train' or 'test'.
-        transform: applied to each image.
-        download: allow looking up the default location.
-        backend: 'pil' (PIL RGB images) or 'cv2' (HWC uint8 arrays, float32 on return);
-            default: the image backend.
+        data_file (str, optional): the `cifar-10-python.tar.gz` archive. When omitted (and
+            `download` is True) it is looked for in `$FRAMEWORK_HOME/datasets/cifar/`;
+            nothing is downloaded, a missing file is an error that says where to put it.
+            Default: None.
+        mode (str, optional): 'train' or 'test'. Default: 'train'.
+        transform (callable, optional): applied to each image. Default: None.
+        download (bool, optional): allow looking up the default location. Default: True.
+        backend (str, optional): 'pil' (PIL RGB images) or 'cv2' (HWC arrays, float32 on
+            return); None is the image backend. Default: None.
 
-    Sample i is `(image, label)` with `label` a 0-d int64 array, as in Paddle.
+    Returns:
+        Dataset: sample i is `(image, label)`, `label` a 0-d int64 array, as in Paddle. The
+        batches are read with a restricted unpickler that admits arrays only.
+
+    Examples:
+        >>> import io, pickle, tarfile, tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from framework.vision.datasets import Cifar10
+        >>> tmp = tempfile.TemporaryDirectory()  # a two-image archive, no download
+        >>> batch = pickle.dumps({b'data': np.zeros((2, 3072), 'uint8'), b'labels': [3, 7]})
+        >>> archive = Path(tmp.name, 'cifar-10-python.tar.gz')
+        >>> with tarfile.open(archive, 'w:gz') as tar:
+        ...     member = tarfile.TarInfo('cifar-10-batches-py/data_batch_1')
+        ...     member.size = len(batch)
+        ...     tar.addfile(member, io.BytesIO(batch))
+        >>> ds = Cifar10(data_file=str(archive), mode='train', backend='cv2')
+        >>> image, label = ds[1]
+        >>> len(ds), image.shape, image.dtype, label
+        (2, (32, 32, 3), dtype('float32'), array(7))
+        >>> tmp.cleanup()
     """
 
     FILENAME = "cifar-10-python.tar.gz"
@@ -134,7 +155,41 @@ class Cifar10(Dataset):
 
 
 class Cifar100(Cifar10):
-    """CIFAR-100: 32x32 colour images in 100 fine classes (the labels used here)."""
+    """CIFAR-100, as `paddle.vision.datasets.Cifar100`: 32x32 colour images in 100 fine classes.
+
+    Args:
+        data_file (str, optional): the `cifar-100-python.tar.gz` archive. When omitted (and
+            `download` is True) it is looked for in `$FRAMEWORK_HOME/datasets/cifar/`;
+            nothing is downloaded, a missing file is an error that says where to put it.
+            Default: None.
+        mode (str, optional): 'train' or 'test'. Default: 'train'.
+        transform (callable, optional): applied to each image. Default: None.
+        download (bool, optional): allow looking up the default location. Default: True.
+        backend (str, optional): 'pil' (PIL RGB images) or 'cv2' (HWC arrays, float32 on
+            return); None is the image backend. Default: None.
+
+    Returns:
+        Dataset: sample i is `(image, label)`, `label` a 0-d int64 array, as in Paddle. The
+        batches are read with a restricted unpickler that admits arrays only.
+
+    Examples:
+        >>> import io, pickle, tarfile, tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from framework.vision.datasets import Cifar100
+        >>> tmp = tempfile.TemporaryDirectory()  # a two-image archive, no download
+        >>> batch = pickle.dumps({b'data': np.zeros((2, 3072), 'uint8'), b'fine_labels': [3, 7]})
+        >>> archive = Path(tmp.name, 'cifar-100-python.tar.gz')
+        >>> with tarfile.open(archive, 'w:gz') as tar:
+        ...     member = tarfile.TarInfo('cifar-100-python/train')
+        ...     member.size = len(batch)
+        ...     tar.addfile(member, io.BytesIO(batch))
+        >>> ds = Cifar100(data_file=str(archive), mode='train', backend='cv2')
+        >>> image, label = ds[1]
+        >>> len(ds), image.shape, image.dtype, label
+        (2, (32, 32, 3), dtype('float32'), array(7))
+        >>> tmp.cleanup()
+    """
 
     FILENAME = "cifar-100-python.tar.gz"
     MEMBER_FLAGS = {"train": "train", "test": "test"}

@@ -51,23 +51,42 @@ def _walk_files(folder: str, keep: Callable[[str], bool]) -> list[str]:
 
 
 class DatasetFolder(Dataset):
-    """A labelled image folder: `root/<class>/**/<file>`; classes are the sub-folder names in
-    sorted order, numbered from 0. Sample i is `(loader(path), class_index)`, with `transform`
-    applied to the image.
+    """A labelled image folder, `root/<class>/**/<file>`, as `paddle.vision.datasets.DatasetFolder`.
+
+    Classes are the sub-folder names in sorted order, numbered from 0. Sample i is
+    `(loader(path), class_index)`, with `transform` applied to the image.
 
     Args:
-        root: the folder.
-        loader: reads one file (default: PIL RGB image, or an RGB array with the 'cv2'
-            image backend).
-        extensions: file endings to keep (default: common image types).
-        transform: applied to each loaded image.
-        is_valid_file: decides which files to keep instead of `extensions`.
+        root (str): the folder.
+        loader (callable, optional): reads one file; None is a PIL RGB image, or an RGB array with
+            the 'cv2' image backend. Default: None.
+        extensions (list|tuple, optional): file endings to keep; None is the common image types.
+            Default: None.
+        transform (callable, optional): applied to each loaded image. Default: None.
+        is_valid_file (callable, optional): decides which files to keep instead of `extensions`.
+            Default: None.
 
-    Attributes: `classes`, `class_to_idx`, `samples` (path, class index), `targets`.
+    Returns:
+        Dataset: with attributes `classes`, `class_to_idx`, `samples` (path, class index) and
+        `targets`.
 
-        ds = DatasetFolder("flowers/train", transform=T.ToTensor())
-        ds.classes        # ['daisy', 'rose', ...]
-        image, label = ds[0]
+    Examples:
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from PIL import Image
+        >>> from framework.vision.datasets import DatasetFolder
+        >>> tmp = tempfile.TemporaryDirectory()  # three tiny PNGs in two class folders
+        >>> for name in ('cat/a.png', 'cat/b.png', 'dog/c.png'):
+        ...     Path(tmp.name, name).parent.mkdir(exist_ok=True)
+        ...     Image.fromarray(np.zeros((4, 6, 3), 'uint8')).save(Path(tmp.name, name))
+        >>> ds = DatasetFolder(tmp.name)
+        >>> ds.classes, ds.targets
+        (['cat', 'dog'], [0, 0, 1])
+        >>> image, label = ds[2]
+        >>> image.size, label
+        ((6, 4), 1)
+        >>> tmp.cleanup()
     """
 
     def __init__(
@@ -120,11 +139,39 @@ class DatasetFolder(Dataset):
 
 
 class ImageFolder(Dataset):
-    """Every image under `root` (recursively, sorted), without labels: sample i is
-    `[image]`, as in Paddle. For class sub-folders with labels use `DatasetFolder`.
+    """Every image under a folder, unlabelled, as `paddle.vision.datasets.ImageFolder`.
 
-        ds = ImageFolder("unlabelled/", transform=T.Resize(64))
-        (image,) = ds[0]
+    Images are found recursively, in sorted order; sample i is `[image]`, as in Paddle. For
+    class sub-folders with labels use `DatasetFolder`.
+
+    Args:
+        root (str): the folder.
+        loader (callable, optional): reads one file; None is a PIL RGB image, or an RGB array with
+            the 'cv2' image backend. Default: None.
+        extensions (list|tuple, optional): file endings to keep; None is the common image types.
+            Default: None.
+        transform (callable, optional): applied to each loaded image. Default: None.
+        is_valid_file (callable, optional): decides which files to keep instead of `extensions`.
+            Default: None.
+
+    Returns:
+        Dataset: with the attribute `samples`, the image paths.
+
+    Examples:
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from PIL import Image
+        >>> from framework.vision.datasets import ImageFolder
+        >>> tmp = tempfile.TemporaryDirectory()  # three tiny PNGs in two class folders
+        >>> for name in ('cat/a.png', 'cat/b.png', 'dog/c.png'):
+        ...     Path(tmp.name, name).parent.mkdir(exist_ok=True)
+        ...     Image.fromarray(np.zeros((4, 6, 3), 'uint8')).save(Path(tmp.name, name))
+        >>> from framework.vision import transforms as T
+        >>> ds = ImageFolder(tmp.name, transform=T.Resize(8))
+        >>> len(ds), ds[0][0].size
+        (3, (12, 8))
+        >>> tmp.cleanup()
     """
 
     def __init__(

@@ -14,7 +14,23 @@ _image_backend = "pil"
 
 
 def set_image_backend(backend: str) -> None:
-    """Choose how `ImageFolder`, `DatasetFolder` and `image_load` return images."""
+    """Choose the image backend, as `paddle.vision.set_image_backend`.
+
+    Choose how `ImageFolder`, `DatasetFolder` and `image_load` return images.
+
+    Args:
+        backend (str): 'pil' or 'cv2'.
+
+    Returns:
+        None
+
+    Examples:
+        >>> from framework.vision.datasets import get_image_backend, set_image_backend
+        >>> set_image_backend('cv2')
+        >>> get_image_backend()
+        'cv2'
+        >>> set_image_backend('pil')
+    """
     global _image_backend
     if backend not in _BACKENDS:
         raise ValueError(f"Expected backend are one of {list(_BACKENDS)}, but got {backend}")
@@ -22,6 +38,16 @@ def set_image_backend(backend: str) -> None:
 
 
 def get_image_backend() -> str:
+    """The image backend datasets load with, as `paddle.vision.get_image_backend`.
+
+    Returns:
+        str: 'pil' or 'cv2'.
+
+    Examples:
+        >>> from framework.vision.datasets import get_image_backend
+        >>> get_image_backend()
+        'pil'
+    """
     return _image_backend
 
 
@@ -38,8 +64,31 @@ def pil_loader(path: str | os.PathLike) -> Image.Image:
 
 
 def image_load(path: str | os.PathLike, backend: str | None = None) -> Any:
-    """Load an image as a PIL RGB image ('pil'), an HWC uint8 RGB array ('cv2'), or a CHW
-    uint8 Tensor ('tensor')."""
+    """Load an image with a backend, as `paddle.vision.image_load`.
+
+    Load an image as a PIL RGB image ('pil'), an HWC uint8 RGB array ('cv2'), or a CHW
+    uint8 Tensor ('tensor').
+
+    Args:
+        path (str|os.PathLike): the image file.
+        backend (str, optional): 'pil', 'cv2' or 'tensor'; None is the image backend. Default: None.
+
+    Returns:
+        A PIL RGB image, an HWC uint8 RGB array `[H, W, 3]`, or a CHW uint8 Tensor `[3, H, W]`.
+
+    Examples:
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from PIL import Image
+        >>> from framework.vision.datasets import image_load
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = Path(tmp.name, 'a.png')
+        >>> Image.fromarray(np.zeros((4, 6, 3), 'uint8')).save(path)
+        >>> image_load(path).size, image_load(path, 'cv2').shape, image_load(path, 'tensor').shape
+        ((6, 4), (4, 6, 3), paddle.Size([3, 4, 6]))
+        >>> tmp.cleanup()
+    """
     backend = check_backend(backend, _BACKENDS)
     image = pil_loader(path)
     if backend == "pil":

@@ -14,6 +14,19 @@ from framework.core.home import framework_home
 
 
 def dataset_dir(name: str) -> Path:
+    """The folder where a dataset's default files are looked for.
+
+    Args:
+        name (str): the dataset's folder name, e.g. 'mnist' or 'cifar'.
+
+    Returns:
+        pathlib.Path: `$FRAMEWORK_HOME/datasets/<name>`, where datasets look for their files.
+
+    Examples:
+        >>> from framework.vision.datasets import dataset_dir
+        >>> dataset_dir('mnist').parts[-2:]
+        ('datasets', 'mnist')
+    """
     return framework_home() / "datasets" / name
 
 

@@ -79,19 +79,40 @@ def _as_dtype(image: Any, dtype: str) -> Any:
 
 
 class MNIST(Dataset):
-    """MNIST handwritten digits: 28x28 grey images and labels 0-9.
+    """MNIST handwritten digits, as `paddle.vision.datasets.MNIST`: 28x28 grey images, labels 0-9.
 
     Args:
-        image_path, label_path: the IDX files. When omitted (and `download` is True) they are
-            looked for in `$FRAMEWORK_HOME/datasets/mnist/`; nothing is downloaded, a missing
-            file is an error that says where to put it.
-        mode: 'train' or 'test' (which default files to look for).
-        transform: applied to each image.
-        download: allow looking up the default location.
-        backend: 'pil' (PIL 'L' images) or 'cv2' (float32 28x28 arrays); default: the image
-            backend.
+        image_path (str, optional): the images' IDX file, gzipped or not. When omitted (and
+            `download` is True) it is looked for in `$FRAMEWORK_HOME/datasets/mnist/`;
+            nothing is downloaded, a missing file is an error that says where to put it.
+            Default: None.
+        label_path (str, optional): the labels' IDX file, found likewise. Default: None.
+        mode (str, optional): 'train' or 'test', which default files to look for.
+            Default: 'train'.
+        transform (callable, optional): applied to each image. Default: None.
+        download (bool, optional): allow looking up the default location. Default: True.
+        backend (str, optional): 'pil' (PIL 'L' images) or 'cv2' (float32 `[28, 28]`
+            arrays); None is the image backend. Default: None.
 
-    Sample i is `(image, label)` with `label` an int64 array of shape [1], as in Paddle.
+    Returns:
+        Dataset: sample i is `(image, label)`, `label` an int64 array of shape `[1]`, as in
+        Paddle.
+
+    Examples:
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from framework.vision.datasets import MNIST
+        >>> tmp = tempfile.TemporaryDirectory()  # two 28x28 images in IDX files, no download
+        >>> images, labels = Path(tmp.name, 'images'), Path(tmp.name, 'labels')
+        >>> header = np.array([2051, 2, 28, 28], '>i4').tobytes()
+        >>> _ = images.write_bytes(header + np.zeros((2, 28, 28), 'uint8').tobytes())
+        >>> _ = labels.write_bytes(np.array([2049, 2], '>i4').tobytes() + bytes([5, 0]))
+        >>> ds = MNIST(image_path=str(images), label_path=str(labels), backend='cv2')
+        >>> image, label = ds[0]
+        >>> len(ds), image.shape, image.dtype, label
+        (2, (28, 28), dtype('float32'), array([5]))
+        >>> tmp.cleanup()
     """
 
     NAME = "mnist"
@@ -157,7 +178,42 @@ class MNIST(Dataset):
 
 
 class FashionMNIST(MNIST):
-    """Fashion-MNIST: 28x28 grey images of 10 clothing classes, in MNIST's file format."""
+    """Fashion-MNIST, as `paddle.vision.datasets.FashionMNIST`: 28x28 grey images of 10 clothing
+    classes, in MNIST's file format.
+
+    Args:
+        image_path (str, optional): the images' IDX file, gzipped or not. When omitted (and
+            `download` is True) it is looked for in `$FRAMEWORK_HOME/datasets/mnist/`;
+            nothing is downloaded, a missing file is an error that says where to put it.
+            Default: None.
+        label_path (str, optional): the labels' IDX file, found likewise. Default: None.
+        mode (str, optional): 'train' or 'test', which default files to look for.
+            Default: 'train'.
+        transform (callable, optional): applied to each image. Default: None.
+        download (bool, optional): allow looking up the default location. Default: True.
+        backend (str, optional): 'pil' (PIL 'L' images) or 'cv2' (float32 `[28, 28]`
+            arrays); None is the image backend. Default: None.
+
+    Returns:
+        Dataset: sample i is `(image, label)`, `label` an int64 array of shape `[1]`, as in
+        Paddle.
+
+    Examples:
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from framework.vision.datasets import FashionMNIST
+        >>> tmp = tempfile.TemporaryDirectory()  # two 28x28 images in IDX files, no download
+        >>> images, labels = Path(tmp.name, 'images'), Path(tmp.name, 'labels')
+        >>> header = np.array([2051, 2, 28, 28], '>i4').tobytes()
+        >>> _ = images.write_bytes(header + np.zeros((2, 28, 28), 'uint8').tobytes())
+        >>> _ = labels.write_bytes(np.array([2049, 2], '>i4').tobytes() + bytes([5, 0]))
+        >>> ds = FashionMNIST(image_path=str(images), label_path=str(labels), backend='cv2')
+        >>> image, label = ds[0]
+        >>> len(ds), image.shape, image.dtype, label
+        (2, (28, 28), dtype('float32'), array([5]))
+        >>> tmp.cleanup()
+    """
 
     NAME = "fashion-mnist"
     URL_PREFIX = "https://dataset.bj.bcebos.com/fashion_mnist/"

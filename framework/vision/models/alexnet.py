@@ -59,15 +59,27 @@ class ConvPoolLayer(nn.Layer):
 
 
 class AlexNet(nn.Layer):
-    """AlexNet (Krizhevsky et al., 2012), in Paddle's single-tower form: five convolutions and,
+    """AlexNet, as `paddle.vision.models.AlexNet`.
+
+    AlexNet (Krizhevsky et al., 2012), in Paddle's single-tower form: five convolutions and,
     when `num_classes > 0`, three fully connected layers with dropout.
 
     Input: float32 [N, 3, H, W]; the classifier flattens a 256x6x6 map, so H, W in 223..254
     (224 in Paddle's examples). Output: [N, num_classes] logits, or the [N, 256, h, w] feature
     map when `num_classes <= 0`.
 
-        model = framework.vision.models.AlexNet(num_classes=10)
-        logits = model(framework.randn([1, 3, 224, 224]))   # [1, 10]
+    Args:
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+
+    Returns:
+        AlexNet: logits `[N, num_classes]` for float32 `[N, 3, 224, 224]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.AlexNet(num_classes=10)
+        >>> model(paddle.ones([1, 3, 224, 224])).shape
+        paddle.Size([1, 10])
     """
 
     def __init__(self, num_classes: int = 1000) -> None:
@@ -100,9 +112,23 @@ class AlexNet(nn.Layer):
 
 
 def alexnet(pretrained: bool = False, **kwargs: Any) -> AlexNet:
-    """AlexNet; `pretrained=True` loads "alexnet" from the local weight store.
+    """AlexNet, as `paddle.vision.models.alexnet`.
 
-    model = framework.vision.models.alexnet(num_classes=10)
+    AlexNet; `pretrained=True` loads "alexnet" from the local weight store.
+
+    Args:
+        pretrained (bool, optional): load `alexnet` from the local weight store (never downloaded; a
+            missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `AlexNet`, e.g. `num_classes=10`.
+
+    Returns:
+        AlexNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.alexnet(num_classes=10)
+        >>> model(paddle.ones([1, 3, 224, 224])).shape
+        paddle.Size([1, 10])
     """
     model = AlexNet(**kwargs)
     return load_pretrained(model, "alexnet") if pretrained else model

@@ -142,7 +142,9 @@ class ConvBNLayer(nn.Layer):
 
 
 class DenseNet(nn.Layer):
-    """DenseNet (Huang et al., 2017): dense blocks whose layers each see every earlier layer's
+    """DenseNet, as `paddle.vision.models.DenseNet`.
+
+    DenseNet (Huang et al., 2017): dense blocks whose layers each see every earlier layer's
     features, joined by transitions that halve channels and resolution.
 
     Args:
@@ -156,8 +158,22 @@ class DenseNet(nn.Layer):
     Input: float32 [N, 3, H, W] with H, W >= 32. Output: [N, num_classes] logits, or the
     features ([N, C, 1, 1] pooled, [N, C, H/32, W/32] without pooling) when num_classes <= 0.
 
-        model = framework.vision.models.DenseNet(layers=121, num_classes=10)
-        logits = model(framework.randn([1, 3, 64, 64]))   # [1, 10]
+    Args:
+        layers (int, optional): 121, 161, 169, 201 or 264. Default: 121.
+        bn_size (int, optional): the bottleneck's width factor. Default: 4.
+        dropout (float, optional): dropout before the classifier. Default: 0.0.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        DenseNet: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.DenseNet(layers=121, num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
     """
 
     def __init__(
@@ -222,28 +238,86 @@ def _densenet(layers: int, pretrained: bool, **kwargs: Any) -> DenseNet:
 
 
 def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-121 (8.0M parameters with 1000 classes).
+    """DenseNet-121, as `paddle.vision.models.densenet121`.
 
-    model = framework.vision.models.densenet121(num_classes=10)
+    DenseNet-121 (8.0M parameters with 1000 classes).
+
+    Args:
+        pretrained (bool, optional): load `densenet121` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `DenseNet`, e.g. `num_classes=10`.
+
+    Returns:
+        DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.densenet121(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
     """
     return _densenet(121, pretrained, **kwargs)
 
 
 def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-161. `model = framework.vision.models.densenet161(num_classes=10)`"""
+    """DenseNet-161, as `paddle.vision.models.densenet161`.
+
+    DenseNet-161. `model = framework.vision.models.densenet161(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `densenet161` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `DenseNet`, e.g. `num_classes=10`.
+
+    Returns:
+        DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _densenet(161, pretrained, **kwargs)
 
 
 def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-169. `model = framework.vision.models.densenet169(num_classes=10)`"""
+    """DenseNet-169, as `paddle.vision.models.densenet169`.
+
+    DenseNet-169. `model = framework.vision.models.densenet169(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `densenet169` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `DenseNet`, e.g. `num_classes=10`.
+
+    Returns:
+        DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _densenet(169, pretrained, **kwargs)
 
 
 def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-201. `model = framework.vision.models.densenet201(num_classes=10)`"""
+    """DenseNet-201, as `paddle.vision.models.densenet201`.
+
+    DenseNet-201. `model = framework.vision.models.densenet201(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `densenet201` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `DenseNet`, e.g. `num_classes=10`.
+
+    Returns:
+        DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _densenet(201, pretrained, **kwargs)
 
 
 def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
-    """DenseNet-264. `model = framework.vision.models.densenet264(num_classes=10)`"""
+    """DenseNet-264, as `paddle.vision.models.densenet264`.
+
+    DenseNet-264. `model = framework.vision.models.densenet264(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `densenet264` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `DenseNet`, e.g. `num_classes=10`.
+
+    Returns:
+        DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _densenet(264, pretrained, **kwargs)

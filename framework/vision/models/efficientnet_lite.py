@@ -122,10 +122,12 @@ class EfficientNetLite(nn.Layer):
     Shapes: input float32 `[N, 3, H, W]` (designed for 224 at Lite0); output `[N, num_classes]`,
     `[N, 1280, 1, 1]` without a classifier, `[N, 1280, H/32, W/32]` without pooling.
 
-    Example:
-        >>> model = EfficientNetLite()
-        >>> model(framework.randn([1, 3, 224, 224])).shape
-        [1, 1000]
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.models import EfficientNetLite
+        >>> model = EfficientNetLite(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
     """
 
     def __init__(
@@ -206,10 +208,11 @@ def efficientnet_lite0(pretrained: bool = False, **kwargs: Any) -> EfficientNetL
     (`python -m framework.vision.models.install_weights` puts them there); `kwargs` go to
     `EfficientNetLite` (`num_classes`, `with_pool`, `dropout`, `drop_connect_rate`).
 
-    Example:
+    Examples:
+        >>> import framework as paddle
         >>> model = efficientnet_lite0(num_classes=10)
-        >>> model(framework.randn([2, 3, 224, 224])).shape
-        [2, 10]
+        >>> model(paddle.ones([2, 3, 64, 64])).shape
+        paddle.Size([2, 10])
     """
     return _efficientnet_lite("efficientnet_lite0", pretrained, **kwargs)
 
@@ -219,9 +222,10 @@ def efficientnet_lite1(pretrained: bool = False, **kwargs: Any) -> EfficientNetL
 
     Arguments and `pretrained=True` as for `efficientnet_lite0`.
 
-    Example:
-        >>> efficientnet_lite1()(framework.randn([1, 3, 240, 240])).shape
-        [1, 1000]
+    Examples:
+        >>> import framework as paddle
+        >>> efficientnet_lite1(num_classes=10)(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
     """
     return _efficientnet_lite("efficientnet_lite1", pretrained, **kwargs)
 
@@ -232,8 +236,9 @@ def efficientnet_lite2(pretrained: bool = False, **kwargs: Any) -> EfficientNetL
 
     Arguments and `pretrained=True` as for `efficientnet_lite0`.
 
-    Example:
-        >>> efficientnet_lite2()(framework.randn([1, 3, 260, 260])).shape
-        [1, 1000]
+    Examples:
+        >>> import framework as paddle
+        >>> efficientnet_lite2(num_classes=10)(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
     """
     return _efficientnet_lite("efficientnet_lite2", pretrained, **kwargs)

@@ -86,7 +86,9 @@ class Inception(nn.Layer):
 
 
 class GoogLeNet(nn.Layer):
-    """GoogLeNet (Szegedy et al., 2014) with its two auxiliary classifiers, as Paddle builds it.
+    """GoogLeNet, as `paddle.vision.models.GoogLeNet`.
+
+    GoogLeNet (Szegedy et al., 2014) with its two auxiliary classifiers, as Paddle builds it.
 
     Input: float32 [N, 3, H, W]. `forward` returns `(out, out1, out2)` in train and eval mode
     alike: the main logits and the auxiliary heads' logits (taken after inception 4a and 4d),
@@ -94,8 +96,20 @@ class GoogLeNet(nn.Layer):
     189..236 (224 in Paddle's examples). With `num_classes <= 0` the three are the pooled (or,
     with `with_pool=False`, unpooled) feature maps of inception 5b, 4a and 4d.
 
-        model = framework.vision.models.GoogLeNet(num_classes=10)
-        out, aux1, aux2 = model(framework.randn([1, 3, 224, 224]))   # each [1, 10]
+    Args:
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        GoogLeNet: `(out, out1, out2)`, the main and the two auxiliary logits, each `[N,
+        num_classes]`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.GoogLeNet(num_classes=10)
+        >>> [y.shape for y in model(paddle.ones([1, 3, 224, 224]))]
+        [paddle.Size([1, 10]), paddle.Size([1, 10]), paddle.Size([1, 10])]
     """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -145,9 +159,23 @@ class GoogLeNet(nn.Layer):
 
 
 def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
-    """GoogLeNet; `pretrained=True` loads "googlenet" from the local weight store.
+    """GoogLeNet, as `paddle.vision.models.googlenet`.
 
-    model = framework.vision.models.googlenet(num_classes=10)
+    GoogLeNet; `pretrained=True` loads "googlenet" from the local weight store.
+
+    Args:
+        pretrained (bool, optional): load `googlenet` from the local weight store (never downloaded;
+            a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `GoogLeNet`, e.g. `num_classes=10`.
+
+    Returns:
+        GoogLeNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.googlenet(num_classes=10)
+        >>> len(model(paddle.ones([1, 3, 224, 224])))
+        3
     """
     model = GoogLeNet(**kwargs)
     return load_pretrained(model, "googlenet") if pretrained else model

@@ -156,7 +156,9 @@ class InceptionE(nn.Layer):
 
 
 class InceptionV3(nn.Layer):
-    """Inception v3 (Szegedy et al., 2015) without the auxiliary head, as Paddle builds it:
+    """Inception v3, as `paddle.vision.models.InceptionV3`.
+
+    Inception v3 (Szegedy et al., 2015) without the auxiliary head, as Paddle builds it:
     a stem, then 3 InceptionA, 1 B, 4 C, 1 D and 2 E blocks (`inception_block_list`).
 
     Input: float32 [N, 3, H, W] with H, W >= 75. Output: [N, num_classes] logits, or the
@@ -164,8 +166,19 @@ class InceptionV3(nn.Layer):
     reshapes to [-1, 2048], so with `with_pool=False` it needs an 8x8-to-1x1 map (H = W = 75..106
     gives 1x1).
 
-        model = framework.vision.models.InceptionV3(num_classes=10)
-        logits = model(framework.randn([1, 3, 299, 299]))   # [1, 10]
+    Args:
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        InceptionV3: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images (H, W at least 75).
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.InceptionV3(num_classes=10)
+        >>> model(paddle.ones([1, 3, 96, 96])).shape
+        paddle.Size([1, 10])
     """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -213,9 +226,23 @@ class InceptionV3(nn.Layer):
 
 
 def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
-    """Inception v3; `pretrained=True` loads "inception_v3" from the local weight store.
+    """Inception v3, as `paddle.vision.models.inception_v3`.
 
-    model = framework.vision.models.inception_v3(num_classes=10)
+    Inception v3; `pretrained=True` loads "inception_v3" from the local weight store.
+
+    Args:
+        pretrained (bool, optional): load `inception_v3` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `InceptionV3`, e.g. `num_classes=10`.
+
+    Returns:
+        InceptionV3: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.inception_v3(num_classes=10)
+        >>> model(paddle.ones([1, 3, 96, 96])).shape
+        paddle.Size([1, 10])
     """
     model = InceptionV3(**kwargs)
     return load_pretrained(model, "inception_v3") if pretrained else model

@@ -8,10 +8,23 @@ from framework.core.tensor import Tensor
 
 
 class LeNet(nn.Layer):
-    """Two conv/pool stages and three linear layers; 61,610 parameters for 10 classes.
+    """LeNet-5, as `paddle.vision.models.LeNet`.
 
-    model = LeNet(num_classes=10)
-    logits = model(framework.randn([8, 1, 28, 28]))   # [8, 10]
+    Two conv/pool stages and three linear layers; 61,610 parameters for 10 classes.
+
+    Args:
+        num_classes (int, optional): the classifier's outputs. Default: 10.
+
+    Returns:
+        LeNet: logits `[N, num_classes]` for float32 `[N, 1, 28, 28]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.LeNet(num_classes=10)
+        >>> model(paddle.ones([8, 1, 28, 28])).shape
+        paddle.Size([8, 10])
+        >>> sum(int(p.numel()) for p in model.parameters())
+        61610
     """
 
     def __init__(self, num_classes: int = 10) -> None:

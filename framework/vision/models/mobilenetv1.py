@@ -52,6 +52,24 @@ class DepthwiseSeparable(nn.Layer):
 
 
 class MobileNetV1(nn.Layer):
+    """MobileNet v1, as `paddle.vision.models.MobileNetV1`.
+
+    Args:
+        scale (float, optional): the width multiplier. Default: 1.0.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        MobileNetV1: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.MobileNetV1(scale=0.25, num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
+
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
         self.scale = scale
@@ -82,5 +100,22 @@ class MobileNetV1(nn.Layer):
 
 
 def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV1:
+    """MobileNet v1, as `paddle.vision.models.mobilenet_v1`.
+
+    Args:
+        pretrained (bool, optional): load `mobilenet_v1` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        scale (float, optional): the width multiplier. Default: 1.0.
+        **kwargs: passed to `MobileNetV1`, e.g. `num_classes=10`.
+
+    Returns:
+        MobileNetV1: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.mobilenet_v1(scale=0.5, num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
     model = MobileNetV1(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenetv1_{scale}") if pretrained else model

@@ -222,22 +222,92 @@ _LARGE = [
 
 
 class MobileNetV3Small(MobileNetV3):
+    """MobileNet v3 small, as `paddle.vision.models.MobileNetV3Small`.
+
+    Args:
+        scale (float, optional): the width multiplier. Default: 1.0.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        MobileNetV3Small: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.MobileNetV3Small(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
+
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         config = [InvertedResidualConfig(*row, scale) for row in _SMALL]
         super().__init__(config, make_divisible(1024 * scale, 8), scale, num_classes, with_pool)
 
 
 class MobileNetV3Large(MobileNetV3):
+    """MobileNet v3 large, as `paddle.vision.models.MobileNetV3Large`.
+
+    Args:
+        scale (float, optional): the width multiplier. Default: 1.0.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        MobileNetV3Large: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.MobileNetV3Large(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
+
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
         config = [InvertedResidualConfig(*row, scale) for row in _LARGE]
         super().__init__(config, make_divisible(1280 * scale, 8), scale, num_classes, with_pool)
 
 
 def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: Any):
+    """MobileNet v3 small, as `paddle.vision.models.mobilenet_v3_small`.
+
+    Args:
+        pretrained (bool, optional): load `mobilenet_v3_small` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        scale (float, optional): the width multiplier. Default: 1.0.
+        **kwargs: passed to `MobileNetV3Small`, e.g. `num_classes=10`.
+
+    Returns:
+        MobileNetV3Small: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.mobilenet_v3_small(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
     model = MobileNetV3Small(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenet_v3_small_x{scale}") if pretrained else model
 
 
 def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0, **kwargs: Any):
+    """MobileNet v3 large, as `paddle.vision.models.mobilenet_v3_large`.
+
+    Args:
+        pretrained (bool, optional): load `mobilenet_v3_large` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        scale (float, optional): the width multiplier. Default: 1.0.
+        **kwargs: passed to `MobileNetV3Large`, e.g. `num_classes=10`.
+
+    Returns:
+        MobileNetV3Large: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.mobilenet_v3_large(scale=0.5, num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
     model = MobileNetV3Large(scale=scale, **kwargs)
     return load_pretrained(model, f"mobilenet_v3_large_x{scale}") if pretrained else model

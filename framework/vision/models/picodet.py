@@ -141,10 +141,17 @@ class PicoDet(nn.Layer):
     stride-64 level has `ceil(H / 64)` rows), normalised with `mean` and `std` (pixels / 255
     first); it returns a `PicoDetOutput`.
 
-    Example:
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.models import PicoDet
         >>> model = PicoDet(num_classes=3)
-        >>> outputs = model(framework.randn([2, 3, 320, 320]))
-        >>> model.loss(outputs, [{"boxes": boxes, "labels": labels}] * 2)["loss"].backward()
+        >>> outputs = model(paddle.ones([2, 3, 128, 128]))
+        >>> boxes = paddle.to_tensor([[8.0, 8.0, 64.0, 96.0]])  # one [x1, y1, x2, y2] box
+        >>> labels = paddle.to_tensor([1])
+        >>> losses = model.loss(outputs, [{"boxes": boxes, "labels": labels}] * 2)
+        >>> losses["loss"].shape
+        paddle.Size([])
+        >>> losses["loss"].backward()
     """
 
     def __init__(

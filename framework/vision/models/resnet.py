@@ -96,10 +96,28 @@ class BottleneckBlock(nn.Layer):
 
 
 class ResNet(nn.Layer):
-    """ResNet with Paddle's layer names, so Paddle `.pdparams` map one to one.
+    """ResNet with Paddle's layer names, as `paddle.vision.models.ResNet`.
 
-    model = resnet18(num_classes=10)
-    logits = model(framework.randn([2, 3, 224, 224]))   # [2, 10]
+    ResNet with Paddle's layer names, so Paddle `.pdparams` map one to one.
+
+    Args:
+        block (type): `BasicBlock` (ResNet-18/34) or `BottleneckBlock` (50 and deeper).
+        depth (int, optional): 18, 34, 50, 101 or 152. Default: 50.
+        width (int, optional): the bottleneck's base width (ResNeXt / wide variants). Default: 64.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+        groups (int, optional): bottleneck groups (ResNeXt). Default: 1.
+
+    Returns:
+        ResNet: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.models.resnet import BasicBlock, ResNet
+        >>> model = ResNet(BasicBlock, depth=18, num_classes=10)
+        >>> model(paddle.ones([2, 3, 64, 64])).shape
+        paddle.Size([2, 10])
     """
 
     def __init__(
@@ -191,63 +209,214 @@ def _resnet(name: str, block: type, depth: int, pretrained: bool, **kwargs: Any)
 
 
 def resnet18(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNet-18, as `paddle.vision.models.resnet18`.
+
+    Args:
+        pretrained (bool, optional): load `resnet18` from the local weight store (never downloaded;
+            a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnet18(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
     return _resnet("resnet18", BasicBlock, 18, pretrained, **kwargs)
 
 
 def resnet34(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNet-34, as `paddle.vision.models.resnet34`.
+
+    Args:
+        pretrained (bool, optional): load `resnet34` from the local weight store (never downloaded;
+            a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnet34(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _resnet("resnet34", BasicBlock, 34, pretrained, **kwargs)
 
 
 def resnet50(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNet-50, as `paddle.vision.models.resnet50`.
+
+    Args:
+        pretrained (bool, optional): load `resnet50` from the local weight store (never downloaded;
+            a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnet50(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _resnet("resnet50", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNet-101, as `paddle.vision.models.resnet101`.
+
+    Args:
+        pretrained (bool, optional): load `resnet101` from the local weight store (never downloaded;
+            a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _resnet("resnet101", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnet152(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNet-152, as `paddle.vision.models.resnet152`.
+
+    Args:
+        pretrained (bool, optional): load `resnet152` from the local weight store (never downloaded;
+            a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
 
 
 def resnext50_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNeXt-50 with 32 groups of width 4, as `paddle.vision.models.resnext50_32x4d`.
+
+    Args:
+        pretrained (bool, optional): load `resnext50_32x4d` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnext50_32x4d(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     kwargs.update(groups=32, width=4)
     return _resnet("resnext50_32x4d", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNeXt-50 with 64 groups of width 4, as `paddle.vision.models.resnext50_64x4d`.
+
+    Args:
+        pretrained (bool, optional): load `resnext50_64x4d` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(groups=64, width=4)
     return _resnet("resnext50_64x4d", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """ResNeXt-101 with 32 groups of width 4, as `paddle.vision.models.resnext101_32x4d`.
+
+    Args:
+        pretrained (bool, optional): load `resnext101_32x4d` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(groups=32, width=4)
     return _resnet("resnext101_32x4d", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-101 with 64 groups of width 4. `model = resnext101_64x4d(num_classes=10)`"""
+    """ResNeXt-101 with 64 groups of width 4. `model = resnext101_64x4d(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `resnext101_64x4d` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(groups=64, width=4)
     return _resnet("resnext101_64x4d", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-152 with 32 groups of width 4. `model = resnext152_32x4d(num_classes=10)`"""
+    """ResNeXt-152 with 32 groups of width 4. `model = resnext152_32x4d(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `resnext152_32x4d` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(groups=32, width=4)
     return _resnet("resnext152_32x4d", BottleneckBlock, 152, pretrained, **kwargs)
 
 
 def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-152 with 64 groups of width 4. `model = resnext152_64x4d(num_classes=10)`"""
+    """ResNeXt-152 with 64 groups of width 4. `model = resnext152_64x4d(num_classes=10)`
+
+    Args:
+        pretrained (bool, optional): load `resnext152_64x4d` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(groups=64, width=4)
     return _resnet("resnext152_64x4d", BottleneckBlock, 152, pretrained, **kwargs)
 
 
 def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """Wide ResNet-50-2 (bottlenecks twice as wide), as `paddle.vision.models.wide_resnet50_2`.
+
+    Args:
+        pretrained (bool, optional): load `wide_resnet50_2` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(width=128)
     return _resnet("wide_resnet50_2", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def wide_resnet101_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
+    """Wide ResNet-101-2 (bottlenecks twice as wide), as `paddle.vision.models.wide_resnet101_2`.
+
+    Args:
+        pretrained (bool, optional): load `wide_resnet101_2` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ResNet`, e.g. `num_classes=10`.
+
+    Returns:
+        ResNet: the network, its input `[N, 3, H, W]` float32 images.
+    """
     kwargs.update(width=128)
     return _resnet("wide_resnet101_2", BottleneckBlock, 101, pretrained, **kwargs)

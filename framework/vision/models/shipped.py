@@ -119,7 +119,17 @@ class ShippedManifest:
 
 @cache
 def shipped_manifests() -> dict[str, ShippedManifest]:
-    """Every committed manifest, by store name."""
+    """Every committed manifest, by store name.
+
+    Returns:
+        dict: store name to its `ShippedManifest` (source, sha256, size).
+
+    Examples:
+        >>> from framework.vision.models import shipped_manifests
+        >>> manifests = shipped_manifests()
+        >>> all(isinstance(name, str) for name in manifests)
+        True
+    """
     manifests = {}
     for path in sorted(MANIFESTS_DIR.glob("*.json")):
         if path.name == CLASSES_FILE:
@@ -132,7 +142,17 @@ def shipped_manifests() -> dict[str, ShippedManifest]:
 @cache
 def imagenet_classes() -> tuple[str, ...]:
     """The 1,000 ImageNet-1k class names in index order (`manifests/imagenet_classes.json`
-    says where they come from)."""
+    says where they come from).
+
+    Returns:
+        tuple: 1,000 class names (str), index i naming logit i.
+
+    Examples:
+        >>> from framework.vision.models import imagenet_classes
+        >>> classes = imagenet_classes()
+        >>> len(classes), classes[0]
+        (1000, 'tench')
+    """
     document = json.loads((MANIFESTS_DIR / CLASSES_FILE).read_text(encoding="utf-8"))
     return tuple(document["names"])
 

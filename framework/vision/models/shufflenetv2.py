@@ -77,6 +77,25 @@ class InvertedResidualDS(nn.Layer):
 
 
 class ShuffleNetV2(nn.Layer):
+    """ShuffleNet v2, as `paddle.vision.models.ShuffleNetV2`.
+
+    Args:
+        scale (float, optional): the width multiplier. Default: 1.0.
+        act (str, optional): 'relu' or 'swish'. Default: 'relu'.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        ShuffleNetV2: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.ShuffleNetV2(scale=0.5, num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
+
     def __init__(
         self,
         scale: float = 1.0,
@@ -132,29 +151,141 @@ def _shufflenet(name: str, scale: float, pretrained: bool, **kwargs: Any) -> Shu
 
 
 def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (0.25), as `paddle.vision.models.shufflenet_v2_x0_25`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_x0_25` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_x0_25(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _shufflenet("shufflenet_v2_x0_25", 0.25, pretrained, **kwargs)
 
 
 def shufflenet_v2_x0_33(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (0.33), as `paddle.vision.models.shufflenet_v2_x0_33`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_x0_33` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_x0_33(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _shufflenet("shufflenet_v2_x0_33", 0.33, pretrained, **kwargs)
 
 
 def shufflenet_v2_x0_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (0.5), as `paddle.vision.models.shufflenet_v2_x0_5`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_x0_5` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_x0_5(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _shufflenet("shufflenet_v2_x0_5", 0.5, pretrained, **kwargs)
 
 
 def shufflenet_v2_x1_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (1.0), as `paddle.vision.models.shufflenet_v2_x1_0`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_x1_0` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_x1_0(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _shufflenet("shufflenet_v2_x1_0", 1.0, pretrained, **kwargs)
 
 
 def shufflenet_v2_x1_5(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (1.5), as `paddle.vision.models.shufflenet_v2_x1_5`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_x1_5` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_x1_5(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _shufflenet("shufflenet_v2_x1_5", 1.5, pretrained, **kwargs)
 
 
 def shufflenet_v2_x2_0(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (2.0), as `paddle.vision.models.shufflenet_v2_x2_0`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_x2_0` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_x2_0(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     return _shufflenet("shufflenet_v2_x2_0", 2.0, pretrained, **kwargs)
 
 
 def shufflenet_v2_swish(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
+    """ShuffleNet v2 (1.0, swish), as `paddle.vision.models.shufflenet_v2_swish`.
+
+    Args:
+        pretrained (bool, optional): load `shufflenet_v2_swish` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `ShuffleNetV2`, e.g. `num_classes=10`.
+
+    Returns:
+        ShuffleNetV2: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.shufflenet_v2_swish(num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
+    """
     kwargs["act"] = "swish"
     return _shufflenet("shufflenet_v2_swish", 1.0, pretrained, **kwargs)

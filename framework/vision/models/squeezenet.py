@@ -47,6 +47,24 @@ class MakeFire(nn.Layer):
 
 
 class SqueezeNet(nn.Layer):
+    """SqueezeNet, as `paddle.vision.models.SqueezeNet`.
+
+    Args:
+        version (str): '1.0' or '1.1'.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        SqueezeNet: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.SqueezeNet('1.1', num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
+
     def __init__(self, version: str, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
         if version not in POOL_AFTER:
@@ -84,10 +102,42 @@ class SqueezeNet(nn.Layer):
 
 
 def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
+    """SqueezeNet 1.0, as `paddle.vision.models.squeezenet1_0`.
+
+    Args:
+        pretrained (bool, optional): load `squeezenet1_0` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `SqueezeNet`, e.g. `num_classes=10`.
+
+    Returns:
+        SqueezeNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.squeezenet1_0(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
     model = SqueezeNet("1.0", **kwargs)
     return load_pretrained(model, "squeezenet1_0") if pretrained else model
 
 
 def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
+    """SqueezeNet 1.1, as `paddle.vision.models.squeezenet1_1`.
+
+    Args:
+        pretrained (bool, optional): load `squeezenet1_1` from the local weight store (never
+            downloaded; a missing file is an error that says how to install it). Default: False.
+        **kwargs: passed to `SqueezeNet`, e.g. `num_classes=10`.
+
+    Returns:
+        SqueezeNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.squeezenet1_1(num_classes=10)
+        >>> model(paddle.ones([1, 3, 64, 64])).shape
+        paddle.Size([1, 10])
+    """
     model = SqueezeNet("1.1", **kwargs)
     return load_pretrained(model, "squeezenet1_1") if pretrained else model

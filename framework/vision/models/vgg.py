@@ -19,6 +19,18 @@ CONFIGS: dict[str, list[int | str]] = {
 
 
 class VGG(nn.Layer):
+    """VGG, as `paddle.vision.models.VGG`.
+
+    Args:
+        features (Layer): the convolutional part, ending with 512 channels.
+        num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
+            Default: 1000.
+        with_pool (bool, optional): end with global average pooling. Default: True.
+
+    Returns:
+        VGG: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+    """
+
     def __init__(self, features: nn.Layer, num_classes: int = 1000, with_pool: bool = True) -> None:
         super().__init__()
         self.features = features
@@ -69,16 +81,60 @@ def _vgg(name: str, config: str, batch_norm: bool, pretrained: bool, **kwargs: A
 
 
 def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    """VGG-11, as `paddle.vision.models.vgg11`.
+
+    Args:
+        pretrained (bool, optional): load `vgg11` from the local weight store (never downloaded; a
+            missing file is an error that says how to install it). Default: False.
+        batch_norm (bool, optional): a BatchNorm after each convolution. Default: False.
+        **kwargs: passed to `VGG`, e.g. `num_classes=10`.
+
+    Returns:
+        VGG: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _vgg("vgg11", "A", batch_norm, pretrained, **kwargs)
 
 
 def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    """VGG-13, as `paddle.vision.models.vgg13`.
+
+    Args:
+        pretrained (bool, optional): load `vgg13` from the local weight store (never downloaded; a
+            missing file is an error that says how to install it). Default: False.
+        batch_norm (bool, optional): a BatchNorm after each convolution. Default: False.
+        **kwargs: passed to `VGG`, e.g. `num_classes=10`.
+
+    Returns:
+        VGG: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _vgg("vgg13", "B", batch_norm, pretrained, **kwargs)
 
 
 def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    """VGG-16, as `paddle.vision.models.vgg16`.
+
+    Args:
+        pretrained (bool, optional): load `vgg16` from the local weight store (never downloaded; a
+            missing file is an error that says how to install it). Default: False.
+        batch_norm (bool, optional): a BatchNorm after each convolution. Default: False.
+        **kwargs: passed to `VGG`, e.g. `num_classes=10`.
+
+    Returns:
+        VGG: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _vgg("vgg16", "D", batch_norm, pretrained, **kwargs)
 
 
 def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> VGG:
+    """VGG-19, as `paddle.vision.models.vgg19`.
+
+    Args:
+        pretrained (bool, optional): load `vgg19` from the local weight store (never downloaded; a
+            missing file is an error that says how to install it). Default: False.
+        batch_norm (bool, optional): a BatchNorm after each convolution. Default: False.
+        **kwargs: passed to `VGG`, e.g. `num_classes=10`.
+
+    Returns:
+        VGG: the network, its input `[N, 3, H, W]` float32 images.
+    """
     return _vgg("vgg19", "E", batch_norm, pretrained, **kwargs)

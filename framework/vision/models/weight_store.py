@@ -36,7 +36,13 @@ INSTALL_COMMAND = "python -m framework.vision.models.install_weights"
 
 
 class WeightsIntegrityError(ValueError):
-    """A stored weights file that does not match its manifest, or that cannot be read."""
+    """A stored weights file that does not match its manifest, or that cannot be read.
+
+    Examples:
+        >>> from framework.vision.models import WeightsIntegrityError
+        >>> issubclass(WeightsIntegrityError, Exception)
+        True
+    """
 
 
 def weights_dir() -> Path:
@@ -44,6 +50,19 @@ def weights_dir() -> Path:
 
 
 def weights_path(name: str) -> Path:
+    """Where the local store keeps a model's weights.
+
+    Args:
+        name (str): the store name.
+
+    Returns:
+        pathlib.Path: `$FRAMEWORK_HOME/weights/<name>.safetensors`.
+
+    Examples:
+        >>> from framework.vision.models import weights_path
+        >>> weights_path('resnet18').name
+        'resnet18.safetensors'
+    """
     return weights_dir() / f"{name}.safetensors"
 
 

@@ -65,10 +65,16 @@ def box_coder(
         `[N, M, 4]`: the deltas `((tx - px) / pw, (ty - py) / ph, log(tw / pw), log(th / ph))`
         divided by the variances (encode), or the decoded `[x1, y1, x2, y2]` boxes (decode).
 
-    Example:
+    Examples:
+        >>> import numpy as np
+        >>> from framework.vision.ops import box_coder
         >>> priors = np.array([[0.0, 0.0, 4.0, 4.0]], np.float32)
-        >>> deltas = box_coder(priors, [0.1, 0.1, 0.2, 0.2], np.array([[1.0, 1, 5, 5]], np.float32))
-        >>> box_coder(priors, [0.1, 0.1, 0.2, 0.2], deltas, "decode_center_size")  # [[[1,1,5,5]]]
+        >>> target = np.array([[1.0, 1, 5, 5]], np.float32)
+        >>> deltas = box_coder(priors, [0.1, 0.1, 0.2, 0.2], target)
+        >>> print(deltas)
+        [[[2.5 2.5 0.  0. ]]]
+        >>> print(box_coder(priors, [0.1, 0.1, 0.2, 0.2], deltas, "decode_center_size"))
+        [[[1. 1. 5. 5.]]]
     """
     (prior, target), arrays = as_box_tensors(prior_box, target_box)
     variance = _variance(prior_box_var, prior)
@@ -140,7 +146,17 @@ def distance2bbox(
     Returns:
         `[..., 4]` boxes `[x1, y1, x2, y2]`.
 
-    Example:
+    Args:
+        points (Tensor|numpy.ndarray): `[N, 2]` anchor points `(x, y)`; float32 or float64.
+        distance (Tensor|numpy.ndarray): `[N, 4]` distances `(left, top, right, bottom)`.
+        max_shape (list|tuple, optional): `(height, width)` to clip to. Default: None.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, 4]` boxes `[x1, y1, x2, y2]`, the dtype of `distance`.
+
+    Examples:
+        >>> import numpy as np
+        >>> from framework.vision.ops import distance2bbox
         >>> distance2bbox(np.array([[4.0, 4.0]]), np.array([[1.0, 2.0, 3.0, 4.0]]))
         array([[3., 2., 7., 8.]])
     """
@@ -173,7 +189,18 @@ def bbox2distance(
     Returns:
         `[..., 4]` distances `(left, top, right, bottom)`.
 
-    Example:
+    Args:
+        points (Tensor|numpy.ndarray): `[N, 2]` anchor points `(x, y)`; float32 or float64.
+        bbox (Tensor|numpy.ndarray): `[N, 4]` boxes `[x1, y1, x2, y2]`.
+        reg_max (float): the largest distance kept (a little below it).
+        eps (float, optional): how far below `reg_max` distances are clipped. Default: 0.1.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, 4]` distances `(left, top, right, bottom)`, the dtype of `bbox`.
+
+    Examples:
+        >>> import numpy as np
+        >>> from framework.vision.ops import bbox2distance
         >>> bbox2distance(np.array([[4.0, 4.0]]), np.array([[3.0, 2.0, 7.0, 30.0]]), reg_max=7)
         array([[1. , 2. , 3. , 6.9]])
     """

@@ -98,7 +98,13 @@ def aspect_ratio_term(b1: Tensor, b2: Tensor, eps: float = 0.0) -> Tensor:
 def box_area(boxes: BoxesLike) -> BoxesLike:
     """Areas `(x2 - x1) * (y2 - y1)` of `[..., 4]` boxes, shape `[...]`.
 
-    Example:
+    Args:
+        boxes (Tensor|numpy.ndarray): `[..., 4]` boxes `[x1, y1, x2, y2]`; float32 or float64.
+
+    Returns:
+        Tensor|numpy.ndarray: `[...]` areas, the kind and dtype of `boxes`.
+
+    Examples:
         >>> box_area(np.array([[0.0, 0.0, 2.0, 3.0]]))
         array([6.])
     """
@@ -125,7 +131,14 @@ def generalized_box_iou(b1: Tensor, b2: Tensor) -> Tensor:
     """Generalized IoU (Rezatofighi et al., 2019) of every pair, `[N, 4]` × `[M, 4]` ->
     `[N, M]` in [-1, 1]: IoU minus the share of the enclosing box that the union leaves empty.
 
-    Example:
+    Args:
+        boxes1 (Tensor|numpy.ndarray): `[N, 4]` boxes `[x1, y1, x2, y2]`; float32 or float64.
+        boxes2 (Tensor|numpy.ndarray): `[M, 4]` boxes, the dtype of `boxes1`.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, M]`, the inputs' kind and dtype.
+
+    Examples:
         >>> generalized_box_iou(np.array([[0.0, 0, 1, 1]]), np.array([[2.0, 0, 3, 1]]))
         array([[-0.33333333]])
     """
@@ -140,7 +153,15 @@ def distance_box_iou(b1: Tensor, b2: Tensor, eps: float = 1e-7) -> Tensor:
     """Distance IoU (Zheng et al., 2020) of every pair, `[N, 4]` × `[M, 4]` -> `[N, M]`: IoU
     minus the squared center distance over the enclosing box's squared diagonal (+ `eps`).
 
-    Example:
+    Args:
+        boxes1 (Tensor|numpy.ndarray): `[N, 4]` boxes `[x1, y1, x2, y2]`; float32 or float64.
+        boxes2 (Tensor|numpy.ndarray): `[M, 4]` boxes, the dtype of `boxes1`.
+        eps (float, optional): keeps the ratio finite. Default: 1e-07.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, M]`, the inputs' kind and dtype.
+
+    Examples:
         >>> distance_box_iou(np.array([[0.0, 0, 1, 1]]), np.array([[1.0, 0, 2, 1]]))
         array([[-0.2]])
     """
@@ -156,7 +177,15 @@ def complete_box_iou(b1: Tensor, b2: Tensor, eps: float = 1e-7) -> Tensor:
     distance IoU minus `alpha * v`, where `v` compares the aspect ratios and the trade-off
     `alpha = v / (1 - iou + v + eps)` is held constant for gradients (as torchvision does).
 
-    Example:
+    Args:
+        boxes1 (Tensor|numpy.ndarray): `[N, 4]` boxes `[x1, y1, x2, y2]`; float32 or float64.
+        boxes2 (Tensor|numpy.ndarray): `[M, 4]` boxes, the dtype of `boxes1`.
+        eps (float, optional): keeps the ratio finite. Default: 1e-07.
+
+    Returns:
+        Tensor|numpy.ndarray: `[N, M]`, the inputs' kind and dtype.
+
+    Examples:
         >>> complete_box_iou(np.array([[0.0, 0, 2, 1]]), np.array([[0.0, 0, 1, 2]])).round(4)
         array([[0.2371]])
     """

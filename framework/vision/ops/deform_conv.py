@@ -105,12 +105,13 @@ def deform_conv2d(
         `[N, Cout, Ho, Wo]`, `Ho = (H + 2 * padding - dilation * (kh - 1) - 1) // stride + 1`;
         differentiable in every tensor input.
 
-    Example:
-        >>> x = framework.rand([1, 4, 8, 8])
-        >>> offset = framework.rand([1, 2 * 9, 8, 8])
-        >>> weight = framework.rand([6, 4, 3, 3])
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([1, 4, 8, 8])
+        >>> offset = paddle.rand([1, 2 * 9, 8, 8])
+        >>> weight = paddle.rand([6, 4, 3, 3])
         >>> deform_conv2d(x, offset, weight, padding=1).shape
-        [1, 6, 8, 8]
+        paddle.Size([1, 6, 8, 8])
     """
     x, offset, weight = as_tensor(x), as_tensor(offset), as_tensor(weight)
     n, c, h, w = x.shape
@@ -153,10 +154,29 @@ class DeformConv2D(nn.Layer):
     (normal, std `sqrt(2 / (in_channels * kh * kw))`, as Paddle) and bias `[out_channels]`.
     `forward(x, offset, mask=None)`.
 
-    Example:
+    Args:
+        in_channels (int): the input's channels.
+        out_channels (int): the output's channels.
+        kernel_size (int|list|tuple): `(kh, kw)`, or an int for both.
+        stride (int|list|tuple, optional): Default: 1.
+        padding (int|list|tuple, optional): Default: 0.
+        dilation (int|list|tuple, optional): Default: 1.
+        deformable_groups (int, optional): groups of channels sharing one offset field. Default: 1.
+        groups (int, optional): channel groups of the convolution. Default: 1.
+        weight_attr (ParamAttr, optional): the weight's attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): the bias's attribute; False drops it. Default: None.
+
+    Shape:
+        - x: `[N, in_channels, H, W]`; float32 or float64.
+        - offset: `[N, 2 * deformable_groups * kh * kw, H_out, W_out]`, the dtype of `x`.
+        - mask: `[N, deformable_groups * kh * kw, H_out, W_out]`, or None (deformable v1).
+        - output: `[N, out_channels, H_out, W_out]`.
+
+    Examples:
+        >>> import framework as paddle
         >>> layer = DeformConv2D(4, 6, kernel_size=3, padding=1)
-        >>> layer(framework.rand([1, 4, 8, 8]), framework.zeros([1, 18, 8, 8])).shape
-        [1, 6, 8, 8]
+        >>> layer(paddle.rand([1, 4, 8, 8]), paddle.zeros([1, 18, 8, 8])).shape
+        paddle.Size([1, 6, 8, 8])
     """
 
     def __init__(

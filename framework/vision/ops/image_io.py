@@ -28,12 +28,22 @@ def read_file(filename: str | Path, name: str | None = None) -> Tensor:
         filename: path of the file.
 
     Returns:
-        `[size]` uint8 tensor.
+        Tensor: the file's bytes, a 1-D uint8 Tensor of shape `[size]`.
 
-    Example:
-        >>> data = read_file("photo.jpg")
-        >>> data.dtype, data.ndim
-        (framework.uint8, 1)
+    Examples:
+        >>> import framework as paddle
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from PIL import Image
+        >>> from framework.vision.ops import decode_jpeg, read_file
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = str(Path(tmp.name, "photo.jpg"))
+        >>> Image.fromarray(np.zeros((4, 6, 3), "uint8")).save(path)
+        >>> data = read_file(path)
+        >>> data.dtype == paddle.uint8, data.ndim
+        (True, 1)
+        >>> tmp.cleanup()
     """
     data = Path(filename).read_bytes()
     return Tensor._wrap(np.frombuffer(data, dtype=np.uint8).copy())
@@ -52,9 +62,21 @@ def decode_jpeg(
     Returns:
         `[C, H, W]` uint8 tensor, on the device of `x`.
 
-    Example:
-        >>> image = decode_jpeg(read_file("photo.jpg"), mode="rgb")
-        >>> image.shape  # [3, H, W]
+    Examples:
+        >>> import framework as paddle
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> import numpy as np
+        >>> from PIL import Image
+        >>> from framework.vision.ops import decode_jpeg, read_file
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> path = str(Path(tmp.name, "photo.jpg"))
+        >>> Image.fromarray(np.zeros((4, 6, 3), "uint8")).save(path)
+        >>> decode_jpeg(read_file(path), mode="rgb").shape
+        paddle.Size([3, 4, 6])
+        >>> decode_jpeg(read_file(path), mode="gray").shape
+        paddle.Size([1, 4, 6])
+        >>> tmp.cleanup()
     """
     if mode not in _MODES:
         raise ValueError(f"decode_jpeg: mode must be one of {sorted(_MODES)}, got {mode!r}")

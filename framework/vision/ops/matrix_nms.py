@@ -101,11 +101,12 @@ def matrix_nms(
         descending score), `rois_num` `[N]` int32 detections per image, and `index` `[K, 1]`
         int32 positions in the flattened `[N * M]` boxes.
 
-    Example:
-        >>> boxes, scores = framework.rand([1, 10, 4]), framework.rand([1, 3, 10])
+    Examples:
+        >>> import framework as paddle
+        >>> boxes, scores = paddle.rand([1, 10, 4]), paddle.rand([1, 3, 10])
         >>> out, rois_num, index = matrix_nms(boxes, scores, 0.1, 0.1, -1, 5, return_index=True)
         >>> out.shape[1], rois_num.shape
-        (6, [1])
+        (6, paddle.Size([1]))
     """
     b, s = as_tensor(bboxes)._data, as_tensor(scores)._data
     if b.ndim != 3 or b.shape[-1] != 4 or s.ndim != 3 or s.shape[0] != b.shape[0]:

@@ -220,10 +220,17 @@ def multiclass_nms(
         One float32 `[K, 6]` NumPy array per image, rows `[label, score, x1, y1, x2, y2]`,
         grouped by label (ascending), by descending score within a label (Paddle's order).
 
-    Example:
+    Examples:
+        >>> import numpy as np
+        >>> from framework.vision.ops import multiclass_nms
+        >>> boxes = np.array([[[0, 0, 10, 10], [1, 1, 10, 10], [20, 20, 30, 30]]], np.float32)
+        >>> scores = np.array([[[0.9, 0.8, 0.1], [0.1, 0.2, 0.7]]], np.float32)  # 2 classes
         >>> detections = multiclass_nms(boxes, scores, 0.05, 0.6, 1000, 100)
-        >>> first = detections[0]
-        >>> labels, kept_scores, xyxy = first[:, 0], first[:, 1], first[:, 2:]
+        >>> print(detections[0])
+        [[ 0.   0.9  0.   0.  10.  10. ]
+         [ 0.   0.1 20.  20.  30.  30. ]
+         [ 1.   0.7 20.  20.  30.  30. ]
+         [ 1.   0.2  1.   1.  10.  10. ]]
     """
     b, s = _array(boxes), _array(scores)
     if b.ndim != 3 or b.shape[-1] != 4 or s.ndim != 3 or s.shape[0] != b.shape[0]:

@@ -79,11 +79,12 @@ def prior_box(
         `boxes` `[H, W, P, 4]` normalised `[x1, y1, x2, y2]` and `variances` `[H, W, P, 4]`,
         the dtype of `input`.
 
-    Example:
-        >>> feat, img = framework.rand([1, 3, 6, 9]), framework.rand([1, 3, 9, 12])
+    Examples:
+        >>> import framework as paddle
+        >>> feat, img = paddle.rand([1, 3, 6, 9]), paddle.rand([1, 3, 9, 12])
         >>> boxes, var = prior_box(feat, img, [100.0], [200.0], [2.0], flip=True)
         >>> boxes.shape
-        [6, 9, 4, 4]
+        paddle.Size([6, 9, 4, 4])
     """
     data = as_tensor(input)._data
     feat_h, feat_w = data.shape[2:]

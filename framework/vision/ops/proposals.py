@@ -53,10 +53,11 @@ def distribute_fpn_proposals(
         int32, such that `concat(multi_rois)[restore_ind[:, 0]]` is `fpn_rois`; and, with
         `rois_num`, one `[N]` int32 count per level.
 
-    Example:
-        >>> rois = framework.to_tensor([[0.0, 0, 50, 50], [0.0, 0, 400, 400]])
+    Examples:
+        >>> import framework as paddle
+        >>> rois = paddle.to_tensor([[0.0, 0, 50, 50], [0.0, 0, 400, 400]])
         >>> levels, restore, counts = distribute_fpn_proposals(
-        ...     rois, 2, 5, 4, 224, rois_num=framework.to_tensor([2], "int32"))
+        ...     rois, 2, 5, 4, 224, rois_num=paddle.to_tensor([2], "int32"))
         >>> [r.shape[0] for r in levels]
         [1, 0, 1, 0]
     """
@@ -178,9 +179,24 @@ def generate_proposals(
         `rpn_rois` `[R, 4]`, `rpn_roi_probs` `[R, 1]` (by descending score within each image),
         and `rpn_rois_num` `[N]` int32 (or None). An image with no box left gets one zero box.
 
-    Example:
-        >>> rois, probs, num = generate_proposals(scores, deltas, img_size, anchors, variances,
-        ...                                       return_rois_num=True)
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.ops import generate_proposals
+        >>> scores = paddle.to_tensor([[[[0.9, 0.1]]]])  # 1 image, 1 anchor, a 1 x 2 map
+        >>> deltas = paddle.zeros([1, 4, 1, 2])
+        >>> anchors = paddle.to_tensor([[[[0.0, 0, 8, 8]], [[8.0, 0, 16, 8]]]])  # [1, 2, 1, 4]
+        >>> variances = paddle.ones([1, 2, 1, 4])
+        >>> img_size = paddle.to_tensor([[16.0, 16.0]])
+        >>> rois, probs, num = generate_proposals(
+        ...     scores, deltas, img_size, anchors, variances, return_rois_num=True
+        ... )
+        >>> print(rois)
+        Tensor(shape=[2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0. , 0. , 8. , 8. ],
+                [8. , 0. , 16., 8. ]])
+        >>> print(num)
+        Tensor(shape=[1], dtype=int32, place=Place(cpu), stop_gradient=True,
+               [2])
     """
     data = as_tensor(scores)._data
     s = to_numpy(data)

@@ -66,11 +66,12 @@ def roi_align(
     Returns:
         `[K, C, ph, pw]`, the dtype of `x`; differentiable in `x`.
 
-    Example:
-        >>> x = framework.rand([1, 8, 16, 16])
-        >>> boxes = framework.to_tensor([[2.0, 2.0, 10.0, 12.0], [0.0, 4.0, 6.0, 8.0]])
-        >>> roi_align(x, boxes, framework.to_tensor([2], "int32"), output_size=4).shape
-        [2, 8, 4, 4]
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([1, 8, 16, 16])
+        >>> boxes = paddle.to_tensor([[2.0, 2.0, 10.0, 12.0], [0.0, 4.0, 6.0, 8.0]])
+        >>> roi_align(x, boxes, paddle.to_tensor([2], "int32"), output_size=4).shape
+        paddle.Size([2, 8, 4, 4])
     """
     x = as_tensor(x)
     if x.ndim != 4:
@@ -113,9 +114,23 @@ def roi_align(
 class RoIAlign(nn.Layer):
     """`roi_align` as a layer holding `output_size` and `spatial_scale`.
 
-    Example:
+    Args:
+        output_size (int|list|tuple): `(ph, pw)`, or an int for both.
+        spatial_scale (float, optional): box to feature coordinates (1 / stride). Default: 1.0.
+
+    Shape:
+        - x: `[N, C, H, W]` features; float32 or float64.
+        - boxes: `[K, 4]` boxes `[x1, y1, x2, y2]`; boxes_num: `[N]` int32.
+        - output: `[K, C, ph, pw]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.ops import RoIAlign
+        >>> x = paddle.rand([1, 8, 16, 16])
+        >>> boxes, boxes_num = paddle.to_tensor([[2.0, 2, 40, 48]]), paddle.to_tensor([1], "int32")
         >>> layer = RoIAlign(output_size=(4, 3), spatial_scale=0.25)
-        >>> layer(x, boxes, boxes_num).shape  # [K, C, 4, 3]
+        >>> layer(x, boxes, boxes_num).shape
+        paddle.Size([1, 8, 4, 3])
     """
 
     def __init__(self, output_size: int | Sequence[int], spatial_scale: float = 1.0) -> None:

@@ -110,11 +110,12 @@ def roi_pool(
     Returns:
         `[K, C, ph, pw]`, the dtype of `x`; the gradient goes to each bin's maximum.
 
-    Example:
-        >>> x = framework.rand([1, 4, 16, 16])
-        >>> boxes = framework.to_tensor([[2.0, 2.0, 10.0, 12.0]])
-        >>> roi_pool(x, boxes, framework.to_tensor([1], "int32"), output_size=3).shape
-        [1, 4, 3, 3]
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([1, 4, 16, 16])
+        >>> boxes = paddle.to_tensor([[2.0, 2.0, 10.0, 12.0]])
+        >>> roi_pool(x, boxes, paddle.to_tensor([1], "int32"), output_size=3).shape
+        paddle.Size([1, 4, 3, 3])
     """
     x = as_tensor(x)
     n, c, h, w = x.shape
@@ -160,11 +161,12 @@ def psroi_pool(
     Returns:
         `[K, C / (ph * pw), ph, pw]`, the dtype of `x`; differentiable in `x`.
 
-    Example:
-        >>> x = framework.rand([1, 2 * 7 * 7, 16, 16])
-        >>> boxes = framework.to_tensor([[2.0, 2.0, 10.0, 12.0]])
-        >>> psroi_pool(x, boxes, framework.to_tensor([1], "int32"), output_size=7).shape
-        [1, 2, 7, 7]
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([1, 2 * 7 * 7, 16, 16])
+        >>> boxes = paddle.to_tensor([[2.0, 2.0, 10.0, 12.0]])
+        >>> psroi_pool(x, boxes, paddle.to_tensor([1], "int32"), output_size=7).shape
+        paddle.Size([1, 2, 7, 7])
     """
     x = as_tensor(x)
     n, c, h, w = x.shape
@@ -197,8 +199,22 @@ def psroi_pool(
 class RoIPool(nn.Layer):
     """`roi_pool` as a layer holding `output_size` and `spatial_scale`.
 
-    Example:
-        >>> RoIPool(output_size=7, spatial_scale=1 / 16)(x, boxes, boxes_num).shape  # [K, C, 7, 7]
+    Args:
+        output_size (int|list|tuple): `(ph, pw)`, or an int for both.
+        spatial_scale (float, optional): box to feature coordinates (1 / stride). Default: 1.0.
+
+    Shape:
+        - x: `[N, C, H, W]` features; float32 or float64.
+        - boxes: `[K, 4]` boxes `[x1, y1, x2, y2]`; boxes_num: `[N]` int32.
+        - output: `[K, C, ph, pw]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.ops import RoIPool
+        >>> x = paddle.rand([1, 4, 64, 64])
+        >>> boxes, boxes_num = paddle.to_tensor([[0.0, 0, 32, 48]]), paddle.to_tensor([1], "int32")
+        >>> RoIPool(output_size=7, spatial_scale=1 / 16)(x, boxes, boxes_num).shape
+        paddle.Size([1, 4, 7, 7])
     """
 
     def __init__(self, output_size: int | Sequence[int], spatial_scale: float = 1.0) -> None:
@@ -216,8 +232,22 @@ class RoIPool(nn.Layer):
 class PSRoIPool(nn.Layer):
     """`psroi_pool` as a layer holding `output_size` and `spatial_scale`.
 
-    Example:
-        >>> PSRoIPool(output_size=7)(x, boxes, boxes_num).shape  # [K, C / 49, 7, 7]
+    Args:
+        output_size (int|list|tuple): `(ph, pw)`, or an int for both.
+        spatial_scale (float, optional): box to feature coordinates (1 / stride). Default: 1.0.
+
+    Shape:
+        - x: `[N, C, H, W]` features; float32 or float64.
+        - boxes: `[K, 4]` boxes `[x1, y1, x2, y2]`; boxes_num: `[N]` int32.
+        - output: `[K, C / (ph * pw), ph, pw]`, the dtype of `x`.
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.ops import PSRoIPool
+        >>> x = paddle.rand([1, 2 * 7 * 7, 16, 16])
+        >>> boxes, boxes_num = paddle.to_tensor([[2.0, 2, 10, 12]]), paddle.to_tensor([1], "int32")
+        >>> PSRoIPool(output_size=7)(x, boxes, boxes_num).shape
+        paddle.Size([1, 2, 7, 7])
     """
 
     def __init__(self, output_size: int | Sequence[int], spatial_scale: float = 1.0) -> None:

@@ -55,12 +55,13 @@ def yolo_box(
         `boxes` `[N, A * H * W, 4]` `[x1, y1, x2, y2]` and `scores` `[N, A * H * W, class_num]`
         (confidence times `sigmoid(class logit)`), the dtype of `x`, anchor-major.
 
-    Example:
-        >>> x = framework.rand([1, 2 * (5 + 3), 4, 4])
-        >>> img = framework.to_tensor([[128, 128]], "int32")
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([1, 2 * (5 + 3), 4, 4])
+        >>> img = paddle.to_tensor([[128, 128]], "int32")
         >>> boxes, scores = yolo_box(x, img, [10, 13, 16, 30], 3, 0.01, 32)
         >>> boxes.shape, scores.shape
-        ([1, 32, 4], [1, 32, 3])
+        (paddle.Size([1, 32, 4]), paddle.Size([1, 32, 3]))
     """
     v = as_tensor(x)._data
     xp = get_array_module(v)

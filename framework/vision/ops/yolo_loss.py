@@ -119,12 +119,13 @@ def yolo_loss(
     Returns:
         `[N]` loss of each image, the dtype of `x`; differentiable in `x`.
 
-    Example:
-        >>> x = framework.rand([2, 3 * (5 + 4), 8, 8])
-        >>> gt_box = framework.to_tensor([[[0.5, 0.5, 0.2, 0.3]], [[0.3, 0.6, 0.1, 0.1]]])
-        >>> gt_label = framework.to_tensor([[1], [3]], "int32")
+    Examples:
+        >>> import framework as paddle
+        >>> x = paddle.rand([2, 3 * (5 + 4), 8, 8])
+        >>> gt_box = paddle.to_tensor([[[0.5, 0.5, 0.2, 0.3]], [[0.3, 0.6, 0.1, 0.1]]])
+        >>> gt_label = paddle.to_tensor([[1], [3]], "int32")
         >>> yolo_loss(x, gt_box, gt_label, [10, 13, 16, 30, 33, 23], [0, 1, 2], 4, 0.7, 32).shape
-        [2]
+        paddle.Size([2])
     """
     x = as_tensor(x)
     n, c, h, w = x.shape

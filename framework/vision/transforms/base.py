@@ -7,9 +7,25 @@ from typing import Any
 
 
 class Compose:
-    """Apply transforms in order.
+    """Apply transforms in order, as `paddle.vision.transforms.Compose`.
 
-    Compose([Resize(256), CenterCrop(224), ToTensor()])
+    Apply transforms in order.
+
+    Args:
+        transforms (list|tuple): callables applied in order, each to the previous one's result.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The last transform's result.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> pipeline = T.Compose([T.Resize(32), T.CenterCrop(24), T.ToTensor()])
+        >>> pipeline(np.zeros((40, 60, 3), 'uint8')).shape
+        paddle.Size([3, 24, 24])
     """
 
     def __init__(self, transforms: Sequence[Callable[[Any], Any]]) -> None:
@@ -30,17 +46,33 @@ class Compose:
 
 
 class BaseTransform:
-    """Base of the transforms. `keys` names what each positional input is ('image', 'boxes',
-    'mask', 'coords'); a transform applies `_apply_<key>` to each and passes other inputs
-    through. Random parameters are drawn once per call in `_get_params(inputs)`, so every input
-    of one call sees the same draw.
+    """The base of the transforms, as `paddle.vision.transforms.BaseTransform`.
 
-        class RandomInvert(BaseTransform):
-            def _get_params(self, inputs):
-                return framework.core.random.get_rng().random() < 0.5
+    `keys` names what each positional input is ('image', 'boxes', 'mask', 'coords'); a
+    transform applies `_apply_<key>` to each and passes other inputs through. Random
+    parameters are drawn once per call in `_get_params(inputs)`, so every input of one call
+    sees the same draw.
 
-            def _apply_image(self, image):
-                return 255 - np.asarray(image) if self.params else image
+    Args:
+        keys (list|tuple, optional): the kind of each positional input; None is ('image',).
+            Default: None.
+
+    Returns:
+        The transformed input; a tuple when several inputs are given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision.transforms import BaseTransform
+        >>> class RandomInvert(BaseTransform):
+        ...     def _get_params(self, inputs):
+        ...         return paddle.core.random.get_rng().random() < 0.5
+        ...     def _apply_image(self, image):
+        ...         return 255 - np.asarray(image) if self.params else image
+        ...
+        >>> _ = paddle.seed(1)
+        >>> [RandomInvert()(np.zeros((1, 1), 'uint8')).item() for _ in range(4)]
+        [0, 0, 255, 0]
     """
 
     def __init__(self, keys: Sequence[str] | None = None) -> None:

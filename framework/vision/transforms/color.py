@@ -65,28 +65,105 @@ class _RandomFactor(BaseTransform):
 
 
 class BrightnessTransform(_RandomFactor):
-    """Brightness factor drawn from [max(0, 1 - value), 1 + value]."""
+    """Random brightness, as `paddle.vision.transforms.BrightnessTransform`.
+
+    Brightness factor drawn from [max(0, 1 - value), 1 + value].
+
+    Args:
+        value (float|list|tuple): the factor's spread, or its `[low, high]` range.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> T.BrightnessTransform(0.4)(np.full((1, 1, 3), 100, 'uint8'))
+        array([[[100, 100, 100]]], dtype=uint8)
+    """
 
     _name = "brightness"
     _adjust = staticmethod(F.adjust_brightness)
 
 
 class ContrastTransform(_RandomFactor):
-    """Contrast factor drawn from [max(0, 1 - value), 1 + value]."""
+    """Random contrast, as `paddle.vision.transforms.ContrastTransform`.
+
+    Contrast factor drawn from [max(0, 1 - value), 1 + value].
+
+    Args:
+        value (float|list|tuple): the factor's spread, or its `[low, high]` range.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> T.ContrastTransform(0.4)(np.array([[[0, 0, 0], [200, 200, 200]]], 'uint8'))
+        array([[[  0,   0,   0],
+                [200, 200, 200]]], dtype=uint8)
+    """
 
     _name = "contrast"
     _adjust = staticmethod(F.adjust_contrast)
 
 
 class SaturationTransform(_RandomFactor):
-    """Saturation factor drawn from [max(0, 1 - value), 1 + value]."""
+    """Random saturation, as `paddle.vision.transforms.SaturationTransform`.
+
+    Saturation factor drawn from [max(0, 1 - value), 1 + value].
+
+    Args:
+        value (float|list|tuple): the factor's spread, or its `[low, high]` range.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> T.SaturationTransform(0.4)(np.array([[[200, 0, 0]]], 'uint8'))
+        array([[[201,   0,   0]]], dtype=uint8)
+    """
 
     _name = "saturation"
     _adjust = staticmethod(F.adjust_saturation)
 
 
 class HueTransform(_RandomFactor):
-    """Hue shift drawn from [-value, value], value in [0, 0.5]."""
+    """Random hue shift, as `paddle.vision.transforms.HueTransform`.
+
+    Hue shift drawn from [-value, value], value in [0, 0.5].
+
+    Args:
+        value (float|list|tuple): the shift's spread in turns, in [0, 0.5], or its range.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> T.HueTransform(0.2)(np.array([[[255, 0, 0]]], 'uint8'))
+        array([[[255,   6,   0]]], dtype=uint8)
+    """
 
     _name = "hue"
     _center = 0.0
@@ -95,7 +172,31 @@ class HueTransform(_RandomFactor):
 
 
 class ColorJitter(BaseTransform):
-    """Randomly change brightness, contrast, saturation and hue, in a random order."""
+    """Random brightness, contrast, saturation and hue, as `paddle.vision.transforms.ColorJitter`.
+
+    Randomly change brightness, contrast, saturation and hue, in a random order.
+
+    Args:
+        brightness (float|list|tuple, optional): as `BrightnessTransform`. Default: 0.
+        contrast (float|list|tuple, optional): as `ContrastTransform`. Default: 0.
+        saturation (float|list|tuple, optional): as `SaturationTransform`. Default: 0.
+        hue (float|list|tuple, optional): as `HueTransform`. Default: 0.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> jitter = T.ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)
+        >>> jitter(np.full((1, 2, 3), 120, 'uint8'))
+        array([[[85, 85, 85],
+                [85, 85, 85]]], dtype=uint8)
+    """
 
     def __init__(
         self,
@@ -130,7 +231,27 @@ class ColorJitter(BaseTransform):
 
 
 class Grayscale(BaseTransform):
-    """Convert to greyscale with 1 or 3 output channels."""
+    """Convert to greyscale, as `paddle.vision.transforms.Grayscale`.
+
+    Convert to greyscale with 1 or 3 output channels.
+
+    Args:
+        num_output_channels (int, optional): 1, or 3 to repeat the luma. Default: 1.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> T.Grayscale()(np.array([[[255, 0, 0], [0, 255, 0]]], 'uint8'))[..., 0]
+        array([[ 76, 150]], dtype=uint8)
+        >>> T.Grayscale(3)(np.zeros((4, 4, 3), 'uint8')).shape
+        (4, 4, 3)
+    """
 
     def __init__(self, num_output_channels: int = 1, keys: Sequence[str] | None = None):
         super().__init__(keys)

@@ -11,9 +11,25 @@ from framework.vision.transforms.base import BaseTransform
 
 
 class ToTensor(BaseTransform):
-    """HWC image (PIL or uint8 array) -> float32 Tensor in [0, 1], laid out as `data_format`.
+    """An HWC image to a CHW float Tensor, as `paddle.vision.transforms.ToTensor`.
 
-    ToTensor()(Image.new("RGB", (4, 2))).shape   # [3, 2, 4]
+    HWC image (PIL or uint8 array) -> float32 Tensor in [0, 1], laid out as `data_format`.
+
+    Args:
+        data_format (str, optional): 'CHW' or 'HWC'. Default: 'CHW'.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        Tensor: float32 in [0, 1] for uint8 input, laid out as `data_format`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> t = T.ToTensor()(np.full((2, 4, 3), 255, 'uint8'))
+        >>> t.shape, float(t.max())
+        (paddle.Size([3, 2, 4]), 1.0)
     """
 
     def __init__(self, data_format: str = "CHW", keys: Sequence[str] | None = None) -> None:
@@ -25,10 +41,29 @@ class ToTensor(BaseTransform):
 
 
 class Normalize(BaseTransform):
-    """`(img - mean) / std` per channel. `to_rgb` reverses the channel order first (BGR ->
+    """Normalise per channel, as `paddle.vision.transforms.Normalize`.
+
+    `(img - mean) / std` per channel. `to_rgb` reverses the channel order first (BGR ->
     RGB). A number for `mean` or `std` applies to all three channels.
 
-        Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])
+    Args:
+        mean (float|list|tuple, optional): per channel, or one for all. Default: 0.0.
+        std (float|list|tuple, optional): per channel, or one for all. Default: 1.0.
+        data_format (str, optional): 'CHW' or 'HWC'. Default: 'CHW'.
+        to_rgb (bool, optional): reverse the channel order first (BGR to RGB). Default: False.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        float32: a Tensor for a Tensor, else an array.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> norm = T.Normalize(mean=127.5, std=127.5, data_format='HWC')
+        >>> norm(np.array([[[0, 127.5, 255]]], 'float32'))
+        array([[[-1.,  0.,  1.]]], dtype=float32)
     """
 
     def __init__(

@@ -38,7 +38,9 @@ def _fit_dtype(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 class RandomErasing(BaseTransform):
-    """With probability `prob`, set a random rectangle of the image to `value`.
+    """Erase a random rectangle, as `paddle.vision.transforms.RandomErasing`.
+
+    With probability `prob`, set a random rectangle of the image to `value`.
 
     The rectangle covers a fraction of the area drawn from `scale` and has a height / width
     ratio drawn log-uniformly from `ratio`; after 10 draws that do not fit inside the image
@@ -48,8 +50,26 @@ class RandomErasing(BaseTransform):
     Inputs: a CHW Tensor, an HWC array or a PIL image; `inplace` changes a Tensor or array
     itself.
 
-        transform = RandomErasing(prob=1.0, value=0)
-        transform(framework.rand([1, 5, 5]))   # one rectangle of zeros
+    Args:
+        prob (float, optional): the erasing's probability. Default: 0.5.
+        scale (list|tuple, optional): the erased area fraction's range. Default: (0.02, 0.33).
+        ratio (list|tuple, optional): the rectangle's height / width range. Default: (0.3, 3.3).
+        value (float|list|tuple|str, optional): a number, one per channel, or 'random'. Default: 0.
+        inplace (bool, optional): change a Tensor or array in place. Default: False.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> x = T.RandomErasing(prob=1.0, value=0)(paddle.ones([1, 4, 4]))
+        >>> float(x.sum()) < 16
+        True
     """
 
     def __init__(

@@ -26,7 +26,30 @@ def _pair(size: int | Sequence[int]) -> tuple[int, int]:
 
 
 class Resize(BaseTransform):
-    """Resize to `size` (height, width), or an int for the shorter side (aspect ratio kept)."""
+    """Resize an image, as `paddle.vision.transforms.Resize`.
+
+    Resize to `size` (height, width), or an int for the shorter side (aspect ratio kept).
+
+    Args:
+        size (int|list|tuple): `(height, width)`, or an int for the shorter side.
+        interpolation (str, optional): 'nearest', 'bilinear', 'bicubic', 'box', 'area', 'lanczos' or
+            'hamming'. Default: 'bilinear'.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> T.Resize(20)(img).shape
+        (20, 30, 3)
+        >>> T.Resize((16, 16))(img).shape
+        (16, 16, 3)
+    """
 
     def __init__(
         self,
@@ -45,8 +68,31 @@ class Resize(BaseTransform):
 
 
 class RandomResizedCrop(BaseTransform):
-    """Crop a random area fraction `scale` with aspect ratio in `ratio` (drawn log-uniformly),
-    then resize it to `size`. After 10 failed draws it takes a central crop, as Paddle does."""
+    """Crop a random area and resize it, as `paddle.vision.transforms.RandomResizedCrop`.
+
+    Crop a random area fraction `scale` with aspect ratio in `ratio` (drawn log-uniformly),
+    then resize it to `size`. After 10 failed draws it takes a central crop, as Paddle does.
+
+    Args:
+        size (int|list|tuple): the output `(height, width)`, or an int for a square.
+        scale (list|tuple, optional): the area fraction's range. Default: (0.08, 1.0).
+        ratio (list|tuple, optional): the aspect ratio's range. Default: (3/4, 4/3).
+        interpolation (str, optional): as `Resize`. Default: 'bilinear'.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> _ = paddle.seed(1)
+        >>> T.RandomResizedCrop(24)(img).shape
+        (24, 24, 3)
+    """
 
     def __init__(
         self,
@@ -95,7 +141,26 @@ class RandomResizedCrop(BaseTransform):
 
 
 class CenterCrop(BaseTransform):
-    """Crop the centre to `size` (an int for a square)."""
+    """Crop the centre, as `paddle.vision.transforms.CenterCrop`.
+
+    Crop the centre to `size` (an int for a square).
+
+    Args:
+        size (int|list|tuple): `(height, width)`, or an int for a square.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> T.CenterCrop(10)(img).shape
+        (10, 10, 3)
+    """
 
     def __init__(self, size: int | Sequence[int], keys: Sequence[str] | None = None) -> None:
         super().__init__(keys)
@@ -106,8 +171,34 @@ class CenterCrop(BaseTransform):
 
 
 class RandomCrop(BaseTransform):
-    """Crop a random `size` window, after optional `padding`; with `pad_if_needed`, pad an
-    image smaller than `size` first (with `fill` / `padding_mode`, as in `Pad`)."""
+    """Crop a random window, as `paddle.vision.transforms.RandomCrop`.
+
+    Crop a random `size` window, after optional `padding`; with `pad_if_needed`, pad an
+    image smaller than `size` first (with `fill` / `padding_mode`, as in `Pad`).
+
+    Args:
+        size (int|list|tuple): `(height, width)`, or an int for a square.
+        padding (int|list|tuple, optional): padding added first, as `Pad`. Default: None.
+        pad_if_needed (bool, optional): pad an image smaller than `size`. Default: False.
+        fill (int|list|tuple, optional): as `Pad`. Default: 0.
+        padding_mode (str, optional): as `Pad`. Default: 'constant'.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> _ = paddle.seed(1)
+        >>> T.RandomCrop(32)(img).shape
+        (32, 32, 3)
+        >>> T.RandomCrop(48, pad_if_needed=True)(img).shape
+        (48, 48, 3)
+    """
 
     def __init__(
         self,
@@ -162,7 +253,27 @@ class RandomCrop(BaseTransform):
 
 
 class RandomHorizontalFlip(BaseTransform):
-    """Mirror left-right with probability `prob`."""
+    """Mirror left-right at random, as `paddle.vision.transforms.RandomHorizontalFlip`.
+
+    Mirror left-right with probability `prob`.
+
+    Args:
+        prob (float, optional): the flip's probability. Default: 0.5.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.arange(12, dtype='uint8').reshape(2, 2, 3)  # HWC
+        >>> T.RandomHorizontalFlip(prob=1.0)(img)[..., 0]
+        array([[3, 0],
+               [9, 6]], dtype=uint8)
+    """
 
     def __init__(self, prob: float = 0.5, keys: Sequence[str] | None = None) -> None:
         super().__init__(keys)
@@ -178,14 +289,60 @@ class RandomHorizontalFlip(BaseTransform):
 
 
 class RandomVerticalFlip(RandomHorizontalFlip):
-    """Mirror top-bottom with probability `prob`."""
+    """Mirror top-bottom at random, as `paddle.vision.transforms.RandomVerticalFlip`.
+
+    Mirror top-bottom with probability `prob`.
+
+    Args:
+        prob (float, optional): the flip's probability. Default: 0.5.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.arange(12, dtype='uint8').reshape(2, 2, 3)  # HWC
+        >>> T.RandomVerticalFlip(prob=1.0)(img)[..., 0]
+        array([[6, 9],
+               [0, 3]], dtype=uint8)
+    """
 
     def _apply_image(self, img: Any) -> Any:
         return F.vflip(img) if self.params else img
 
 
 class RandomRotation(BaseTransform):
-    """Rotate by an angle drawn uniformly from (-degrees, degrees) or the given range."""
+    """Rotate by a random angle, as `paddle.vision.transforms.RandomRotation`.
+
+    Rotate by an angle drawn uniformly from (-degrees, degrees) or the given range.
+
+    Args:
+        degrees (float|list|tuple): a number n for (-n, n), or the range.
+        interpolation (str, optional): 'nearest', 'bilinear' or 'bicubic'. Default: 'nearest'.
+        expand (bool, optional): grow the canvas to hold the whole result. Default: False.
+        center (list|tuple, optional): the centre `(x, y)`; None is the middle. Default: None.
+        fill (int|list|tuple, optional): the value of uncovered pixels. Default: 0.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> _ = paddle.seed(1)
+        >>> T.RandomRotation(30)(img).shape
+        (40, 60, 3)
+        >>> T.RandomRotation((90, 90), expand=True)(img).shape
+        (60, 40, 3)
+    """
 
     def __init__(
         self,
@@ -217,7 +374,34 @@ class RandomRotation(BaseTransform):
 
 
 class Pad(BaseTransform):
-    """Pad the borders (see `functional.pad`)."""
+    """Pad the borders, as `paddle.vision.transforms.Pad`.
+
+    Pad the borders (see `functional.pad`).
+
+    Args:
+        padding (int|list|tuple): one int, (left/right, top/bottom) or (left, top, right, bottom).
+        fill (int|list|tuple, optional): the constant, per channel or for all. Default: 0.
+        padding_mode (str, optional): 'constant', 'edge', 'reflect' or 'symmetric'. Default:
+            'constant'.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> T.Pad(2)(img).shape
+        (44, 64, 3)
+        >>> small = np.arange(4, dtype='uint8').reshape(2, 2, 1)
+        >>> T.Pad((1, 0, 0, 1), padding_mode='edge')(small)[..., 0]
+        array([[0, 0, 1],
+               [2, 2, 3],
+               [2, 2, 3]], dtype=uint8)
+    """
 
     def __init__(
         self,
@@ -243,7 +427,26 @@ class Pad(BaseTransform):
 
 
 class Transpose(BaseTransform):
-    """Permute the axes of an image (default HWC -> CHW); a PIL image becomes an array."""
+    """Permute an image's axes, as `paddle.vision.transforms.Transpose`.
+
+    Permute the axes of an image (default HWC -> CHW); a PIL image becomes an array.
+
+    Args:
+        order (list|tuple, optional): the new axis order. Default: (2, 0, 1).
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        numpy.ndarray: the image with its axes permuted (a PIL image becomes an array).
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> T.Transpose()(img).shape
+        (3, 40, 60)
+    """
 
     def __init__(self, order: Sequence[int] = (2, 0, 1), keys: Sequence[str] | None = None):
         super().__init__(keys)

@@ -43,7 +43,9 @@ def _check_interpolation(interpolation: str) -> str:
 
 
 class RandomAffine(BaseTransform):
-    """Rotate, translate, scale and shear by random amounts (see `functional.affine`).
+    """A random affine warp, as `paddle.vision.transforms.RandomAffine`.
+
+    Rotate, translate, scale and shear by random amounts (see `functional.affine`).
 
     `degrees`: rotation range, clockwise (a number n means (-n, n)). `translate` = (a, b):
     shifts drawn from (-a * width, a * width) and (-b * height, b * height), truncated to
@@ -52,9 +54,29 @@ class RandomAffine(BaseTransform):
     ranges. None means no such change. `center` is the rotation centre (x, y), default the
     middle. PIL images, HWC arrays and CHW Tensors keep their size and kind.
 
-        transform = RandomAffine([-90, 90], translate=[0.2, 0.2], scale=[0.5, 0.5],
-                                 shear=[-10, 10])
-        transform(np.zeros((256, 300, 3), np.uint8)).shape   # (256, 300, 3)
+    Args:
+        degrees (float|list|tuple): the rotation's range, clockwise; a number n is (-n, n).
+        translate (list|tuple, optional): `(a, b)` fractions of width and height. Default: None.
+        scale (list|tuple, optional): the scale factor's `(low, high)`. Default: None.
+        shear (float|list|tuple, optional): x-shear range, or four values for x and y. Default:
+            None.
+        interpolation (str, optional): 'nearest', 'bilinear' or 'bicubic'. Default: 'nearest'.
+        fill (int|list|tuple, optional): the value of uncovered pixels. Default: 0.
+        center (list|tuple, optional): the centre `(x, y)`; None is the middle. Default: None.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> img = np.zeros((40, 60, 3), 'uint8')
+        >>> _ = paddle.seed(1)
+        >>> T.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1))(img).shape
+        (40, 60, 3)
     """
 
     def __init__(
@@ -116,12 +138,31 @@ class RandomAffine(BaseTransform):
 
 
 class RandomPerspective(BaseTransform):
-    """With probability `prob`, pull the four corners inwards by random amounts (up to
+    """A random perspective warp, as `paddle.vision.transforms.RandomPerspective`.
+
+    With probability `prob`, pull the four corners inwards by random amounts (up to
     `distortion_scale` of half the width and height, both in [0, 1]) and warp the image to
     match (see `functional.perspective`); otherwise return it unchanged.
 
-        transform = RandomPerspective(prob=1.0, distortion_scale=0.9)
-        transform(np.zeros((200, 150, 3), np.uint8)).shape   # (200, 150, 3)
+    Args:
+        prob (float, optional): the warp's probability. Default: 0.5.
+        distortion_scale (float, optional): in [0, 1], how far the corners move. Default: 0.5.
+        interpolation (str, optional): 'nearest', 'bilinear' or 'bicubic'. Default: 'nearest'.
+        fill (int|list|tuple, optional): the value of uncovered pixels. Default: 0.
+        keys (list|tuple, optional): what each positional input is ('image', 'boxes', 'mask',
+            'coords'); see `BaseTransform`. Default: None.
+
+    Returns:
+        The transformed input, the same kind (PIL, array or Tensor) as the image given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import framework as paddle
+        >>> from framework.vision import transforms as T
+        >>> _ = paddle.seed(1)
+        >>> warp = T.RandomPerspective(prob=1.0, distortion_scale=0.9)
+        >>> warp(np.zeros((200, 150, 3), 'uint8')).shape
+        (200, 150, 3)
     """
 
     def __init__(
