@@ -91,7 +91,8 @@ class ImportedPicoDet(nn.Layer):
         reg_max: the box distributions cover `0..reg_max` strides.
         class_indices: which of the graph's classes to keep, in the order they become this
             detector's classes (default: all). Fine-tuning on a dataset that labels a subset of
-            the classes trains and answers those alone.
+            the classes trains and answers those alone. Kept as the buffer `kept_classes`, so
+            saved weights carry it.
         mean, std: the RGB normalisation the network takes (pixels / 255 first).
         input_size: the (height, width) the network was trained at; what an export records.
         static_assigner_epochs: with `loss(..., epoch=e)`, ATSS assigns while `e` is below it.
@@ -132,14 +133,17 @@ class ImportedPicoDet(nn.Layer):
         self.reg_max = int(reg_max)
         self.graph_classes = int(num_classes)
         indices = list(range(self.graph_classes)) if class_indices is None else class_indices
-        self.class_indices = [int(i) for i in indices]
-        bad = [i for i in self.class_indices if not 0 <= i < self.graph_classes]
-        if bad or not self.class_indices or len(set(self.class_indices)) != len(indices):
+        kept = [int(i) for i in indices]
+        bad = [i for i in kept if not 0 <= i < self.graph_classes]
+        if bad or not kept or len(set(kept)) != len(kept):
             raise ValueError(
                 f"class_indices must be distinct classes of the graph's {self.graph_classes}, "
-                f"got {self.class_indices}"
+                f"got {kept}"
             )
-        self.num_classes = len(self.class_indices)
+        # A buffer, so that saved weights carry which classes they answer: a network built
+        # for the same number of classes and given them answers the same.
+        self.register_buffer("kept_classes", framework.to_tensor(np.asarray(kept, np.int64)))
+        self.num_classes = len(kept)
         self.mean, self.std = tuple(mean), tuple(std)
         self.input_size = input_size
         self.criterion = GFLLoss(
@@ -172,9 +176,7 @@ class ImportedPicoDet(nn.Layer):
         cls_logits, reg_logits = list(values[:levels]), list(values[levels:])
         if not self._checked:
             self._check_levels(cls_logits, reg_logits)
-        if self.class_indices != list(range(self.graph_classes)):
-            keep = framework.to_tensor(np.asarray(self.class_indices, dtype=np.int64))
-            cls_logits = [framework.index_select(c, keep, axis=1) for c in cls_logits]
+        cls_logits = [framework.index_select(c, self.kept_classes, axis=1) for c in cls_logits]
         return PicoDetOutput(cls_logits, reg_logits, (height, width))
 
     def loss(
@@ -218,4 +220,5 @@ class ImportedPicoDet(nn.Layer):
         return PicoDetExport(self)
 
     def extra_repr(self) -> str:
-        return f"levels={len(self.strides)}, reg_max={self.reg_max}, classes={self.class_indices}"
+        kept = self.kept_classes.numpy().tolist()
+        return f"levels={len(self.strides)}, reg_max={self.reg_max}, kept_classes={kept}"

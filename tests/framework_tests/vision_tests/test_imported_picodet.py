@@ -145,6 +145,19 @@ def test_it_refuses_settings_that_do_not_fit_the_graph():
         picodet_head_values(framework.nn.Linear(2, 2))
 
 
+def test_saved_weights_carry_the_classes_they_answer():
+    tuned = ImportedPicoDet(_graph(), 10, STRIDES, REG_MAX, class_indices=KEPT)
+    state = tuned.state_dict()
+    assert state["kept_classes"].numpy().tolist() == KEPT
+    rebuilt = ImportedPicoDet(_graph(), 10, STRIDES, REG_MAX, class_indices=range(len(KEPT)))
+    rebuilt.set_state_dict(state)
+    x = framework.to_tensor(np.random.default_rng(5).normal(size=(1, 3, 64, 64)), "float32")
+    with framework.no_grad():
+        everything = ImportedPicoDet(_graph(), 10, STRIDES, REG_MAX)(x).cls_logits[0].numpy()
+        answered = rebuilt(x).cls_logits[0].numpy()
+    np.testing.assert_array_equal(answered, everything[:, KEPT])
+
+
 def _map_50(model: ImportedPicoDet, pages) -> float:
     model.eval()
     with framework.no_grad():
