@@ -19,8 +19,11 @@ read, whether both read the same strings, and the ratio framework / rapidocr (ta
 Part `finetune`: `framework.vision.ocr.RecognizerTrainer` fine-tunes the shipped recognizer
 for `--steps` steps of 8 dot-matrix prints of random part codes (which the shipped weights read
 poorly), new codes every step; reports held-out line accuracy and normalized edit distance
-before and after (24 held-out codes), and the median seconds per step. There is no PyTorch peer
-of this network here (it exists only as ONNX), so the step is not compared with one.
+before and after (24 held-out codes), and the median seconds per step. The peer is the same
+network in PyTorch (`tests/framework_tests/ocr_tests/rec_torch_peer.py`, an interpreter of the
+ONNX graph training the weights ours trains) taking the same step on the same batch (CTC on
+log of the softmax output, Adam 1e-4, `--threads` threads), alternating with ours; the JSON
+gives both medians (wall and process CPU seconds) and the ratio ours / torch (target: ≤ 1.5).
 """
 
 from __future__ import annotations
@@ -147,14 +150,17 @@ class Runner:
         self.process.wait(timeout=30)
 
 
-def finetune(steps: int, batch: int) -> dict:
+def finetune(steps: int, batch: int, threads: int) -> dict:
     import string
 
     import numpy as np
+    import torch
 
     import framework
     from framework.vision.ocr import RecognizerTrainer, TextRecognizer, text_recognition_metrics
+    from framework.vision.ocr.rec_training import encode_texts
     from tests.framework_tests.ocr_tests.ocr_images import model_paths, render_dot_matrix
+    from tests.framework_tests.ocr_tests.rec_torch_peer import torch_recognizer
 
     rng = np.random.default_rng(0)
     alphabet = list(string.ascii_uppercase + string.digits)
@@ -174,23 +180,59 @@ def finetune(steps: int, batch: int) -> dict:
             "norm_edit_distance": round(metrics.norm_edit_distance, 3),
         }
 
+    torch.set_num_threads(threads)
+    layer = recognizer.model
+    trainable = {layer.onnx_names[key] for key, _ in layer.named_parameters()}
+    peer = torch_recognizer(model_paths()["rec"], trainable)
+    peer_optimizer = torch.optim.Adam(peer.parameters(), lr=1e-4)
+
+    def peer_step(crops: list, texts: list[str]) -> float:
+        labels, lengths = encode_texts(texts, recognizer.characters)
+        probs = peer(torch.from_numpy(recognizer.batch_input(crops)))
+        log_probs = torch.log(torch.clamp(probs, min=1e-10)).transpose(0, 1)
+        loss = torch.nn.functional.ctc_loss(
+            log_probs,
+            torch.from_numpy(labels).long(),
+            torch.full((len(texts),), probs.shape[1], dtype=torch.int64),
+            torch.from_numpy(lengths),
+            blank=0,
+        )
+        loss.backward()
+        peer_optimizer.step()
+        peer_optimizer.zero_grad()
+        return loss.item()
+
     before = reading()
     trainer = RecognizerTrainer(recognizer, learning_rate=1e-4)
-    seconds, losses = [], []
+    runs = {"framework": trainer.step, "torch": peer_step}
+    seconds: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
+    losses: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(steps):
         texts = codes(batch)
         crops = [render_dot_matrix(t) for t in texts]
-        start = time.perf_counter()
-        losses.append(trainer.step(crops, texts))
-        seconds.append(time.perf_counter() - start)
+        for name, step in runs.items():  # turns: both see the same load and the same batch
+            start, start_cpu = time.perf_counter(), time.process_time()
+            losses[name].append(step(crops, texts))
+            seconds[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
     return {
         "steps": steps,
         "batch": batch,
         "held_out_before": before,
         "held_out_after": reading(),
-        "first_loss": round(losses[0], 4),
-        "last_loss": round(losses[-1], 4),
-        "median_step_s": round(statistics.median(seconds), 3),
+        **{
+            name: {
+                "first_loss": round(losses[name][0], 4),
+                "last_loss": round(losses[name][-1], 4),
+                "median_step_s": round(statistics.median(seconds[name]), 3),
+                "median_step_cpu_s": round(statistics.median(cpu[name]), 3),
+            }
+            for name in runs
+        },
+        "framework_over_torch": round(
+            statistics.median(seconds["framework"]) / statistics.median(seconds["torch"]), 3
+        ),
     }
 
 
@@ -214,7 +256,7 @@ def main() -> None:
     report: dict = {"threads": args.threads}
     if "finetune" in args.parts.split(","):
         os.environ.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads))
-        report["finetune"] = finetune(args.steps, 8)
+        report["finetune"] = finetune(args.steps, 8, args.threads)
     if "pipeline" not in args.parts.split(","):
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return
