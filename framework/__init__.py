@@ -7,7 +7,8 @@
     y.backward()
     x.grad   # [[2., 4.]]
 
-The public API is re-exported explicitly below, one block per package.
+The public API is re-exported below, one block per package: by name, or for the op families
+whose whole `__all__` Paddle has at top level (`framework.ops.math`, ...), by that list.
 """
 
 # --- core: tensors, dtypes, devices, autograd, randomness --------------------------------------
@@ -81,152 +82,10 @@ from framework.core.random import get_rng_state, seed, set_rng_state
 from framework.core.tensor import Parameter, Tensor, to_tensor
 
 # --- ops: math, comparisons, logic, reductions, creation, random (owner: math) ----------------
-from framework.ops.creation import (
-    arange,
-    assign,
-    bernoulli,
-    bernoulli_,
-    cauchy_,
-    empty,
-    empty_like,
-    eye,
-    full,
-    fill_constant,
-    full_like,
-    geometric_,
-    linspace,
-    log_normal_,
-    multinomial,
-    normal,
-    normal_,
-    ones,
-    ones_like,
-    rand,
-    randint,
-    randint_like,
-    randn,
-    randperm,
-    standard_normal,
-    uniform,
-    zeros,
-    zeros_like,
-)
-from framework.ops.logic import (
-    allclose,
-    bitwise_and,
-    bitwise_not,
-    bitwise_or,
-    bitwise_xor,
-    equal,
-    equal_all,
-    greater_equal,
-    greater_than,
-    isclose,
-    less_equal,
-    less_than,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    not_equal,
-)
-from framework.ops.math import (
-    abs,  # noqa: A004 - Paddle's names shadow builtins here, as in `paddle`
-    abs_,
-    acos,
-    acos_,
-    add,
-    add_n,
-    angle,
-    as_complex,
-    as_real,
-    polar,
-    view_as_complex,
-    view_as_real,
-    asin,
-    asin_,
-    atan,
-    atan2,
-    atan_,
-    ceil,
-    complex,
-    conj,
-    cos,
-    cos_,
-    cosh,
-    cosh_,
-    deg2rad,
-    divide,
-    divide_,
-    erf,
-    erf_,
-    exp,
-    expm1,
-    expm1_,
-    floor,
-    floor_divide,
-    floor_divide_,
-    floor_mod,
-    floor_mod_,
-    frac,
-    frac_,
-    hypot,
-    imag,
-    isfinite,
-    isinf,
-    isnan,
-    lerp,
-    log,
-    log1p,
-    log1p_,
-    log2,
-    log2_,
-    log10,
-    log10_,
-    log_,
-    logaddexp,
-    logit,
-    maximum,
-    minimum,
-    mod,
-    mod_,
-    multiply,
-    multiply_,
-    nan_to_num,
-    nan_to_num_,
-    neg,
-    neg_,
-    pow,
-    pow_,
-    rad2deg,
-    real,
-    reciprocal,
-    remainder,
-    remainder_,
-    round,
-    rsqrt,
-    scale,
-    sgn,
-    sign,
-    sin,
-    sin_,
-    sinh,
-    sinh_,
-    sqrt,
-    square,
-    square_,
-    subtract,
-    subtract_,
-    tan,
-    tan_,
-    tanh,
-    tanh_,
-    acosh_,
-    asinh_,
-    atanh_,
-    trunc,
-    trunc_,
-)
+# Paddle has every op of these three families at top level: each family's `__all__` is the list.
+from framework.ops.creation import *  # noqa: F403
+from framework.ops.logic import *  # noqa: F403
+from framework.ops.math import *  # noqa: F403
 from framework.ops.reduction import (
     all,  # noqa: A004 - Paddle's names shadow builtins here, as in `paddle`
     amax,
@@ -338,11 +197,6 @@ from framework.ops.search import (
 )
 
 # --- Paddle 3 names added for code written against paddle (owner: linalg/API coverage) -----------
-from framework.ops.creation import (
-    logspace,
-    rand_like,
-    randn_like,
-)
 from framework.ops.linalg import (
     cdist,
     dist,
@@ -406,31 +260,6 @@ from framework.ops.manipulation import (
     vsplit,
     vstack,
 )
-from framework.ops.math import (
-    acosh,
-    asinh,
-    atanh,
-    copysign,
-    cumulative_trapezoid,
-    diff,
-    fmax,
-    fmin,
-    frexp,
-    gcd,
-    heaviside,
-    isneginf,
-    isposinf,
-    lcm,
-    ldexp,
-    nextafter,
-    positive,
-    signbit,
-    sinc,
-    stanh,
-    sub,
-    trapezoid,
-    true_divide,
-)
 from framework.ops.search import (
     bincount,
     bucketize,
@@ -441,30 +270,6 @@ from framework.ops.search import (
     histogramdd,
     isin,
     logcumsumexp,
-)
-from framework.ops.math import (
-    digamma,
-    digamma_,
-    erfinv,
-    erfinv_,
-    gammainc,
-    gammainc_,
-    gammaincc,
-    gammaincc_,
-    gammaln,
-    gammaln_,
-    i0,
-    i0_,
-    i0e,
-    i1,
-    i1e,
-    lgamma,
-    lgamma_,
-    multigammaln,
-    multigammaln_,
-    polygamma,
-    polygamma_,
-    sinc_,
 )
 from framework.ops.inplace_forms import (
     addmm_,
@@ -504,37 +309,13 @@ from framework.ops.inplace_forms import (
     triu_,
     where_,
 )
-from framework.ops.math import (
-    copysign_,
-    gcd_,
-    hypot_,
-    lcm_,
-    ldexp_,
-    logit_,
-)
-from framework.ops.creation import (
-    as_tensor,
-    asarray,
-    binomial,
-    check_shape,
-    from_dlpack,
-    from_numpy,
-    log_normal,
-    poisson,
-    range,  # noqa: A004 - Paddle shadows builtins here
-    standard_gamma,
-    to_dlpack,
-    tolist,
-)
 from framework.ops.inplace_forms import (
     bitwise_invert_,
     bitwise_left_shift_,
     bitwise_right_shift_,
 )
-from framework.ops.logic import bitwise_invert, bitwise_left_shift, bitwise_right_shift
 from framework.ops.manipulation import argwhere, as_strided, shard_index
 from framework.reader_batch import batch
-from framework.ops.math import increment
 from framework.ops.search import unique_consecutive
 from framework.ops.linalg import outer as ger
 from framework.ops.logic import equal as eq
