@@ -51,7 +51,8 @@ def _labels(rng):
 
 def cases(rng):
     """name: (module whose is_grad_enabled picks the formula, zero-argument forward)."""
-    act = "framework.nn.functional.activation"
+    masks = "framework.nn.functional.activation.masks"
+    shrinks = "framework.nn.functional.activation.shrinks"
     sig = "framework.nn.functional.sigmoid"
     ce = "framework.nn.functional.cross_entropy"
     x = _tensor(rng, ACTIVATION)
@@ -59,12 +60,12 @@ def cases(rng):
     logits = _tensor(rng, LOGITS)
     labels = _labels(rng)
     return {
-        "ReLU": (act, lambda: F.relu(x)),
-        "ClipActivation": (act, lambda: F.relu6(x)),
-        "Shrink": (act, lambda: F.softshrink(x)),
-        "ThresholdedReLU": (act, lambda: F.thresholded_relu(x)),
-        "TanhShrink": (act, lambda: F.tanhshrink(x)),
-        "Softsign": (act, lambda: F.softsign(x)),
+        "ReLU": (masks, lambda: F.relu(x)),
+        "ClipActivation": (masks, lambda: F.relu6(x)),
+        "Shrink": (masks, lambda: F.softshrink(x)),
+        "ThresholdedReLU": (masks, lambda: F.thresholded_relu(x)),
+        "TanhShrink": (shrinks, lambda: F.tanhshrink(x)),
+        "Softsign": (shrinks, lambda: F.softsign(x)),
         "Sigmoid": (sig, lambda: F.sigmoid(x)),
         "SiLU": (sig, lambda: F.silu(x)),
         "HardSigmoid": (sig, lambda: F.hardsigmoid(x)),

@@ -2,9 +2,9 @@
 ops (recorded under `create_graph=True`), must agree: both ways are run here and compared.
 
 The table is checked against the code: every Function whose backward asks `is_grad_enabled()`
-(directly, or through a helper of its own module) needs a row, so a new double formula cannot
-slip in untested. Where the array path was deleted (issue 22, benchmarks/backward_formulas.py)
-the Function leaves the table.
+(directly, or through a helper of its own module or a sibling module) needs a row, so a new
+double formula cannot slip in untested. Where the array path was deleted (issue 22,
+benchmarks/backward_formulas.py) the Function leaves the table.
 """
 
 from __future__ import annotations
@@ -29,15 +29,19 @@ _ROOT = pathlib.Path(framework.__file__).parent
 _ABSTRACT = {"ElementwiseLoss"}
 
 
+def _siblings(a: str, b: str) -> bool:
+    return a.rpartition(".")[0] == b.rpartition(".")[0]
+
+
 def _records_differently(module, function) -> bool:
     """Whether `function`'s source asks is_grad_enabled(), itself or through one level of
-    module-level helpers it calls."""
+    module-level helpers it calls, defined in its module or a sibling of it."""
     source = inspect.getsource(function)
     if "is_grad_enabled()" in source:
         return True
     for name in set(re.findall(r"\b(_?\w+)\(", source)):
         helper = getattr(module, name, None)
-        if inspect.isfunction(helper) and helper.__module__ == module.__name__:
+        if inspect.isfunction(helper) and _siblings(helper.__module__, module.__name__):
             if "is_grad_enabled()" in inspect.getsource(helper):
                 return True
     return False
@@ -47,8 +51,8 @@ def discover_double_formulas() -> set[str]:
     """Qualified names of the Function classes whose backward branches on is_grad_enabled()."""
     found = set()
     for path in sorted(_ROOT.rglob("*.py")):
-        if "is_grad_enabled" not in path.read_text():
-            continue
+        if not any("is_grad_enabled" in p.read_text() for p in path.parent.glob("*.py")):
+            continue  # neither this module nor a sibling asks
         name = ".".join(("framework", *path.relative_to(_ROOT).with_suffix("").parts))
         module = importlib.import_module(name.removesuffix(".__init__"))
         for cls_name, cls in vars(module).items():
@@ -90,18 +94,26 @@ _SOFT_LABELS = framework.to_tensor(_probabilities(6, 5))  # labels are constants
 _M = "framework.nn.functional."
 # case id: (Function, fn of the input Tensors, input arrays); int arrays get no gradient.
 CASES: dict[str, tuple[str, Callable, list[np.ndarray]]] = {
-    "relu": (_M + "activation.ReLU", F.relu, [_x(2, 3, 4, kinks=(0,))]),
-    "relu6": (_M + "activation.ClipActivation", F.relu6, [_x(3, 8, high=8, kinks=(0, 6))]),
-    "hardtanh": (_M + "activation.ClipActivation", F.hardtanh, [_x(3, 8, kinks=(-1, 1))]),
-    "hardshrink": (_M + "activation.Shrink", F.hardshrink, [_x(3, 8, kinks=(-0.5, 0.5))]),
-    "softshrink": (_M + "activation.Shrink", F.softshrink, [_x(3, 8, kinks=(-0.5, 0.5))]),
+    "relu": (_M + "activation.rectifiers.ReLU", F.relu, [_x(2, 3, 4, kinks=(0,))]),
+    "relu6": (
+        _M + "activation.rectifiers.ClipActivation",
+        F.relu6,
+        [_x(3, 8, high=8, kinks=(0, 6))],
+    ),
+    "hardtanh": (
+        _M + "activation.rectifiers.ClipActivation",
+        F.hardtanh,
+        [_x(3, 8, kinks=(-1, 1))],
+    ),
+    "hardshrink": (_M + "activation.shrinks.Shrink", F.hardshrink, [_x(3, 8, kinks=(-0.5, 0.5))]),
+    "softshrink": (_M + "activation.shrinks.Shrink", F.softshrink, [_x(3, 8, kinks=(-0.5, 0.5))]),
     "thresholded_relu": (
-        _M + "activation.ThresholdedReLU",
+        _M + "activation.shrinks.ThresholdedReLU",
         F.thresholded_relu,
         [_x(3, 8, kinks=(1,))],
     ),
-    "tanhshrink": (_M + "activation.TanhShrink", F.tanhshrink, [_x(3, 8)]),
-    "softsign": (_M + "activation.Softsign", F.softsign, [_x(3, 8, kinks=(0,))]),
+    "tanhshrink": (_M + "activation.shrinks.TanhShrink", F.tanhshrink, [_x(3, 8)]),
+    "softsign": (_M + "activation.shrinks.Softsign", F.softsign, [_x(3, 8, kinks=(0,))]),
     "sigmoid": (_M + "sigmoid.Sigmoid", F.sigmoid, [_x(3, 8)]),
     "silu": (_M + "sigmoid.SiLU", F.silu, [_x(3, 8)]),
     "hardsigmoid": (

@@ -96,9 +96,9 @@ def test_a_large_max_pool_shares_images_and_keeps_the_first_winner(workers):
 def test_relu6_gradient_in_blocks_matches_the_mask(layout, monkeypatch):
     """The clipped activations' gradient walks cache-sized blocks in memory order when the
     gradient, the input and the output share one layout, and takes the whole arrays otherwise."""
-    from framework.nn.functional import activation
+    from framework.nn.functional.activation import masks
 
-    monkeypatch.setattr(activation, "_MASK_BLOCK", 1000)  # many blocks and a partial last one
+    monkeypatch.setattr(masks, "_MASK_BLOCK", 1000)  # many blocks and a partial last one
     rng = np.random.default_rng(4)
     shape = (3, 5, 17, 13)
     x = rng.uniform(-2, 8, shape).astype(np.float32)
@@ -113,8 +113,8 @@ def test_relu6_gradient_in_blocks_matches_the_mask(layout, monkeypatch):
     elif layout == "strided":
         x, gy = (np.repeat(a, 2, axis=-1)[..., ::2] for a in (x, gy))
     out = np.empty_like(x)
-    flat = activation._memory_order_flat(gy, x, out)
+    flat = masks._memory_order_flat(gy, x, out)
     assert (flat is not None) == (layout in ("channel last", "contiguous"))
-    activation._inside_grad_into(gy, x, out, np.float32(0), np.float32(6))
+    masks._inside_grad_into(gy, x, out, np.float32(0), np.float32(6))
     np.testing.assert_array_equal(out, gy * ((x > 0) & (x < 6)))
     assert out[0, 0, 0, 0] == 0 and out[0, 0, 0, 1] == 0 and out[0, 0, 0, 2] == gy[0, 0, 0, 2]
