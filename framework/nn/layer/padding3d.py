@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from framework.nn.layer.common import _PadNd
+from framework.nn.layer.common.padding import _PadNd
 
 
 class Pad3D(_PadNd):

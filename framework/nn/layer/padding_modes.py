@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from framework.nn.layer.common import Pad1D, Pad2D
+from framework.nn.layer.common.padding import Pad1D, Pad2D
 from framework.nn.layer.padding3d import Pad3D
 
 
