@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from framework.nn.layer.norm import _BatchNormBase, _InstanceNormBase
+from framework.nn.layer.norm.batch_statistics import _BatchNormBase
+from framework.nn.layer.norm.sample_statistics import _InstanceNormBase
 
 
 class BatchNorm3D(_BatchNormBase):

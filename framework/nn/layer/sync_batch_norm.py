@@ -9,7 +9,7 @@ from __future__ import annotations
 from framework.core.tensor import Tensor
 from framework.nn import functional as F
 from framework.nn.layer.layers import Layer
-from framework.nn.layer.norm import BatchNorm, _BatchNormBase
+from framework.nn.layer.norm.batch_statistics import BatchNorm, _BatchNormBase
 
 _CHANNEL_FIRST = {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
 _CHANNEL_LAST = {3: "NLC", 4: "NHWC", 5: "NDHWC"}
