@@ -1,9 +1,9 @@
 """Running sums and products along an axis: cumsum, cumprod.
 
 The gradient of a running sum is the reversed running sum of the gradient. The gradient of a
-running product is `reverse_cumsum(g * y) / x` before the first zero of each line; at the first
-zero it is the reversed running sum of `g` times the product with that zero replaced by one, and
-after it zero; for complex data the products are conjugated (conjugate Wirtinger convention).
+running product is `reverse_cumsum(g * y) / x` before the first zero of each line; from the
+first zero on it is the gradient with that zero replaced by one, times the zero past it (see
+`_cumprod_grad`); for complex data the products are conjugated (conjugate Wirtinger convention).
 All of it is written with Tensor ops, so it is differentiable again.
 """
 
@@ -17,6 +17,7 @@ from framework.ops.manipulation.cast import cast
 from framework.ops.manipulation.shape import reshape
 from framework.ops.manipulation.where import Where
 from framework.ops.math.complex_parts import conj_grad
+from framework.ops.reduction.sum import Sum
 
 
 class Cumsum(Function):
@@ -47,23 +48,34 @@ class Cumprod(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
         (y,) = self.saved_outputs()
-        xp = get_array_module(x._data)
-        axis = self.axis
-        zeros = x._data == 0
-        if not zeros.any():
-            return Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(x)
-        seen = xp.cumsum(zeros, axis=axis)
-        before = seen == 0
-        first_zero = zeros & (seen == 1)
-        one = Tensor._wrap(xp.ones((), dtype=x._data.dtype))
-        zero = Tensor._wrap(xp.zeros((), dtype=x._data.dtype))
-        safe_x = Where(before).apply(x, one)
-        head = Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(safe_x)
-        head = Where(before).apply(head, zero)
-        y_without_zero = Cumprod(axis).apply(Where(first_zero).apply(one, x))
-        at_zero = Cumsum(axis, True).apply(gy * conj_grad(y_without_zero))
-        at_zero = Where(first_zero).apply(at_zero, zero)
-        return head + at_zero
+        return _cumprod_grad(x, y, gy, self.axis)
+
+
+def _cumprod_grad(x: Tensor, y: Tensor, gy: Tensor, axis: int) -> Tensor:
+    """`dL/dx` for `y = cumprod(x)`, as a graph in `x`, `y` and `gy`.
+
+    Past the first zero `z` of a line the gradient is `conj(x_z)` times the gradient with `x_z`
+    replaced by one: zero in value, but its derivative in `x_z` is not, which double backward
+    needs. That inner gradient recurses over the line's remaining zeros.
+    """
+    xp = get_array_module(x._data)
+    zeros = x._data == 0
+    if not zeros.any():
+        return Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(x)
+    seen = xp.cumsum(zeros, axis=axis)
+    before = seen == 0
+    first_zero = zeros & (seen == 1)
+    one = Tensor._wrap(xp.ones((), dtype=x._data.dtype))
+    zero = Tensor._wrap(xp.zeros((), dtype=x._data.dtype))
+    safe_x = Where(before).apply(x, one)
+    head = Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(safe_x)
+    head = Where(before).apply(head, zero)
+    x_unzeroed = Where(first_zero).apply(one, x)
+    inner = _cumprod_grad(x_unzeroed, Cumprod(axis).apply(x_unzeroed), gy, axis)
+    # The first zero's value (zero, but a graph node in x) broadcast along the line.
+    x_zero = Sum((axis,), True).apply(Where(first_zero).apply(x, zero))
+    scale = Where(first_zero).apply(one, conj_grad(x_zero))
+    return head + Where(before).apply(zero, inner * scale)
 
 
 def _prepare(x: Tensor, axis: int | None, dtype: object, op: str) -> tuple[Tensor, int]:
