@@ -11,10 +11,12 @@ from __future__ import annotations
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops import fft
+from framework.ops.manipulation.broadcast import broadcast_to
 from framework.ops.manipulation.indexing import GetItem
 from framework.ops.manipulation.join import concat
 from framework.ops.manipulation.shape import reshape
 from framework.ops.manipulation.transpose import transpose
+from framework.ops.math.complex_parts import conj, real
 from framework.ops.signal.frames import frames_last, overlap_add_last
 
 
@@ -207,21 +209,19 @@ def istft(
             frames = frames[:, :, : n_fft // 2 + 1]
         signal = fft.irfft(frames, n=n_fft, norm=norm)
     out = overlap_add_last(signal * window, hop_length)  # [batch, seq_length]
-    xp = get_array_module(x._data)
-    squared = (
-        (window._data * window._data.conj()).real
-        if window._data.dtype.kind == "c"
-        else (window._data * window._data)
+    # The overlap-added squared window, a graph in the window so it is differentiable too.
+    squared = window * conj(window) if window._data.dtype.kind == "c" else window * window
+    squared = broadcast_to(
+        real(squared) if squared._data.dtype.kind == "c" else squared, [n_frames, n_fft]
     )
-    envelope = overlap_add_last(
-        Tensor._wrap(xp.broadcast_to(squared, (n_frames, n_fft))), hop_length
-    )
+    envelope = overlap_add_last(squared, hop_length)
     start = n_fft // 2 if center else 0
     if length is not None:
         stop = start + length
     else:
         stop = out.shape[-1] - start
     out, envelope = out[:, start:stop], envelope[start:stop]
+    xp = get_array_module(x._data)
     if envelope._data.size and float(xp.abs(envelope._data).min()) < 1e-11:
         raise ValueError(
             "Abort istft because Nonzero Overlap Add (NOLA) condition failed. For more "
