@@ -44,6 +44,7 @@ from framework.ops.manipulation.matrices import (
     triu_indices,
     vander,
 )
+from framework.ops.manipulation.memory_layout import TENSOR_METHODS as _LAYOUT_METHODS
 from framework.ops.manipulation.pad import pad
 from framework.ops.manipulation.scatter import (
     index_add,
@@ -369,3 +370,4 @@ TENSOR_METHODS = {
 }
 
 TENSOR_METHODS |= _QUERY_METHODS
+TENSOR_METHODS |= _LAYOUT_METHODS
