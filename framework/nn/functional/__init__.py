@@ -139,3 +139,4 @@ from framework.nn.functional.hsigmoid_loss import hsigmoid_loss
 from framework.nn.functional.class_center_sample import class_center_sample
 from framework.nn.functional.flash_attention_packed import flash_attn_qkvpacked
 from framework.nn.functional.margin_cross_entropy import margin_cross_entropy
+from framework.nn.functional.flashmask_attention import flashmask_attention
