@@ -51,12 +51,14 @@ class Cumprod(Function):
         return _cumprod_grad(x, y, gy, self.axis)
 
 
-def _cumprod_grad(x: Tensor, y: Tensor, gy: Tensor, axis: int) -> Tensor:
+def _cumprod_grad(x: Tensor, y: Tensor, gy: Tensor, axis: int, past_zero: bool = True) -> Tensor:
     """`dL/dx` for `y = cumprod(x)`, as a graph in `x`, `y` and `gy`.
 
     Past the first zero `z` of a line the gradient is `conj(x_z)` times the gradient with `x_z`
     replaced by one: zero in value, but its derivative in `x_z` is not, which double backward
-    needs. That inner gradient recurses over the line's remaining zeros.
+    needs. As that factor is zero, the second derivative reads only the inner gradient's value,
+    so it is taken without a graph, from `past_zero=False`: the first-order form, exact in
+    value, which leaves the gradient past the first zero at its value, zero.
     """
     xp = get_array_module(x._data)
     zeros = x._data == 0
@@ -71,11 +73,18 @@ def _cumprod_grad(x: Tensor, y: Tensor, gy: Tensor, axis: int) -> Tensor:
     head = Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(safe_x)
     head = Where(before).apply(head, zero)
     x_unzeroed = Where(first_zero).apply(one, x)
-    inner = _cumprod_grad(x_unzeroed, Cumprod(axis).apply(x_unzeroed), gy, axis)
+    y_unzeroed = Cumprod(axis).apply(x_unzeroed)
+    at_zero = Cumsum(axis, True).apply(gy * conj_grad(y_unzeroed))
+    at_zero = Where(first_zero).apply(at_zero, zero)
+    if not past_zero:
+        return head + at_zero
+    inner = _cumprod_grad(
+        *(Tensor._wrap(t._data) for t in (x_unzeroed, y_unzeroed, gy)), axis, False
+    )
     # The first zero's value (zero, but a graph node in x) broadcast along the line.
     x_zero = Sum((axis,), True).apply(Where(first_zero).apply(x, zero))
-    scale = Where(first_zero).apply(one, conj_grad(x_zero))
-    return head + Where(before).apply(zero, inner * scale)
+    past = Where(~before & ~first_zero).apply(conj_grad(x_zero) * inner, zero)
+    return head + at_zero + past
 
 
 def _prepare(x: Tensor, axis: int | None, dtype: object, op: str) -> tuple[Tensor, int]:

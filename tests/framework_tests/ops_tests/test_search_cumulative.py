@@ -115,3 +115,25 @@ def test_cumprod_double_backward_through_zeros_matches_torch(row):
 def test_cumprod_complex_double_backward_through_zeros():
     x = np.array([[1.0 + 1.0j, 0.0, 2.0 - 1.0j, 0.0, 0.5j]])
     check_double_backward(lambda t: framework.cumprod(t, 1), [x])
+
+
+def test_cumprod_double_backward_with_many_zeros_matches_torch():
+    # Hundreds of zeros in a line (torch's double backward is quadratic in the length, ours a
+    # fixed number of passes).
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 400)) * (rng.random((2, 400)) < 0.5)
+    x[:, :3] = [0.5, 0.0, 2.0]
+    g, v = rng.standard_normal(x.shape), rng.standard_normal(x.shape)
+    ours = framework.to_tensor(x, stop_gradient=False)
+    (gx,) = framework.grad(
+        framework.cumprod(ours, dim=1), ours, framework.to_tensor(g), create_graph=True
+    )
+    (hv,) = framework.grad(gx, ours, framework.to_tensor(v))
+    theirs = torch.tensor(x, requires_grad=True)
+    (gxt,) = torch.autograd.grad(
+        torch.cumprod(theirs, 1), theirs, torch.tensor(g), create_graph=True
+    )
+    (hvt,) = torch.autograd.grad(gxt, theirs, torch.tensor(v))
+    np.testing.assert_allclose(gx.numpy(), gxt.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(hv.numpy(), hvt.numpy(), rtol=1e-10, atol=1e-12)
