@@ -1,8 +1,9 @@
 """How much of Paddle's public API `import framework as paddle` covers: prints JSON.
 
-For paddle, paddle.linalg, paddle.fft, paddle.nn, paddle.nn.functional, paddle.optimizer,
-paddle.optimizer.lr and paddle.vision.models, counts the names in Paddle's `__all__` that the
-matching framework module has (importable by its dotted path, as Paddle code imports it).
+For paddle, paddle.linalg, paddle.fft, paddle.signal, paddle.nn, paddle.nn.functional,
+paddle.optimizer, paddle.optimizer.lr and paddle.vision.models, counts the names in Paddle's
+`__all__` that the matching framework module has (importable by its dotted path, as Paddle
+code imports it).
 paddle.tensor has no `__all__`: its public functions are its non-module public attributes, and
 its `tensor_method_func` list is what Paddle binds onto Tensor, checked against
 `framework.Tensor`. "paddle.Tensor (dir)" is every public name of `dir(paddle.Tensor)`, which
@@ -33,6 +34,7 @@ MODULES = (
     "paddle",
     "paddle.linalg",
     "paddle.fft",
+    "paddle.signal",
     "paddle.nn",
     "paddle.nn.functional",
     "paddle.tensor",

@@ -134,3 +134,10 @@ from framework.nn.functional.norm import rms_norm
 from framework.nn.functional.sigmoid import logsigmoid, swiglu
 from framework.ops.math import tanh_
 from framework.nn.functional.hsigmoid_loss import hsigmoid_loss
+
+# --- PartialFC sampling, margin softmax, packed attention (owner: API coverage, issue 24) -----
+from framework.nn.functional.class_center_sample import class_center_sample
+from framework.nn.functional.flash_attention_packed import flash_attn_qkvpacked
+from framework.nn.functional.margin_cross_entropy import margin_cross_entropy
+from framework.nn.functional.flashmask_attention import flashmask_attention
+from framework.nn.functional.flash_attention_varlen import flash_attention_v3_varlen

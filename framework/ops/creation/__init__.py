@@ -23,6 +23,7 @@ from framework.ops.creation.conversion import (
     to_dlpack,
     tolist,
 )
+from framework.ops.creation.create_tensor import create_tensor
 from framework.ops.creation.distributions import (
     binomial,
     log_normal,
@@ -60,6 +61,7 @@ from framework.ops.creation.ranges import (
 )
 
 __all__ = [
+    "create_tensor",
     "arange",
     "as_tensor",
     "asarray",
@@ -107,6 +109,8 @@ __all__ = [
 
 TENSOR_METHODS = {
     **NEW_TENSOR_METHODS,
+    # Paddle binds it too, though the method passes the tensor as `dtype`.
+    "create_tensor": create_tensor,
     "bernoulli_": bernoulli_,
     "cauchy_": cauchy_,
     "exponential_": exponential_,

@@ -5,8 +5,8 @@ PyTorch's `linalg_qr_backward` for QR; the symmetric eigenproblem as in Giles 20
 with differentiable Tensor ops, so second derivatives come for free. Gradients of functions of
 a symmetric input (cholesky, eigh) are returned symmetric, as Paddle and PyTorch do.
 
-`eig` of a real matrix has complex results; the framework has no complex autograd, so `eig`
-and `eigvals` are forward-only.
+`eigh` takes Hermitian complex input too (the same formula with conjugate transposes).
+`eig` and `eigvals` are forward-only.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.linalg.matmul import matmul
-from framework.ops.linalg.matrix_checks import check_matrix, check_square
+from framework.ops.linalg.matrix_checks import check_float, check_matrix, check_square
 from framework.ops.linalg.solve import TriangularSolve
 from framework.ops.manipulation.diagonal import diag_embed
 from framework.ops.manipulation.join import concat
 from framework.ops.manipulation.transpose import swapped_last_dims as mT
 from framework.ops.manipulation.triangular import tril, triu
+from framework.ops.math.complex_parts import conj_grad
 
 
 def _symmetrized(g: Tensor) -> Tensor:
@@ -143,38 +144,63 @@ class Eigh(Function):
     def backward(self, gw: Tensor, gv: Tensor) -> Tensor:
         w, v = self.saved_outputs()
         xp = get_array_module(w._data)
-        n = w._data.shape[-1]
-        vt_gv = matmul(mT(v), gv)
-        skew = (vt_gv - mT(vt_gv)) * 0.5
-        # E[i, j] = w[j] - w[i], with ones on the diagonal (where skew is zero) to divide by.
-        gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + Tensor._wrap(xp.eye(n, dtype=w._data.dtype))
-        inner = skew / gaps + diag_embed(gw)
-        return matmul(matmul(v, inner), mT(v))
+        eye = Tensor._wrap(xp.eye(w._data.shape[-1], dtype=w._data.dtype))
+        vh_gv = matmul(mH(v), gv)
+        # The skew-Hermitian part; its diagonal (imaginary, the eigenvectors' phase) is
+        # dropped, as PyTorch does: a loss that does not depend on the phase has none.
+        skew = (vh_gv - mH(vh_gv)) * 0.5
+        # 1 / (w[j] - w[i]) off the diagonal, 0 on it.
+        gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + eye
+        inner = skew * ((1.0 - eye) / gaps) + diag_embed(gw)
+        return matmul(matmul(v, inner), mH(v))
+
+
+def mH(t: Tensor) -> Tensor:  # noqa: N802 - the conjugate transpose, as PyTorch's `Tensor.mH`
+    """The conjugate transpose of the last two dims (the transpose for real tensors)."""
+    return conj_grad(mT(t))
 
 
 def _check_uplo(uplo: str, op: str) -> None:
     if uplo not in ("L", "U"):
-        raise ValueError(f"{op}: UPLO must be 'L' or 'U', got {uplo!r}")
+        raise ValueError(f"{op}: UPLO must be L or U. But received UPLO is: {uplo}")
 
 
 def eigh(x: Tensor, UPLO: str = "L", name: str | None = None) -> tuple[Tensor, Tensor]:  # noqa: N803
-    """Eigenvalues (ascending) and eigenvectors of symmetric matrices, reading the lower
-    (`UPLO='L'`) or upper triangle.
+    """Eigenvalues (ascending) and eigenvectors of symmetric or Hermitian matrices, reading the
+    lower (`UPLO='L'`) or upper triangle.
 
-    `x`: `[*, n, n]` float32/float64. Returns `w [*, n]` and `v [*, n, n]` (columns are the
-    eigenvectors, `x = v diag(w) v^T`), both in the dtype of `x`. An eigenvector's sign is not
-    unique; gradients assume distinct eigenvalues.
+    `x`: `[*, n, n]` float32/float64 or complex64/complex128. Returns `w [*, n]`, always real
+    (float32 for complex64, float64 for complex128, as Paddle), and `v [*, n, n]` in the dtype
+    of `x` (columns are the eigenvectors, `x = v diag(w) v^H`). An eigenvector is unique only
+    up to its sign (a phase for complex input): gradients assume distinct eigenvalues and a
+    loss that does not depend on that phase.
 
         w, v = framework.linalg.eigh(framework.to_tensor([[2.0, 1.0], [1.0, 2.0]]))   # w: [1., 3.]
+        w, v = framework.linalg.eigh(framework.to_tensor([[1, -2j], [2j, 5]]))   # w: [0.17, 5.83]
     """
-    check_square(x, "eigh")
+    _check_eigh_input(x, "eigh")
     _check_uplo(UPLO, "eigh")
     return Eigh(UPLO).apply(x)
 
 
+def _check_eigh_input(x: Tensor, op: str) -> None:
+    check_float(x, op, complex_ok=True)
+    if x._data.ndim < 2:
+        raise ValueError(
+            f"{op}: Input(input) only support >=2 tensor, but received length of Input(input) "
+            f"is {x._data.ndim}."
+        )
+    if x._data.shape[-1] != x._data.shape[-2]:
+        raise ValueError(
+            f"{op}: The input matrix must be batches of square matrices. But received x's "
+            f"dimension: {list(x._data.shape)}"
+        )
+
+
 def eigvalsh(x: Tensor, UPLO: str = "L", name: str | None = None) -> Tensor:  # noqa: N803
-    """The eigenvalues of symmetric matrices, ascending: `[*, n, n]` gives `[*, n]`.
-    Differentiable (the gradient is `v diag(gw) v^T`).
+    """The eigenvalues of symmetric or Hermitian matrices, ascending: `[*, n, n]` gives real
+    `[*, n]` (float32 for float32/complex64, float64 for float64/complex128). Differentiable
+    (the gradient is `v diag(gw) v^H`).
 
         framework.linalg.eigvalsh(framework.to_tensor([[2.0, 1.0], [1.0, 2.0]]))   # [1., 3.]
     """

@@ -12,12 +12,12 @@ from framework.core.autograd import Function
 from framework.core.backend import get_array_module
 from framework.core.tensor import Tensor
 from framework.ops.linalg.decomposition import eigh
+from framework.ops.linalg.decomposition import mH as _mH
 from framework.ops.linalg.matmul import matmul
 from framework.ops.linalg.matrix_checks import check_matrix, check_same_dtype
 from framework.ops.manipulation.diagonal import diag_embed
 from framework.ops.manipulation.transpose import swapped_last_dims as mT
 from framework.ops.manipulation.where import where
-from framework.ops.math.complex_parts import conj_grad
 
 
 class SVD(Function):
@@ -56,11 +56,6 @@ class SVD(Function):
             sinv_gvt = _mH(gv) / s.unsqueeze(-1)
             return matmul(u, matmul(core, vh) + sinv_gvt - matmul(matmul(sinv_gvt, v), vh))
         return matmul(matmul(u, core), vh)
-
-
-def _mH(t: Tensor) -> Tensor:
-    """The conjugate transpose of the last two dims (the transpose for real tensors)."""
-    return conj_grad(mT(t))
 
 
 def svd(

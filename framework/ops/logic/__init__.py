@@ -73,5 +73,10 @@ TENSOR_METHODS = (
         "__xor__": bitwise_xor,
         "__rxor__": reflected(bitwise_xor),
         "__invert__": bitwise_not,
+        # `x << y` and `x >> y` are arithmetic shifts, as Paddle's.
+        "__lshift__": bitwise_left_shift,
+        "__rlshift__": reflected(bitwise_left_shift),
+        "__rshift__": bitwise_right_shift,
+        "__rrshift__": reflected(bitwise_right_shift),
     }
 )

@@ -44,6 +44,7 @@ from framework.ops.manipulation.matrices import (
     triu_indices,
     vander,
 )
+from framework.ops.manipulation.memory_layout import TENSOR_METHODS as _LAYOUT_METHODS
 from framework.ops.manipulation.pad import pad
 from framework.ops.manipulation.scatter import (
     index_add,
@@ -66,6 +67,7 @@ from framework.ops.manipulation.scatter_views import (
     select_scatter,
     slice_scatter,
 )
+from framework.ops.manipulation.set_storage import set_
 from framework.ops.manipulation.setitem import setitem
 from framework.ops.manipulation.shape import (
     flatten,
@@ -131,6 +133,7 @@ from framework.ops.manipulation.where import (
 )
 
 __all__ = [
+    "set_",
     "argwhere",
     "as_strided",
     "astype",
@@ -255,6 +258,7 @@ def _where_method(self, x=None, y=None, name=None):
 
 TENSOR_METHODS = {
     "as_strided": as_strided,
+    "set_": set_,
     # Paddle binds these list-taking and shape functions too; the method form passes the
     # tensor as the first argument (`t.concat()` is refused, as in Paddle).
     "broadcast_shape": broadcast_shape,
@@ -366,3 +370,4 @@ TENSOR_METHODS = {
 }
 
 TENSOR_METHODS |= _QUERY_METHODS
+TENSOR_METHODS |= _LAYOUT_METHODS

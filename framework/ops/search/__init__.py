@@ -19,10 +19,12 @@ from framework.ops.search.histograms import (
 )
 from framework.ops.search.one_hot import one_hot
 from framework.ops.search.sort import argsort, searchsorted, sort
+from framework.ops.search.top_p_sampling import top_p_sampling
 from framework.ops.search.topk import kthvalue, mode, topk
 from framework.ops.search.unique import unique, unique_consecutive
 
 __all__ = [
+    "top_p_sampling",
     "argsort",
     "bincount",
     "bucketize",
@@ -46,6 +48,7 @@ __all__ = [
 ]
 
 TENSOR_METHODS = {
+    "top_p_sampling": top_p_sampling,
     "argsort": argsort,
     "cumprod": cumprod,
     "cumsum": cumsum,

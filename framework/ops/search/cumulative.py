@@ -1,9 +1,9 @@
 """Running sums and products along an axis: cumsum, cumprod.
 
 The gradient of a running sum is the reversed running sum of the gradient. The gradient of a
-running product is `reverse_cumsum(g * y) / x` before the first zero of each line; at the first
-zero it is the reversed running sum of `g` times the product with that zero replaced by one, and
-after it zero; for complex data the products are conjugated (conjugate Wirtinger convention).
+running product is `reverse_cumsum(g * y) / x` before the first zero of each line; from the
+first zero on it is the gradient with that zero replaced by one, times the zero past it (see
+`_cumprod_grad`); for complex data the products are conjugated (conjugate Wirtinger convention).
 All of it is written with Tensor ops, so it is differentiable again.
 """
 
@@ -17,6 +17,7 @@ from framework.ops.manipulation.cast import cast
 from framework.ops.manipulation.shape import reshape
 from framework.ops.manipulation.where import Where
 from framework.ops.math.complex_parts import conj_grad
+from framework.ops.reduction.sum import Sum
 
 
 class Cumsum(Function):
@@ -47,23 +48,43 @@ class Cumprod(Function):
     def backward(self, gy: Tensor) -> Tensor:
         (x,) = self.saved_inputs()
         (y,) = self.saved_outputs()
-        xp = get_array_module(x._data)
-        axis = self.axis
-        zeros = x._data == 0
-        if not zeros.any():
-            return Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(x)
-        seen = xp.cumsum(zeros, axis=axis)
-        before = seen == 0
-        first_zero = zeros & (seen == 1)
-        one = Tensor._wrap(xp.ones((), dtype=x._data.dtype))
-        zero = Tensor._wrap(xp.zeros((), dtype=x._data.dtype))
-        safe_x = Where(before).apply(x, one)
-        head = Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(safe_x)
-        head = Where(before).apply(head, zero)
-        y_without_zero = Cumprod(axis).apply(Where(first_zero).apply(one, x))
-        at_zero = Cumsum(axis, True).apply(gy * conj_grad(y_without_zero))
-        at_zero = Where(first_zero).apply(at_zero, zero)
+        return _cumprod_grad(x, y, gy, self.axis)
+
+
+def _cumprod_grad(x: Tensor, y: Tensor, gy: Tensor, axis: int, past_zero: bool = True) -> Tensor:
+    """`dL/dx` for `y = cumprod(x)`, as a graph in `x`, `y` and `gy`.
+
+    Past the first zero `z` of a line the gradient is `conj(x_z)` times the gradient with `x_z`
+    replaced by one: zero in value, but its derivative in `x_z` is not, which double backward
+    needs. As that factor is zero, the second derivative reads only the inner gradient's value,
+    so it is taken without a graph, from `past_zero=False`: the first-order form, exact in
+    value, which leaves the gradient past the first zero at its value, zero.
+    """
+    xp = get_array_module(x._data)
+    zeros = x._data == 0
+    if not zeros.any():
+        return Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(x)
+    seen = xp.cumsum(zeros, axis=axis)
+    before = seen == 0
+    first_zero = zeros & (seen == 1)
+    one = Tensor._wrap(xp.ones((), dtype=x._data.dtype))
+    zero = Tensor._wrap(xp.zeros((), dtype=x._data.dtype))
+    safe_x = Where(before).apply(x, one)
+    head = Cumsum(axis, True).apply(gy * conj_grad(y)) / conj_grad(safe_x)
+    head = Where(before).apply(head, zero)
+    x_unzeroed = Where(first_zero).apply(one, x)
+    y_unzeroed = Cumprod(axis).apply(x_unzeroed)
+    at_zero = Cumsum(axis, True).apply(gy * conj_grad(y_unzeroed))
+    at_zero = Where(first_zero).apply(at_zero, zero)
+    if not past_zero:
         return head + at_zero
+    inner = _cumprod_grad(
+        *(Tensor._wrap(t._data) for t in (x_unzeroed, y_unzeroed, gy)), axis, False
+    )
+    # The first zero's value (zero, but a graph node in x) broadcast along the line.
+    x_zero = Sum((axis,), True).apply(Where(first_zero).apply(x, zero))
+    past = Where(~before & ~first_zero).apply(conj_grad(x_zero) * inner, zero)
+    return head + at_zero + past
 
 
 def _prepare(x: Tensor, axis: int | None, dtype: object, op: str) -> tuple[Tensor, int]:

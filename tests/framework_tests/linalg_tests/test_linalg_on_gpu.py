@@ -16,6 +16,7 @@ SQUARE = RNG.standard_normal((2, 4, 4)) + 4 * np.eye(4)
 RHS = RNG.standard_normal((2, 4, 3))
 _G = RNG.standard_normal((2, 4, 4))
 SPD = _G @ _G.transpose(0, 2, 1) + 4 * np.eye(4)
+HERMITIAN = SPD + 1j * (_G - _G.transpose(0, 2, 1))
 
 
 def _sym(t):
@@ -30,6 +31,10 @@ OPS = {
     "cholesky": (lambda a: L.cholesky(_sym(a)), [SPD]),
     "qr": (lambda a: [t * t for t in L.qr(a)], [RHS]),
     "eigh": (lambda a: L.eigvalsh(_sym(a)), [SPD]),
+    "eigh_complex": (
+        lambda a: [w * w for w in L.eigh((a + framework.conj(a).mT) * 0.5)[:1]],
+        [HERMITIAN],
+    ),
     "svd": (L.svdvals, [RHS]),
     "pinv": (L.pinv, [RHS]),
     "lu": (lambda a: L.lu(a)[0], [SQUARE]),

@@ -195,3 +195,26 @@ def test_inplace_methods_refuse_a_leaf_that_needs_a_gradient_as_paddle_does():
         args = (paddle.to_tensor(X),) if name == "mul_" else ()
         with pytest.raises(ValueError, match="Leaf Var"):
             getattr(paddle.to_tensor(ABOVE_ONE, stop_gradient=False), name)(*args)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        lambda m, x, y: x << y,
+        lambda m, x, y: x >> y,
+        lambda m, x, y: 3 << y,
+        lambda m, x, y: 100 >> y,
+        lambda m, x, y: x << 2,
+        lambda m, x, y: x >> 1,
+    ],
+)
+def test_shift_operators_match_paddle(expression):
+    paddle = pytest.importorskip("paddle")
+    results = []
+    for m in (framework, paddle):
+        x = m.to_tensor(np.array([-8, 5, 12], np.int32))
+        y = m.to_tensor(np.array([1, 2, 3], np.int32))
+        out = expression(m, x, y)
+        results.append((out.numpy(), str(out.dtype).split(".")[-1]))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    assert results[0][1] == results[1][1]

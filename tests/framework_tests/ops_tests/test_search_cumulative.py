@@ -76,3 +76,64 @@ def test_cumprod_gradient_through_zeros_matches_torch(row):
 def test_cumprod_keeps_int_dtype():
     out = framework.cumprod(framework.to_tensor([1, 2, 3], dtype="int32"), dim=0)
     assert out.dtype == np.int32 and out.numpy().tolist() == [1, 2, 6]
+
+
+ROWS_WITH_ZEROS = [
+    [2.0, 0.0, 3.0, 4.0],
+    [0.0, 2.0, 0.0, 0.5],
+    [1.5, 2.0, 0.0, 0.0],
+    [1.5, 0.0, 2.0, 0.0, 3.0],
+]
+
+
+@pytest.mark.parametrize("row", ROWS_WITH_ZEROS)
+def test_cumprod_double_backward_through_zeros(row):
+    x = np.array([row, np.arange(1.0, len(row) + 1)])
+    check_double_backward(lambda t: framework.cumprod(t, 1), [x])
+    check_double_backward(lambda t: framework.cumprod(t, 0), [x.T.copy()])
+
+
+@pytest.mark.parametrize("row", ROWS_WITH_ZEROS)
+def test_cumprod_double_backward_through_zeros_matches_torch(row):
+    torch = pytest.importorskip("torch")
+    x = np.array([row, np.arange(1.0, len(row) + 1)])
+    g, v = _rand(x.shape, seed=4), _rand(x.shape, seed=5)
+    ours = framework.to_tensor(x, stop_gradient=False)
+    (gx,) = framework.grad(
+        framework.cumprod(ours, dim=1), ours, framework.to_tensor(g), create_graph=True
+    )
+    (hv,) = framework.grad(gx, ours, framework.to_tensor(v))
+    theirs = torch.tensor(x, requires_grad=True)
+    (gxt,) = torch.autograd.grad(
+        torch.cumprod(theirs, 1), theirs, torch.tensor(g), create_graph=True
+    )
+    (hvt,) = torch.autograd.grad(gxt, theirs, torch.tensor(v))
+    np.testing.assert_allclose(gx.numpy(), gxt.detach().numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(hv.numpy(), hvt.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_cumprod_complex_double_backward_through_zeros():
+    x = np.array([[1.0 + 1.0j, 0.0, 2.0 - 1.0j, 0.0, 0.5j]])
+    check_double_backward(lambda t: framework.cumprod(t, 1), [x])
+
+
+def test_cumprod_double_backward_with_many_zeros_matches_torch():
+    # Hundreds of zeros in a line (torch's double backward is quadratic in the length, ours a
+    # fixed number of passes).
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 400)) * (rng.random((2, 400)) < 0.5)
+    x[:, :3] = [0.5, 0.0, 2.0]
+    g, v = rng.standard_normal(x.shape), rng.standard_normal(x.shape)
+    ours = framework.to_tensor(x, stop_gradient=False)
+    (gx,) = framework.grad(
+        framework.cumprod(ours, dim=1), ours, framework.to_tensor(g), create_graph=True
+    )
+    (hv,) = framework.grad(gx, ours, framework.to_tensor(v))
+    theirs = torch.tensor(x, requires_grad=True)
+    (gxt,) = torch.autograd.grad(
+        torch.cumprod(theirs, 1), theirs, torch.tensor(g), create_graph=True
+    )
+    (hvt,) = torch.autograd.grad(gxt, theirs, torch.tensor(v))
+    np.testing.assert_allclose(gx.numpy(), gxt.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(hv.numpy(), hvt.numpy(), rtol=1e-10, atol=1e-12)
