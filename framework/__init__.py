@@ -112,7 +112,8 @@ from framework.ops.reduction import (
 
 # --- ops: manipulation, indexing, linalg, search and sort (owner: manipulation) ----------------
 from framework import linalg
-from framework import fft
+from framework import fft, signal
+from framework.ops.creation.mmap_storage import MmapStorage
 from framework.linalg import cholesky, eigvalsh  # Paddle has these at top level, outside __all__
 from framework.linalg import inv as inverse
 from framework.ops.linalg import (

@@ -37,6 +37,7 @@ from framework.tensor import einsum as _einsum_module  # noqa: F401 - `einsum` n
 
 from framework.core.printing import set_printoptions
 from framework.core.tensor import Tensor as _Tensor
+from framework.ops.signal import istft, stft
 from framework.tensor.array import *  # noqa: F403
 from framework.tensor.attribute import *  # noqa: F403
 from framework.tensor.compat_softmax import softmax
@@ -46,6 +47,7 @@ from framework.tensor.linalg import *  # noqa: F403
 from framework.tensor.logic import *  # noqa: F403
 from framework.tensor.manipulation import *  # noqa: F403
 from framework.tensor.math import *  # noqa: F403
+from framework.tensor.method_lists import magic_method_func, tensor_method_func
 from framework.tensor.nn_methods import sigmoid_
 from framework.tensor.ops import *  # noqa: F403
 from framework.tensor.random import *  # noqa: F403
@@ -62,5 +64,6 @@ __all__ = sorted(
         + (manipulation, math, ops, random, search, stat)
         for name in topic.__all__
     }
-    | {"clamp_", "set_printoptions", "sigmoid_", "softmax"}
+    | {"clamp_", "set_printoptions", "sigmoid_", "softmax", "stft", "istft"}
+    | {"magic_method_func", "tensor_method_func"}
 )

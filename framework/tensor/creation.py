@@ -34,10 +34,16 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     zeros,
     zeros_like,
 )
+from framework.ops.creation.create_tensor import create_tensor
+from framework.ops.creation.mmap_storage import MmapStorage
+from framework.ops.manipulation.set_storage import set_
 from framework.ops.manipulation.tensor_queries import resize_
 
 __all__ = [
+    "MmapStorage",
     "arange",
+    "create_tensor",
+    "set_",
     "cauchy_",
     "complex",
     "polar",

@@ -24,8 +24,10 @@ from framework import (  # noqa: A004 - Paddle's names shadow builtins
     where,
     where_,
 )
+from framework.ops.search.top_p_sampling import top_p_sampling
 
 __all__ = [
+    "top_p_sampling",
     "argmax",
     "argmin",
     "argsort",

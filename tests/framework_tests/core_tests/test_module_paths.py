@@ -47,6 +47,14 @@ _ELSEWHERE = {
     "array_write": framework.tensor.array.array_write,
     "array_read": framework.tensor.array.array_read,
     "array_length": framework.tensor.array.array_length,
+    # Legacy and sampling functions Paddle keeps only under paddle.tensor.
+    "create_tensor": importlib.import_module("framework.ops.creation.create_tensor").create_tensor,
+    "set_": importlib.import_module("framework.ops.manipulation.set_storage").set_,
+    "top_p_sampling": importlib.import_module("framework.ops.search.top_p_sampling").top_p_sampling,
+    "stft": framework.signal.stft,
+    "istft": framework.signal.istft,
+    "tensor_method_func": framework.tensor.method_lists.tensor_method_func,
+    "magic_method_func": framework.tensor.method_lists.magic_method_func,
 }
 
 
