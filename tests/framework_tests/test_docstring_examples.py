@@ -59,7 +59,13 @@ def _examples() -> list[tuple[str, object]]:
     return found
 
 
-@pytest.mark.parametrize(("name", "obj"), _examples(), ids=lambda value: value)
+def _example_id(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    return getattr(value, "__name__", "constant")  # a tuple's id would be its index
+
+
+@pytest.mark.parametrize(("name", "obj"), _examples(), ids=_example_id)
 def test_it_runs_the_example(name: str, obj: object, request: pytest.FixtureRequest) -> None:
     if name in SKETCHES:
         request.applymarker(pytest.mark.xfail(reason="a sketch, not yet runnable", strict=True))
@@ -89,3 +95,22 @@ def test_it_keeps_the_docstring_floor(module_name: str) -> None:
 def test_it_covers_every_module_the_script_counts() -> None:
     assert set(FLOORS) == set(coverage.MODULES)
     assert SKETCHES <= {name for name, _ in _examples()}
+
+
+def test_it_reads_a_constants_docstring_from_the_string_after_its_assignment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "constants_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from constants_pkg.values import DOCUMENTED, PLAIN\n")
+    (package / "values.py").write_text(
+        'DOCUMENTED = (1, 2)\n"""Two numbers."""\n\nPLAIN = (3, 4)\nOTHER = "not its doc"\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("constants_pkg")
+    try:
+        assert coverage.public_doc(module, "DOCUMENTED") == "Two numbers."
+        assert coverage.public_doc(module, "PLAIN") == ""
+    finally:
+        for name in ("constants_pkg", "constants_pkg.values"):
+            sys.modules.pop(name, None)
