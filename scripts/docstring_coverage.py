@@ -1,7 +1,8 @@
 """Count which public `nn`, `vision` and `io` names carry a docstring as Paddle writes them.
 
 For every public name of the modules below (those in the module's `__all__`, else its public
-attributes that are not modules) it checks the name's own docstring for three things:
+attributes that are not modules) it checks the name's own docstring (for a constant, the string
+right after its assignment, as Sphinx reads it) for three things:
 
 - a description: a non-empty first line;
 - shapes and dtypes: the text names a shape (``shape`` or a bracketed ``[N, ...]``) and a dtype
@@ -21,6 +22,7 @@ and those that state them, those with an example, and the names missing any of i
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import inspect
 import json
@@ -74,6 +76,48 @@ def own_doc(obj: object) -> str:
     return inspect.cleandoc(doc) if isinstance(doc, str) else ""
 
 
+def attribute_doc(module: types.ModuleType, name: str) -> str:
+    """The string literal right after `name = ...` in the module, or a submodule, that assigns it.
+
+    A constant (a tuple, a dict) cannot carry a `__doc__` of its own; Sphinx documents it by
+    this string instead.
+    """
+    obj = getattr(module, name)
+    prefix = module.__name__ + "."
+    candidates = [module] + [
+        loaded
+        for loaded_name, loaded in list(sys.modules.items())
+        if loaded_name.startswith(prefix) and vars(loaded).get(name) is obj
+    ]
+    for candidate in candidates:
+        try:
+            tree = ast.parse(inspect.getsource(candidate))
+        except (OSError, TypeError):
+            continue
+        for statement, following in zip(tree.body, tree.body[1:], strict=False):
+            targets = statement.targets if isinstance(statement, ast.Assign) else []
+            if isinstance(statement, ast.AnnAssign):
+                targets = [statement.target]
+            named = any(isinstance(t, ast.Name) and t.id == name for t in targets)
+            if (
+                named
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                return inspect.cleandoc(following.value.value)
+    return ""
+
+
+def public_doc(module: types.ModuleType, name: str) -> str:
+    """The docstring counted for `module.name`: its own, else its attribute docstring."""
+    obj = getattr(module, name)
+    doc = own_doc(obj)
+    if doc or inspect.isclass(obj) or callable(obj) or isinstance(obj, types.ModuleType):
+        return doc
+    return attribute_doc(module, name)
+
+
 def _takes_tensors(module_name: str, obj: object) -> bool:
     if module_name not in _TENSOR_MODULES:
         return False
@@ -87,8 +131,8 @@ def _takes_tensors(module_name: str, obj: object) -> bool:
 
 
 def check(module_name: str, name: str, obj: object) -> dict[str, bool | None]:
-    """Which parts `obj`'s own docstring has; `shapes` is None where none are asked for."""
-    doc = own_doc(obj)
+    """Which parts `obj`'s docstring has; `shapes` is None where none are asked for."""
+    doc = public_doc(importlib.import_module(module_name), name)
     first = doc.splitlines()[0].strip() if doc else ""
     needs_shapes = _takes_tensors(module_name, obj)
     return {

@@ -22,6 +22,21 @@ IMG_EXTENSIONS = (
     ".tiff",
     ".webp",
 )
+"""The file endings `DatasetFolder` and `ImageFolder` keep when `extensions` is None.
+
+As `paddle.vision.datasets.folder.IMG_EXTENSIONS`: a tuple of lowercase str suffixes, each with
+its dot; a file's name is matched case-insensitively.
+
+Examples:
+    >>> from framework.vision.datasets import IMG_EXTENSIONS
+    >>> from framework.vision.datasets.folder import has_valid_extension
+    >>> IMG_EXTENSIONS[:3]
+    ('.jpg', '.jpeg', '.png')
+    >>> has_valid_extension('cat/IMG_0001.JPG', IMG_EXTENSIONS)
+    True
+    >>> has_valid_extension('cat/notes.txt', IMG_EXTENSIONS)
+    False
+"""
 
 
 def has_valid_extension(filename: str, extensions: Sequence[str]) -> bool:

@@ -147,21 +147,15 @@ class DenseNet(nn.Layer):
     DenseNet (Huang et al., 2017): dense blocks whose layers each see every earlier layer's
     features, joined by transitions that halve channels and resolution.
 
-    Args:
-        layers: 121, 161, 169, 201 or 264 (161 uses 96 initial features and growth rate 48;
-            the others 64 and 32).
-        bn_size: bottleneck width, in multiples of the growth rate.
-        dropout: dropout after each dense layer (0 for none).
-        num_classes: classifier outputs; <= 0 for no classifier.
-        with_pool: end with global average pooling.
-
     Input: float32 [N, 3, H, W] with H, W >= 32. Output: [N, num_classes] logits, or the
     features ([N, C, 1, 1] pooled, [N, C, H/32, W/32] without pooling) when num_classes <= 0.
 
     Args:
-        layers (int, optional): 121, 161, 169, 201 or 264. Default: 121.
-        bn_size (int, optional): the bottleneck's width factor. Default: 4.
-        dropout (float, optional): dropout before the classifier. Default: 0.0.
+        layers (int, optional): 121, 161, 169, 201 or 264 (161 uses 96 initial features and
+            growth rate 48; the others 64 and 32). Default: 121.
+        bn_size (int, optional): the bottleneck's width, in multiples of the growth rate.
+            Default: 4.
+        dropout (float, optional): dropout after each dense layer (0 for none). Default: 0.0.
         num_classes (int, optional): the classifier's outputs; 0 or less drops the classifier.
             Default: 1000.
         with_pool (bool, optional): end with global average pooling. Default: True.
@@ -262,8 +256,6 @@ def densenet121(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-161, as `paddle.vision.models.densenet161`.
 
-    DenseNet-161. `model = framework.vision.models.densenet161(num_classes=10)`
-
     Args:
         pretrained (bool, optional): load `densenet161` from the local weight store (never
             downloaded; a missing file is an error that says how to install it). Default: False.
@@ -271,14 +263,18 @@ def densenet161(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
     Returns:
         DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.densenet161(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _densenet(161, pretrained, **kwargs)
 
 
 def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-169, as `paddle.vision.models.densenet169`.
-
-    DenseNet-169. `model = framework.vision.models.densenet169(num_classes=10)`
 
     Args:
         pretrained (bool, optional): load `densenet169` from the local weight store (never
@@ -287,14 +283,18 @@ def densenet169(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
     Returns:
         DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.densenet169(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _densenet(169, pretrained, **kwargs)
 
 
 def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-201, as `paddle.vision.models.densenet201`.
-
-    DenseNet-201. `model = framework.vision.models.densenet201(num_classes=10)`
 
     Args:
         pretrained (bool, optional): load `densenet201` from the local weight store (never
@@ -303,14 +303,18 @@ def densenet201(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
     Returns:
         DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.densenet201(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _densenet(201, pretrained, **kwargs)
 
 
 def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
     """DenseNet-264, as `paddle.vision.models.densenet264`.
-
-    DenseNet-264. `model = framework.vision.models.densenet264(num_classes=10)`
 
     Args:
         pretrained (bool, optional): load `densenet264` from the local weight store (never
@@ -319,5 +323,11 @@ def densenet264(pretrained: bool = False, **kwargs: Any) -> DenseNet:
 
     Returns:
         DenseNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.densenet264(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _densenet(264, pretrained, **kwargs)

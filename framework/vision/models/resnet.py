@@ -278,6 +278,12 @@ def resnet101(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnet101(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _resnet("resnet101", BottleneckBlock, 101, pretrained, **kwargs)
 
@@ -292,6 +298,12 @@ def resnet152(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnet152(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
 
@@ -327,6 +339,12 @@ def resnext50_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnext50_64x4d(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(groups=64, width=4)
     return _resnet("resnext50_64x4d", BottleneckBlock, 50, pretrained, **kwargs)
@@ -342,13 +360,19 @@ def resnext101_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnext101_32x4d(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(groups=32, width=4)
     return _resnet("resnext101_32x4d", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-101 with 64 groups of width 4. `model = resnext101_64x4d(num_classes=10)`
+    """ResNeXt-101 with 64 groups of width 4, as `paddle.vision.models.resnext101_64x4d`.
 
     Args:
         pretrained (bool, optional): load `resnext101_64x4d` from the local weight store (never
@@ -357,13 +381,19 @@ def resnext101_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnext101_64x4d(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(groups=64, width=4)
     return _resnet("resnext101_64x4d", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-152 with 32 groups of width 4. `model = resnext152_32x4d(num_classes=10)`
+    """ResNeXt-152 with 32 groups of width 4, as `paddle.vision.models.resnext152_32x4d`.
 
     Args:
         pretrained (bool, optional): load `resnext152_32x4d` from the local weight store (never
@@ -372,13 +402,19 @@ def resnext152_32x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnext152_32x4d(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(groups=32, width=4)
     return _resnet("resnext152_32x4d", BottleneckBlock, 152, pretrained, **kwargs)
 
 
 def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
-    """ResNeXt-152 with 64 groups of width 4. `model = resnext152_64x4d(num_classes=10)`
+    """ResNeXt-152 with 64 groups of width 4, as `paddle.vision.models.resnext152_64x4d`.
 
     Args:
         pretrained (bool, optional): load `resnext152_64x4d` from the local weight store (never
@@ -387,6 +423,12 @@ def resnext152_64x4d(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.resnext152_64x4d(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(groups=64, width=4)
     return _resnet("resnext152_64x4d", BottleneckBlock, 152, pretrained, **kwargs)
@@ -402,6 +444,12 @@ def wide_resnet50_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.wide_resnet50_2(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(width=128)
     return _resnet("wide_resnet50_2", BottleneckBlock, 50, pretrained, **kwargs)
@@ -417,6 +465,12 @@ def wide_resnet101_2(pretrained: bool = False, **kwargs: Any) -> ResNet:
 
     Returns:
         ResNet: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.wide_resnet101_2(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     kwargs.update(width=128)
     return _resnet("wide_resnet101_2", BottleneckBlock, 101, pretrained, **kwargs)

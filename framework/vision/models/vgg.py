@@ -28,7 +28,16 @@ class VGG(nn.Layer):
         with_pool (bool, optional): end with global average pooling. Default: True.
 
     Returns:
-        VGG: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images.
+        VGG: logits `[N, num_classes]` for float32 `[N, 3, H, W]` images (H, W >= 32).
+
+    Examples:
+        >>> import framework as paddle
+        >>> from framework.vision.models import VGG
+        >>> from framework.vision.models.vgg import make_layers
+        >>> features = make_layers([64, 'M', 128, 'M', 256, 'M', 512, 'M', 512, 'M'])
+        >>> model = VGG(features, num_classes=10)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 10])
     """
 
     def __init__(self, features: nn.Layer, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -91,6 +100,12 @@ def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 
     Returns:
         VGG: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.vgg11(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _vgg("vgg11", "A", batch_norm, pretrained, **kwargs)
 
@@ -106,6 +121,12 @@ def vgg13(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 
     Returns:
         VGG: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.vgg13(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _vgg("vgg13", "B", batch_norm, pretrained, **kwargs)
 
@@ -121,6 +142,12 @@ def vgg16(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 
     Returns:
         VGG: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.vgg16(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _vgg("vgg16", "D", batch_norm, pretrained, **kwargs)
 
@@ -136,5 +163,11 @@ def vgg19(pretrained: bool = False, batch_norm: bool = False, **kwargs: Any) -> 
 
     Returns:
         VGG: the network, its input `[N, 3, H, W]` float32 images.
+
+    Examples:
+        >>> import framework as paddle
+        >>> model = paddle.vision.models.vgg19(pretrained=False)
+        >>> model(paddle.ones([1, 3, 32, 32])).shape
+        paddle.Size([1, 1000])
     """
     return _vgg("vgg19", "E", batch_norm, pretrained, **kwargs)
