@@ -98,8 +98,10 @@ def test_assign_into_an_output_of_another_shape_gives_it_the_new_shape() -> None
 
 def test_float16_and_bfloat16_are_not_reported_supported_on_a_cpu() -> None:
     assert framework.amp.is_float16_supported("cpu") is paddle.amp.is_float16_supported("cpu")
-    assert framework.amp.is_bfloat16_supported("cpu") is paddle.amp.is_bfloat16_supported("cpu")
     assert framework.amp.is_float16_supported("cpu") is False
+    # Paddle answers bfloat16 on a CPU from its ISA (oneDNN's AVX-512 bf16 kernels), so it says
+    # True on some machines; the framework has no bfloat16 CPU kernels anywhere, so never.
+    assert framework.amp.is_bfloat16_supported("cpu") is False
 
 
 @pytest.mark.gpu
