@@ -85,6 +85,13 @@ def said_json(text: str) -> dict[str, Any]:
     return text.to_json() if isinstance(text, Said) else {}
 
 
+def said_of(error: BaseException) -> str:
+    """An exception's message, as the `Said` it was raised with where it was raised with one
+    (a message parameter then translates too)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Said) else str(error)
+
+
 def _is_said(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("msgid"), str)
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.failure_fields import StageTextField
 from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
 from deploy.exporting.parity_rules import parity_rule
@@ -134,7 +135,7 @@ class LatencySerializer(serializers.Serializer):
     )
 
 
-class ModelExportSerializer(serializers.ModelSerializer):
+class ModelExportSerializer(StageTextField, serializers.ModelSerializer):
     # Translated from the stored message key (core.stored_messages), as every job's error.
     error = serializers.CharField(
         source="shown_error", read_only=True, help_text="Why it failed, for people"

@@ -69,6 +69,17 @@ LEFT_OUT_FIX = Message(
     gettext_noop("Fix the ones shown first: the others are most likely the same mistake.")
 )
 IN_FILE = Message(gettext_noop("%(file)s: %(reason)s"))
+IN_PARENTHESES = Message(gettext_noop(" (%(where)s)"))
+CHOSEN_FORMAT = Message(gettext_noop("Format chosen by you: %(format)s."))
+TOO_MANY_LABELS = Message(
+    gettext_noop(
+        "The image has %(count)s labels (%(labels)s) but the dataset is single-label, so it "
+        "was imported without a label."
+    )
+)
+TOO_MANY_LABELS_FIX = Message(
+    gettext_noop("Keep one label per image, or use a multi-label dataset.")
+)
 UNEXPECTED = Message(gettext_noop("The import failed unexpectedly (%(error)s)."))
 EXPORT_FAILED = Message(gettext_noop("The export failed (%(error)s)."))
 UNEXPECTED_FIX = Message(
