@@ -8,6 +8,12 @@ from django.utils.translation import gettext_noop
 
 from core.stored_messages import Message
 
+# What an import or a label export is doing (datastore.services).
+UNPACKING = Message(gettext_noop("Unpacking the upload"))
+CHECKING_IMAGES = Message(gettext_noop("Checking images"))
+SAVING_SAMPLES = Message(gettext_noop("Saving samples"))
+WRITING_ARCHIVE = Message(gettext_noop("Writing the archive"))
+
 # The whole upload.
 NO_FILES = Message(gettext_noop("The upload holds no files: the zip or folder is empty."))
 NO_IMAGES_ONE = Message(
