@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from core.stored_messages import Message
+from core.stored_messages import Message, in_language
 
 WEIGHTS_DELETED = Message(
     gettext_noop("The trained model's weights have been deleted; re-run the job.")
@@ -64,6 +64,14 @@ CHECK_IMAGES = {
     "training images": Message(gettext_noop("training images")),
     "random inputs": Message(gettext_noop("random inputs")),
 }
+
+
+def shown_check_images(source: str) -> str:
+    """A stored CheckImages.source in the active language (as stored when not one of these)."""
+    message = CHECK_IMAGES.get(source)
+    return in_language(message()) if message else source
+
+
 # The formats that are more than a name, as ModelExport.Format names them (the same msgids,
 # so one translation); the ONNX formats read the same in every language.
 FORMAT_NAMES = {

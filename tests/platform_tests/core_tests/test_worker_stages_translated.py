@@ -226,3 +226,25 @@ class WorkerTextsTests(TrainingTestCase):
         self.assertEqual(zh["error"], "此服务器上没有现成模型 'no-such-model'。")
         self.assertEqual(en["error"], "This server has no ready model 'no-such-model'.")
         self.assert_every_role_reads(url, "error", "此服务器上没有现成模型 'no-such-model'。")
+
+    def test_the_images_parity_was_checked_on_are_named_in_chinese(self) -> None:
+        export = ModelExport.objects.create(
+            workspace=self.workspace,
+            name="m",
+            version=1,
+            format="package",
+            created_by=self.alice,
+            parity_max_abs_diff=1e-6,
+            parity_samples=16,
+            parity_source="validation images",
+        )
+        url = f"/api/model-exports/{export.pk}/"
+        zh, en = self.both(url)
+        self.assertEqual(zh["parity"]["source"], "validation images")  # the API's value
+        self.assertEqual(zh["parity"]["source_display"], "验证集图片")
+        self.assertEqual(en["parity"]["source_display"], "validation images")
+        for user in (self.alice, self.vera):
+            with self.subTest(user=user.username):
+                self.assertEqual(self.both(url, user)[0]["parity"]["source_display"], "验证集图片")
+        client = self.api_client_for(self.charlie)
+        self.assertEqual(client.get(url, **ZH).status_code, 404)
