@@ -173,3 +173,34 @@ EVALUATION_UNEXPECTED_FIX = Message(
         "with that log."
     )
 )
+
+# What a classifier's run logs around its epochs (workers.runtime.trainer, build, run).
+DATA = Message(
+    gettext_noop(
+        "Data: %(train)s training images, %(count)s %(images)s, %(classes)s classes, at %(shape)s."
+    )
+)
+SPLIT_IMAGES = {
+    "train": Message(gettext_noop("train images")),
+    "val": Message(gettext_noop("val images")),
+    "test": Message(gettext_noop("test images")),
+}
+RANDOM_START = Message(
+    gettext_noop("%(architecture)s starts from random weights (%(classes)s classes).")
+)
+BEST = Message(gettext_noop("Best %(metric)s: %(value)s, after epoch %(epoch)s."))
+MONITORED = {
+    "validation accuracy": Message(gettext_noop("validation accuracy")),
+    "validation mAP": Message(gettext_noop("validation mAP")),
+    "validation mAP@[.5:.95]": Message(gettext_noop("validation mAP@[.5:.95]")),
+    "validation line accuracy": Message(gettext_noop("validation line accuracy")),
+}
+FINISHED = Message(
+    gettext_noop("Finished: %(scores)s on %(measured)s. The model is saved in the model zoo.")
+)
+ACCURACY = Message(gettext_noop("%(accuracy)s accuracy"))
+ACCURACY_AND_TOP5 = Message(gettext_noop("%(accuracy)s accuracy and %(top5)s top-5"))
+MEASURED_ON = Message(gettext_noop("%(count)s %(images)s"))
+MEASURED_ON_TRAINING = Message(
+    gettext_noop("%(count)s %(images)s (optimistic: the model trained on them)")
+)

@@ -248,3 +248,28 @@ class WorkerTextsTests(TrainingTestCase):
                 self.assertEqual(self.both(url, user)[0]["parity"]["source_display"], "验证集图片")
         client = self.api_client_for(self.charlie)
         self.assertEqual(client.get(url, **ZH).status_code, 404)
+
+    def test_a_real_runs_log_reads_in_chinese(self) -> None:
+        job = self.run_now(self.make_job(overrides={"epochs": 2, "batch_size": 8}))
+        self.assertEqual(job.status, "succeeded", job.error)
+        zh, en = self.both(f"/api/jobs/{job.pk}/logs/")
+        chinese = [line["message"] for line in zh["results"]]
+        english = [line["message"] for line in en["results"]]
+        starts = (
+            "数据：60 张训练集图片，20 张验证集图片，10 个类别",
+            "MLP 从随机初始化的权重开始训练（10 个类别）。",
+            "第 1/2 轮：训练损失 ",
+            "第 2/2 轮：训练损失 ",
+        )
+        for start in starts:
+            self.assertTrue(any(line.startswith(start) for line in chinese), (start, chinese))
+        best = next(line for line in chinese if line.startswith("最佳验证集准确率："))
+        finished = next(
+            line for line in chinese if line.startswith("训练完成：在 20 张验证集图片上")
+        )
+        self.assertTrue(finished.endswith("模型已保存到模型库。"), finished)
+        english_best = next(line for line in english if line.startswith("Best validation accuracy"))
+        self.assertEqual(NUMBERS.findall(best), NUMBERS.findall(english_best))
+        self.assertTrue(
+            any(line.startswith("Data: 60 training images, 20 val images") for line in english)
+        )
