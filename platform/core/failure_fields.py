@@ -1,4 +1,4 @@
-"""The API's failure fields of every background job, in the request's language."""
+"""The API's texts of every background job (failure, stage), in the request's language."""
 
 from __future__ import annotations
 
@@ -14,4 +14,12 @@ class FailureTextFields(serializers.Serializer):
     )
     error_fix = serializers.CharField(
         source="shown_error_fix", read_only=True, help_text="What to do about it"
+    )
+
+
+class StageTextField(serializers.Serializer):
+    """A ClaimableJob's `stage`, translated as its failure fields are."""
+
+    stage = serializers.CharField(
+        source="shown_stage", read_only=True, help_text="What it is doing now, for people"
     )

@@ -35,6 +35,9 @@ GAVE_UP = Message(
         "The data may be too large for the worker's memory."
     )
 )
+STARTING = Message(gettext_noop("Starting"))
+DONE = Message(gettext_noop("Done"))
+CANCELLED = Message(gettext_noop("Cancelled"))
 GAVE_UP_FIX = Message(
     gettext_noop(
         "Check the worker's log and memory. Split the data into smaller uploads, or give the "
@@ -81,7 +84,8 @@ class ClaimableJob(models.Model):
     attempt = models.PositiveIntegerField(default=0)  # claims so far; fences stale workers
     error = models.TextField(blank=True)
     error_fix = models.TextField(blank=True)
-    # The msgids and parameters of `error` and `error_fix` (core.stored_messages), by field name.
+    # The msgids and parameters of the texts stored as messages (core.stored_messages): `error`,
+    # `error_fix`, `stage` and a kind's own (an import's `format_note`), by field name.
     said = models.JSONField(default=dict, blank=True)
     worker = models.CharField(max_length=200, blank=True)  # the claiming worker's hostname
     device = models.CharField(max_length=20, blank=True)
@@ -109,6 +113,29 @@ class ClaimableJob(models.Model):
     @property
     def shown_error_fix(self) -> str:
         return translated(self.error_fix, (self.said or {}).get("error_fix"))
+
+    @property
+    def shown_stage(self) -> str:
+        return self.shown("stage")
+
+    def shown(self, field: str) -> str:
+        """A text field in the active language (the stored English for rows with no key)."""
+        return translated(getattr(self, field), (self.said or {}).get(field))
+
+    def with_keys(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """`fields` to write, with `said` updated for the texts among them: a message stores its
+        key, a plain text drops the key its field had. An explicit `said` (failure_fields) wins."""
+        said = dict(self.said or {})
+        for name, value in fields.items():
+            if name != "said" and isinstance(value, str):
+                if isinstance(value, Said):
+                    said[name] = said_json(value)
+                else:
+                    said.pop(name, None)
+        said.update(fields.get("said") or {})
+        if said == (self.said or {}) and "said" not in fields:
+            return fields
+        return {**fields, "said": said}
 
     @property
     def is_finished(self) -> bool:
@@ -154,10 +181,9 @@ class ClaimableJob(models.Model):
                 attempt=F("attempt") + 1,
                 started_at=first_start,
                 heartbeat_at=now,
-                stage="Starting",
                 worker=worker,
                 device=device,
-                **self.claim_resets,
+                **self.with_keys({**self.claim_resets, "stage": STARTING()}),
             )
         )
         if won:
@@ -187,7 +213,7 @@ class ClaimableJob(models.Model):
     def beat(self, **fields: Any) -> bool:
         """Records the heartbeat (and any progress fields); False when this worker no longer
         owns the job."""
-        fields["heartbeat_at"] = timezone.now()
+        fields = self.with_keys({**fields, "heartbeat_at": timezone.now()})
         owned = self._mine().update(**fields) == 1
         for name, value in fields.items():
             setattr(self, name, value)
@@ -198,10 +224,10 @@ class ClaimableJob(models.Model):
         return self._mine().update(status=self.Status.QUEUED, worker="", device="") == 1
 
     def mark_succeeded(self, **results: Any) -> bool:
-        return self._finish(self.Status.SUCCEEDED, stage="Done", **results)
+        return self._finish(self.Status.SUCCEEDED, stage=DONE(), **results)
 
     def mark_cancelled(self, **results: Any) -> bool:
-        return self._finish(self.Status.CANCELLED, stage="Cancelled", **results)
+        return self._finish(self.Status.CANCELLED, stage=CANCELLED(), **results)
 
     def mark_failed(self, reason: str, fix: str = "") -> bool:
         """Ends the job with a reason people read; server paths in it are cut to their names."""
@@ -209,7 +235,7 @@ class ClaimableJob(models.Model):
 
     def _finish(self, status: str, **fields: Any) -> bool:
         """The final write, only while this attempt still owns the job."""
-        fields.update(status=status, finished_at=timezone.now())
+        fields = self.with_keys({**fields, "status": status, "finished_at": timezone.now()})
         owned = self._mine().update(**fields) == 1
         if owned:
             for name, value in fields.items():

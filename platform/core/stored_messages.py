@@ -9,6 +9,10 @@ or an API answer renders the msgid in the request's language with the same param
     job.mark_failed(UNREADABLE(name="cat.jpg", cause="truncated"))   # stores both
     translated(job.error, job.said.get("error"))   # "无法读取图片“cat.jpg”：truncated。"
 
+A parameter may itself be a `Said` (translated too), or a `Joined` run of texts, some of them
+`Said`s, joined by a separator that reads the same in every language (an epoch's numbers).
+`in_language` renders a `Said` in the active language at once (a request-time answer).
+
 Every `Message` is declared at import time in a module under `platform/` (so makemessages
 finds its msgid) and registered here; `MESSAGES` is what the catalog test checks. A stored key
 is used only when its msgid is still declared and its English rendering is the stored text:
@@ -51,6 +55,25 @@ class Said(str):
         return Said(self.msgid, params)
 
 
+class Joined(str):
+    """Texts joined by a separator that reads the same in every language (" · " between an
+    epoch's numbers), as one message parameter: each part that is a `Said` is translated."""
+
+    separator: str
+    parts: tuple[str, ...]
+
+    def __new__(cls, separator: str, parts: list[str] | tuple[str, ...]) -> Joined:
+        text = super().__new__(cls, separator.join(parts))
+        text.separator, text.parts = separator, tuple(parts)
+        return text
+
+    def __reduce__(self) -> tuple[type[Joined], tuple[str, tuple[str, ...]]]:
+        return (Joined, (self.separator, self.parts))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"joined": self.separator, "parts": [_param_json(p) for p in self.parts]}
+
+
 class Message:
     """A text workers store, declared once. Calling it with the msgid's parameters gives the
     English `Said`; the msgid is marked with gettext_noop by being a `Message(...)` literal."""
@@ -67,7 +90,7 @@ class Message:
 
 
 def _param_json(value: Any) -> Any:
-    if isinstance(value, Said):
+    if isinstance(value, Said | Joined):
         return value.to_json()
     if isinstance(value, str | int | float | bool) or value is None:
         return value
@@ -77,6 +100,8 @@ def _param_json(value: Any) -> Any:
 def _cleaned(value: Any, clean: Callable[[str], str]) -> Any:
     if isinstance(value, Said):
         return value.cleaned(clean)
+    if isinstance(value, Joined):
+        return Joined(value.separator, [_cleaned(p, clean) for p in value.parts])
     return clean(value) if isinstance(value, str) else value
 
 
@@ -85,8 +110,33 @@ def said_json(text: str) -> dict[str, Any]:
     return text.to_json() if isinstance(text, Said) else {}
 
 
+def said_of(error: BaseException) -> str:
+    """An exception's message, as the `Said` it was raised with where it was raised with one
+    (a message parameter then translates too)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Said) else str(error)
+
+
 def _is_said(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("msgid"), str)
+
+
+def _is_joined(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("joined"), str)
+        and isinstance(value.get("parts"), list)
+    )
+
+
+def _render_param(value: Any, lookup: Callable[[str], str]) -> Any:
+    """A stored parameter rendered; None when a message in it is no longer declared."""
+    if _is_said(value):
+        return _render(value, lookup)
+    if _is_joined(value):
+        parts = [_render_param(part, lookup) for part in value["parts"]]
+        return None if None in parts else value["joined"].join(str(p) for p in parts)
+    return value
 
 
 def _render(said: dict[str, Any], lookup: Callable[[str], str]) -> str | None:
@@ -95,13 +145,18 @@ def _render(said: dict[str, Any], lookup: Callable[[str], str]) -> str | None:
         return None
     params = {}
     for name, value in (said.get("params") or {}).items():
-        params[name] = _render(value, lookup) if _is_said(value) else value
+        params[name] = _render_param(value, lookup)
         if params[name] is None:
             return None
     try:
         return lookup(msgid) % params if params else lookup(msgid)
     except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
         return None
+
+
+def in_language(text: str) -> str:
+    """A text made now (a `Said`, or plain text) in the active language."""
+    return translated(text, said_json(text))
 
 
 def translated(text: str, said: Any) -> str:

@@ -11,4 +11,4 @@ class DatastoreConfig(AppConfig):
     def ready(self) -> None:
         # The messages imports store (core.stored_messages), declared so that every process
         # that shows an import report can translate them.
-        from datastore.importing import messages  # noqa: F401
+        from datastore.importing import format_messages, messages  # noqa: F401

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.failure_fields import FailureTextFields
+from core.failure_fields import FailureTextFields, StageTextField
 from core.json_schema import STRINGS, typed_json_field
 from datastore.importing.formats.base import Format
 from datastore.importing.problems import shown_problem
@@ -256,7 +256,7 @@ class ImportReportField(serializers.JSONField):
         return super().to_representation(report)
 
 
-class ImportJobSerializer(FailureTextFields, serializers.ModelSerializer):
+class ImportJobSerializer(FailureTextFields, StageTextField, serializers.ModelSerializer):
     report = ImportReportField(read_only=True, help_text="Every problem found, by file")
     percent = serializers.IntegerField(read_only=True)
     outcome = serializers.ChoiceField(
@@ -272,6 +272,9 @@ class ImportJobSerializer(FailureTextFields, serializers.ModelSerializer):
         child=serializers.CharField(),
         read_only=True,
         help_text="Why it added less than it was given: its first errors, for people",
+    )
+    format_note = serializers.CharField(
+        source="shown_format_note", read_only=True, help_text="How the format was found"
     )
 
     class Meta:
@@ -369,7 +372,7 @@ class VersionItemSerializer(serializers.Serializer):
         return reverse("datastore:api:sample-image", args=[item.sample_id])
 
 
-class ExportJobSerializer(FailureTextFields, serializers.ModelSerializer):
+class ExportJobSerializer(FailureTextFields, StageTextField, serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
     download_url = serializers.SerializerMethodField()
 

@@ -8,8 +8,10 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.failure_fields import StageTextField
 from core.json_schema import STRINGS, typed_json_field
 from core.scoping import scoped
+from deploy.exporting import messages as export_said
 from deploy.exporting.parity_rules import parity_rule
 from deploy.models import Deployment, ModelExport
 from modelzoo.serializers import TextLineSerializer
@@ -62,6 +64,7 @@ class ParitySerializer(serializers.Serializer):
     max_abs_diff = serializers.FloatField(help_text="Largest |export - model| over the outputs")
     samples = serializers.IntegerField(allow_null=True, help_text="Images compared")
     source = serializers.CharField(help_text="Which images: the validation split, test images…")
+    source_display = serializers.CharField(help_text="Which images, in the request's language")
     passed = serializers.BooleanField(allow_null=True)
     top1_agreement = serializers.FloatField(
         allow_null=True,
@@ -134,7 +137,7 @@ class LatencySerializer(serializers.Serializer):
     )
 
 
-class ModelExportSerializer(serializers.ModelSerializer):
+class ModelExportSerializer(StageTextField, serializers.ModelSerializer):
     # Translated from the stored message key (core.stored_messages), as every job's error.
     error = serializers.CharField(
         source="shown_error", read_only=True, help_text="Why it failed, for people"
@@ -213,6 +216,7 @@ class ModelExportSerializer(serializers.ModelSerializer):
             "max_abs_diff": export.parity_max_abs_diff,
             "samples": export.parity_samples,
             "source": export.parity_source,
+            "source_display": export_said.shown_check_images(export.parity_source),
             "passed": export.parity_passed,
             "top1_agreement": export.top1_agreement,
             "rule": parity_rule(export_task(export), export.is_int8),

@@ -19,9 +19,12 @@ from PIL import Image
 
 from core.errors import describe_unexpected
 from core.queueing import enqueue
+from core.stored_messages import said_of
+from datastore.importing.messages import UNEXPECTED_FIX
 from datastore.models import Dataset, Sample
 from datastore.models.sample import StaleRevision
 from datastore.models.text_line import MAX_TRANSCRIPTION_CHARS, TextLineInput, save_text_lines
+from labeling import messages as said
 from labeling.models import PrelabelJob
 from modelzoo.services.reading import load_pipeline, pipeline_lock
 from modelzoo.services.ready import ReadyModelUnavailable, get_ready_model
@@ -81,7 +84,7 @@ def run_prelabel(job: PrelabelJob) -> None:
     labeled = added = 0
     try:
         for done, sample in enumerate(samples):
-            if not job.report_progress(done, len(samples), "Reading the images"):
+            if not job.report_progress(done, len(samples), said.READING_IMAGES()):
                 logger.warning("Pre-labeling %s was taken over; dropping this attempt", job.pk)
                 return
             lines = read_lines(sample)
@@ -93,15 +96,11 @@ def run_prelabel(job: PrelabelJob) -> None:
                 continue
             labeled, added = labeled + 1, added + len(lines)
     except ReadyModelUnavailable as reason:
-        job.mark_failed(str(reason), "Install the model's package (make weights) and try again.")
+        job.mark_failed(said_of(reason), said.INSTALL_MODEL_FIX())
         return
     except Exception as error:
         logger.exception("Pre-labeling %s failed", job.pk)
-        job.mark_failed(
-            f"Pre-labeling failed ({describe_unexpected(error)}); the images read before it "
-            "keep their lines.",
-            "Try again; if it fails again, send this message to your administrator.",
-        )
+        job.mark_failed(said.PRELABEL_FAILED(error=describe_unexpected(error)), UNEXPECTED_FIX())
         return
     job.progress_done = len(samples)
     job.mark_succeeded(

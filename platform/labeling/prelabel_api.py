@@ -7,7 +7,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.failure_fields import FailureTextFields
+from core.failure_fields import FailureTextFields, StageTextField
 from core.permissions import IsWorkspaceMember
 from core.scoping import scoped
 from datastore.api.base import DatasetNestedMixin
@@ -15,7 +15,7 @@ from labeling.models import PrelabelJob
 from labeling.prelabel import start_prelabel
 
 
-class PrelabelJobSerializer(FailureTextFields, serializers.ModelSerializer):
+class PrelabelJobSerializer(FailureTextFields, StageTextField, serializers.ModelSerializer):
     percent = serializers.IntegerField(read_only=True)
 
     class Meta:

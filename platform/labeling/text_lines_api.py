@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from core.api_errors import conflict_schema, error_response
 from core.permissions import IsWorkspaceMember
 from core.scoping import get_object_for_user_or_404
+from core.stored_messages import in_language, said_of
 from datastore.models import Sample
 from datastore.models.sample import StaleRevision
 from datastore.models.text_line import (
@@ -151,7 +152,7 @@ class PrelabelTextLinesView(generics.GenericAPIView):
         except ReadyModelUnavailable as reason:
             return error_response(
                 "model_unavailable",
-                str(reason),
+                in_language(said_of(reason)),
                 status.HTTP_409_CONFLICT,
                 current=text_lines_of(sample),
             )

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.failure_fields import FailureTextFields
+from core.failure_fields import FailureTextFields, StageTextField
 from core.json_schema import INDICES, NUMBER_OR_NULL, NUMBERS, STRINGS, typed_json_field
 from modelzoo.catalog import ARCHITECTURES
 from modelzoo.models import Weights, WeightsImport
@@ -263,7 +263,7 @@ class ReadyModelListSerializer(serializers.Serializer):
     ready_models = ReadyModelSerializer(many=True)
 
 
-class WeightsImportSerializer(FailureTextFields, serializers.ModelSerializer):
+class WeightsImportSerializer(FailureTextFields, StageTextField, serializers.ModelSerializer):
     """An import of a weights file: its progress, then the weights or the reason it failed."""
 
     weights = WeightsSerializer(read_only=True, allow_null=True)

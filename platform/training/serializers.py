@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.failure_fields import FailureTextFields
+from core.failure_fields import FailureTextFields, StageTextField
 from core.json_schema import INDICES, NUMBER_OR_NULL, NUMBERS, STRINGS, typed_json_field
 from modelzoo.presets import PRESETS
 from training.hyperparameters import FIELDS, TASK_FIELDS, Field
@@ -478,7 +478,7 @@ EVALUATION_STATE_FIELDS = [
 ]
 
 
-class SplitEvaluationSerializer(FailureTextFields, ReportShapeSerializer):
+class SplitEvaluationSerializer(FailureTextFields, StageTextField, ReportShapeSerializer):
     """An evaluation of a finished job's model on a split (test): its state and, once it has
     succeeded, the report's scores on that split (before then: empty or null)."""
 

@@ -140,7 +140,8 @@ def _config_rows(job: TrainingJob, fields: dict[str, Any]) -> list[tuple[str, An
     if normalize:
         mean = ", ".join(f"{v:.3f}" for v in normalize["mean"])
         std = ", ".join(f"{v:.3f}" for v in normalize["std"])
-        rows.append(("Normalisation", f"mean {mean}; std {std}"))
+        values = _("mean %(mean)s; std %(std)s") % {"mean": mean, "std": std}
+        rows.append((_("Normalisation"), values))
     return rows
 
 

@@ -109,3 +109,98 @@ WORKER_LOST_FIX = Message(
         "and memory, then re-run the job, perhaps with a smaller batch."
     )
 )
+
+# One log line per epoch with its numbers (workers.runtime.callbacks and the trainers):
+# "Epoch 3/10: train loss 0.4120 · val loss 0.3877 · val acc 0.9012 · 12.3 s". The numbers
+# are formatted before they become parameters, so they read the same in every language.
+EPOCH_LINE = Message(gettext_noop("Epoch %(epoch)s/%(epochs)s: %(measures)s"))
+TRAIN_LOSS = Message(gettext_noop("train loss %(value)s"))
+TRAIN_DB_LOSS = Message(gettext_noop("train DB loss %(value)s"))
+TRAIN_CTC_LOSS = Message(gettext_noop("train CTC loss %(value)s"))
+MEASURED = Message(gettext_noop("%(split)s %(metric)s %(value)s"))
+EDIT_SIMILARITY = Message(gettext_noop("edit similarity %(value)s"))
+SECONDS = Message(gettext_noop("%(seconds)s s"))
+# The split a number was measured on, and the metrics, as MEASURED names them.
+SPLIT_NAMES = {
+    "train": Message(gettext_noop("train")),
+    "val": Message(gettext_noop("val")),
+    "test": Message(gettext_noop("test")),
+}
+METRIC_NAMES = {
+    "loss": Message(gettext_noop("loss")),
+    "acc": Message(gettext_noop("acc")),
+    "eval_loss": Message(gettext_noop("eval_loss")),
+    "eval_acc": Message(gettext_noop("eval_acc")),
+    "det hmean": Message(gettext_noop("det hmean")),
+    "line accuracy": Message(gettext_noop("line accuracy")),
+}
+EARLY_STOPPING = Message(
+    gettext_noop(
+        "Early stopping after epoch %(epoch)s: the validation mAP stopped improving for "
+        "%(wait)s epochs."
+    )
+)
+EARLY_STOPPING_OCR = Message(
+    gettext_noop(
+        "Early stopping after epoch %(epoch)s: no part improved on the validation split for "
+        "%(wait)s epochs."
+    )
+)
+RESUMED = Message(
+    gettext_noop("Resumed from the checkpoint written after epoch %(epoch)s (step %(step)s).")
+)
+
+# What an evaluation on the test split is doing, and why it failed (workers.runtime.held_out).
+LOADING_MODEL = Message(gettext_noop("Loading the model"))
+READING_SPLIT = {"test": Message(gettext_noop("Reading %(count)s test images"))}
+PREDICTING = Message(gettext_noop("Predicting: %(done)s of %(total)s images"))
+FINDING_BOXES = Message(gettext_noop("Finding boxes: %(done)s of %(total)s images"))
+SCORING = Message(gettext_noop("Scoring"))
+VERSION_DELETED = Message(gettext_noop("The dataset version this job trained on was deleted."))
+MODEL_DELETED = Message(gettext_noop("The model trained by job #%(job)s was deleted."))
+NO_LABELED_SPLIT = {"test": Message(gettext_noop("This version has no labeled test images."))}
+NO_SPLIT_IMAGES = {"test": Message(gettext_noop("This version has no test images."))}
+SPLIT_IMAGE_UNREADABLE = {
+    "test": Message(gettext_noop("A test image could not be read: %(name)s (%(cause)s)."))
+}
+REPLACE_IMAGE_FIX = Message(
+    gettext_noop("Replace or delete that image in the dataset and freeze a new version.")
+)
+EVALUATION_UNEXPECTED = Message(gettext_noop("Unexpected error: %(error)s."))
+EVALUATION_UNEXPECTED_FIX = Message(
+    gettext_noop(
+        "The worker's log has the details; try again, and if it fails the same way, report it "
+        "with that log."
+    )
+)
+
+# What a classifier's run logs around its epochs (workers.runtime.trainer, build, run).
+DATA = Message(
+    gettext_noop(
+        "Data: %(train)s training images, %(count)s %(images)s, %(classes)s classes, at %(shape)s."
+    )
+)
+SPLIT_IMAGES = {
+    "train": Message(gettext_noop("train images")),
+    "val": Message(gettext_noop("val images")),
+    "test": Message(gettext_noop("test images")),
+}
+RANDOM_START = Message(
+    gettext_noop("%(architecture)s starts from random weights (%(classes)s classes).")
+)
+BEST = Message(gettext_noop("Best %(metric)s: %(value)s, after epoch %(epoch)s."))
+MONITORED = {
+    "validation accuracy": Message(gettext_noop("validation accuracy")),
+    "validation mAP": Message(gettext_noop("validation mAP")),
+    "validation mAP@[.5:.95]": Message(gettext_noop("validation mAP@[.5:.95]")),
+    "validation line accuracy": Message(gettext_noop("validation line accuracy")),
+}
+FINISHED = Message(
+    gettext_noop("Finished: %(scores)s on %(measured)s. The model is saved in the model zoo.")
+)
+ACCURACY = Message(gettext_noop("%(accuracy)s accuracy"))
+ACCURACY_AND_TOP5 = Message(gettext_noop("%(accuracy)s accuracy and %(top5)s top-5"))
+MEASURED_ON = Message(gettext_noop("%(count)s %(images)s"))
+MEASURED_ON_TRAINING = Message(
+    gettext_noop("%(count)s %(images)s (optimistic: the model trained on them)")
+)

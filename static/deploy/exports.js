@@ -40,7 +40,7 @@ function parityText(e) {
     box_agreement: () => interpolate(gettext("boxes agree %(share)s (needs ≥ %(bound)s)"), { share: pct(share), bound: pct(rule.at_least) }, true),
   }[rule.measure]();
   const aside = rule.measure === "max_abs_diff" ? "" : ` · ${diff}`;
-  const on = interpolate(gettext("on %(count)s %(source)s"), { count: p.samples, source: p.source }, true);
+  const on = interpolate(gettext("on %(count)s %(source)s"), { count: p.samples, source: p.source_display || p.source }, true);
   const verdict = p.passed == null ? "" : `${p.passed ? "✓" : "✗"} `;
   return `${verdict}${judged} ${on}${aside}`;
 }

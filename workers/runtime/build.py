@@ -14,6 +14,7 @@ import numpy as np
 
 from modelzoo.catalog import get_architecture, head_keys
 from modelzoo.services.shipped import load_shipped
+from training import worker_messages as said
 from training.models import TrainingJob
 from workers.runtime.fine_tune import parameter_groups
 
@@ -28,7 +29,7 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
         return _ready_part(job, log)
     network = arch.build(num_classes)
     if job.init == TrainingJob.Init.SCRATCH:
-        log(f"{arch.name} starts from random weights ({num_classes} classes).")
+        log(said.RANDOM_START(architecture=arch.name, classes=num_classes))
         return network
     if job.init == TrainingJob.Init.SHIPPED:
         state, _ = load_shipped(arch)

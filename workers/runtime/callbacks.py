@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from core.stored_messages import Joined
 from framework.hapi.callbacks import Callback
+from training import worker_messages as said
 from training.models import MetricRecord, TrainingJob
 from training.services.version_data import may_choose_on
 from workers.runtime.devices import memory_in_use
@@ -37,6 +39,27 @@ def evaluation_tag(split: str, name: str) -> str:
     evaluation after each epoch: `val/acc`, or `train/eval_acc` for the training images (in
     eval mode and unaugmented, unlike `train/acc`, the running mean of the training steps)."""
     return f"train/eval_{name}" if split == "train" else f"{split}/{name}"
+
+
+def measured_part(tag: str, value: float) -> str:
+    """One number of an epoch's line: `val/acc` at 0.9012 is "val acc 0.9012" (translated where
+    the split and the metric have names people read; mAP@.5 and the like are the same in every
+    language)."""
+    split, _, metric = tag.partition("/")
+    split_name = said.SPLIT_NAMES.get(split)
+    if split_name is None:
+        return f"{split} {metric} {value:.4f}"
+    metric_name = said.METRIC_NAMES.get(metric)
+    return said.MEASURED(
+        split=split_name(), metric=metric_name() if metric_name else metric, value=f"{value:.4f}"
+    )
+
+
+def epoch_log_line(position: Position, parts: list[str]) -> str:
+    """The log line of the epoch `position` ends: "Epoch 3/10: " and its numbers."""
+    return said.EPOCH_LINE(
+        epoch=position.epoch + 1, epochs=position.total_epochs, measures=Joined(" · ", parts)
+    )
 
 
 def no_validation_notice(early_stopping: bool, thresholds: bool) -> str:
@@ -191,13 +214,12 @@ class ScalarReporter(Callback):
         "Epoch 3/10: train loss 0.4120 · val loss 0.3877 · val acc 0.9012 · 12.3 s"."""
         parts = []
         if self.last_train_loss is not None:
-            parts.append(f"train loss {self.last_train_loss:.4f}")
+            parts.append(said.TRAIN_LOSS(value=f"{self.last_train_loss:.4f}"))
         for name, value in measured.items():  # "val loss", or "train eval_loss" without val
-            parts.append(f"{evaluation_tag(self.split, name).replace('/', ' ')} {float(value):.4f}")
+            parts.append(measured_part(evaluation_tag(self.split, name), float(value)))
         if self.last_epoch_seconds is not None:
-            parts.append(f"{self.last_epoch_seconds:.1f} s")
-        position = self.position
-        return f"Epoch {position.epoch + 1}/{position.total_epochs}: " + " · ".join(parts)
+            parts.append(said.SECONDS(seconds=f"{self.last_epoch_seconds:.1f}"))
+        return epoch_log_line(self.position, parts)
 
 
 def histogram(values: np.ndarray) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from training import worker_messages as said
 from training.models import MetricRecord, TrainingJob
 from training.services.version_data import (
     DetectionExample,
@@ -30,8 +31,10 @@ from training.services.version_data import (
 from workers.runtime.callbacks import (
     MEMORY_EVERY,
     JobControl,
+    epoch_log_line,
     evaluation_tag,
     histogram,
+    measured_part,
     no_validation_notice,
 )
 from workers.runtime.checkpoints import save_checkpoint
@@ -188,10 +191,7 @@ class DetectionRun(ResumableRun):
             stop = self._evaluate(network, control, stopping)
             self._end_epoch(network, optimizer, batch, stopping)
             if stop:
-                self.log(
-                    f"Early stopping after epoch {position.epoch}: the validation mAP stopped "
-                    f"improving for {stopping['wait']} epochs."
-                )
+                self.log(said.EARLY_STOPPING(epoch=position.epoch, wait=stopping["wait"]))
                 break
         for callback in warmup:
             callback.on_train_end()
@@ -264,11 +264,10 @@ class DetectionRun(ResumableRun):
             self.recorder.scalar(tag, position.step, number)
         # One line per epoch with its numbers, as the classifiers' (callbacks.ScalarReporter).
         loss = self.last_eval.get("train_loss")
-        self.log(
-            f"Epoch {position.epoch + 1}/{position.total_epochs}: "
-            + (f"train loss {loss:.4f} · " if loss is not None else "")
-            + f"{splits.eval_split} mAP@[.5:.95] {value:.4f} · mAP@.5 {value_50:.4f}"
-        )
+        parts = [said.TRAIN_LOSS(value=f"{loss:.4f}")] if loss is not None else []
+        parts.append(measured_part(f"{splits.eval_split}/mAP@[.5:.95]", value))
+        parts.append(f"mAP@.5 {value_50:.4f}")
+        self.log(epoch_log_line(position, parts))
         if not may_choose_on(splits.eval_split):
             return False
         if value > self.best.get("value", -math.inf):

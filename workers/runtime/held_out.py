@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 
 from core.errors import describe_unexpected
+from core.stored_messages import said_of
 from modelzoo.services.weights import load_network
+from training import worker_messages as said
 from training.models import EvaluationReport, SplitEvaluation, TrainingJob
 from training.services.version_data import detection_examples, examples
 from workers.runtime.data import ImageDataset, load_split, normalisation
@@ -59,20 +61,19 @@ def run_evaluation(evaluation: SplitEvaluation, device: str) -> None:
         logger.warning("Evaluation %s now belongs to another worker; stopping", evaluation.pk)
         return
     except EvaluationFailed as error:
-        evaluation.mark_failed(str(error))
+        evaluation.mark_failed(said_of(error))
         return
     except SampleError as error:
+        unreadable = said.SPLIT_IMAGE_UNREADABLE[evaluation.split]
         evaluation.mark_failed(
-            f"A {evaluation.split} image could not be read: {error.name} ({error.cause}).",
-            "Replace or delete that image in the dataset and freeze a new version.",
+            unreadable(name=error.name, cause=error.cause), said.REPLACE_IMAGE_FIX()
         )
         return
     except Exception as error:  # anything else: record it rather than crash-loop the task
         logger.exception("Evaluation %s failed", evaluation.pk)
         evaluation.mark_failed(
-            f"Unexpected error: {describe_unexpected(error)}.",
-            "The worker's log has the details; try again, and if it fails the same way, "
-            "report it with that log.",
+            said.EVALUATION_UNEXPECTED(error=describe_unexpected(error)),
+            said.EVALUATION_UNEXPECTED_FIX(),
         )
         return
     evaluation.mark_succeeded(**fields)
@@ -82,25 +83,25 @@ def _evaluate(evaluation: SplitEvaluation, progress: Progress) -> dict[str, Any]
     job, split = evaluation.job, evaluation.split
     version = job.dataset_version
     if version is None:
-        raise EvaluationFailed("The dataset version this job trained on was deleted.")
+        raise EvaluationFailed(said.VERSION_DELETED())
     if evaluation.weights is None:
-        raise EvaluationFailed(f"The model trained by job #{job.pk} was deleted.")
-    progress(5, "Loading the model")
+        raise EvaluationFailed(said.MODEL_DELETED(job=job.pk))
+    progress(5, said.LOADING_MODEL())
     network = load_network(evaluation.weights)
     if job.is_detection:
         return _evaluate_detector(job, network, version, split, progress)
     items = examples(version, split)
     if not items:
-        raise EvaluationFailed(f"This version has no labeled {split} images.")
-    progress(10, f"Reading {len(items)} {split} images")
+        raise EvaluationFailed(said.NO_LABELED_SPLIT[split]())
+    progress(10, said.READING_SPLIT[split](count=len(items)))
     dataset = _dataset(job, version.pk, split, items)
 
     def predicted(done: int, total: int) -> None:
-        progress(20 + 70 * done // total, f"Predicting: {done} of {total} images")
+        progress(20 + 70 * done // total, said.PREDICTING(done=done, total=total))
 
     scores = sigmoid if job.is_multi_label else softmax
     outputs = predict(network, dataset, batch_size=BATCH, scores=scores, progress=predicted)
-    progress(95, "Scoring")
+    progress(95, said.SCORING())
     if job.is_multi_label:
         default, thresholds = _thresholds(job)
         return multi_label_scores(job.class_names, items, outputs, default, thresholds)
@@ -114,18 +115,18 @@ def _evaluate_detector(
     normalised as it trained), scored at the per-class thresholds of its report."""
     items = detection_examples(version, split)
     if not items:
-        raise EvaluationFailed(f"This version has no {split} images.")
-    progress(10, f"Reading {len(items)} {split} images")
+        raise EvaluationFailed(said.NO_SPLIT_IMAGES[split]())
+    progress(10, said.READING_SPLIT[split](count=len(items)))
     size = int(job.config["input_size"])
     mean, std = normalisation(job.config, 3)
 
     def predicted(done: int, total: int) -> None:
-        progress(20 + 70 * done // total, f"Finding boxes: {done} of {total} images")
+        progress(20 + 70 * done // total, said.FINDING_BOXES(done=done, total=total))
 
     found = predict_detections(
         network, DetectionImages(items, size), size, mean, std, progress=predicted
     )
-    progress(95, "Scoring")
+    progress(95, said.SCORING())
     _, thresholds = _thresholds(job, DETECTION_THRESHOLD)
     return detection_scores(job.class_names, items, found, thresholds)
 

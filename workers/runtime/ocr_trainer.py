@@ -29,11 +29,18 @@ from typing import Any
 
 import numpy as np
 
+from training import worker_messages as said
 from training.models import TrainingJob
 from training.services.text_lines import LineSurvey, line_examples
 from training.services.text_pages import PageExample, page_examples
 from training.services.version_data import may_choose_on
-from workers.runtime.callbacks import MEMORY_EVERY, JobControl, evaluation_tag
+from workers.runtime.callbacks import (
+    MEMORY_EVERY,
+    JobControl,
+    epoch_log_line,
+    evaluation_tag,
+    measured_part,
+)
 from workers.runtime.checkpoints import save_checkpoint
 from workers.runtime.devices import memory_in_use
 from workers.runtime.failures import LossNotFinite
@@ -207,10 +214,7 @@ class OcrRun(ResumableRun):
                 stop = self._follow_stopping(stopping, improved)
                 self._end_epoch(network, optimizer, batch, stopping)
                 if stop:
-                    self.log(
-                        f"Early stopping after epoch {position.epoch}: no part improved on "
-                        f"the validation split for {stopping['wait']} epochs."
-                    )
+                    self.log(said.EARLY_STOPPING_OCR(epoch=position.epoch, wait=stopping["wait"]))
                     break
         if self.best_model:  # each part's best epoch, not the last one's
             network.set_state_dict(self.best_model)
@@ -335,19 +339,19 @@ class OcrRun(ResumableRun):
     # --- the epoch's end ----------------------------------------------------------------------
     def _log_epoch(self) -> None:
         position, last, split = self.position, self.last_eval, self.splits.eval_split
-        said = [f"Epoch {position.epoch + 1}/{position.total_epochs}:"]
+        parts = []
         if "det" in self.parts:
             if "det_loss" in last:
-                said.append(f"train DB loss {last['det_loss']:.4f} ·")
-            said.append(f"{split} det hmean {last[det_tag(split, 'hmean')]:.4f} ·")
+                parts.append(said.TRAIN_DB_LOSS(value=f"{last['det_loss']:.4f}"))
+            parts.append(measured_part(f"{split}/det hmean", last[det_tag(split, "hmean")]))
         if "rec" in self.parts:
             if "train_loss" in last:
-                said.append(f"train CTC loss {last['train_loss']:.4f} ·")
-            said.append(
-                f"{split} line accuracy {last[evaluation_tag(split, ACCURACY)]:.4f} · "
-                f"edit similarity {last[evaluation_tag(split, DISTANCE)]:.4f}"
-            )
-        self.log(" ".join(said).rstrip(" ·"))
+                parts.append(said.TRAIN_CTC_LOSS(value=f"{last['train_loss']:.4f}"))
+            accuracy = last[evaluation_tag(split, ACCURACY)]
+            parts.append(measured_part(f"{split}/line accuracy", accuracy))
+            similarity = last[evaluation_tag(split, DISTANCE)]
+            parts.append(said.EDIT_SIMILARITY(value=f"{similarity:.4f}"))
+        self.log(epoch_log_line(position, parts))
 
     def _end_epoch(
         self, network: Any, optimizer: Any, batch: int, stopping: dict[str, Any]

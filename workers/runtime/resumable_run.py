@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from training import worker_messages as said
 from training.models import TrainingJob
 from workers.runtime.build import build_network, build_optimizer
 from workers.runtime.callbacks import Position
@@ -101,7 +102,7 @@ class ResumableRun:
             progress = checkpoint["progress"]
             best_model = checkpoint.get("best_model")
             epoch, step = int(progress["epoch"]), int(progress["step"])
-            self.log(f"Resumed from the checkpoint written after epoch {epoch} (step {step}).")
+            self.log(said.RESUMED(epoch=epoch, step=step))
         self.best = progress.get("best") or {}
         self.recorder.discard_after(step, epoch)
         self.position = position = Position(epoch, step, steps_per_epoch, int(config["epochs"]))

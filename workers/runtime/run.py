@@ -101,13 +101,8 @@ def _train_and_report(job: TrainingJob, recorder: JobRecorder, device: str) -> b
     report = writer(job, splits.eval_split, splits.eval_examples, probs, recorder, epoch, step)
     weights = _save_output(job, network, report)
     if run.best:
-        recorder.log(
-            f"Best {monitored(job)[1]}: {run.best['value']:.4f}, after epoch {run.best['epoch']}."
-        )
-    measured = f"{report.sample_count} {splits.eval_split} images"
-    if not report.is_held_out:
-        measured += " (optimistic: the model trained on them)"
-    recorder.log(f"Finished: {_scores(report)} on {measured}. The model is saved in the model zoo.")
+        recorder.log(best_line(job, run.best))
+    recorder.log(finished_line(report, splits.eval_split))
     recorder.flush()
     # The job's val_* fields hold validation numbers only: never those of the training images.
     held_out = report.split == "val"
@@ -133,13 +128,8 @@ def _train_detector_and_report(job: TrainingJob, recorder: JobRecorder, device: 
     )
     weights = _save_output(job, network, report)
     if run.best:
-        recorder.log(
-            f"Best {monitored(job)[1]}: {run.best['value']:.4f}, after epoch {run.best['epoch']}."
-        )
-    measured = f"{report.sample_count} {splits.eval_split} images"
-    if not report.is_held_out:
-        measured += " (optimistic: the model trained on them)"
-    recorder.log(f"Finished: {_scores(report)} on {measured}. The model is saved in the model zoo.")
+        recorder.log(best_line(job, run.best))
+    recorder.log(finished_line(report, splits.eval_split))
     recorder.flush()
     held_out = report.split == "val"  # the job's val_* fields hold validation numbers only
     return job.mark_succeeded(
@@ -207,6 +197,19 @@ def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | 
     return weights
 
 
+def best_line(job: TrainingJob, best: dict[str, Any]) -> str:
+    name = monitored(job)[1]
+    metric = said.MONITORED[name]() if name in said.MONITORED else name
+    return said.BEST(metric=metric, value=f"{best['value']:.4f}", epoch=best["epoch"])
+
+
+def finished_line(report: EvaluationReport, split: str) -> str:
+    """ "Finished: 91.25% accuracy on 16 val images. The model is saved in the model zoo."."""
+    on = said.MEASURED_ON if report.is_held_out else said.MEASURED_ON_TRAINING
+    measured = on(count=report.sample_count, images=said.SPLIT_IMAGES[split]())
+    return said.FINISHED(scores=_scores(report), measured=measured)
+
+
 def _scores(report: EvaluationReport) -> str:
     if report.task == TrainingJob.Task.OCR:
         return f"line accuracy {report.accuracy:.2%}"
@@ -220,8 +223,10 @@ def _scores(report: EvaluationReport) -> str:
             "thresholds)"
         )
     if report.top5_accuracy is None:  # 5 classes or fewer: top-5 would always be 100%
-        return f"{report.accuracy:.2%} accuracy"
-    return f"{report.accuracy:.2%} accuracy and {report.top5_accuracy:.2%} top-5"
+        return said.ACCURACY(accuracy=f"{report.accuracy:.2%}")
+    return said.ACCURACY_AND_TOP5(
+        accuracy=f"{report.accuracy:.2%}", top5=f"{report.top5_accuracy:.2%}"
+    )
 
 
 def _save_output(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from framework.hapi.callbacks import EarlyStopping, LRScheduler
+from training import worker_messages as said
 from training.models import TrainingJob
 from training.services.version_data import Example, evaluation_split, examples, may_choose_on
 from workers.runtime.build import build_loss, build_metrics, monitored
@@ -84,11 +85,22 @@ def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
     eval_images = load_split(version.pk, split, eval_items, channels, size)
     classes = len(job.class_names)
     labels = sum(len(e.labels) for e in train_items) / max(1, len(train_items))
-    log(
-        f"Data: {len(train_items)} training images, {len(eval_items)} {split} images, "
-        f"{classes} classes, at {channels}×{size}×{size}."
-        + (f" Multi-label: {labels:.2f} labels per training image." if job.is_multi_label else "")
-    )
+    if job.is_multi_label:
+        log(
+            f"Data: {len(train_items)} training images, {len(eval_items)} {split} images, "
+            f"{classes} classes, at {channels}×{size}×{size}. "
+            f"Multi-label: {labels:.2f} labels per training image."
+        )
+    else:
+        log(
+            said.DATA(
+                train=len(train_items),
+                count=len(eval_items),
+                images=said.SPLIT_IMAGES[split](),
+                classes=classes,
+                shape=f"{channels}×{size}×{size}",
+            )
+        )
     if not may_choose_on(split):
         log(no_validation_notice(bool(config.get("early_stopping")), job.is_multi_label))
     multi = classes if job.is_multi_label else None

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from datastore.importing import format_messages as format_said
 from datastore.importing import messages as said
 from datastore.importing.formats.base import Box
 from datastore.importing.limits import ImportLimits
@@ -141,7 +142,7 @@ def check_balance(counts: Mapping[str, int], limits: ImportLimits, report: Repor
                 "",
                 reason,
                 said.CLASS_TOO_FEW_FIX(name=name),
-                where=f"class '{name}'",
+                where=format_said.AT_CLASS(name=name),
             )
     largest = max(counts, key=lambda n: counts[n])
     smallest = min(counts, key=lambda n: counts[n])
@@ -157,5 +158,5 @@ def check_balance(counts: Mapping[str, int], limits: ImportLimits, report: Repor
                 ratio=f"{counts[largest] / counts[smallest]:.0f}",
             ),
             said.IMBALANCED_FIX(),
-            where="class counts",
+            where=format_said.AT_CLASS_COUNTS(),
         )

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from datastore.importing import format_messages as said
 from datastore.importing.limits import MIB
 from datastore.importing.problems import ImportRejected
 from datastore.importing.tree import SourceTree
@@ -82,13 +83,7 @@ def nesting_depth(data: bytes) -> int:
 
 
 def _too_deep(path: str, limit: int) -> ImportRejected:
-    return ImportRejected(
-        f"The JSON file is nested more than {limit} levels deep; label files never need that "
-        "many, and reading them could exhaust the server.",
-        "Check that this is the label file you meant to upload, or re-export it from the "
-        "labeling tool.",
-        file=path,
-    )
+    return ImportRejected(said.JSON_TOO_DEEP(limit=limit), said.CHECK_LABEL_FILE_FIX(), file=path)
 
 
 def parse_label_json(tree: SourceTree, path: str) -> Any:
@@ -107,15 +102,14 @@ def parse_label_json(tree: SourceTree, path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidJson(
-            f"The file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            "Fix the JSON (a missing comma or bracket is the usual cause) and upload again.",
+            said.JSON_INVALID(error=exc.msg, line=exc.lineno, column=exc.colno),
+            said.JSON_INVALID_FIX(),
             file=path,
         ) from None
     except ValueError:  # the one other ValueError: an integer too long to convert
         raise InvalidJson(
-            f"The file holds a number of more than {sys.get_int_max_str_digits():,} digits.",
-            "Check that this is the label file you meant to upload, or re-export it from the "
-            "labeling tool.",
+            said.JSON_HUGE_NUMBER(digits=f"{sys.get_int_max_str_digits():,}"),
+            said.CHECK_LABEL_FILE_FIX(),
             file=path,
         ) from None
     except RecursionError:  # only when the depth limit is set past what the parser can follow

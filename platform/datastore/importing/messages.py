@@ -8,6 +8,12 @@ from django.utils.translation import gettext_noop
 
 from core.stored_messages import Message
 
+# What an import or a label export is doing (datastore.services).
+UNPACKING = Message(gettext_noop("Unpacking the upload"))
+CHECKING_IMAGES = Message(gettext_noop("Checking images"))
+SAVING_SAMPLES = Message(gettext_noop("Saving samples"))
+WRITING_ARCHIVE = Message(gettext_noop("Writing the archive"))
+
 # The whole upload.
 NO_FILES = Message(gettext_noop("The upload holds no files: the zip or folder is empty."))
 NO_IMAGES_ONE = Message(
@@ -69,6 +75,17 @@ LEFT_OUT_FIX = Message(
     gettext_noop("Fix the ones shown first: the others are most likely the same mistake.")
 )
 IN_FILE = Message(gettext_noop("%(file)s: %(reason)s"))
+IN_PARENTHESES = Message(gettext_noop(" (%(where)s)"))
+CHOSEN_FORMAT = Message(gettext_noop("Format chosen by you: %(format)s."))
+TOO_MANY_LABELS = Message(
+    gettext_noop(
+        "The image has %(count)s labels (%(labels)s) but the dataset is single-label, so it "
+        "was imported without a label."
+    )
+)
+TOO_MANY_LABELS_FIX = Message(
+    gettext_noop("Keep one label per image, or use a multi-label dataset.")
+)
 UNEXPECTED = Message(gettext_noop("The import failed unexpectedly (%(error)s)."))
 EXPORT_FAILED = Message(gettext_noop("The export failed (%(error)s)."))
 UNEXPECTED_FIX = Message(

@@ -126,10 +126,11 @@ def _sample(
         found.error(
             "too_many_labels",
             record.path,
-            f"The image has {len(labels)} labels ({', '.join(labels[:10])}"
-            f"{', ...' if len(labels) > 10 else ''}) but the dataset "
-            "is single-label, so it was imported without a label.",
-            "Keep one label per image, or use a multi-label dataset.",
+            said.TOO_MANY_LABELS(
+                count=len(labels),
+                labels=", ".join(labels[:10]) + (", ..." if len(labels) > 10 else ""),
+            ),
+            said.TOO_MANY_LABELS_FIX(),
         )
         labels = []
     boxes = [
@@ -213,7 +214,7 @@ def _refuse_partial_ocr_import(report: Report) -> None:
     if not errors:
         return
     first = errors[0]
-    where = f" ({first.where})" if first.where else ""
+    where = said.IN_PARENTHESES(where=first.where) if first.where else ""
     raise ImportRejected(
         said.OCR_REFUSED(
             count=f"{report.counts().get('error', 0):,}",
@@ -235,7 +236,7 @@ def prepare_import(
     threads: int = 2,
 ) -> PreparedImport:
     known = known or KnownSamples()
-    note = f"Format chosen by you: {fmt.title}." if fmt else ""
+    note = said.CHOSEN_FORMAT(format=fmt.said_title) if fmt else ""
     if fmt is None:
         fmt, note = detect_format(tree, target.detection, target.ocr)
     result = read_tree(tree, fmt, target.detection, target.ocr)

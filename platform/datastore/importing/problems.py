@@ -11,6 +11,7 @@ from core.stored_messages import said_json, translated
 from datastore.importing import messages as said
 
 SAME_PROBLEM_LIMIT = 100  # problems of one code kept per file; the rest are counted
+SHOWN_FIELDS = ("reason", "fix", "where")  # the fields stored with their message keys
 
 
 class Severity(StrEnum):
@@ -31,18 +32,18 @@ class Problem:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = asdict(self)
         data["severity"] = str(self.severity)
-        keys = {name: said_json(getattr(self, name)) for name in ("reason", "fix")}
+        keys = {name: said_json(getattr(self, name)) for name in SHOWN_FIELDS}
         if any(keys.values()):  # the keys the report page translates with (shown_problem)
             data["said"] = {name: key for name, key in keys.items() if key}
         return data
 
 
 def shown_problem(problem: dict[str, Any]) -> dict[str, Any]:
-    """A stored problem (`Problem.to_json`) as people read it: reason and fix in the active
-    language where their keys were stored, without the keys."""
+    """A stored problem (`Problem.to_json`) as people read it: reason, fix and where in the
+    active language where their keys were stored, without the keys."""
     keys = problem.get("said") or {}
     shown = {name: value for name, value in problem.items() if name != "said"}
-    for name in ("reason", "fix"):
+    for name in SHOWN_FIELDS:
         if name in shown:
             shown[name] = translated(shown[name], keys.get(name))
     return shown

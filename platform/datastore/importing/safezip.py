@@ -12,12 +12,12 @@ import stat
 import zipfile
 from pathlib import Path
 
+from datastore.importing import format_messages as said
 from datastore.importing.limits import MIB, ImportLimits
 from datastore.importing.problems import ImportRejected
 from datastore.importing.tree import SourceTree
 
 ENCRYPTED = 0x1  # bit 0 of an entry's general purpose flags
-REZIP = "Re-create the zip with a standard zip tool from the dataset folder itself."
 
 
 def _is_symlink(info: zipfile.ZipInfo) -> bool:
@@ -27,24 +27,22 @@ def _is_symlink(info: zipfile.ZipInfo) -> bool:
 def _check_entries(infos: list[zipfile.ZipInfo], archive: str, limits: ImportLimits) -> None:
     if len(infos) > limits.max_files:
         raise ImportRejected(
-            f"The archive holds {len(infos):,} entries; the limit is {limits.max_files:,}.",
-            "Split the dataset into several smaller uploads.",
+            said.TOO_MANY_ENTRIES(count=f"{len(infos):,}", limit=f"{limits.max_files:,}"),
+            said.SPLIT_UPLOAD_FIX(),
             file=archive,
         )
     total = compressed = 0
     for info in infos:
         if info.flag_bits & ENCRYPTED:
             raise ImportRejected(
-                f"The archive '{archive}' is encrypted (entry '{info.filename}' needs a "
-                "password); Sampan cannot read encrypted zips.",
-                "Re-create the zip without a password.",
+                said.ENCRYPTED(archive=archive, entry=info.filename),
+                said.ENCRYPTED_FIX(),
                 file=archive,
             )
         if _is_symlink(info):
             raise ImportRejected(
-                f"The archive entry '{info.filename}' is a symbolic link. Links could point "
-                "anywhere on the server, so archives holding them are refused.",
-                "Zip the real files instead of links (for `zip`, leave out the -y option).",
+                said.SYMLINK(entry=info.filename),
+                said.SYMLINK_FIX(),
                 file=archive,
             )
         if info.is_dir():
@@ -54,26 +52,29 @@ def _check_entries(infos: list[zipfile.ZipInfo], archive: str, limits: ImportLim
         ratio = info.file_size / max(info.compress_size, 1)
         if info.file_size >= limits.ratio_floor_bytes and ratio > limits.max_compression_ratio:
             raise ImportRejected(
-                f"The archive entry '{info.filename}' expands {ratio:,.0f} times "
-                f"(the limit is {limits.max_compression_ratio:,.0f}): this is how zip bombs "
-                "are built.",
-                REZIP,
+                said.ENTRY_RATIO(
+                    entry=info.filename,
+                    ratio=f"{ratio:,.0f}",
+                    limit=f"{limits.max_compression_ratio:,.0f}",
+                ),
+                said.REZIP_FIX(),
                 file=archive,
             )
         if total > limits.max_extracted_bytes:
             raise ImportRejected(
-                f"The archive expands to more than {limits.max_extracted_bytes / MIB:,.0f} MiB, "
-                "the most one import may unpack.",
-                "Split the dataset into several smaller uploads.",
+                said.EXPANDS_TOO_MUCH(mib=f"{limits.max_extracted_bytes / MIB:,.0f}"),
+                said.SPLIT_UPLOAD_FIX(),
                 file=archive,
             )
     if total >= limits.ratio_floor_bytes and total / max(compressed, 1) > (
         limits.max_compression_ratio
     ):
         raise ImportRejected(
-            f"The archive expands {total / max(compressed, 1):,.0f} times overall "
-            f"(the limit is {limits.max_compression_ratio:,.0f}): this is how zip bombs are built.",
-            REZIP,
+            said.OVERALL_RATIO(
+                ratio=f"{total / max(compressed, 1):,.0f}",
+                limit=f"{limits.max_compression_ratio:,.0f}",
+            ),
+            said.REZIP_FIX(),
             file=archive,
         )
 
@@ -84,8 +85,8 @@ def extract_zip(zip_path: Path, archive: str, tree: SourceTree, limits: ImportLi
         zf = zipfile.ZipFile(zip_path)
     except (zipfile.BadZipFile, OSError) as exc:
         raise ImportRejected(
-            f"'{archive}' is not a readable zip file ({exc}).",
-            "Check that the upload finished, then re-create the zip.",
+            said.NOT_A_ZIP(archive=archive, error=str(exc)),
+            said.NOT_A_ZIP_FIX(),
             file=archive,
         ) from exc
     with zf:
@@ -103,8 +104,8 @@ def extract_zip(zip_path: Path, archive: str, tree: SourceTree, limits: ImportLi
                     budget -= tree.add_stream(path, stream, min(info.file_size, budget))
             except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError) as exc:
                 raise ImportRejected(
-                    f"The archive entry '{info.filename}' could not be unpacked ({exc}).",
-                    REZIP,
+                    said.ENTRY_UNPACKABLE(entry=info.filename, error=str(exc)),
+                    said.REZIP_FIX(),
                     file=archive,
                 ) from exc
             added += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from datastore.importing import format_messages as said
 from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import ImportRejected
 from datastore.importing.safezip import extract_zip
@@ -20,10 +21,10 @@ def build_tree(
         size = local.stat().st_size
         if size > limits.max_upload_bytes:
             raise ImportRejected(
-                f"'{name}' is {size:,} bytes, over the {limits.max_upload_bytes:,}-byte upload "
-                "limit (MAX_UPLOAD_BYTES).",
-                "Split the dataset into smaller zips, or ask an administrator to raise "
-                "MAX_UPLOAD_BYTES.",
+                said.UPLOAD_TOO_LARGE(
+                    name=name, size=f"{size:,}", limit=f"{limits.max_upload_bytes:,}"
+                ),
+                said.UPLOAD_TOO_LARGE_FIX(),
                 file=name,
             )
         if name.lower().endswith(".zip"):

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from core.stored_messages import said_of
+from datastore.importing import format_messages as said
 from datastore.importing.limits import ImportLimits
 from datastore.importing.problems import ImportRejected, Report
 
@@ -44,18 +46,18 @@ def normalize_path(name: str) -> str:
     """
     raw = name.replace("\\", "/")
     if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or raw.startswith("//"):
-        raise UnsafePath(f"'{name}' is an absolute path")
+        raise UnsafePath(said.ABSOLUTE_PATH(name=name))
     parts = [p for p in raw.split("/") if p not in ("", ".")]
     if ".." in parts:
-        raise UnsafePath(f"'{name}' climbs out of its folder with '..'")
+        raise UnsafePath(said.CLIMBS_OUT(name=name))
     if not parts:
-        raise OddName("the name is empty")
+        raise OddName(said.EMPTY_NAME())
     cleaned = unicodedata.normalize("NFC", "/".join(parts))
     for char in cleaned:
         if unicodedata.category(char) in ("Cc", "Cs") or char in "\u202a\u202b\u202d\u202e":
-            raise OddName(f"the name contains the invisible control character U+{ord(char):04X}")
+            raise OddName(said.CONTROL_CHARACTER(code=f"{ord(char):04X}"))
     if any(len(part.encode()) > 255 for part in parts):
-        raise OddName("a part of the name is longer than 255 bytes")
+        raise OddName(said.NAME_PART_TOO_LONG())
     return cleaned
 
 
@@ -101,18 +103,17 @@ class SourceTree:
             path = normalize_path(name)
         except UnsafePath as exc:
             raise ImportRejected(
-                f"The archive entry {exc} Nothing from this upload was imported.",
-                "Re-create the zip from inside the dataset folder so that every entry has a "
-                "plain relative path.",
+                said.UNSAFE_ENTRY(problem=said_of(exc)),
+                said.UNSAFE_ENTRY_FIX(),
                 file=archive,
             ) from exc
         except OddName as exc:
             self.report.error(
                 "odd_filename",
                 name.encode("unicode_escape").decode("ascii"),
-                f"This file was left out because {exc}.",
-                "Rename the file using visible characters only.",
-                where=f"in {archive}" if archive else "",
+                said.LEFT_OUT_BECAUSE(problem=said_of(exc)),
+                said.RENAME_FIX(),
+                where=said.IN_ARCHIVE(archive=archive) if archive else "",
             )
             return None
         if is_ignored(path):
@@ -121,8 +122,8 @@ class SourceTree:
             self.report.warning(
                 "duplicate_path",
                 path,
-                "Two uploaded files have this same path; the later one was kept.",
-                "Upload each file once, or put copies in different folders.",
+                said.SAME_PATH(),
+                said.SAME_PATH_FIX(),
             )
         return path
 
@@ -141,9 +142,8 @@ class SourceTree:
                     out.close()
                     target.unlink()
                     raise ImportRejected(
-                        f"'{path}' expands to more than its stated size; the archive is damaged "
-                        "or built to exhaust the disk.",
-                        "Re-create the zip with a standard zip tool.",
+                        said.EXPANDS_PAST_SIZE(path=path),
+                        said.STANDARD_ZIP_FIX(),
                         file=path,
                     )
                 out.write(chunk)
@@ -164,10 +164,8 @@ class SourceTree:
         limit = self.limits.max_label_file_bytes
         if size > limit:
             raise ImportRejected(
-                f"The label file is {size:,} bytes, over the {limit:,} bytes a label file may "
-                "have.",
-                "Split the labels into several smaller files (one per split, for example), or "
-                "ask an administrator to raise the label file limit (MAX_LABEL_FILE_BYTES).",
+                said.LABEL_FILE_TOO_LARGE(size=f"{size:,}", limit=f"{limit:,}"),
+                said.LABEL_FILE_TOO_LARGE_FIX(),
                 file=path,
             )
 

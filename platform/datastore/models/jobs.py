@@ -87,6 +87,10 @@ class ImportJob(Job):
         return self.Outcome.PARTLY_IMPORTED if errors else self.Outcome.IMPORTED
 
     @property
+    def shown_format_note(self) -> str:
+        return self.shown("format_note")
+
+    @property
     def outcome_label(self) -> str:
         return self.Outcome(self.outcome).label
 

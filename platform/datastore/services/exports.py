@@ -153,7 +153,7 @@ def run_export(job: ExportJob) -> None:
         else:
             items = list(_items_of_dataset(dataset))
             classes = dataset.class_names()
-        job.report_progress(0, len(items), "Writing the archive")
+        job.report_progress(0, len(items), said.WRITING_ARCHIVE())
         with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
             WRITERS[job.format](archive, items, classes, job.report_progress)
         partial.rename(target)

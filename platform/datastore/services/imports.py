@@ -134,7 +134,7 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
     _remove_folders(job, range(job.attempt + 1))
     samples_dir, thumbs_dir, work_dir = (dataset.local_folder(f) for f in job.working_folders())
     try:
-        job.report_progress(0, 0, "Unpacking the upload")
+        job.report_progress(0, 0, said.UNPACKING())
         limits = import_limits()
         uploads = [(f.name, f.local_path()) for f in job.upload.files.all()]
         tree = build_tree(uploads, work_dir, limits)
@@ -146,7 +146,7 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
             limits=limits,
             ocr=dataset.is_ocr,
         )
-        job.report_progress(0, len(tree), "Checking images")
+        job.report_progress(0, len(tree), said.CHECKING_IMAGES())
         prepared = prepare_import(
             tree,
             target,
@@ -155,7 +155,7 @@ def run_import(job: ImportJob, threads: int = 2) -> None:
             progress=lambda done, total: job.report_progress(done, total),
             threads=threads,
         )
-        job.report_progress(job.progress_total, job.progress_total, "Saving samples")
+        job.report_progress(job.progress_total, job.progress_total, said.SAVING_SAMPLES())
         with transaction.atomic():
             _save(job, prepared)
     except ImportRejected as rejected:

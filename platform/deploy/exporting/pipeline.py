@@ -68,7 +68,7 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
 
     if export.task == "ocr":
         return _make_ocr(export, device, scratch, progress)
-    progress(5, "Loading the trained model")
+    progress(5, said.LOADING_TRAINED_MODEL())
     trained = load_trained(export)
     meta = package_meta(export, trained)
     count = ACCURACY_IMAGES if export.is_int8 else PARITY_IMAGES
@@ -77,17 +77,19 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     else:
         images = check_images(export.job, trained, count)
 
-    progress(15, "Tracing the network to a graph")
+    progress(15, said.TRACING())
     framework.jit.save(trained.network, str(scratch / "model"), input_spec=[meta.input_spec()])
 
-    stage = "Quantizing to INT8 and writing" if export.is_int8 else "Writing"
-    progress(30, f"{stage} {export.get_format_display()}")
+    writing = said.QUANTIZING_AND_WRITING if export.is_int8 else said.WRITING
+    progress(30, writing(format=said.format_name(export)))
     job = ExportJob(
         trained, meta, scratch, device, lambda: calibration_batches(export.job, trained)
     )
     artifact = WRITERS[export.format](job)
 
-    progress(60, f"Checking parity on {len(images)} {images.source}")
+    source = said.CHECK_IMAGES.get(images.source)
+    shown = source() if source else images.source
+    progress(60, said.CHECKING_PARITY(count=len(images), images=shown))
     results = _parity_and_accuracy(export, trained.network, artifact, images, meta)
     sets = results.pop("label_set_agreement", None)
     if sets is not None:
@@ -95,7 +97,7 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     if "accuracy_before" in results:  # the table shows how many images each accuracy counts
         artifact.details = {**artifact.details, "accuracy_samples": len(images)}
 
-    progress(80, "Measuring latency at batch 1 and 32")
+    progress(80, said.MEASURING_LATENCY())
     sample = images.exported[: min(len(images), 32)]
     results["latency_batch1_ms"] = checks.latency_ms(artifact.run, sample, 1)
     # A ready model answers pages one by one (the zoo's and the try-it page's way of use); its
@@ -103,7 +105,7 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
     if not export.ready_model:
         results["latency_batch32_ms"] = checks.latency_ms(artifact.run, sample, 32)
 
-    progress(95, "Storing the export")
+    progress(95, said.STORING())
     size, digest = artifact.path.stat().st_size, file_sha256(artifact.path)
     stored = _store(export, artifact)
     export.mark_succeeded(
@@ -120,7 +122,7 @@ def _make(export: ModelExport, device: str, scratch: Path, progress: Progress) -
 def _make_ocr(export: ModelExport, device: str, scratch: Path, progress: Progress) -> None:
     results = ready.make_ocr(export, device, scratch, progress)
     artifact = results.pop("artifact")
-    progress(95, "Storing the export")
+    progress(95, said.STORING())
     size, digest = artifact.path.stat().st_size, file_sha256(artifact.path)
     stored = _store(export, artifact)
     export.mark_succeeded(

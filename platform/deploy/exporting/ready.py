@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from core.stored_messages import said_of
 from deploy.exporting import messages as said
 from deploy.exporting.parity_rules import OCR_MAX_POLYGON_PX
 from deploy.exporting.source import ExportFailed, TrainedModel
@@ -45,12 +46,9 @@ def ready_of(export: ModelExport) -> ReadyModel:
     try:
         ready = get_ready_model(export.ready_model)
     except UnknownReadyModel:
-        raise ExportFailed(f"This server has no ready model {export.ready_model!r}.") from None
+        raise ExportFailed(said.NO_READY_MODEL(key=repr(export.ready_model))) from None
     if export.ready_manifest_sha256 and ready.manifest_sha256 != export.ready_manifest_sha256:
-        raise ExportFailed(
-            f"The manifest of {ready.name} changed since this export was requested; "
-            "deploy it again from the zoo."
-        )
+        raise ExportFailed(said.MANIFEST_CHANGED(name=ready.name))
     return ready
 
 
@@ -71,7 +69,7 @@ def ready_detector(export: ModelExport) -> TrainedModel:
     try:
         network = load_network(ready)
     except ReadyModelUnavailable as reason:
-        raise ExportFailed(str(reason)) from None
+        raise ExportFailed(said_of(reason)) from None
     pre, post = ready.preprocessing, ready.postprocessing
     height, width = ready.input_size or (0, 0)
     preprocessing = Preprocessing(
@@ -156,7 +154,7 @@ def ocr_ready(export: ModelExport) -> ReadyModel:
     try:
         return get_ready_model(key)
     except UnknownReadyModel:
-        raise ExportFailed(f"This server has no ready model {key!r} to export with.") from None
+        raise ExportFailed(said.NO_READY_MODEL_TO_EXPORT(key=repr(key))) from None
 
 
 def fine_tuned_parts(export: ModelExport, files: dict[str, Path]) -> dict[str, Any]:
@@ -177,13 +175,17 @@ def fine_tuned_parts(export: ModelExport, files: dict[str, Path]) -> dict[str, A
         prefix = f"{part}."
         state = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
         if part not in MODEL_FILES or not state:
-            raise ExportFailed(f"The trained weights hold no {part!r} network to export.")
+            raise ExportFailed(said.NO_PART_NETWORK(part=repr(part)))
         layer = framework.onnx.load(str(files[part]))
         missing, unexpected = layer.set_state_dict(state)
         if missing or unexpected:
             raise ExportFailed(
-                f"The trained {part!r} weights do not fit {files[part].name}: "
-                f"{len(missing)} missing, {len(unexpected)} unknown."
+                said.PART_DOES_NOT_FIT(
+                    part=repr(part),
+                    file=files[part].name,
+                    missing=len(missing),
+                    unknown=len(unexpected),
+                )
             )
         layer.eval()
         layers[part] = layer
@@ -205,13 +207,11 @@ def ocr_networks(export: ModelExport, scratch: Path) -> OCRNetworks:
     try:
         paths = locate_files(ready)
     except ReadyModelUnavailable as reason:
-        raise ExportFailed(str(reason)) from None
+        raise ExportFailed(said_of(reason)) from None
     text = framework.onnx.read_model(str(paths["rec"])).metadata.get("character", "")
     expected = (ready.dictionary or {}).get("sha256")
     if expected and hashlib.sha256(text.encode("utf-8")).hexdigest() != expected:
-        raise ExportFailed(
-            f"The recognition dictionary of {ready.name} is not the one its manifest names."
-        )
+        raise ExportFailed(said.DICTIONARY_MISMATCH(name=ready.name))
     files = {role: paths[role] for role in ("det", "cls", "rec")}
     trained = fine_tuned_parts(export, files)
     if not trained:  # the zoo's own pipeline of these files (built once per process)
@@ -248,7 +248,7 @@ def make_ocr(export: ModelExport, device: str, scratch: Path, progress: Any) -> 
     from framework.inference.ocr_package import PackagedOCRModel, ocr_meta, write_ocr_package
     from modelzoo.services.reading import ocr_settings
 
-    progress(5, "Locating the three OCR networks")
+    progress(5, said.LOCATING_OCR_NETWORKS())
     networks = ocr_networks(export, scratch)
     meta = ocr_meta(
         f"{export.name} (model v{export.version})",
@@ -257,21 +257,21 @@ def make_ocr(export: ModelExport, device: str, scratch: Path, progress: Any) -> 
         export.threshold,
     )
     onnx_only = export.format == ModelExport.Format.ONNX
-    progress(30, f"Writing {export.get_format_display()}")
+    progress(30, said.WRITING(format=said.format_name(export)))
     path = write_ocr_package(
         networks.files, networks.characters, meta, scratch / "export.zip", onnx_only
     )
     folder = unpack_package(path, scratch / "package")
     packaged = PackagedOCRModel(folder, meta)
 
-    progress(60, "Reading rendered pages with the export and with the pipeline")
+    progress(60, said.READING_RENDERED_PAGES())
     pages = rendered_pages()
     results = ocr_parity(networks.reference, packaged, pages)
     details: dict[str, Any] = {"ocr": results.pop("details")}
     if onnx_only:
         details["onnxruntime"] = onnxruntime_parity(folder, pages[0])
 
-    progress(80, "Measuring the latency of one page")
+    progress(80, said.MEASURING_PAGE_LATENCY())
     times = []
     for _ in range(3):
         started = time.perf_counter()

@@ -139,7 +139,9 @@ class ModelExport(ClaimableJob):
     # --- the worker's verbs (core.jobs), with an export's progress in percent ---------------------
     def report_progress(self, percent: int, stage: str) -> bool:
         """Records how far it got; False when this worker no longer owns the export."""
-        return self.beat(progress=max(0, min(100, int(percent))), stage=stage[:100])
+        # Cut only when too long: a slice is plain text, without the stage's message key.
+        stage = stage if len(stage) <= 100 else stage[:100]
+        return self.beat(progress=max(0, min(100, int(percent))), stage=stage)
 
     def mark_succeeded(self, **results: Any) -> bool:
         return super().mark_succeeded(progress=100, **results)

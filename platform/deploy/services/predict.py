@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework.request import Request
 
 from core.parsers import parse_json
+from core.stored_messages import in_language, said_of
 from deploy.conf import knob
 from deploy.models import Deployment
 from deploy.services import serving
@@ -154,7 +155,8 @@ def predict(
     try:
         served = serving.serve(deployment)
     except serving.ModelUnavailable as error:
-        raise Refusal(str(error), status=503, code="model_unavailable") from error
+        message = in_language(said_of(error))
+        raise Refusal(message, status=503, code="model_unavailable") from error
     threshold = given.threshold if given.threshold is not None else deployment.threshold
     class_thresholds = {**deployment.class_thresholds, **given.class_thresholds}
     unknown = sorted(set(given.class_thresholds) - set(served.model.meta.class_names))

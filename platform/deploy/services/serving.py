@@ -20,6 +20,7 @@ from django.core.files.storage import default_storage
 
 from core.errors import without_paths
 from deploy.conf import knob
+from deploy.exporting import messages as said
 from deploy.models import Deployment, ModelExport
 from framework.inference.package import PackageError, read_meta, unpack_package
 from framework.inference.packaged_model import PackagedModel
@@ -59,14 +60,14 @@ def package_folder(export: ModelExport) -> Path:
     folder = Path(default_storage.path(f"{export.folder}/package"))
     if not (folder / "meta.json").is_file():
         if not export.file or not default_storage.exists(export.file.name):
-            raise ModelUnavailable(f"The files of export #{export.pk} are missing.")
+            raise ModelUnavailable(said.FILES_MISSING(export=export.pk))
         unpack_package(default_storage.path(export.file.name), folder)
     return folder
 
 
 def _load(export: ModelExport) -> Served:
     if not export.is_servable:
-        raise ModelUnavailable(f"Export #{export.pk} is not a finished inference package.")
+        raise ModelUnavailable(said.NOT_A_PACKAGE(export=export.pk))
     folder = package_folder(export)
     try:
         model = PackagedModel.open(
@@ -74,7 +75,7 @@ def _load(export: ModelExport) -> Served:
         )
     except (PackageError, OSError, ValueError) as error:
         reason = without_paths(str(error))
-        raise ModelUnavailable(f"Export #{export.pk} cannot be loaded: {reason}") from error
+        raise ModelUnavailable(said.CANNOT_LOAD(export=export.pk, reason=reason)) from error
     logger.info("Loaded export %s for serving", export.pk)
     return Served(model, model_info(export))
 

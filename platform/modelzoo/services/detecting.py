@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from core.stored_messages import in_language, said_of
 from modelzoo.services.ready import ReadyModel, ReadyModelUnavailable, load_network, network_lock
 from modelzoo.services.trying import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, TryRefusal
 
@@ -81,7 +82,7 @@ def try_ready(ready: ReadyModel, upload: Any, score_threshold: float | None = No
     try:
         network = load_network(ready)
     except ReadyModelUnavailable as reason:
-        raise TryRefusal(str(reason), status=409) from None
+        raise TryRefusal(in_language(said_of(reason)), status=409) from None
     try:
         image = open_image(upload.read(), max_pixels=MAX_IMAGE_PIXELS)
     except ImageError as error:

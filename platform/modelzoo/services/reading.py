@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any
 
+from core.stored_messages import in_language, said_of
 from modelzoo.services.ready import ReadyModel, ReadyModelUnavailable, locate_files
 from modelzoo.services.trying import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, TryRefusal
 
@@ -75,7 +76,7 @@ def try_ocr(ready: ReadyModel, upload: Any, score_threshold: float | None = None
     try:
         pipeline = load_pipeline(ready)
     except ReadyModelUnavailable as reason:
-        raise TryRefusal(str(reason), status=409) from None
+        raise TryRefusal(in_language(said_of(reason)), status=409) from None
     try:
         image = open_image(upload.read(), max_pixels=MAX_IMAGE_PIXELS).convert("RGB")
     except ImageError as error:

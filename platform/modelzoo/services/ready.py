@@ -24,6 +24,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from core.stored_messages import in_language, said_of
+from modelzoo import messages as said
+
 MANIFESTS = Path(__file__).resolve().parent.parent / "manifests"
 
 
@@ -144,31 +147,42 @@ def locate_files(ready: ReadyModel) -> dict[str, Path]:
     raises ReadyModelUnavailable saying what to install otherwise. The package is never
     imported."""
     source = ready.source
-    install = f"An administrator installs it with `{source['pip_install']}`."
+    install = said.INSTALL_WITH(command=source["pip_install"])
+    package, version = source["package"], source["version"]
     try:
-        distribution = metadata.distribution(source["package"])
+        distribution = metadata.distribution(package)
     except metadata.PackageNotFoundError:
         raise ReadyModelUnavailable(
-            f"{source['package']} is not installed on this server, so {ready.name} cannot be "
-            f"used. {install}"
+            said.NOT_INSTALLED(package=package, name=ready.name, install=install)
         ) from None
-    if distribution.version != source["version"]:
+    if distribution.version != version:
         raise ReadyModelUnavailable(
-            f"{source['package']} {distribution.version} is installed; {ready.name} is "
-            f"described for {source['version']}. {install}"
+            said.OTHER_VERSION(
+                package=package,
+                installed=distribution.version,
+                name=ready.name,
+                version=version,
+                install=install,
+            )
         )
     found = {}
     for role, entry in ready.files.items():
         path = Path(str(distribution.locate_file(entry["file"])))
         if not path.is_file():
             raise ReadyModelUnavailable(
-                f"{source['package']} {source['version']} has no {entry['file']}. {install}"
+                said.FILE_MISSING(
+                    package=package, version=version, file=entry["file"], install=install
+                )
             )
         actual = _sha256(path)
         if actual != entry["sha256"]:
             raise ReadyModelUnavailable(
-                f"{entry['file']} has sha256 {actual}, not the {entry['sha256']} its manifest "
-                f"names: it is not the file described. Reinstall it: `{source['pip_install']}`."
+                said.HASH_MISMATCH(
+                    file=entry["file"],
+                    actual=actual,
+                    expected=entry["sha256"],
+                    command=source["pip_install"],
+                )
             )
         found[role] = path
     return found
@@ -179,7 +193,7 @@ def unavailable(ready: ReadyModel) -> str | None:
     try:
         locate_files(ready)
     except ReadyModelUnavailable as reason:
-        return str(reason)
+        return in_language(said_of(reason))
     return None
 
 

@@ -25,6 +25,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
 from core.queueing import enqueue
+from modelzoo import messages as said
 from modelzoo.catalog import Architecture, UnknownArchitecture, get_architecture
 from modelzoo.models import Weights, WeightsImport
 from modelzoo.services.conversion import format_of
@@ -102,7 +103,7 @@ def run_import(job: WeightsImport) -> None:
     partial = output.with_suffix(".partial")
     memory = settings.WEIGHTS_IMPORT_MEMORY_BYTES
     try:
-        job.beat(stage="Converting")
+        job.beat(stage=said.CONVERTING())
         result = run_isolated(
             "modelzoo.services.conversion:convert_to_file",
             {

@@ -57,7 +57,9 @@ class SplitEvaluation(ClaimableJob, ReportFields):
 
     def report_progress(self, percent: int, stage: str) -> bool:
         """Records how far it got (the heartbeat); False when this worker lost it."""
-        return self.beat(progress=max(0, min(100, int(percent))), stage=stage[:100])
+        # Cut only when too long: a slice is plain text, without the stage's message key.
+        stage = stage if len(stage) <= 100 else stage[:100]
+        return self.beat(progress=max(0, min(100, int(percent))), stage=stage)
 
     def mark_succeeded(self, **results: object) -> bool:
         return super().mark_succeeded(progress=100, **results)

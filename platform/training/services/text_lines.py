@@ -16,6 +16,7 @@ from functools import cache
 
 from django.utils.translation import gettext
 
+from core.stored_messages import in_language, said_of
 from datastore.models import DatasetVersion, VersionItem
 from modelzoo.catalog import Architecture
 
@@ -172,7 +173,7 @@ def text_line_problems(version: DatasetVersion, arch: Architecture | None) -> li
         try:
             characters = recognizer_characters(arch)
         except ReadyModelUnavailable as reason:
-            return [*problems, str(reason)]
+            return [*problems, in_language(said_of(reason))]
         problems += unknown_characters(train.lines + val.lines, characters)
     return problems
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
+from core.stored_messages import Message
+from datastore.importing import format_messages as said
 from datastore.importing.images import is_image_name
 from datastore.importing.problems import Report
 from datastore.importing.tree import SourceTree
@@ -36,20 +38,30 @@ class Format(StrEnum):
 
     @property
     def title(self) -> str:
-        return FORMAT_TITLES[self]
+        described = DESCRIBED_TITLES.get(self)
+        return gettext_lazy(described.msgid) if described else NAMED_TITLES[self]
+
+    @property
+    def said_title(self) -> str:
+        """The title as a message parameter, translated where it is more than a name."""
+        described = DESCRIBED_TITLES.get(self)
+        return described() if described else NAMED_TITLES[self]
 
 
-FORMAT_TITLES = {
-    Format.CLASS_FOLDERS: _("ImageNet-style class folders"),
-    Format.FLAT: _("Flat images, no labels"),
-    Format.LIST_FILE: _("PaddleX / PaddleClas list files"),
+# Titles that are names stay as they are in every language; the others are translated.
+NAMED_TITLES = {
     Format.CSV: "CSV",
     Format.COCO: "COCO JSON",
     Format.VOC: "Pascal VOC XML",
     Format.YOLO: "YOLO txt",
-    Format.PPOCR_LABEL: _("PPOCRLabel Label.txt"),
-    Format.PPOCR_REC: _("PaddleOCR recognition list (rec_gt.txt)"),
+    Format.PPOCR_LABEL: "PPOCRLabel Label.txt",
     Format.ICDAR2015: "ICDAR 2015",
+}
+DESCRIBED_TITLES = {
+    Format.CLASS_FOLDERS: Message(gettext_noop("ImageNet-style class folders")),
+    Format.FLAT: Message(gettext_noop("Flat images, no labels")),
+    Format.LIST_FILE: Message(gettext_noop("PaddleX / PaddleClas list files")),
+    Format.PPOCR_REC: Message(gettext_noop("PaddleOCR recognition list (rec_gt.txt)")),
 }
 DETECTION_ONLY = {Format.COCO, Format.VOC, Format.YOLO}
 CLASSIFICATION_ONLY = {Format.CLASS_FOLDERS, Format.LIST_FILE}
@@ -110,10 +122,7 @@ class ReadResult:
                 self.record(path)
                 if note_missing:
                     self.report.warning(
-                        "unlabeled_image",
-                        path,
-                        "No label file mentions this image, so it was imported without labels.",
-                        "Label it in the browser, or add it to the label file and import again.",
+                        "unlabeled_image", path, said.UNLABELED(), said.UNLABELED_FIX()
                     )
 
 
@@ -138,5 +147,5 @@ def split_from_filename(name: str) -> str:
 def parse_number(text: str) -> float:
     value = float(text)
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"{text!r} is not a finite number")
+        raise ValueError(said.NOT_FINITE(text=repr(text)))
     return value

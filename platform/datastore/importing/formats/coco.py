@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.stored_messages import said_of
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import Box, ReadResult, parse_number, split_from_filename
 from datastore.importing.jsonfile import InvalidJson, parse_label_json
 from datastore.importing.problems import Report
@@ -62,8 +64,8 @@ def _entries(data: dict[str, Any], key: str, path: str, report: Report) -> list[
         report.error(
             "malformed_field",
             path,
-            f"`{key}` is a {type(value).__name__}, not a list.",
-            f"Write `{key}` as a list of objects, as COCO does.",
+            said.NOT_A_LIST(key=key, type=type(value).__name__),
+            said.NOT_A_LIST_FIX(key=key),
             key,
         )
         return []
@@ -86,8 +88,8 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
             report.error(
                 "malformed_field",
                 path,
-                "A category lacks its `id` (a number) or its `name`.",
-                "Give every category an `id` and a `name`.",
+                said.CATEGORY_MALFORMED(),
+                said.CATEGORY_MALFORMED_FIX(),
                 f"categories[{i}]",
             )
             continue
@@ -101,8 +103,8 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
             report.error(
                 "malformed_field",
                 path,
-                "An image entry lacks its `id` (a number) or its `file_name`.",
-                "Give every image an `id` and a `file_name`.",
+                said.IMAGE_ENTRY_MALFORMED(),
+                said.IMAGE_ENTRY_MALFORMED_FIX(),
                 f"images[{i}]",
             )
             continue
@@ -111,8 +113,8 @@ def read_coco_file(tree: SourceTree, path: str, result: ReadResult) -> bool:
             report.error(
                 "missing_file",
                 path,
-                f"The image '{name}' is listed but is not in the upload.",
-                "Upload the image too, or remove its entry.",
+                said.LISTED_IMAGE_MISSING(name=name),
+                said.LISTED_IMAGE_MISSING_FIX(),
                 f"images[{i}].file_name",
             )
             continue
@@ -143,8 +145,8 @@ def _read_annotation(
         report.error(
             "malformed_field",
             path,
-            "An annotation is not a JSON object.",
-            "Write each annotation as an object with image_id, category_id and bbox.",
+            said.ANNOTATION_NOT_OBJECT(),
+            said.ANNOTATION_NOT_OBJECT_FIX(),
             where,
         )
         return
@@ -157,22 +159,22 @@ def _read_annotation(
         report.error(
             "unknown_class",
             path,
-            f"The category_id {_shown(category_id)} is not among the categories.",
-            "Add the category, or fix the annotation's category_id.",
+            said.CATEGORY_UNKNOWN(id=_shown(category_id)),
+            said.CATEGORY_UNKNOWN_FIX(),
             f"{where}.category_id",
         )
         return
     bbox = annotation.get("bbox")
     try:
         if not isinstance(bbox, list) or len(bbox) != 4:
-            raise ValueError("it must be a list of four numbers [x, y, width, height]")
+            raise ValueError(said.BBOX_NOT_FOUR())
         x, y, w, h = (parse_number(str(v)) for v in bbox)
     except (ValueError, TypeError) as exc:
         report.error(
             "malformed_field",
             path,
-            f"The bbox {_shown(bbox)} cannot be read: {exc}.",
-            "Write bbox as [x, y, width, height] in pixels.",
+            said.BBOX_UNREADABLE(bbox=_shown(bbox), cause=said_of(exc)),
+            said.BBOX_FIX(),
             f"{where}.bbox",
         )
         return

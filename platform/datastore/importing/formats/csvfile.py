@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 
+from core.stored_messages import said_of
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import (
     SPLIT_NAMES,
     Box,
@@ -67,20 +69,20 @@ class Columns:
 
 def _listed(header: list[str]) -> str:
     """The header's names for a message: a hostile header may have millions."""
-    names = [name if len(name) <= 40 else f"{name[:37]}..." for name in header[:12]]
-    return ", ".join(names) + (f" and {len(header) - 12:,} more" if len(header) > 12 else "")
+    names = ", ".join(name if len(name) <= 40 else f"{name[:37]}..." for name in header[:12])
+    if len(header) > 12:
+        return said.AND_MORE_COLUMNS(columns=names, count=f"{len(header) - 12:,}")
+    return names or said.NO_COLUMNS()
 
 
 def _columns(header: list[str], csv_path: str) -> Columns:
     path_col = _column(header, PATH_COLUMNS)
     label_col = _column(header, LABEL_COLUMNS)
     if path_col is None or label_col is None:
-        missing = "image file name" if path_col is None else "label"
+        missing = said.CSV_NO_IMAGE_COLUMN if path_col is None else said.CSV_NO_LABEL_COLUMN
         raise ImportRejected(
-            f"The CSV has no column for the {missing}; its columns are: "
-            f"{_listed(header) or '(none)'}.",
-            "Name the columns `filename` and `label` (and optionally `split`, and "
-            "`xmin,ymin,xmax,ymax` for boxes).",
+            missing(columns=_listed(header)),
+            said.CSV_COLUMNS_FIX(),
             file=csv_path,
         )
     return Columns(
@@ -95,12 +97,12 @@ def read_csv_file(tree: SourceTree, csv_path: str, result: ReadResult) -> None:
         try:
             columns = _columns(next(rows, []), csv_path)
             for row in rows:
-                _read_row(row, f"line {rows.line_num}", columns, tree, csv_path, result)
+                where = said.AT_LINE(number=rows.line_num)
+                _read_row(row, where, columns, tree, csv_path, result)
         except csv.Error as exc:
             raise ImportRejected(
-                f"The CSV cannot be read at line {rows.line_num}: {exc}.",
-                "Check the quotes around that line: a quote that is opened and never closed "
-                "makes the rest of the file one cell.",
+                said.CSV_UNREADABLE(line=rows.line_num, error=str(exc)),
+                said.CSV_QUOTES_FIX(),
                 file=csv_path,
             ) from None
 
@@ -120,8 +122,8 @@ def _read_row(
         result.report.error(
             "malformed_line",
             csv_path,
-            f"This row has {len(row)} fields but the header has {len(header)}.",
-            "Quote fields that contain commas, and give every row the header's columns.",
+            said.ROW_FIELD_COUNT(count=len(row), header=len(header)),
+            said.ROW_FIELD_COUNT_FIX(),
             where,
         )
         return
@@ -131,9 +133,9 @@ def _read_row(
         result.report.error(
             "missing_file",
             csv_path,
-            f"The row names '{reference[:200]}', which is not in the upload.",
-            "Upload the image too, or remove the row.",
-            f"{where}, column '{header[columns.path][:40]}'",
+            said.ROW_NAMES_MISSING(name=reference[:200]),
+            said.ROW_NAMES_MISSING_FIX(),
+            said.AT_CELL(where=where, column=header[columns.path][:40]),
         )
         return
     record = result.record(image)
@@ -173,8 +175,8 @@ def _read_box(
         result.report.error(
             "malformed_line",
             csv_path,
-            f"A box coordinate is not a number ({exc}).",
-            "Write box coordinates as plain numbers of pixels.",
+            said.COORDINATE_NOT_A_NUMBER(error=said_of(exc)),
+            said.COORDINATE_FIX(),
             where,
         )
         return None
@@ -182,8 +184,8 @@ def _read_box(
         result.report.error(
             "malformed_line",
             csv_path,
-            "A box row needs exactly one class.",
-            "Write one row per box, with its class in the label column.",
+            said.BOX_ROW_ONE_CLASS(),
+            said.BOX_ROW_ONE_CLASS_FIX(),
             where,
         )
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import (
     CLASSIFICATION_ONLY,
     DETECTION_ONLY,
@@ -51,14 +52,14 @@ def detect_ocr_format(tree: SourceTree) -> tuple[Format, str]:
     """An OCR dataset reads only OCR label files (or plain images)."""
     label_txt = find_label_txt(tree)
     if label_txt:
-        return Format.PPOCR_LABEL, f"Found PPOCRLabel labels in {label_txt[0]}."
+        return Format.PPOCR_LABEL, said.FOUND_PPOCR_LABEL(file=label_txt[0])
     rec = find_rec_gt(tree)
     if rec:
-        return Format.PPOCR_REC, f"Found a recognition list in {rec[0]}."
+        return Format.PPOCR_REC, said.FOUND_REC_GT(file=rec[0])
     icdar = find_icdar(tree)
     if icdar:
-        return Format.ICDAR2015, f"Found {len(icdar)} ICDAR 2015 files, such as {icdar[0]}."
-    return Format.FLAT, "Found images without labels."
+        return Format.ICDAR2015, said.FOUND_ICDAR(count=len(icdar), file=icdar[0])
+    return Format.FLAT, said.FOUND_FLAT()
 
 
 def detect_format(tree: SourceTree, detection: bool, ocr: bool = False) -> tuple[Format, str]:
@@ -67,46 +68,36 @@ def detect_format(tree: SourceTree, detection: bool, ocr: bool = False) -> tuple
         return detect_ocr_format(tree)
     coco = first_coco_file(tree)
     if coco:
-        return Format.COCO, f"Found COCO annotations in {coco}."
+        return Format.COCO, said.FOUND_COCO(file=coco)
     voc = [p for p in tree if is_voc(tree, p)]
     if voc:
-        return Format.VOC, f"Found {len(voc)} Pascal VOC XML files, such as {voc[0]}."
+        return Format.VOC, said.FOUND_VOC(count=len(voc), file=voc[0])
     yolo = find_label_files(tree)
     if yolo:
-        return Format.YOLO, f"Found {len(yolo)} YOLO label files, such as {yolo[0][0]}."
+        return Format.YOLO, said.FOUND_YOLO(count=len(yolo), file=yolo[0][0])
     lists = [] if detection else find_list_files(tree)
     if lists:
-        return Format.LIST_FILE, f"Found PaddleX/PaddleClas list files: {', '.join(lists[:3])}."
+        return Format.LIST_FILE, said.FOUND_LIST_FILES(files=", ".join(lists[:3]))
     csvs = find_csv_files(tree)
     if csvs:
-        return Format.CSV, f"Found CSV labels in {csvs[0]}."
+        return Format.CSV, said.FOUND_CSV(file=csvs[0])
     if not detection and looks_like_class_folders(tree):
-        return Format.CLASS_FOLDERS, "Found images sorted into one folder per class."
-    return Format.FLAT, "Found images without labels."
+        return Format.CLASS_FOLDERS, said.FOUND_CLASS_FOLDERS()
+    return Format.FLAT, said.FOUND_FLAT()
 
 
 def read_tree(tree: SourceTree, fmt: Format, detection: bool, ocr: bool = False) -> ReadResult:
     if ocr != (fmt in OCR_ONLY) and fmt != Format.FLAT:
-        raise ImportRejected(
-            f"{fmt.title} labels cannot be imported into "
-            + ("an OCR dataset." if ocr else "a dataset of this task type."),
-            "Create a dataset of the matching task type, or import as 'Flat images' to bring "
-            "in the images without their labels.",
-        )
-    kind = "an object detection" if detection else "a classification"
+        wrong = said.NOT_FOR_OCR if ocr else said.ONLY_FOR_OCR
+        raise ImportRejected(wrong(format=fmt.said_title), said.WRONG_TASK_FIX())
     if (detection and fmt in CLASSIFICATION_ONLY) or (not detection and fmt in DETECTION_ONLY):
-        raise ImportRejected(
-            f"{fmt.title} labels cannot be imported into {kind} dataset.",
-            "Create a dataset of the matching task type, or import as 'Flat images' to bring "
-            "in the images without their labels.",
-        )
+        wrong = said.NOT_FOR_DETECTION if detection else said.NOT_FOR_CLASSIFICATION
+        raise ImportRejected(wrong(format=fmt.said_title), said.WRONG_TASK_FIX())
     result = READERS[fmt](tree)
     if fmt in LABEL_FILE_FORMATS and not any(r.labeled for r in result.records.values()):
         if not any(p.severity == Severity.ERROR for p in result.report.problems):
             raise ImportRejected(
-                f"No {fmt.title} label files were found in the upload.",
-                "Check the format you chose, or choose 'Flat images' to import the images "
-                "without labels.",
+                said.NO_LABEL_FILES(format=fmt.said_title), said.NO_LABEL_FILES_FIX()
             )
     if ocr:
         for record in result.records.values():

@@ -6,6 +6,7 @@ export writes one: class_folder_names).
 
 from __future__ import annotations
 
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import SPLIT_NAMES, ReadResult
 from datastore.importing.formats.class_folder_names import LABELS_FILE, read_labels_file
 from datastore.importing.images import is_image_name
@@ -71,8 +72,8 @@ def read_class_folders(tree: SourceTree) -> ReadResult:
             result.report.warning(
                 "unlabeled_image",
                 path,
-                "This image is not inside a class folder, so it was imported without a label.",
-                "Move it into the folder named after its class, or label it in the browser.",
+                said.NOT_IN_CLASS_FOLDER(),
+                said.NOT_IN_CLASS_FOLDER_FIX(),
             )
         else:
             result.tag(path, _class_of(path, folder, names))

@@ -7,6 +7,8 @@ vector (`0,1,0,1`).
 
 from __future__ import annotations
 
+from core.stored_messages import said_of
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import ReadResult, split_from_filename
 from datastore.importing.tree import SourceTree
 
@@ -59,14 +61,14 @@ def _labels_of(value: str, names: list[str]) -> list[str]:
     if not all(p.lstrip("-").isdigit() for p in pieces):
         unknown = [p for p in pieces if p not in names]
         if unknown:
-            raise IndexError(f"class '{unknown[0]}' is not in the labels file")
+            raise IndexError(said.CLASS_NOT_LISTED(name=unknown[0]))
         return pieces
     numbers = [int(p) for p in pieces]
     if len(numbers) == len(names) > 1 and set(numbers) <= {0, 1}:
         return [names[i] for i, flag in enumerate(numbers) if flag]
     for number in numbers:
         if not 0 <= number < len(names):
-            raise IndexError(f"class index {number} is outside 0..{len(names) - 1}")
+            raise IndexError(said.CLASS_INDEX_OUTSIDE(index=number, last=len(names) - 1))
     return [names[n] for n in numbers]
 
 
@@ -81,13 +83,13 @@ def read_list_files(tree: SourceTree) -> ReadResult:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            where = f"line {number}"
+            where = said.AT_LINE(number=number)
             if not _is_list_line(line):
                 result.report.error(
                     "malformed_line",
                     list_path,
-                    f"The line '{line[:80]}' is not an image path followed by a label.",
-                    "Write each line as `path/to/image.jpg label`, separated by a space.",
+                    said.NOT_A_LIST_LINE(line=line[:80]),
+                    said.NOT_A_LIST_LINE_FIX(),
                     where,
                 )
                 continue
@@ -97,8 +99,8 @@ def read_list_files(tree: SourceTree) -> ReadResult:
                 result.report.error(
                     "missing_file",
                     list_path,
-                    f"The line names '{reference}', which is not in the upload.",
-                    "Upload the image too, or remove the line.",
+                    said.LINE_NAMES_MISSING(name=reference),
+                    said.LINE_NAMES_MISSING_FIX(),
                     where,
                 )
                 continue
@@ -108,8 +110,8 @@ def read_list_files(tree: SourceTree) -> ReadResult:
                 result.report.error(
                     "unknown_class",
                     list_path,
-                    f"The label '{value}' cannot be used: {exc}.",
-                    f"Add the class to {labels_path or 'labels.txt'} or fix the label.",
+                    said.LABEL_UNUSABLE(label=value, cause=said_of(exc)),
+                    said.LABEL_UNUSABLE_FIX(file=labels_path or "labels.txt"),
                     where,
                 )
                 continue

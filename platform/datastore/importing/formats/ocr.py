@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from datastore.importing import format_messages as said
+from datastore.importing import messages as image_said
 from datastore.importing.formats.base import ReadResult
 from datastore.importing.images import is_image_name
 from datastore.importing.problems import Report
@@ -88,10 +90,9 @@ def _utf8_text(tree: SourceTree, path: str, result: ReadResult) -> str | None:
         result.report.error(
             "not_utf8",
             path,
-            f"This line is not UTF-8 text (an undecodable byte at column {column + 1}).",
-            "Save the file as UTF-8 (PPOCRLabel and PaddleOCR read UTF-8 only) and upload it "
-            "again.",
-            where=f"line {number}",
+            said.NOT_UTF8(column=column + 1),
+            said.NOT_UTF8_FIX(),
+            where=said.AT_LINE(number=number),
         )
     return None if bad else data.decode("utf-8")
 
@@ -101,12 +102,12 @@ def _report_file_error(result: ReadResult, path: str, error: LabelFileError) -> 
         result.report.error(
             "malformed_line",
             path,
-            f"This line cannot be read: {what}.",
-            "Fix the line (a path, a tab, then the labels) and upload again.",
-            where=f"line {number}",
+            said.LINE_UNREADABLE(problem=what),
+            said.LINE_UNREADABLE_FIX(),
+            where=said.AT_LINE(number=number),
         )
     if not error.problems:
-        result.report.error("malformed_file", path, str(error), "Fix the file and upload again.")
+        result.report.error("malformed_file", path, str(error), said.FILE_FIX())
 
 
 def _image_for(
@@ -117,9 +118,8 @@ def _image_for(
         result.report.error(
             "missing_image",
             path,
-            f"The image '{reference[:200]}' is not in the upload.",
-            "Upload the image with the label file (keeping the folders the file names), or "
-            "remove its line.",
+            said.OCR_IMAGE_MISSING(name=reference[:200]),
+            said.OCR_IMAGE_MISSING_FIX(),
             where=where,
         )
         return None
@@ -160,7 +160,7 @@ def read_ppocr_label(tree: SourceTree) -> ReadResult:
             _report_file_error(result, path, error)
             continue
         for number, image in zip(_numbered(text), images, strict=False):
-            where = f"line {number}"
+            where = said.AT_LINE(number=number)
             found = _image_for(tree, result, image.path, path, where)
             if found is not None:
                 _add_lines(result, found, image, path, [where] * len(image.lines))
@@ -195,7 +195,7 @@ def read_ppocr_rec(tree: SourceTree) -> ReadResult:
             _report_file_error(result, path, error)
             continue
         for number, (crop, transcription) in zip(_numbered(text), pairs, strict=False):
-            where = f"line {number}"
+            where = said.AT_LINE(number=number)
             found = _image_for(tree, result, crop, path, where)
             if found is not None:
                 record = result.record(found)
@@ -227,11 +227,11 @@ def read_icdar2015(tree: SourceTree) -> ReadResult:
             result.report.error(
                 "missing_image",
                 path,
-                f"No image named '{stem}' (.jpg, .png, ...) is in the upload for this file.",
-                "Upload each image with its gt_ file (gt_img_1.txt labels img_1.jpg).",
+                said.ICDAR_IMAGE_MISSING(stem=stem),
+                said.ICDAR_IMAGE_MISSING_FIX(),
             )
             continue
-        wheres = [f"line {n}" for n in _numbered(text)]
+        wheres = [said.AT_LINE(number=n) for n in _numbered(text)]
         _add_lines(result, found, TextImage(found, lines), path, wheres)
     result.add_unlabeled_images(tree, note_missing=False)
     return result
@@ -264,9 +264,10 @@ def to_pixel_line(
         report.error(
             "points_outside_image",
             line.file,
-            f"The text line '{line.transcription[:40]}' has the point ({x:g}, {y:g}) outside "
-            f"the {width}x{height} image.",
-            "Check that the labels belong to this image and use pixel coordinates.",
+            said.POINT_OUTSIDE(
+                text=line.transcription[:40], x=f"{x:g}", y=f"{y:g}", width=width, height=height
+            ),
+            image_said.BOX_OUTSIDE_FIX(),
             line.where,
         )
         return None
@@ -274,9 +275,10 @@ def to_pixel_line(
         report.error(
             "text_too_long",
             line.file,
-            f"The text has {len(line.transcription):,} characters; a text line may have at "
-            f"most {MAX_TRANSCRIPTION_CHARS}.",
-            "Split the line into shorter lines.",
+            said.TEXT_TOO_LONG(
+                length=f"{len(line.transcription):,}", limit=MAX_TRANSCRIPTION_CHARS
+            ),
+            said.TEXT_TOO_LONG_FIX(),
             line.where,
         )
         return None

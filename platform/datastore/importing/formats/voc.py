@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import Box, ReadResult, parse_number, split_from_filename
 from datastore.importing.images import IMAGE_EXTENSIONS
 from datastore.importing.problems import Report
@@ -30,9 +31,8 @@ def _parse(tree: SourceTree, path: str, report: Report) -> ET.Element | None:
         report.error(
             "malformed_file",
             path,
-            "The XML declares a DOCTYPE or entities, which annotation files never need "
-            "and which can be used to attack the server.",
-            "Remove the <!DOCTYPE ...> block from the file.",
+            said.XML_DOCTYPE(),
+            said.XML_DOCTYPE_FIX(),
         )
         return None
     try:
@@ -42,9 +42,9 @@ def _parse(tree: SourceTree, path: str, report: Report) -> ET.Element | None:
         report.error(
             "malformed_file",
             path,
-            f"The XML cannot be read: {exc}.",
-            "Fix the XML (often an unclosed tag) or re-export it.",
-            f"line {line}, column {column}",
+            said.XML_UNREADABLE(error=str(exc)),
+            said.XML_UNREADABLE_FIX(),
+            said.AT_LINE_COLUMN(line=line, column=column),
         )
         return None
 
@@ -84,8 +84,8 @@ def _read_object(obj: ET.Element, index: int, xml_path: str, report: Report) -> 
         report.error(
             "malformed_field",
             xml_path,
-            "An object has no <name>.",
-            "Give each <object> a <name> with its class.",
+            said.OBJECT_NO_NAME(),
+            said.OBJECT_NO_NAME_FIX(),
             f"{where}/name",
         )
         return None
@@ -98,8 +98,8 @@ def _read_object(obj: ET.Element, index: int, xml_path: str, report: Report) -> 
             report.error(
                 "malformed_field",
                 xml_path,
-                f"The box's <{tag}> is {text!r}, not a number.",
-                "Write box corners as numbers of pixels.",
+                said.CORNER_NOT_A_NUMBER(tag=tag, text=repr(text)),
+                said.CORNER_FIX(),
                 f"{where}/bndbox/{tag}",
             )
             return None
@@ -137,9 +137,8 @@ def read_voc(tree: SourceTree) -> ReadResult:
             result.report.error(
                 "missing_file",
                 xml_path,
-                f"The image '{root.findtext('filename') or '?'}' this file describes is not in "
-                "the upload.",
-                "Upload the image too, or remove the XML file.",
+                said.VOC_IMAGE_MISSING(name=root.findtext("filename") or "?"),
+                said.VOC_IMAGE_MISSING_FIX(),
                 "filename",
             )
             continue

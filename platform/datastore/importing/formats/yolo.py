@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import yaml
 
+from core.stored_messages import said_of
+from datastore.importing import format_messages as said
 from datastore.importing.formats.base import Box, ReadResult, parse_number
 from datastore.importing.images import IMAGE_EXTENSIONS
 from datastore.importing.tree import SourceTree
@@ -34,16 +36,16 @@ def _yaml_names(tree: SourceTree, path: str, result: ReadResult) -> list[str] | 
         names = yaml.safe_load(tree.read_text(path))
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
         if isinstance(exc, RecursionError):  # the parser recurses once per level
-            problem = "it is nested too deeply"
+            problem = said.YAML_TOO_DEEP()
         elif isinstance(exc, ValueError):  # an integer of thousands of digits, a 31st of June
-            problem = f"a value in it cannot be converted ({str(exc).split(':')[0]})"
+            problem = said.YAML_VALUE(error=str(exc).split(":")[0])
         else:
             problem = str(exc)
         result.report.error(
             "malformed_file",
             path,
-            f"The YAML cannot be read: {problem}.",
-            "Fix the YAML, or list class names in classes.txt.",
+            said.YAML_UNREADABLE(problem=problem),
+            said.YAML_UNREADABLE_FIX(),
         )
         return None
     names = names.get("names") if isinstance(names, dict) else None
@@ -59,8 +61,8 @@ def _yaml_names(tree: SourceTree, path: str, result: ReadResult) -> list[str] | 
         result.report.error(
             "malformed_field",
             path,
-            "The class names under `names:` must be plain text.",
-            "Write `names:` as a list of class names, or list them in classes.txt.",
+            said.YAML_NAMES_NOT_PLAIN(),
+            said.YAML_NAMES_NOT_PLAIN_FIX(),
             "names",
         )
         return None
@@ -113,27 +115,23 @@ def read_yolo(tree: SourceTree) -> ReadResult:
         result.add_class(name)
     if not names:
         result.report.warning(
-            "no_class_names",
-            "",
-            "No classes.txt, obj.names or data.yaml was found, so classes "
-            "are named by their numbers.",
-            "Add a classes.txt with one class name per line.",
+            "no_class_names", "", said.NO_CLASS_NAMES(), said.NO_CLASS_NAMES_FIX()
         )
     for label_path, image in find_label_files(tree):
         if image is None:
             result.report.error(
                 "missing_file",
                 label_path,
-                "No image with this label file's name is in the upload.",
-                "Upload the image beside it (or in the matching images/ folder), or "
-                "remove the label file.",
+                said.YOLO_IMAGE_MISSING(),
+                said.YOLO_IMAGE_MISSING_FIX(),
             )
             continue
         record = result.record(image)
         record.labeled = True
         for number, raw in enumerate(tree.read_text(label_path).splitlines(), start=1):
             if raw.strip():
-                _read_line(raw, f"line {number}", label_path, names, record.boxes, result)
+                where = said.AT_LINE(number=number)
+                _read_line(raw, where, label_path, names, record.boxes, result)
     result.add_unlabeled_images(tree, note_missing=True)
     return result
 
@@ -144,16 +142,15 @@ def _read_line(
     parts = raw.split()
     try:
         if len(parts) != 5:
-            raise ValueError(f"it has {len(parts)} fields instead of 5")
+            raise ValueError(said.FIELD_COUNT(count=len(parts)))
         index = int(parts[0])
         cx, cy, w, h = (parse_number(p) for p in parts[1:])
     except ValueError as exc:
         result.report.error(
             "malformed_line",
             path,
-            f"The line '{raw.strip()[:80]}' cannot be read: {exc}.",
-            "Write each line as `class cx cy w h`, with the "
-            "box centre and size as fractions of the image (0 to 1).",
+            said.YOLO_LINE_UNREADABLE(line=raw.strip()[:80], cause=said_of(exc)),
+            said.YOLO_LINE_FIX(),
             where,
         )
         return
@@ -161,8 +158,8 @@ def _read_line(
         result.report.error(
             "unknown_class",
             path,
-            f"Class {index} is not among the {len(names)} classes in the class-names file.",
-            "Fix the class number, or add the class to classes.txt.",
+            said.YOLO_CLASS_OUTSIDE(index=index, count=len(names)),
+            said.YOLO_CLASS_FIX(),
             where,
         )
         return
