@@ -249,7 +249,7 @@ def finetune(steps: int, batch: int, threads: int, torch_layout: str) -> dict:
     return {
         "steps": steps,
         "batch": batch,
-        "torch": torch.__version__,
+        "torch_version": torch.__version__,
         "torch_layout": torch_layout,
         "openmp": sorted({line.split()[-1] for line in _maps() if "gomp" in line}),
         "held_out_before": before,
