@@ -22,8 +22,10 @@ poorly), new codes every step; reports held-out line accuracy and normalized edi
 before and after (24 held-out codes), and the median seconds per step. The peer is the same
 network in PyTorch (`tests/framework_tests/ocr_tests/rec_torch_peer.py`, an interpreter of the
 ONNX graph training the weights ours trains) taking the same step on the same batch (CTC on
-log of the softmax output, Adam 1e-4, `--threads` threads), alternating with ours; the JSON
-gives both medians (wall and process CPU seconds) and the ratio ours / torch (target: ≤ 1.5).
+log of the softmax output, Adam 1e-4, `--threads` threads, channels-last unless
+`--torch-layout nchw`), alternating with ours; the JSON gives both medians (wall and process
+CPU seconds) and the ratio ours / torch (target: ≤ 1.5). `ocr_rec_step_profile.py` profiles
+one step of each.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -150,15 +154,55 @@ class Runner:
         self.process.wait(timeout=30)
 
 
-def finetune(steps: int, batch: int, threads: int) -> dict:
+def _maps() -> list[str]:
+    """The libraries this process has mapped (Linux)."""
+    maps = Path("/proc/self/maps")
+    return maps.read_text().splitlines() if maps.exists() else []
+
+
+def torch_peer_step(
+    peer: Any, optimizer: Any, recognizer: Any
+) -> Callable[[list, list[str]], float]:
+    """The twin's training step, as `RecognizerTrainer.step`: CTC on the log of the softmax
+    output (clamped at 1e-10), blank 0, mean over the batch; then the optimizer's step."""
+    import torch
+
+    from framework.vision.ocr.rec_training import encode_texts
+
+    def step(crops: list, texts: list[str]) -> float:
+        labels, lengths = encode_texts(texts, recognizer.characters)
+        probs = peer(torch.from_numpy(recognizer.batch_input(crops)))
+        log_probs = torch.log(torch.clamp(probs, min=1e-10)).transpose(0, 1)
+        loss = torch.nn.functional.ctc_loss(
+            log_probs,
+            torch.from_numpy(labels).long(),
+            torch.full((len(texts),), probs.shape[1], dtype=torch.int64),
+            torch.from_numpy(lengths),
+            blank=0,
+        )
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        return loss.item()
+
+    return step
+
+
+def finetune(steps: int, batch: int, threads: int, torch_layout: str) -> dict:
     import string
 
     import numpy as np
-    import torch
 
     import framework
+    from framework.backends.cpu import openmp
+
+    # Torch ships its own libgomp.so.1: whichever loads first is the one runtime both use, so
+    # the framework's loads first, spinning as the framework ships it (openmp.spin_limit), not
+    # GNU's default, which kept torch's team spinning at every op on a busy machine.
+    openmp.runtime()
+    import torch
+
     from framework.vision.ocr import RecognizerTrainer, TextRecognizer, text_recognition_metrics
-    from framework.vision.ocr.rec_training import encode_texts
     from tests.framework_tests.ocr_tests.ocr_images import model_paths, render_dot_matrix
     from tests.framework_tests.ocr_tests.rec_torch_peer import torch_recognizer
 
@@ -183,24 +227,10 @@ def finetune(steps: int, batch: int, threads: int) -> dict:
     torch.set_num_threads(threads)
     layer = recognizer.model
     trainable = {layer.onnx_names[key] for key, _ in layer.named_parameters()}
-    peer = torch_recognizer(model_paths()["rec"], trainable)
-    peer_optimizer = torch.optim.Adam(peer.parameters(), lr=1e-4)
-
-    def peer_step(crops: list, texts: list[str]) -> float:
-        labels, lengths = encode_texts(texts, recognizer.characters)
-        probs = peer(torch.from_numpy(recognizer.batch_input(crops)))
-        log_probs = torch.log(torch.clamp(probs, min=1e-10)).transpose(0, 1)
-        loss = torch.nn.functional.ctc_loss(
-            log_probs,
-            torch.from_numpy(labels).long(),
-            torch.full((len(texts),), probs.shape[1], dtype=torch.int64),
-            torch.from_numpy(lengths),
-            blank=0,
-        )
-        loss.backward()
-        peer_optimizer.step()
-        peer_optimizer.zero_grad()
-        return loss.item()
+    peer = torch_recognizer(
+        model_paths()["rec"], trainable, channels_last=torch_layout == "channels_last"
+    )
+    peer_step = torch_peer_step(peer, torch.optim.Adam(peer.parameters(), lr=1e-4), recognizer)
 
     before = reading()
     trainer = RecognizerTrainer(recognizer, learning_rate=1e-4)
@@ -219,6 +249,9 @@ def finetune(steps: int, batch: int, threads: int) -> dict:
     return {
         "steps": steps,
         "batch": batch,
+        "torch_version": torch.__version__,
+        "torch_layout": torch_layout,
+        "openmp": sorted({line.split()[-1] for line in _maps() if "gomp" in line}),
         "held_out_before": before,
         "held_out_after": reading(),
         **{
@@ -244,6 +277,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--torch-layout", choices=("channels_last", "nchw"), default="channels_last"
+    )
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--worker", choices=RUNNERS)
     parser.add_argument("--folder")
@@ -256,7 +292,7 @@ def main() -> None:
     report: dict = {"threads": args.threads}
     if "finetune" in args.parts.split(","):
         os.environ.update(OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads))
-        report["finetune"] = finetune(args.steps, 8, args.threads)
+        report["finetune"] = finetune(args.steps, 8, args.threads, args.torch_layout)
     if "pipeline" not in args.parts.split(","):
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return

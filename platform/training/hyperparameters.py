@@ -278,19 +278,58 @@ def _freeze_problem(config: dict[str, Any], fine_tune: bool) -> str:
     return ""
 
 
+def _batch_problems(
+    config: dict[str, Any],
+    errors: dict[str, str],
+    task: str,
+    train_samples: int | None,
+    train_pages: int | None,
+) -> dict[str, str]:
+    """A batch larger than what it counts in the train split. An OCR job checks only the parts
+    it fine-tunes, each against its own unit: the recognizer's batch counts line crops, the
+    detector's whole images."""
+    if task == "ocr" and "parts" in errors:
+        return {}  # the parts' own error says what to fix first
+    parts = config.get("parts") or []
+    problems: dict[str, str] = {}
+    if "batch_size" not in errors and train_samples is not None:
+        too_many = config["batch_size"] > train_samples
+        if too_many and task != "ocr":
+            problems["batch_size"] = gettext(
+                "Batch size %(batch)d is more than the %(images)d training images in this "
+                "version; use at most %(images)d."
+            ) % {"batch": config["batch_size"], "images": train_samples}
+        elif too_many and "rec" in parts:
+            problems["batch_size"] = gettext(
+                "Batch size %(batch)d is more than the %(lines)d text lines of this version's "
+                "train split (the recognizer trains on line crops); use at most %(lines)d."
+            ) % {"batch": config["batch_size"], "lines": train_samples}
+    if "det_batch_size" not in errors and train_pages is not None and "det" in parts:
+        if config["det_batch_size"] > train_pages:
+            problems["det_batch_size"] = gettext(
+                "Detection batch size %(batch)d is more than the %(pages)d images with labeled "
+                "lines in this version's train split (the detector trains on whole images); "
+                "use at most %(pages)d."
+            ) % {"batch": config["det_batch_size"], "pages": train_pages}
+    return problems
+
+
 def build_config(
     arch: Architecture,
     preset: str,
     overrides: dict[str, Any] | None = None,
     *,
     train_samples: int | None = None,
+    train_pages: int | None = None,
     gpu_available: bool = True,
     task: str = "classification",
     fine_tune: bool = False,
 ) -> dict[str, Any]:
     """The complete, checked config: the preset's values (and the task's defaults) with
     `overrides` on top. `fine_tune` for a job that starts from pretrained weights: the preset's
-    fine-tuning recipe (modelzoo.presets)."""
+    fine-tuning recipe (modelzoo.presets). `train_samples` is what `batch_size` counts (images,
+    or an OCR recognizer's line crops); `train_pages` what an OCR detector's batch counts (the
+    train split's images with lines)."""
     if preset not in PRESETS:
         raise ValidationError(
             {"preset": gettext("Choose one of: %(presets)s.") % {"presets": ", ".join(PRESETS)}}
@@ -301,6 +340,8 @@ def build_config(
     config |= dataset_limits(task, train_samples)
     if train_samples:  # a preset fits itself to a small dataset; an explicit batch is checked
         config["batch_size"] = min(config["batch_size"], train_samples)
+    if task == "ocr" and train_pages:
+        config["det_batch_size"] = min(config["det_batch_size"], train_pages)
     known = fields_for(task)
     errors: dict[str, str] = {}
     for name, value in (overrides or {}).items():
@@ -316,23 +357,7 @@ def build_config(
         problem = arch.check_input_size(config["input_size"])
         if problem:
             errors["input_size"] = problem
-    if "batch_size" not in errors and train_samples is not None:
-        if config["batch_size"] > train_samples:
-            sentence = (
-                gettext(
-                    "Batch size %(batch)d is more than the %(images)d text lines of this "
-                    "version's train split; use at most %(images)d."
-                )
-                if task == "ocr"
-                else gettext(
-                    "Batch size %(batch)d is more than the %(images)d training images in this "
-                    "version; use at most %(images)d."
-                )
-            )
-            errors["batch_size"] = sentence % {
-                "batch": config["batch_size"],
-                "images": train_samples,
-            }
+    errors |= _batch_problems(config, errors, task, train_samples, train_pages)
     if "freeze_epochs" not in errors and "epochs" not in errors:
         _check_freeze(config, asked="freeze_epochs" in (overrides or {}), fine_tune=fine_tune)
         problem = _freeze_problem(config, fine_tune)

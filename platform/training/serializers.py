@@ -358,6 +358,16 @@ TEXT_SCHEMA = {
                 "properties": {"epoch": {"type": "integer"}},
             },
         },
+        "older_checkpoint": {
+            "type": "object",
+            "description": "Only when the job resumed from a checkpoint written before parts "
+            "kept their best epoch: it held the weights of `epoch` only, so no epoch before it "
+            "could be kept; `best_epoch` is the best it recorded (null: none)",
+            "properties": {
+                "epoch": {"type": "integer"},
+                "best_epoch": {"type": "integer", "nullable": True},
+            },
+        },
         "detection": {
             "type": "object",
             "nullable": True,

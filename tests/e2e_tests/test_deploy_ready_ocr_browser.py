@@ -1,8 +1,8 @@
 """Issue 20's path in a browser: upload a page image into a text dataset, pre-label it with
 PP-OCRv4, fix one line's text, deploy the ready PP-OCRv4 model from the zoo with one click,
 and read the page on the deployment's try-it page: the recognised strings (Chinese too) are
-listed and outlined on the image. The export's worker run happens here, as the worker's
-task would run it."""
+listed and outlined on the image. A real Celery worker imports the upload; the export's worker
+run happens here, as the worker's task would run it."""
 
 from __future__ import annotations
 
@@ -15,27 +15,32 @@ from deploy.models import Deployment, ModelExport
 from deploy.services import serving, traffic
 from framework.inference.packaged_model import PackagedModel
 from tests.framework_tests.ocr_tests import ocr_images
-from tests.platform_tests.datastore_tests.seeding import import_now, sign_in, team
+from tests.platform_tests.datastore_tests.seeding import sign_in, team
 from tests.platform_tests.deploy_tests.ready_base import ready_or_skip, run_queued
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+]
 
 PAGE = ["Invoice 2026-12-02", "合计金额：128.01 元", "Thank you"]
 
 
 def test_a_labeled_page_is_read_by_the_deployed_ready_ocr(
-    page, live_server, screenshot, tmp_path, settings
+    page, live_server, screenshot, celery_worker, tmp_path, settings
 ) -> None:
     from playwright.sync_api import expect
 
     ready = ready_or_skip("ppocr_v4")
-    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.MEDIA_ROOT = tmp_path / "worker-var" / "media"  # the import worker's storage
     serving.clear_cache()
     traffic.recorder.reset()
     user, workspace = team()
     sign_in(page, user, live_server.url)
 
-    # A text dataset with one page, pre-labeled and corrected.
+    # A text dataset with one page, uploaded, pre-labeled and corrected.
     page.goto(f"/workspaces/{workspace.slug}/datasets/")
     page.fill("#id_name", "Invoices")
     page.select_option("#id_task_type", "ocr")
@@ -44,7 +49,10 @@ def test_a_labeled_page_is_read_by_the_deployed_ready_ocr(
     (tmp_path / "src").mkdir()
     photo = tmp_path / "src" / "invoice.png"
     Image.fromarray(ocr_images.render_lines(PAGE, size=30)).save(photo)
-    assert import_now(dataset, user, tmp_path / "src").status == "succeeded"
+    page.goto(f"/datasets/{dataset.pk}/import/")
+    page.locator("#pick-files").set_input_files(str(photo))
+    page.get_by_role("button", name="Upload and import").click()
+    expect(page.locator("#outcome")).to_contain_text("Imported 1 image", timeout=60_000)
     sample = dataset.samples.get()
     page.goto(f"/datasets/{dataset.pk}/label/")
     page.wait_for_function(f"() => document.body.dataset.imageReady === '{sample.pk}'")

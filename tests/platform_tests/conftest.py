@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 
@@ -11,3 +13,14 @@ def _api_contract() -> None:
     from tests import api_contract
 
     api_contract.install()
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test() -> Iterator[None]:
+    """A test client request with a Chinese Accept-Language leaves zh-Hans active in this
+    thread (LocaleMiddleware activates, nothing deactivates), and later tests would read
+    their messages in Chinese."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

@@ -163,6 +163,8 @@ def ocr_report_fields(run: OcrRun, e2e: dict[str, Any] | None) -> dict[str, Any]
     }
     fields: dict[str, Any] = {"task": TrainingJob.Task.OCR, "top5_accuracy": None}
     fields |= {"accuracy": None, "predictions": [], "sample_count": len(splits.det_evaluate)}
+    if run.older_checkpoint:  # resumed from a checkpoint that kept only its last epoch
+        text["older_checkpoint"] = run.older_checkpoint
     if "det" in parts:
         text["detection"] = {
             "images": len(splits.det_evaluate),

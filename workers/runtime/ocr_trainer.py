@@ -16,7 +16,10 @@ and after on the same images and lines; a resumed run takes those from its check
 
 Each part keeps the weights of its best epoch on the validation split (hmean for the
 detector, line accuracy for the recognizer, the earlier epoch on a tie), not the last one's:
-the checkpoint carries them, and the job's model and report are those weights.
+the checkpoint carries them, and the job's model and report are those weights. A checkpoint
+written before parts kept their best epoch (a recognizer job's: no "kept", no best weights)
+holds only its last epoch's weights; a run resumed from one scores those on the validation
+split as the epoch to beat, and the report says the epochs before it could not be kept.
 """
 
 from __future__ import annotations
@@ -160,6 +163,8 @@ class OcrRun(ResumableRun):
         # {part: {"epoch", "value", "scores"(, "texts")}} of each part's best epoch so far
         self.kept: dict[str, dict[str, Any]] = {}
         self.best_model: dict[str, np.ndarray] = {}  # those epochs' weights, "<part>.*"
+        # {"epoch", "best_epoch"} of an older checkpoint this run resumed from (see above)
+        self.older_checkpoint: dict[str, Any] | None = None
 
     # --- the attempt ---------------------------------------------------------------------------
     def det_batch(self, batch: int) -> int:
@@ -169,7 +174,8 @@ class OcrRun(ResumableRun):
     def steps_per_epoch(self, batch: int) -> int:
         splits = self.splits
         rec = math.ceil(len(splits.train) / batch) if "rec" in self.parts else 0
-        return det_steps(splits.det_train, self.det_batch(batch)) + rec
+        det = det_steps(splits.det_train, self.det_batch(batch)) if "det" in self.parts else 0
+        return det + rec
 
     def build_optimizer(self, network: Any, steps_per_epoch: int) -> Any:
         """One optimizer; the detector's group learns at its own rate (a Paddle group's
@@ -192,8 +198,11 @@ class OcrRun(ResumableRun):
         progress = start.progress
         self.kept = progress.get("kept") or self.kept
         self.best_model = dict(start.best_model or {}) or self.best_model
+        self.older_checkpoint = progress.get("older_checkpoint") or self.older_checkpoint
         if "rec" in self.parts:
             self.before = progress.get("before") or self.before or self._read_before(network)
+        if progress and "kept" not in progress and not self.kept:
+            self._adopt_older_checkpoint(network, progress)
         if "det" in self.parts:
             self.det_before = (
                 progress.get("det_before") or self.det_before or self._score_det_before(network)
@@ -227,11 +236,15 @@ class OcrRun(ResumableRun):
             stopping["stopped"] = True
         return bool(stopping["stopped"])
 
-    def _keep_if_best(self, network: Any, part: str, value: float, found: dict) -> bool:
-        """Keeps the part's weights when `value` beats its best epoch so far."""
+    def _keep_if_best(
+        self, network: Any, part: str, value: float, found: dict, epoch: int | None = None
+    ) -> bool:
+        """Keeps the part's weights (those of `epoch`, by default the one ending) when
+        `value` beats its best epoch so far."""
         if value <= self.kept.get(part, {}).get("value", -math.inf):
             return False
-        self.kept[part] = {"epoch": self.position.epoch + 1, "value": value, **found}
+        epoch = self.position.epoch + 1 if epoch is None else epoch
+        self.kept[part] = {"epoch": epoch, "value": value, **found}
         prefix = f"{part}."
         for name, tensor in network.state_dict().items():
             if name.startswith(prefix):
@@ -239,6 +252,23 @@ class OcrRun(ResumableRun):
         monitored = self.kept.get("rec") or self.kept.get("det")
         self.best = {"value": monitored["value"], "epoch": monitored["epoch"]}
         return True
+
+    def _adopt_older_checkpoint(self, network: Any, progress: dict[str, Any]) -> None:
+        """The weights of an older checkpoint (its last epoch's: it kept no best epoch, and
+        only recognizer jobs wrote one) become the recognizer's kept epoch to beat, scored
+        again on the validation split; its recorded best epoch, when another, is lost."""
+        epoch = int(progress["epoch"])
+        best_epoch = (progress.get("best") or {}).get("epoch")
+        self.older_checkpoint = {"epoch": epoch, "best_epoch": best_epoch}
+        said = f"The checkpoint predates best-epoch keeping: it holds epoch {epoch}'s weights"
+        if best_epoch is not None and int(best_epoch) != epoch:
+            said += f" only (its best epoch, {best_epoch}, was not saved and cannot be kept)"
+        self.log(said + "; later epochs must beat them to be kept instead.")
+        if "rec" in self.parts:
+            texts = read_lines(network, self.splits.evaluate, self.eval_batch)
+            scores = reading_scores(texts, self.splits.evaluate.texts(range(len(texts))))
+            found = {"scores": scores, "texts": texts}
+            self._keep_if_best(network, "rec", scores[ACCURACY], found, epoch=epoch)
 
     # --- the detector -------------------------------------------------------------------------
     def _score_det_before(self, network: Any) -> dict[str, float]:
@@ -363,6 +393,8 @@ class OcrRun(ResumableRun):
         progress = {"epoch": position.epoch, "step": position.step, "batch_size": batch}
         progress |= {"early_stopping": stopping, "best": self.best, "kept": self.kept}
         progress |= {"before": self.before, "det_before": self.det_before}
+        if self.older_checkpoint:
+            progress["older_checkpoint"] = self.older_checkpoint
         save_checkpoint(self.job.pk, network, optimizer, progress, self.best_model)
         recorder.update_progress(epoch=position.epoch, checkpoint_epoch=position.epoch)
         recorder.flush()

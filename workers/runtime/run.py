@@ -152,7 +152,9 @@ def _train_ocr_and_report(job: TrainingJob, recorder: JobRecorder, device: str) 
     for part, kept in text["kept"].items():
         what = "detector" if part == "det" else "recognizer"
         said.append(f"the {what}'s from epoch {kept['epoch']}")
-    recorder.log(f"Kept the best epoch's weights of each part: {', '.join(said)}.")
+    older = text.get("older_checkpoint")
+    since = f" (of epochs {older['epoch']} on: the older checkpoint had no others)" if older else ""
+    recorder.log(f"Kept the best epoch's weights of each part{since}: {', '.join(said)}.")
     if text.get("detection"):
         det = text["detection"]
         recorder.log(

@@ -20,6 +20,7 @@ from training.conf import knob
 from training.hyperparameters import build_config
 from training.models import TrainingJob, WorkerNode
 from training.services.text_lines import line_examples
+from training.services.text_pages import page_examples
 from training.services.version_data import check_parts, check_trainable, split_sizes
 from workers.runtime.checkpoints import checkpoint_path
 
@@ -90,11 +91,15 @@ def starting_normalisation(arch: Any, init: str, weights: Weights | None) -> dic
     return {"mean": list(usual.mean), "std": list(usual.std)}
 
 
-def _training_units(version: DatasetVersion) -> int:
-    """What a batch counts: images, or for a text recognizer the train split's lines."""
+def _training_units(version: DatasetVersion) -> dict[str, int | None]:
+    """What each batch counts in the train split: images; for an OCR job the recognizer's
+    line crops (`batch_size`) and the detector's images with lines (`det_batch_size`)."""
     if version.dataset.task_type == TrainingJob.Task.OCR:
-        return len(line_examples(version, "train").lines)
-    return split_sizes(version)["train"]
+        return {
+            "train_samples": len(line_examples(version, "train").lines),
+            "train_pages": len(page_examples(version, "train").pages),
+        }
+    return {"train_samples": split_sizes(version)["train"], "train_pages": None}
 
 
 def create_job(
@@ -145,7 +150,7 @@ def create_job(
         arch,
         preset,
         overrides,
-        train_samples=_training_units(version),
+        **_training_units(version),
         gpu_available=gpu_online(),
         task=task,
         fine_tune=init != TrainingJob.Init.SCRATCH,

@@ -5,6 +5,10 @@ the op types that graph uses, as a `torch.nn.Module` whose trainable initializer
 
 BatchNormalization uses the graph's running statistics in training too, as our importer does
 (`framework.onnx.load`), so both train the same function.
+
+Activations and 4-D weights are channels-last by default, as PyTorch advises for CNNs on CPU:
+in NCHW, oneDNN's backward of the graph's 5x5 depthwise convolutions takes a slow path that
+costs most of a step (benchmarks/README.md, `ocr.py`, 2026-12-07).
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import numpy as np
 _DTYPES = {1: "float32", 6: "int32", 7: "int64", 9: "bool", 11: "float64"}
 
 
-def torch_recognizer(path: str, trainable: set[str]) -> Any:
+def torch_recognizer(path: str, trainable: set[str], *, channels_last: bool = True) -> Any:
     """The ONNX model at `path` as a `torch.nn.Module`: `forward(x)` takes `[N, 3, 48, W]`
     float32 and returns the graph's output (`[N, W / 8, C]` softmax probabilities).
     Initializers and Constant values named in `trainable` (ONNX names: pass the ones our
     `OnnxLayer` makes Parameters) are `nn.Parameter`s, in graph order; the rest are buffers.
+    `channels_last` stores the input and the 4-D weights NHWC (the same values and shapes;
+    `channels_last=False` keeps NCHW, for comparison).
 
         net = torch_recognizer(rec_path, {p.name for p in layer.parameters()})
         probs = net(torch.from_numpy(batch))
@@ -41,6 +47,12 @@ def torch_recognizer(path: str, trainable: set[str]) -> Any:
         else:
             nodes.append((node.op_type, list(node.input), list(node.output), attrs))
 
+    layout = torch.channels_last if channels_last else torch.contiguous_format
+
+    def tensor(array: np.ndarray) -> Any:
+        value = torch.from_numpy(np.array(array))
+        return value.contiguous(memory_format=layout) if value.dim() == 4 else value
+
     class Recognizer(nn.Module):
         def __init__(self) -> None:
             super().__init__()
@@ -53,9 +65,9 @@ def torch_recognizer(path: str, trainable: set[str]) -> Any:
                     continue
                 if name in trainable:
                     self.slots[name] = ("p", len(self.params))
-                    self.params.append(nn.Parameter(torch.from_numpy(np.array(array))))
+                    self.params.append(nn.Parameter(tensor(array)))
                 else:
-                    self.register_buffer(f"c{index}", torch.from_numpy(np.array(array)))
+                    self.register_buffer(f"c{index}", tensor(array))
                     self.slots[name] = ("b", index)
             self.input_name = graph.input[0].name
             self.output_name = graph.output[0].name
@@ -65,7 +77,7 @@ def torch_recognizer(path: str, trainable: set[str]) -> Any:
             return self.params[index] if kind == "p" else getattr(self, f"c{index}")
 
         def forward(self, x: Any) -> Any:
-            env = {self.input_name: x}
+            env = {self.input_name: x.contiguous(memory_format=layout)}
             for op, inputs, outputs, attrs in nodes:
                 args = [env[n] if n in env else self.value(n) if n else None for n in inputs]
                 env[outputs[0]] = _run(torch, op, args, attrs)

@@ -1,7 +1,7 @@
 """The torch twin of the PP-OCRv4 recognizer (`rec_torch_peer.py`) computes what onnxruntime
 does, trains exactly the weights our importer trains, and its CTC loss and two Adam steps
 track `RecognizerTrainer`'s: the peer of `benchmarks/ocr.py --parts finetune` is the same
-computation."""
+computation, channels-last (as benchmarked) or NCHW."""
 
 from __future__ import annotations
 
@@ -48,7 +48,14 @@ def test_twin_matches_onnxruntime_and_trains_like_ours() -> None:
     expected = session.run(None, {session.get_inputs()[0].name: batch})[0]
     with torch.no_grad():
         got = net(torch.from_numpy(batch)).numpy()
+        nchw = torch_recognizer(path, trainable, channels_last=False)
+        got_nchw = nchw(torch.from_numpy(batch)).numpy()
     np.testing.assert_allclose(got, expected, atol=1e-4)
+    np.testing.assert_allclose(got_nchw, expected, atol=1e-4)
+    # The benchmark's twin is channels-last (NCHW depthwise backward is torch's slow path).
+    kernels = [p for p in net.parameters() if p.dim() == 4]
+    assert kernels and all(p.is_contiguous(memory_format=torch.channels_last) for p in kernels)
+    assert not all(p.is_contiguous() for p in kernels)
 
     labels, lengths = encode_texts(TEXTS, recognizer.characters)
     trainer = RecognizerTrainer(recognizer, learning_rate=1e-4)

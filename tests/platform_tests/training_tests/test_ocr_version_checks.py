@@ -78,6 +78,7 @@ class OcrVersionCheckTests(TrainingTestCase):
         train = len(line_examples(self.lines, "train").lines)
         problem = self.refusal("batch_size", overrides={"batch_size": train + 1})
         self.assertIn(f"more than the {train} text lines of this version's train split", problem[0])
+        self.assertIn("the recognizer trains on line crops", problem[0])
 
     def test_the_api_answers_the_reasons_with_a_400(self) -> None:
         VersionItem.objects.filter(version=self.lines, split="val").update(split="train")
