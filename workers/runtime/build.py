@@ -80,12 +80,32 @@ def _ready_part(job: TrainingJob, log: Callable[[str], None]) -> Any:
 
     arch = job.arch
     ready = get_ready_model(arch.ready_model)
+    if arch.task == TrainingJob.Task.DETECTION:
+        return _ready_detector(job, ready, log)
     parts = list(job.config.get("parts") or [arch.ready_part])
     network = arch.build(len(job.class_names), parts=parts)
     files = ", ".join(ready.files[part]["file"] for part in parts)
     log(
         f"{arch.name} starts from the shipped weights of {ready.name} "
         f"({ready.source['package']} {ready.source['version']}, {files})."
+    )
+    return network
+
+
+def _ready_detector(job: TrainingJob, ready: Any, log: Callable[[str], None]) -> Any:
+    """A ready detector keeping the classes the job's are (by name), with its shipped
+    weights: nothing starts fresh."""
+    from modelzoo.services.ready_classes import ready_class_indices
+
+    indices = ready_class_indices(job.arch, list(job.class_names))
+    network = job.arch.build(len(indices), class_indices=indices)
+    kept = ", ".join(
+        f"{mine} = {ready.class_names[i]}" for mine, i in zip(job.class_names, indices, strict=True)
+    )
+    log(
+        f"{job.arch.name} starts from the shipped weights of {ready.name} "
+        f"({ready.source['package']} {ready.source['version']}, {ready.source['file']}), "
+        f"keeping {len(indices)} of its {len(ready.class_names)} classes: {kept}."
     )
     return network
 
