@@ -241,6 +241,11 @@ class ReadyManifestSerializer(serializers.Serializer):
     dictionary = typed_json_field(READY_DICTIONARY_SCHEMA, "A recognizer's characters")
 
 
+class ReadyFineTuneSerializer(serializers.Serializer):
+    architecture = serializers.CharField()
+    needs = serializers.CharField()
+
+
 class ReadyModelSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
@@ -257,6 +262,11 @@ class ReadyModelSerializer(serializers.Serializer):
     unavailable_reason = serializers.CharField(help_text="Why not, and what to install")
     manifest = ReadyManifestSerializer()
     try_url = serializers.CharField(allow_null=True)
+    fine_tune = ReadyFineTuneSerializer(
+        allow_null=True,
+        help_text="The architecture that fine-tunes it and what a version needs for it; null "
+        "when jobs cannot fine-tune it",
+    )
 
 
 class ReadyModelListSerializer(serializers.Serializer):

@@ -1,0 +1,164 @@
+"""A detection job fine-tunes the zoo's ready CDLA layout detector (picodet_layout_cdla) through
+the job system: it scores the shipped weights at step 0, trains with the loss parts charted,
+raises val mAP@.5 over the shipped weights on rendered pages, keeps its best epoch, writes a
+detection report, and its package and ONNX export answer the job's boxes with the version's
+class names. A worker lost mid-job resumes from the checkpoint with no step lost or repeated."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+from django.utils import timezone
+from PIL import Image
+
+from deploy.models import ModelExport
+from framework.inference.packaged_model import PackagedModel
+from modelzoo.services.ready import get_ready_model, unavailable
+from tests.platform_tests.deploy_tests.base import export_now
+from tests.platform_tests.deploy_tests.detection_base import assert_same_boxes, shapes_pngs
+from tests.platform_tests.training_tests.base import TrainingTestCase, WorkerDied, log_of
+from tests.platform_tests.training_tests.layout_data import layout_version
+from training.models import EvaluationReport, TrainingJob
+from training.services.scalars import series_arrays, tags_of
+from workers.runtime import detection_trainer
+from workers.runtime.checkpoints import checkpoint_path
+from workers.runtime.reconciler import reconcile_jobs
+
+ARCH = "picodet_layout_cdla"
+SIZE = 320  # pages of 240×320 letterboxed: a step takes about a second on two cores
+FAST = {
+    "input_size": SIZE,
+    "batch_size": 2,
+    "epochs": 2,
+    "learning_rate": 2e-4,
+    "schedule": "constant",
+    "augment_crop": False,
+    "augment_color": False,
+    "augment_expand": False,
+    "multi_scale": False,
+}
+
+
+def skip_without_the_ready_model() -> None:
+    reason = unavailable(get_ready_model("layout_cdla"))
+    if reason:
+        pytest.skip(reason)
+
+
+def expected_boxes(job: TrainingJob, image: Image.Image, threshold: float) -> list[dict]:
+    """The job's network's own answer: `postprocess` on the letterboxed page, cut at
+    `threshold`, boxes back in the page's pixels, named by the version's classes."""
+    import framework
+    from framework.vision.transforms.detection import Letterbox, boxes_to_original, to_batch
+    from modelzoo.services.weights import load_network
+
+    network = load_network(job.output_weights)
+    network.eval()
+    sample = {
+        "image": np.asarray(image.convert("RGB")),
+        "boxes": np.zeros((0, 4), np.float32),
+        "labels": np.zeros(0, np.int64),
+    }
+    boxed = Letterbox(SIZE)(sample)
+    batch, _ = to_batch([boxed], network.mean, network.std)
+    with framework.no_grad():
+        (found,) = network.postprocess(network(framework.to_tensor(batch)), score_threshold=0.05)
+    corners = boxes_to_original(found["boxes"], boxed)
+    return [
+        {"box": box, "name": job.class_names[int(label)], "score": float(score)}
+        for box, score, label in zip(corners, found["scores"], found["labels"], strict=True)
+        if score >= threshold
+    ]
+
+
+class ReadyLayoutFineTuneTests(TrainingTestCase):
+    @classmethod
+    def setUpTestData(cls) -> None:
+        super().setUpTestData()
+        # Classes as people name them: the job maps them to CDLA's by name.
+        names = {"text": "Paragraph", "figure": "Figure", "table": "TABLE"}
+        cls.pages = layout_version(cls.workspace, cls.alice, pages=16, names=names)
+
+    def setUp(self) -> None:
+        super().setUp()
+        skip_without_the_ready_model()
+
+    def layout_job(self, **overrides: Any) -> TrainingJob:
+        return self.make_job(
+            version=self.pages,
+            architecture=ARCH,
+            init="shipped",
+            overrides={**FAST, **overrides},
+        )
+
+    def test_it_raises_val_map50_over_the_shipped_weights_and_exports_its_boxes(self) -> None:
+        job = self.run_now(self.layout_job())
+        self.assertEqual(job.status, "succeeded", job.error)
+        steps, _, values, _ = series_arrays(job.pk, "val/mAP50")
+        self.assertEqual(steps.tolist(), [0, job.total_steps // 2, job.total_steps])
+        shipped, tuned = float(values[0]), float(job.val_map_50)
+        print(
+            f"val mAP@.5 shipped {shipped:.4f}, per epoch {values[1:].tolist()}, kept {tuned:.4f}"
+        )
+        self.assertGreaterEqual(tuned, shipped + 0.05, (shipped, values.tolist()))
+        self.assertAlmostEqual(tuned, float(values.max()), places=4)  # the best epoch is kept
+        parts = {"train/loss", "train/loss_vfl", "train/loss_giou", "train/loss_dfl"}
+        self.assertLessEqual(parts, set(tags_of(job.pk)))
+        log = log_of(job)
+        self.assertIn("Paragraph = text", log)
+        self.assertIn("Before fine-tuning (the shipped weights)", log)
+        report = EvaluationReport.objects.get(job=job)
+        self.assertEqual(report.task, "detection")
+        self.assertAlmostEqual(report.map_50, tuned, places=4)
+        self.assertEqual(job.output_weights.class_names, job.class_names)
+
+        package = export_now(job, "package", self.alice)
+        self.assertTrue(package.parity_passed, package.details)
+        images = [Image.open(io.BytesIO(data)) for data in shapes_pngs(self.pages, 3)]
+        answers = PackagedModel.load(package.file.path).predict(images, threshold=0.3)
+        total = 0
+        for image, answer in zip(images, answers, strict=True):
+            want = expected_boxes(job, image, 0.3)
+            assert_same_boxes(answer["boxes"], want, 0.05, 1e-4)
+            total += len(want)
+        self.assertGreater(total, 3)
+        onnx = export_now(job, ModelExport.Format.ONNX, self.alice)
+        self.assertTrue(onnx.parity_passed, onnx.details)
+        self.assertTrue(onnx.runtime.startswith("onnxruntime"), onnx.runtime)
+        self.assertTrue(Path(onnx.file.path).is_file())
+
+    def test_a_job_whose_worker_died_resumes_with_no_step_lost_or_repeated(self) -> None:
+        job = self.layout_job()
+        real = detection_trainer.training_batch
+        batches = []
+
+        def dies_in_the_second_epoch(*args: Any, **kwargs: Any) -> Any:
+            batches.append(1)
+            if len(batches) == 6:  # epoch 2's second batch: its first step is done
+                raise WorkerDied()
+            return real(*args, **kwargs)
+
+        with (
+            mock.patch.object(detection_trainer, "training_batch", dies_in_the_second_epoch),
+            self.assertRaises(WorkerDied),
+        ):
+            self.run_now(job)
+        self.assertTrue(checkpoint_path(job.pk).exists())
+        TrainingJob.objects.filter(pk=job.pk).update(
+            heartbeat_at=timezone.now() - timedelta(hours=1)
+        )
+        with mock.patch("training.services.jobs.enqueue"):
+            self.assertEqual(reconcile_jobs()["requeued"], 1)
+        job = self.run_now(TrainingJob.objects.get(pk=job.pk))
+        self.assertEqual((job.status, job.attempt), ("succeeded", 2), job.error)
+        self.assertIn("Resumed from the checkpoint written after epoch 1", log_of(job))
+        steps = series_arrays(job.pk, "train/loss")[0].tolist()
+        self.assertEqual(steps, list(range(1, job.total_steps + 1)))  # none lost, none twice
+        # the shipped weights' score at step 0, then one per epoch: none twice
+        self.assertEqual(series_arrays(job.pk, "val/mAP50")[0].tolist(), [0, 4, 8])
