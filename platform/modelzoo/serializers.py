@@ -383,6 +383,10 @@ class ShippedWeightsSerializer(serializers.Serializer):
     size_bytes = serializers.IntegerField()
     backbone_only = serializers.BooleanField(help_text="A detector's: its backbone's weights")
     backbone = serializers.CharField(allow_null=True)
+    ready_model = serializers.CharField(
+        help_text="The ready model (ready-models/<key>/) whose trained file these weights are; "
+        "empty for others"
+    )
     num_classes = serializers.IntegerField(allow_null=True, help_text="Null: a backbone's")
     provenance = ShippedProvenanceSerializer(allow_null=True)
     try_url = serializers.CharField(allow_null=True)

@@ -65,6 +65,7 @@ def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
         # A detector's shipped weights are its backbone's: the ImageNet classifier of that name.
         "backbone_only": shipped.backbone_only,
         "backbone": arch.backbone,
+        "ready_model": arch.ready_model,
         "num_classes": shipped.num_classes,
         "provenance": provenance,
         # Real, named classes: a photo can be tried on them.

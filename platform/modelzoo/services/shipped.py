@@ -96,7 +96,6 @@ def _ready_part_weights(arch: Architecture) -> ShippedWeights | None:
         "published": ready.published,
         "preprocessing": normalise,
         "stored": {"sha256": entry["sha256"]},
-        "class_names": list(ready.class_names),
     }
     classes = (ready.dictionary or {}).get("characters") or len(ready.class_names)
     return ShippedWeights(arch.key, path, path.stat().st_size, classes, manifest)
