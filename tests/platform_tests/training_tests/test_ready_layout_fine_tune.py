@@ -14,16 +14,18 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from PIL import Image
 
-from deploy.models import ModelExport
+from deploy.models import Deployment, ModelExport
 from framework.inference.packaged_model import PackagedModel
 from modelzoo.services.ready import get_ready_model, unavailable
 from tests.platform_tests.deploy_tests.base import export_now
 from tests.platform_tests.deploy_tests.detection_base import assert_same_boxes, shapes_pngs
 from tests.platform_tests.training_tests.base import TrainingTestCase, WorkerDied, log_of
 from tests.platform_tests.training_tests.layout_data import layout_version
+from tests.platform_tests.training_tests.openapi import assert_matches_schema
 from training.models import EvaluationReport, TrainingJob
 from training.services.scalars import series_arrays, tags_of
 from workers.runtime import detection_trainer
@@ -117,6 +119,11 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         self.assertEqual(report.task, "detection")
         self.assertAlmostEqual(report.map_50, tuned, places=4)
         self.assertEqual(job.output_weights.class_names, job.class_names)
+        body = self.api_client_for(self.vera).get(f"/api/jobs/{job.pk}/report/").json()
+        assert_matches_schema(body, "/api/jobs/{id}/report/")
+        self.assertEqual((body["task"], body["class_names"]), ("detection", job.class_names))
+        self.assertEqual([c["name"] for c in body["per_class"]], job.class_names)
+        self.assertEqual(len(body["class_thresholds"]), len(job.class_names))
 
         package = export_now(job, "package", self.alice)
         self.assertTrue(package.parity_passed, package.details)
@@ -128,6 +135,26 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
             assert_same_boxes(answer["boxes"], want, 0.05, 1e-4)
             total += len(want)
         self.assertGreater(total, 3)
+        deployment = Deployment.objects.create(
+            workspace=self.workspace, name="pages", export=package, created_by=self.alice
+        )
+        png = shapes_pngs(self.pages, 1)[0]
+        response = self.api_client_for(self.bob).post(
+            f"/api/deployments/{deployment.pk}/predict",
+            {"image": SimpleUploadedFile("page.png", png, content_type="image/png")},
+            format="multipart",
+        )
+        self.assertEqual(response.status_code, 200, response.content)
+        (prediction,) = response.json()["predictions"]
+        thresholds = dict(zip(job.class_names, report.class_thresholds, strict=True))
+        want = [
+            b
+            for b in expected_boxes(job, Image.open(io.BytesIO(png)), 0.0)
+            if b["score"] >= thresholds[b["name"]]
+        ]
+        self.assertTrue(want)
+        assert_same_boxes(prediction["boxes"], want, 0.05, 1e-4)
+        self.assertLessEqual({b["name"] for b in prediction["boxes"]}, set(job.class_names))
         onnx = export_now(job, ModelExport.Format.ONNX, self.alice)
         self.assertTrue(onnx.parity_passed, onnx.details)
         self.assertTrue(onnx.runtime.startswith("onnxruntime"), onnx.runtime)
