@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from PIL import Image
 
+from deploy.exporting.checks import latency_ms
 from deploy.models import Deployment, ModelExport
 from framework.inference.packaged_model import PackagedModel
 from modelzoo.services.ready import get_ready_model, unavailable
@@ -31,6 +32,8 @@ from training.services.scalars import series_arrays, tags_of
 from workers.runtime import detection_trainer
 from workers.runtime.checkpoints import checkpoint_path
 from workers.runtime.reconciler import reconcile_jobs
+
+pytestmark = pytest.mark.slow  # a real network on real pages: about a minute each
 
 ARCH = "picodet_layout_cdla"
 SIZE = 320  # pages of 240×320 letterboxed: a step takes about a second on two cores
@@ -85,7 +88,7 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         super().setUpTestData()
         # Classes as people name them: the job maps them to CDLA's by name.
         names = {"text": "Paragraph", "figure": "Figure", "table": "TABLE"}
-        cls.pages = layout_version(cls.workspace, cls.alice, pages=16, names=names)
+        cls.pages = layout_version(cls.workspace, cls.alice, pages=12, names=names)
 
     def setUp(self) -> None:
         super().setUp()
@@ -109,7 +112,11 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
             f"val mAP@.5 shipped {shipped:.4f}, per epoch {values[1:].tolist()}, kept {tuned:.4f}"
         )
         self.assertGreaterEqual(tuned, shipped + 0.05, (shipped, values.tolist()))
-        self.assertAlmostEqual(tuned, float(values.max()), places=4)  # the best epoch is kept
+        # The best epoch on mAP@[.5:.95] is kept, and the report measures those weights.
+        maps = series_arrays(job.pk, "val/mAP")[2]
+        best = int(np.argmax(maps))
+        self.assertAlmostEqual(float(job.val_map), float(maps[best]), places=4)
+        self.assertAlmostEqual(tuned, float(values[best]), places=4)
         parts = {"train/loss", "train/loss_vfl", "train/loss_giou", "train/loss_dfl"}
         self.assertLessEqual(parts, set(tags_of(job.pk)))
         log = log_of(job)
@@ -125,7 +132,15 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         self.assertEqual([c["name"] for c in body["per_class"]], job.class_names)
         self.assertEqual(len(body["class_thresholds"]), len(job.class_names))
 
-        package = export_now(job, "package", self.alice)
+        # The exports time a batch of 32 pages for their latency table: a few small runs
+        # are enough here (their latency is benchmarks' business).
+        real = latency_ms
+        quick = mock.patch(
+            "deploy.exporting.checks.latency_ms",
+            lambda run, images, batch, budget_s=6.0: real(run, images[:1], 1, 0.0),
+        )
+        with quick:
+            package = export_now(job, "package", self.alice)
         self.assertTrue(package.parity_passed, package.details)
         images = [Image.open(io.BytesIO(data)) for data in shapes_pngs(self.pages, 3)]
         answers = PackagedModel.load(package.file.path).predict(images, threshold=0.3)
@@ -155,7 +170,8 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         self.assertTrue(want)
         assert_same_boxes(prediction["boxes"], want, 0.05, 1e-4)
         self.assertLessEqual({b["name"] for b in prediction["boxes"]}, set(job.class_names))
-        onnx = export_now(job, ModelExport.Format.ONNX, self.alice)
+        with quick:
+            onnx = export_now(job, ModelExport.Format.ONNX, self.alice)
         self.assertTrue(onnx.parity_passed, onnx.details)
         self.assertTrue(onnx.runtime.startswith("onnxruntime"), onnx.runtime)
         self.assertTrue(Path(onnx.file.path).is_file())
@@ -167,7 +183,7 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
 
         def dies_in_the_second_epoch(*args: Any, **kwargs: Any) -> Any:
             batches.append(1)
-            if len(batches) == 6:  # epoch 2's second batch: its first step is done
+            if len(batches) == 5:  # epoch 2's second batch: its first step is done
                 raise WorkerDied()
             return real(*args, **kwargs)
 
@@ -188,4 +204,4 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         steps = series_arrays(job.pk, "train/loss")[0].tolist()
         self.assertEqual(steps, list(range(1, job.total_steps + 1)))  # none lost, none twice
         # the shipped weights' score at step 0, then one per epoch: none twice
-        self.assertEqual(series_arrays(job.pk, "val/mAP50")[0].tolist(), [0, 4, 8])
+        self.assertEqual(series_arrays(job.pk, "val/mAP50")[0].tolist(), [0, 3, 6])
