@@ -22,6 +22,7 @@ from deploy.exporting.checks import latency_ms
 from deploy.models import Deployment, ModelExport
 from framework.inference.packaged_model import PackagedModel
 from modelzoo.services.ready import get_ready_model, unavailable
+from modelzoo.services.weights import load_network
 from tests.platform_tests.deploy_tests.base import export_now
 from tests.platform_tests.deploy_tests.detection_base import assert_same_boxes, shapes_pngs
 from tests.platform_tests.training_tests.base import TrainingTestCase, WorkerDied, log_of
@@ -30,6 +31,7 @@ from tests.platform_tests.training_tests.openapi import assert_matches_schema
 from training.models import EvaluationReport, TrainingJob
 from training.services.scalars import series_arrays, tags_of
 from workers.runtime import detection_trainer
+from workers.runtime.callbacks import JobControl
 from workers.runtime.checkpoints import checkpoint_path
 from workers.runtime.reconciler import reconcile_jobs
 
@@ -61,7 +63,6 @@ def expected_boxes(job: TrainingJob, image: Image.Image, threshold: float) -> li
     `threshold`, boxes back in the page's pixels, named by the version's classes."""
     import framework
     from framework.vision.transforms.detection import Letterbox, boxes_to_original, to_batch
-    from modelzoo.services.weights import load_network
 
     network = load_network(job.output_weights)
     network.eval()
@@ -205,3 +206,24 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         self.assertEqual(steps, list(range(1, job.total_steps + 1)))  # none lost, none twice
         # the shipped weights' score at step 0, then one per epoch: none twice
         self.assertEqual(series_arrays(job.pk, "val/mAP50")[0].tolist(), [0, 3, 6])
+
+    def test_a_cancelled_job_keeps_its_best_weights_with_the_classes_it_maps(self) -> None:
+        job = self.layout_job(epochs=3)
+        real = JobControl.check
+
+        def cancel_in_the_second_epoch(control: JobControl) -> None:
+            if control.position.step == 4:
+                TrainingJob.objects.get(pk=job.pk).request_cancel()
+            real(control)
+
+        with mock.patch.object(JobControl, "check", cancel_in_the_second_epoch):
+            job = self.run_now(job)
+        self.assertEqual(job.status, "cancelled")
+        self.assertEqual(series_arrays(job.pk, "train/loss")[0].tolist(), [1, 2, 3, 4])
+        self.assertTrue(checkpoint_path(job.pk).exists())  # to resume from
+        weights = job.output_weights
+        self.assertEqual(weights.class_names, job.class_names)
+        kept = load_network(weights).kept_classes.numpy().tolist()
+        cdla = get_ready_model("layout_cdla").class_names
+        named = {"Paragraph": "text", "title": "title", "Figure": "figure", "TABLE": "table"}
+        self.assertEqual([cdla[i] for i in kept], [named[n] for n in job.class_names])
