@@ -26,7 +26,7 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
         return _detector_on_shipped_backbone(job, log)
     if arch.shipped_part == "ready" and job.init == TrainingJob.Init.SHIPPED:
         return _ready_part(job, log)
-    network = arch.build(num_classes)
+    network = _built(job)
     if job.init == TrainingJob.Init.SCRATCH:
         log(f"{arch.name} starts from random weights ({num_classes} classes).")
         return network
@@ -41,22 +41,34 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
         state = load_file(job.init_weights.local_path())
         origin = f"the saved weights “{job.init_weights.name}”"
     own = network.state_dict()
+    # A ready detector's kept classes are this job's (by name), not those the weights kept.
+    mapped = {"kept_classes"} & set(own) if arch.shipped_part == "ready" else set()
     fitting = {
         k: np.asarray(v)
         for k, v in state.items()
-        if k in own and tuple(v.shape) == tuple(own[k].shape)
+        if k in own and k not in mapped and tuple(v.shape) == tuple(own[k].shape)
     }
-    fresh = sorted(set(own) - set(fitting))
-    network.set_state_dict({**{k: own[k].numpy() for k in fresh}, **fitting})
+    fresh = sorted(set(own) - set(fitting) - mapped)
+    network.set_state_dict({**{k: own[k].numpy() for k in {*fresh, *mapped}}, **fitting})
     message = f"Loaded {len(fitting)} of {len(own)} tensors from {origin}."
     if fresh:
-        head = set(fresh) <= head_keys(arch.key)
+        head = arch.shipped_part != "ready" and set(fresh) <= head_keys(arch.key)
         what = "the classifier head" if head else "these layers"
         message += (
             f" {what.capitalize()} ({', '.join(fresh[:6])}) starts fresh for {num_classes} classes."
         )
     log(message)
     return network
+
+
+def _built(job: TrainingJob) -> Any:
+    """The job's architecture, freshly built; a ready detector keeping the job's classes."""
+    if job.arch.shipped_part == "ready" and job.arch.task == TrainingJob.Task.DETECTION:
+        from modelzoo.services.ready_classes import ready_class_indices
+
+        indices = ready_class_indices(job.arch, list(job.class_names))
+        return job.arch.build(len(indices), class_indices=indices)
+    return job.arch.build(len(job.class_names))
 
 
 def _detector_on_shipped_backbone(job: TrainingJob, log: Callable[[str], None]) -> Any:

@@ -227,3 +227,40 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         cdla = get_ready_model("layout_cdla").class_names
         named = {"Paragraph": "text", "title": "title", "Figure": "figure", "TABLE": "table"}
         self.assertEqual([cdla[i] for i in kept], [named[n] for n in job.class_names])
+
+    def test_a_job_from_saved_weights_keeps_its_own_versions_classes(self) -> None:
+        from modelzoo.catalog import get_architecture
+        from modelzoo.models import Weights
+        from modelzoo.services.weights import save_weights
+        from workers.runtime.build import build_network
+
+        arch = get_architecture(ARCH)
+        # Weights of a job on other classes: equation, footer, header, reference.
+        earlier = arch.build(4, class_indices=[9, 7, 6, 8])
+        weights = save_weights(
+            workspace=self.workspace,
+            user=self.alice,
+            arch=arch,
+            network=earlier,
+            num_classes=4,
+            name="an earlier layout job",
+            source=Weights.Source.JOB,
+            original_format=Weights.Format.FRAMEWORK,
+            class_names=["equation", "footer", "header", "reference"],
+            input_size=SIZE,
+            report={"task": "detection"},
+        )
+        job = self.make_job(
+            version=self.pages, architecture=ARCH, init="saved", weights=weights, overrides=FAST
+        )
+        logged: list[str] = []
+        network = build_network(job, logged.append)
+        cdla = get_ready_model("layout_cdla").class_names
+        named = {"Paragraph": "text", "title": "title", "Figure": "figure", "TABLE": "table"}
+        kept = network.kept_classes.numpy().tolist()
+        self.assertEqual([cdla[i] for i in kept], [named[n] for n in job.class_names])
+        saved = earlier.state_dict()
+        for name, value in network.state_dict().items():  # every weight is the saved one's
+            if name != "kept_classes":
+                np.testing.assert_array_equal(value.numpy(), saved[name].numpy())
+        self.assertNotIn("starts fresh", logged[0])
