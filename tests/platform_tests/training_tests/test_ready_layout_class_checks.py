@@ -132,6 +132,13 @@ class ReadyLayoutRefusalTests(TrainingTestCase):
         self.assertIn("“circle”", str(response.context["form"].errors["architecture"]))
         self.assertFalse(TrainingJob.objects.filter(architecture=ARCH).exists())
 
+    def test_the_form_proposes_it_for_pages_only(self) -> None:
+        self.client.force_login(self.bob)
+        data = self.client.get(f"/workspaces/{self.workspace.slug}/jobs/new/").context["form_data"]
+        pages = data["suggestions"][self.pages.pk]
+        self.assertEqual((pages["architecture"], pages["weights"]), (ARCH, f"shipped:{ARCH}"))
+        self.assertNotEqual(data["suggestions"][self.shapes.pk]["architecture"], ARCH)
+
     def test_the_zoo_page_says_what_a_version_needs_to_fine_tune_it(self) -> None:
         self.client.force_login(self.vera)
         response = self.client.get(f"/workspaces/{self.workspace.slug}/models/")
