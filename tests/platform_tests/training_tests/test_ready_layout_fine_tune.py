@@ -32,10 +32,10 @@ from training.models import EvaluationReport, TrainingJob
 from training.services.scalars import series_arrays, tags_of
 from workers.runtime import detection_trainer
 from workers.runtime.callbacks import JobControl
-from workers.runtime.checkpoints import checkpoint_path
+from workers.runtime.checkpoints import checkpoint_path, discard_checkpoint
 from workers.runtime.reconciler import reconcile_jobs
 
-pytestmark = pytest.mark.slow  # a real network on real pages: about a minute each
+pytestmark = pytest.mark.slow  # a real network on rendered pages: seconds to a minute each
 
 ARCH = "picodet_layout_cdla"
 SIZE = 320  # pages of 240×320 letterboxed: a step takes about a second on two cores
@@ -221,6 +221,8 @@ class ReadyLayoutFineTuneTests(TrainingTestCase):
         self.assertEqual(job.status, "cancelled")
         self.assertEqual(series_arrays(job.pk, "train/loss")[0].tolist(), [1, 2, 3, 4])
         self.assertTrue(checkpoint_path(job.pk).exists())  # to resume from
+        # Ids come round again after each test's rollback: no later job may resume from it.
+        self.addCleanup(discard_checkpoint, job.pk)
         weights = job.output_weights
         self.assertEqual(weights.class_names, job.class_names)
         kept = load_network(weights).kept_classes.numpy().tolist()
