@@ -117,6 +117,9 @@ def _detection_config(arch: Architecture, preset: str, *, fine_tune: bool) -> di
         "augment_expand": careful,
         "multi_scale": careful,
     }
+    if arch.shipped_part == "ready":  # a trained detector: no new layers to warm up first
+        # and no mirrored pages, which no document shows.
+        config |= {"freeze_epochs": 0, "backbone_lr_scale": 1.0, "augment_flip": False}
     return config
 
 

@@ -241,6 +241,11 @@ class ReadyManifestSerializer(serializers.Serializer):
     dictionary = typed_json_field(READY_DICTIONARY_SCHEMA, "A recognizer's characters")
 
 
+class ReadyFineTuneSerializer(serializers.Serializer):
+    architecture = serializers.CharField()
+    needs = serializers.CharField()
+
+
 class ReadyModelSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
@@ -257,6 +262,11 @@ class ReadyModelSerializer(serializers.Serializer):
     unavailable_reason = serializers.CharField(help_text="Why not, and what to install")
     manifest = ReadyManifestSerializer()
     try_url = serializers.CharField(allow_null=True)
+    fine_tune = ReadyFineTuneSerializer(
+        allow_null=True,
+        help_text="The architecture that fine-tunes it and what a version needs for it; null "
+        "when jobs cannot fine-tune it",
+    )
 
 
 class ReadyModelListSerializer(serializers.Serializer):
@@ -373,6 +383,10 @@ class ShippedWeightsSerializer(serializers.Serializer):
     size_bytes = serializers.IntegerField()
     backbone_only = serializers.BooleanField(help_text="A detector's: its backbone's weights")
     backbone = serializers.CharField(allow_null=True)
+    ready_model = serializers.CharField(
+        help_text="The ready model (ready-models/<key>/) whose trained file these weights are; "
+        "empty for others"
+    )
     num_classes = serializers.IntegerField(allow_null=True, help_text="Null: a backbone's")
     provenance = ShippedProvenanceSerializer(allow_null=True)
     try_url = serializers.CharField(allow_null=True)

@@ -557,13 +557,23 @@ class ReportExamplesSerializer(serializers.Serializer):
     samples = LabelSetExampleSerializer(many=True)
 
 
+class UnavailableArchitectureSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    reason = serializers.CharField()
+
+
 class TrainableVersionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     dataset = serializers.IntegerField()
     name = serializers.CharField()
     task = serializers.ChoiceField(choices=TrainingJob.Task.choices)
     architectures = serializers.ListField(
-        child=serializers.CharField(), help_text="Zoo architectures that train this task"
+        child=serializers.CharField(), help_text="Zoo architectures that can train this version"
+    )
+    unavailable_architectures = UnavailableArchitectureSerializer(
+        many=True,
+        help_text="Architectures of this task the version cannot train, each with the reason "
+        "(a ready detector keeps its own classes: the version's must all be among them)",
     )
     can_train = serializers.BooleanField()
     problems = serializers.ListField(

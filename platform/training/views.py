@@ -35,7 +35,11 @@ from training.services.evaluations import images_in
 from training.services.jobs import create_job, rerun_job, resumable
 from training.services.reports import measured_split, recorded_under_val_names
 from training.services.suggestion import suggest
-from training.services.version_data import ocr_part_problems, split_sizes
+from training.services.version_data import (
+    ocr_part_problems,
+    split_sizes,
+    unavailable_architectures,
+)
 
 
 def _workspace(request: HttpRequest, slug: str) -> tuple[Workspace, Role]:
@@ -83,6 +87,12 @@ def _form_context(workspace: Workspace) -> dict[str, Any]:
             v.pk: dataset_limits(v.dataset.task_type, split_sizes(v)["train"]) for v in versions
         },
         "problems": version_problems(workspace),
+        # Models of a version's task that it cannot train, with the reason (the form shows
+        # them disabled and says why): a ready detector needs the version's classes to be its.
+        "architecture_problems": {
+            v.pk: {entry["key"]: entry["reason"] for entry in unavailable_architectures(v)}
+            for v in versions
+        },
         # An OCR version's problems per part: the form shows those of the parts chosen.
         "part_problems": {
             v.pk: ocr_part_problems(v) for v in versions if v.dataset.task_type == "ocr"

@@ -51,19 +51,29 @@ function fillFromPreset() {
   document.getElementById("fine-tune-settings").dataset.pretrained = String(pretrained());
 }
 
-// Only the models of the version's task are offered (a classifier cannot learn boxes).
+// Only the models of the version's task are offered (a classifier cannot learn boxes); a model
+// of its task that it cannot train (a ready detector of other classes) is shown disabled, and
+// the form says why.
 function filterArchitectures() {
   const select = form.elements.architecture;
   const wanted = TRAINS_ON[versionTask()];
+  const refused = data.architecture_problems[form.elements.dataset_version.value] ?? {};
+  const reasons = [];
   for (const option of select.options) {
     const fits = data.architecture_tasks[option.value] === wanted;
+    const reason = fits ? refused[option.value] : undefined;
     option.hidden = !fits;
-    option.disabled = !fits;
+    option.disabled = !fits || reason !== undefined;
+    option.title = reason ?? "";
+    if (reason !== undefined) reasons.push(el("li", {}, `${option.textContent}: ${reason}`));
   }
   if (select.selectedOptions[0]?.disabled) {
     const first = [...select.options].find((o) => !o.disabled);
     if (first) select.value = first.value;
   }
+  const box = document.getElementById("architecture-problems");
+  box.hidden = reasons.length === 0;
+  replace(box, reasons.length ? [el("p", {}, gettext("Not available for this version:")), el("ul", {}, reasons)] : []);
 }
 
 // A version nothing can train says why, and the job cannot be started from it.

@@ -27,7 +27,7 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
         return _detector_on_shipped_backbone(job, log)
     if arch.shipped_part == "ready" and job.init == TrainingJob.Init.SHIPPED:
         return _ready_part(job, log)
-    network = arch.build(num_classes)
+    network = _built(job)
     if job.init == TrainingJob.Init.SCRATCH:
         log(said.RANDOM_START(architecture=arch.name, classes=num_classes))
         return network
@@ -42,22 +42,34 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
         state = load_file(job.init_weights.local_path())
         origin = f"the saved weights “{job.init_weights.name}”"
     own = network.state_dict()
+    # A ready detector's kept classes are this job's (by name), not those the weights kept.
+    mapped = {"kept_classes"} & set(own) if arch.shipped_part == "ready" else set()
     fitting = {
         k: np.asarray(v)
         for k, v in state.items()
-        if k in own and tuple(v.shape) == tuple(own[k].shape)
+        if k in own and k not in mapped and tuple(v.shape) == tuple(own[k].shape)
     }
-    fresh = sorted(set(own) - set(fitting))
-    network.set_state_dict({**{k: own[k].numpy() for k in fresh}, **fitting})
+    fresh = sorted(set(own) - set(fitting) - mapped)
+    network.set_state_dict({**{k: own[k].numpy() for k in {*fresh, *mapped}}, **fitting})
     message = f"Loaded {len(fitting)} of {len(own)} tensors from {origin}."
     if fresh:
-        head = set(fresh) <= head_keys(arch.key)
+        head = arch.shipped_part != "ready" and set(fresh) <= head_keys(arch.key)
         what = "the classifier head" if head else "these layers"
         message += (
             f" {what.capitalize()} ({', '.join(fresh[:6])}) starts fresh for {num_classes} classes."
         )
     log(message)
     return network
+
+
+def _built(job: TrainingJob) -> Any:
+    """The job's architecture, freshly built; a ready detector keeping the job's classes."""
+    if job.arch.shipped_part == "ready" and job.arch.task == TrainingJob.Task.DETECTION:
+        from modelzoo.services.ready_classes import ready_class_indices
+
+        indices = ready_class_indices(job.arch, list(job.class_names))
+        return job.arch.build(len(indices), class_indices=indices)
+    return job.arch.build(len(job.class_names))
 
 
 def _detector_on_shipped_backbone(job: TrainingJob, log: Callable[[str], None]) -> Any:
@@ -81,12 +93,32 @@ def _ready_part(job: TrainingJob, log: Callable[[str], None]) -> Any:
 
     arch = job.arch
     ready = get_ready_model(arch.ready_model)
+    if arch.task == TrainingJob.Task.DETECTION:
+        return _ready_detector(job, ready, log)
     parts = list(job.config.get("parts") or [arch.ready_part])
     network = arch.build(len(job.class_names), parts=parts)
     files = ", ".join(ready.files[part]["file"] for part in parts)
     log(
         f"{arch.name} starts from the shipped weights of {ready.name} "
         f"({ready.source['package']} {ready.source['version']}, {files})."
+    )
+    return network
+
+
+def _ready_detector(job: TrainingJob, ready: Any, log: Callable[[str], None]) -> Any:
+    """A ready detector keeping the classes the job's are (by name), with its shipped
+    weights: nothing starts fresh."""
+    from modelzoo.services.ready_classes import ready_class_indices
+
+    indices = ready_class_indices(job.arch, list(job.class_names))
+    network = job.arch.build(len(indices), class_indices=indices)
+    kept = ", ".join(
+        f"{mine} = {ready.class_names[i]}" for mine, i in zip(job.class_names, indices, strict=True)
+    )
+    log(
+        f"{job.arch.name} starts from the shipped weights of {ready.name} "
+        f"({ready.source['package']} {ready.source['version']}, {ready.source['file']}), "
+        f"keeping {len(indices)} of its {len(ready.class_names)} classes: {kept}."
     )
     return network
 

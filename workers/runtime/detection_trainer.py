@@ -161,6 +161,10 @@ def _histograms(network: Any, of: Callable[[Any], Any]) -> dict[str, dict[str, A
     return found
 
 
+def _state_copy(network: Any) -> dict[str, np.ndarray]:
+    return {name: np.array(value.numpy()) for name, value in network.state_dict().items()}
+
+
 class DetectionRun(ResumableRun):
     """Trains a detection job to its last epoch (or early stop) and returns the network."""
 
@@ -173,6 +177,7 @@ class DetectionRun(ResumableRun):
         self.mean, self.std = normalisation(job.config, 3)
         self.last_found: list[dict[str, np.ndarray]] | None = None
         self.gradients: dict[str, dict[str, Any]] = {}  # histograms of the epoch's last step
+        self.best_model: dict[str, Any] | None = None  # kept where `keeps_best`
 
     def _fit(self, batch: int) -> Any:
         job, config = self.job, self.job.config
@@ -184,6 +189,9 @@ class DetectionRun(ResumableRun):
         epoch, total = position.epoch, position.total_epochs
         warmup = warmup_callbacks(config, job.arch.key, network, lambda: position.epoch, self.log)
         control = JobControl(job, self.recorder, position)
+        self.best_model = start.best_model
+        if self.keeps_best and not start.progress:  # the shipped weights' score, at step 0
+            self._evaluate_shipped(network, control)
         for epoch_index in range(epoch, total):
             for callback in warmup:
                 callback.on_epoch_begin(epoch_index)
@@ -195,7 +203,34 @@ class DetectionRun(ResumableRun):
                 break
         for callback in warmup:
             callback.on_train_end()
+        if self.keeps_best and self.best_model:
+            network.set_state_dict(self.best_model)
+            best = self.best.get("epoch", 0)
+            self.log(
+                f"Kept the weights of epoch {best}, the best on validation."
+                if best
+                else "Kept the shipped weights: no epoch scored better on validation."
+            )
         return network
+
+    @property
+    def keeps_best(self) -> bool:
+        """A ready detector starts good: the job keeps its best epoch (the shipped weights
+        being epoch 0), never a worse last one."""
+        return self.job.arch.shipped_part == "ready"
+
+    def _evaluate_shipped(self, network: Any, control: JobControl) -> None:
+        # A fresh attempt: an earlier one that died before its first checkpoint may have
+        # recorded this step-0 score already.
+        self.recorder.discard_after(-1, 0)
+        value, value_50 = self._measure(network, control)
+        self.log(
+            f"Before fine-tuning (the shipped weights): {self.splits.eval_split} mAP@[.5:.95] "
+            f"{value:.4f} · mAP@.5 {value_50:.4f}"
+        )
+        if may_choose_on(self.splits.eval_split):
+            self.best = {"value": value, "epoch": 0}
+            self.best_model = _state_copy(network)
 
     def _train_epoch(
         self, network: Any, optimizer: Any, batch: int, epoch: int, control: JobControl
@@ -245,10 +280,33 @@ class DetectionRun(ResumableRun):
     def _evaluate(self, network: Any, control: JobControl, stopping: dict[str, Any]) -> bool:
         """Records the epoch's mAP; True when early stopping says to stop here."""
         config, splits, position = self.job.config, self.splits, self.position
+        value, value_50 = self._measure(network, control)
+        # One line per epoch with its numbers, as the classifiers' (callbacks.ScalarReporter).
+        loss = self.last_eval.get("train_loss")
+        parts = [said.TRAIN_LOSS(value=f"{loss:.4f}")] if loss is not None else []
+        parts.append(measured_part(f"{splits.eval_split}/mAP@[.5:.95]", value))
+        parts.append(f"mAP@.5 {value_50:.4f}")
+        self.log(epoch_log_line(position, parts))
+        if not may_choose_on(splits.eval_split):
+            return False
+        if value > self.best.get("value", -math.inf):
+            self.best = {"value": value, "epoch": position.epoch + 1}
+            stopping["wait"] = 0
+            if self.keeps_best:
+                self.best_model = _state_copy(network)
+        else:
+            stopping["wait"] += 1
+        if config.get("early_stopping") and stopping["wait"] >= int(config["patience"]):
+            stopping["stopped"] = True
+        return bool(stopping["stopped"])
+
+    def _measure(self, network: Any, control: JobControl) -> tuple[float, float]:
+        """(mAP@[.5:.95], mAP@.5) on the evaluation split, recorded at the current step."""
+        splits, step = self.splits, self.position.step
         found = predict_detections(
             network,
             splits.evaluate,
-            int(config["input_size"]),
+            int(self.job.config["input_size"]),
             self.mean,
             self.std,
             self.eval_batch,
@@ -261,23 +319,8 @@ class DetectionRun(ResumableRun):
         for name, number in (("mAP", value), ("mAP50", value_50)):
             tag = evaluation_tag(splits.eval_split, name)
             self.last_eval[tag] = number
-            self.recorder.scalar(tag, position.step, number)
-        # One line per epoch with its numbers, as the classifiers' (callbacks.ScalarReporter).
-        loss = self.last_eval.get("train_loss")
-        parts = [said.TRAIN_LOSS(value=f"{loss:.4f}")] if loss is not None else []
-        parts.append(measured_part(f"{splits.eval_split}/mAP@[.5:.95]", value))
-        parts.append(f"mAP@.5 {value_50:.4f}")
-        self.log(epoch_log_line(position, parts))
-        if not may_choose_on(splits.eval_split):
-            return False
-        if value > self.best.get("value", -math.inf):
-            self.best = {"value": value, "epoch": position.epoch + 1}
-            stopping["wait"] = 0
-        else:
-            stopping["wait"] += 1
-        if config.get("early_stopping") and stopping["wait"] >= int(config["patience"]):
-            stopping["stopped"] = True
-        return bool(stopping["stopped"])
+            self.recorder.scalar(tag, step, number)
+        return value, value_50
 
     def _end_epoch(
         self, network: Any, optimizer: Any, batch: int, stopping: dict[str, Any]
@@ -299,6 +342,6 @@ class DetectionRun(ResumableRun):
         recorder.flush()
         progress = {"epoch": position.epoch, "step": step, "batch_size": batch}
         progress |= {"early_stopping": stopping, "best": self.best}
-        save_checkpoint(self.job.pk, network, optimizer, progress)
+        save_checkpoint(self.job.pk, network, optimizer, progress, self.best_model)
         recorder.update_progress(epoch=position.epoch, checkpoint_epoch=position.epoch)
         recorder.flush()

@@ -20,7 +20,10 @@ def split_parameters(arch_key: str, network: Any) -> tuple[list[Any], list[Any]]
     """(backbone, head) parameters. A classifier's head is what the catalog finds to be its
     classifier; a detector's backbone is what its entry names (`backbone_prefix`), and
     everything after it (the neck and the head) counts as the head."""
-    prefix = get_architecture(arch_key).backbone_prefix
+    arch = get_architecture(arch_key)
+    if arch.shipped_part == "ready":  # a trained network, all of it: no new head to warm up
+        return [], list(network.parameters())
+    prefix = arch.backbone_prefix
     head_names = frozenset() if prefix else head_keys(arch_key)
     backbone, head = [], []
     for name, parameter in network.named_parameters():

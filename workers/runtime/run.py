@@ -187,9 +187,9 @@ def _save_last_checkpoint(job: TrainingJob, recorder: JobRecorder) -> Weights | 
         if job.is_ocr:  # its parts, each at its best epoch so far
             network = job.arch.build(len(job.class_names), parts=job_parts(job))
             network.set_state_dict(checkpoint.get("best_model") or checkpoint["model"])
-        else:
+        else:  # a ready detector's best epoch so far (it keeps that one), else the last
             network = job.arch.build(len(job.class_names))
-            network.set_state_dict(checkpoint["model"])
+            network.set_state_dict(checkpoint.get("best_model") or checkpoint["model"])
         weights = _save_output(job, network, None, f" after epoch {epoch}")
     except Exception:
         logger.exception("Job %s: its last checkpoint could not be saved as a model", job.pk)

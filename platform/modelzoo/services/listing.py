@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from modelzoo.catalog import ARCHITECTURES, MISSING, TASKS, Architecture
+from django.utils.translation import gettext
+
+from modelzoo.catalog import ARCHITECTURES, DETECTION, MISSING, TASKS, Architecture
 from modelzoo.presets import all_presets
 from modelzoo.services.profiles import MEASURE_COMMAND, profile_of
 from modelzoo.services.ready import ReadyModel, ready_models, unavailable
@@ -63,6 +65,7 @@ def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
         # A detector's shipped weights are its backbone's: the ImageNet classifier of that name.
         "backbone_only": shipped.backbone_only,
         "backbone": arch.backbone,
+        "ready_model": arch.ready_model,
         "num_classes": shipped.num_classes,
         "provenance": provenance,
         # Real, named classes: a photo can be tried on them.
@@ -84,7 +87,20 @@ def describe_ready(ready: ReadyModel) -> dict[str, Any]:
         "unavailable_reason": problem or "",
         "manifest": ready.manifest(),
         "try_url": None if problem else f"/api/modelzoo/ready-models/{ready.key}/try/",
+        "fine_tune": _fine_tune(ready),
     }
+
+
+def _fine_tune(ready: ReadyModel) -> dict[str, str] | None:
+    """The architecture that fine-tunes a ready detector, and what a version needs for it."""
+    arch = next((a for a in ARCHITECTURES if a.ready_model == ready.key), None)
+    if arch is None or arch.task != DETECTION:
+        return None
+    needs = gettext(
+        "Fine-tune: needs a detection version whose classes are %(model)s's: %(classes)s "
+        "(names match ignoring case, spaces, - and _; a version may use some of them)."
+    ) % {"model": ready.name, "classes": ", ".join(ready.class_names)}
+    return {"architecture": arch.key, "needs": needs}
 
 
 def ready_catalog() -> list[dict[str, Any]]:

@@ -86,15 +86,18 @@ def _ready_part_weights(arch: Architecture) -> ShippedWeights | None:
     except ReadyModelUnavailable:
         return None
     entry = ready.files[arch.ready_part]
+    # PP-OCR's recognizers take (pixel / 255 - 0.5) / 0.5 (TextRecognizer.batch_input); a
+    # ready detector's manifest names its own.
+    pre = ready.preprocessing
+    normalise = {"mean": pre.get("mean", [0.5] * 3), "std": pre.get("std", [0.5] * 3)}
     manifest = {
         "title": ready.title,
         "source": {**ready.source, "file": entry["file"]},
         "published": ready.published,
-        # PP-OCR's recognizers take (pixel / 255 - 0.5) / 0.5 (TextRecognizer.batch_input).
-        "preprocessing": {"mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5]},
+        "preprocessing": normalise,
         "stored": {"sha256": entry["sha256"]},
     }
-    classes = (ready.dictionary or {}).get("characters")
+    classes = (ready.dictionary or {}).get("characters") or len(ready.class_names)
     return ShippedWeights(arch.key, path, path.stat().st_size, classes, manifest)
 
 

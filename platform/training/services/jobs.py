@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from core.queueing import enqueue
 from datastore.models import DatasetVersion
 from framework.inference.package import Preprocessing
-from modelzoo.catalog import TASKS, TRAINS_ON, UnknownArchitecture, get_architecture
+from modelzoo.catalog import DETECTION, TASKS, TRAINS_ON, UnknownArchitecture, get_architecture
 from modelzoo.models import Weights
+from modelzoo.services.ready_classes import architecture_problem
 from modelzoo.services.shipped import shipped_weights
 from training.conf import knob
 from training.hyperparameters import build_config
@@ -35,6 +36,17 @@ def gpu_online() -> bool:
 
 
 def _check_init(arch: Any, workspace: Any, init: str, weights: Weights | None) -> None:
+    if init == TrainingJob.Init.SCRATCH and arch.shipped_part == "ready" and arch.task == DETECTION:
+        raise ValidationError(
+            {
+                "weights": _(
+                    "%(arch_name)s fine-tunes trained weights: start from its shipped weights "
+                    "or from an earlier job's. It is a ready detector; from random weights it "
+                    "would be no more than a PicoDet."
+                )
+                % {"arch_name": arch.name}
+            }
+        )
     if init == TrainingJob.Init.SCRATCH and arch.shipped_part == "ready":
         raise ValidationError(
             {
@@ -145,6 +157,9 @@ def create_job(
                 }
             }
         )
+    refused = architecture_problem(arch, list(version.class_names))
+    if refused:
+        raise ValidationError({"architecture": refused})
     _check_init(arch, workspace, init, weights)
     config = build_config(
         arch,

@@ -3,8 +3,9 @@
 Colour photos get a network pretrained on ImageNet, at the input size it was trained at:
 fine-tuned, thirty photos a class already make a useful model, where training from random
 weights would need thousands. Small grey images (digits, say) keep the small networks that train
-in seconds at 28×28. Detection versions get the smallest detector, with its shipped ImageNet
-backbone when the server has one; a version nothing can train gets no proposal.
+in seconds at 28×28. Detection versions whose classes a ready detector already finds (document
+layout) fine-tune it; others get the smallest detector, with its shipped ImageNet backbone when
+the server has one; a version nothing can train gets no proposal.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from modelzoo.catalog import (
     architectures_for_task,
     get_architecture,
 )
+from modelzoo.services.ready_classes import architecture_problem
 from modelzoo.services.shipped import shipped_weights
 
 # Pretrained networks in the order the form prefers them: MobileNetV2 fine-tunes fastest on a
@@ -110,8 +112,25 @@ def _recognizer() -> Suggestion | None:
 
 
 def _detector(version: DatasetVersion) -> Suggestion | None:
-    """The first (smallest) detector, with its pretrained backbone when it is shipped."""
-    detectors = architectures_for_task(DETECTION)
+    """A ready detector that already finds the version's classes (the CDLA layout model for
+    document pages), else the first (smallest) detector, with its pretrained backbone when it
+    is shipped."""
+    everything = architectures_for_task(DETECTION)
+    names = list(version.class_names)
+    for ready in (a for a in everything if a.shipped_part == "ready"):
+        if shipped_weights(ready) is not None and architecture_problem(ready, names) is None:
+            return Suggestion(
+                ready.key,
+                f"shipped:{ready.key}",
+                ready.input_size,
+                _(
+                    "Document layout: your classes are ones %(model)s already finds, so it "
+                    "fine-tunes from its trained weights; a few pages of yours make it better "
+                    "on them."
+                )
+                % {"model": ready.name},
+            )
+    detectors = [a for a in everything if a.shipped_part != "ready"]
     if not detectors:
         return None
     pretrained = [a for a in detectors if shipped_weights(a) is not None]

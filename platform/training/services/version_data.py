@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from datastore.models import Dataset, DatasetVersion, VersionItem
 from modelzoo.catalog import MISSING, architectures_for_dataset
+from modelzoo.services.ready_classes import architecture_problem
 from training.services.detection_checks import box_problems
 from training.services.text_lines import text_line_problems
 from training.services.text_pages import detection_problems
@@ -176,16 +177,30 @@ def check_trainable(version: DatasetVersion) -> None:
         raise ValidationError({"dataset_version": problems})
 
 
+def unavailable_architectures(version: DatasetVersion) -> list[dict[str, str]]:
+    """[{"key", "reason"}] of the architectures of the version's task that it cannot train
+    (a ready detector whose classes are not all the version's)."""
+    found = []
+    for arch in architectures_for_dataset(version.dataset.task_type):
+        reason = architecture_problem(arch, list(version.class_names))
+        if reason:
+            found.append({"key": arch.key, "reason": reason})
+    return found
+
+
 def readiness(version: DatasetVersion) -> dict[str, Any]:
     """Whether the version can train, on which architectures, and why not (the API, the zoo)."""
     task = version.dataset.task_type
     problems = training_problems(version)
+    unavailable = unavailable_architectures(version)
+    refused = {entry["key"] for entry in unavailable}
     return {
         "id": version.pk,
         "dataset": version.dataset_id,
         "name": str(version),
         "task": task,
-        "architectures": [a.key for a in architectures_for_dataset(task)],
+        "architectures": [a.key for a in architectures_for_dataset(task) if a.key not in refused],
+        "unavailable_architectures": unavailable,
         "can_train": not problems,
         "problems": problems,
         "part_problems": ocr_part_problems(version) if task == Dataset.TaskType.OCR else {},
