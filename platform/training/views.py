@@ -53,7 +53,7 @@ def _job(request: HttpRequest, pk: int) -> tuple[TrainingJob, Role]:
 @login_required
 def job_list(request: HttpRequest, slug: str) -> HttpResponse:
     workspace, role = _workspace(request, slug)
-    jobs = workspace.training_jobs.all()[:200]
+    jobs = workspace.training_jobs.select_related("dataset_version")[:200]
     return render(
         request,
         "training/job_list.html",
@@ -208,6 +208,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
         "canEdit": role.covers(Role.MEMBER),
         "measuredSplit": split,
+        "validationImages": job.validation_images,
         "testImages": test_images,
     }
     return render(

@@ -3,7 +3,7 @@
 // metrics at most a second apart, so a chart is at most two seconds behind the worker.
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
-import { gettext, interpolate } from "../js/i18n.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 import { statusLabel } from "../js/statuses.js";
 import { COLORS, PLOT_CONFIG, appendSeries, axisOf, chartLayout, chartOf, thumbnail, traces } from "./scalars.js";
 
@@ -31,6 +31,11 @@ function validationFact(job) {
     multi_label: [gettext("Val. mAP"), job.val_map],
     detection: [gettext("Val. mAP@[.5:.95]"), job.val_map],
   }[job.task] ?? [gettext("Val. accuracy"), job.val_accuracy];
+  const images = page.validationImages;
+  if (value != null && images != null) {
+    const on = ngettext("on %(count)s validation image", "on %(count)s validation images", images);
+    return [label, `${value.toFixed(4)} · ${interpolate(on, { count: images }, true)}`];
+  }
   if (value != null) return [label, value.toFixed(4)];
   return [label, page.measuredSplit === "train" ? gettext("— (no validation images)") : "—"];
 }
