@@ -284,6 +284,21 @@ KEY_PAGES = [
 ]
 
 
+# Short labels that broke into several lines: Chinese text may break between any two
+# characters, so "删除" in a narrow cell once stood one character per line.
+WRAPPED = """() => [...document.querySelectorAll('.button, .badge, .status, th')]
+    .filter((e) => e.offsetParent && (e.tagName !== 'TH' || e.textContent.trim().length <= 4))
+    .filter((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+    })
+    .map((e) => e.textContent.trim())"""
+# Status words and badges the page shows (a "Succeeded" on a Chinese page).
+BADGES = """() => [...document.querySelectorAll('.badge, .status')]
+    .filter((e) => e.offsetParent).map((e) => e.textContent.trim()).filter(Boolean)"""
+
+
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, locale) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
@@ -317,6 +332,11 @@ def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, l
                 problems.append((name, "width", width))
             if locale == "zh-CN" and not CJK.search(heading):
                 problems.append((name, "heading", heading))
+            english = [b for b in page.evaluate(BADGES) if not CJK.search(b)]
+            if locale == "zh-CN" and english:
+                problems.append((name, "badges", english))
+            if wrapped := page.evaluate(WRAPPED):
+                problems.append((name, "wrapped", wrapped))
             if seen:
                 problems.append((name, "script errors", seen))
             errors.clear()
