@@ -335,6 +335,13 @@ def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, l
             english = [b for b in page.evaluate(BADGES) if not CJK.search(b)]
             if locale == "zh-CN" and english:
                 problems.append((name, "badges", english))
+            if locale == "zh-CN" and name == "zoo":
+                # each model's description and its weights' source, in Chinese
+                texts = page.locator("td > strong + br + span.muted")
+                english = [t for t in texts.all_text_contents() if not CJK.search(t)]
+                english += ["Trained by job"] if "Trained by job" in page.content() else []
+                if english or not texts.count():
+                    problems.append((name, "model descriptions", english))
             if wrapped := page.evaluate(WRAPPED):
                 problems.append((name, "wrapped", wrapped))
             if seen:
