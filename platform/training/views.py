@@ -203,6 +203,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     test_images = images_in(job, "test") if evaluate_here else None
     page = {
         "job": job.pk,
+        "jobName": job.name,
         "task": job.task,
         "classes": job.class_names,
         "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,

@@ -276,9 +276,11 @@ $("histogram-mode").addEventListener("change", () => pollHistograms(true));
 poll();
 
 // Cancelling throws away the run's remaining epochs: ask first (the last checkpoint stays).
+// The page carries the job's name, so a click before the first poll answers names it too.
 $("cancel")?.addEventListener("click", (event) => {
-  const question = state.job?.name
-    ? interpolate(gettext("Cancel “%(name)s”? It stops at its next training step."), { name: state.job.name }, true)
+  const name = state.job?.name ?? page.jobName;
+  const question = name
+    ? interpolate(gettext("Cancel “%(name)s”? It stops at its next training step."), { name }, true)
     : gettext("Cancel this job? It stops at its next training step.");
   if (!window.confirm(question)) event.preventDefault();
 });

@@ -97,6 +97,38 @@ def test_a_finished_upload_leaves_no_note(page, live_server, tmp_path, settings)
     expect(page.locator("#resume-note")).to_be_hidden()
 
 
+@pytest.mark.integration
+def test_an_import_that_left_a_file_out_is_amber_with_its_reason(
+    page, live_server, celery_worker, tmp_path, settings
+) -> None:
+    """A real worker imports two class folders and a file that is not an image."""
+    from playwright.sync_api import expect
+
+    settings.MEDIA_ROOT = tmp_path / "worker-var" / "media"  # the worker's storage
+    user, workspace = team()
+    dataset = Dataset.objects.create(workspace=workspace, name="Digits", task_type="classification")
+    sample_images.class_folders(tmp_path / "src" / "digits", labels=(0, 1), per_class=2)
+    (tmp_path / "src" / "digits" / "0" / "broken.png").write_text("not an image")
+    archive = sample_images.zip_folder(tmp_path / "src", tmp_path / "digits.zip")
+    sign_in(page, user, live_server.url)
+    page.goto(f"/datasets/{dataset.pk}/import/")
+    page.locator("#pick-files").set_input_files(str(archive))
+    page.get_by_role("button", name="Upload and import").click()
+
+    outcome = page.locator("#outcome")
+    expect(outcome).to_have_attribute("data-outcome", "partly_imported", timeout=60_000)
+    expect(outcome).to_have_class("outcome warning")
+    expect(outcome).to_contain_text("Imported 4 images")
+    expect(outcome.locator(".reasons li")).to_contain_text("broken.png")
+    background = outcome.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert background == "rgb(254, 243, 199)", background  # --warn-soft: amber
+    listed = page.locator("#recent-imports .recent-import").first
+    expect(listed.locator(".badge")).to_have_text("Imported with errors")
+    expect(listed.locator(".reasons")).to_contain_text("broken.png")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "issue23-amber-import.png"), full_page=True)
+
+
 @pytest.mark.parametrize(
     ("locale", "on_images"),
     [("en-US", "on {count} validation images"), ("zh-CN", "基于 {count} 张验证集图像")],
@@ -126,6 +158,31 @@ def test_the_job_list_and_header_say_how_many_images_a_score_counts(
         expect(page.locator("#facts")).to_contain_text(f"0.7500 · {on_images}")
     finally:
         context.close()
+
+
+def test_cancel_names_the_job_before_the_first_poll_answers(
+    page, live_server, tmp_path, settings
+) -> None:
+    """The job API is held back, as on a slow connection: the question still names the job
+    (it once asked "Cancel this job?" until the first poll had answered)."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    user, workspace = team()
+    version = digits_version(workspace, user, per_class=2)
+    job, _ = make_job(workspace=workspace, user=user, version=version, name="Long run")
+    sign_in(page, user, live_server.url)
+    page.route(f"**/api/jobs/{job.pk}/", lambda route: None)  # never answered
+    page.goto(f"/jobs/{job.pk}/")
+    asked: list[str] = []
+
+    def dismiss(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.click("#cancel")
+    assert asked == ["Cancel “Long run”? It stops at its next training step."]
+    job.refresh_from_db()
+    assert job.status == TrainingJob.Status.QUEUED
 
 
 def test_a_slower_int8_export_says_why(page, live_server, tmp_path, settings) -> None:
@@ -301,6 +358,8 @@ BADGES = """() => [...document.querySelectorAll('.badge, .status')]
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, locale) -> None:
+    from playwright.sync_api import expect
+
     settings.MEDIA_ROOT = tmp_path / "media"
     user, workspace, dataset, version, job, deployment = seeded_workspace(tmp_path)
     ids = {
@@ -335,6 +394,13 @@ def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, l
             english = [b for b in page.evaluate(BADGES) if not CJK.search(b)]
             if locale == "zh-CN" and english:
                 problems.append((name, "badges", english))
+            if locale == "en-US" and name == "job":
+                # one log line per epoch, with its numbers (the job ran 2)
+                expect(page.locator("#log")).to_contain_text("Finished")
+                log = page.locator("#log").inner_text()
+                epochs = re.findall(r"Epoch (\d+)/2: train loss [\d.]+ · val loss [\d.]+", log)
+                if epochs != ["1", "2"]:
+                    problems.append((name, "epoch lines", log))
             if locale == "zh-CN" and name == "zoo":
                 # each model's description and its weights' source, in Chinese
                 texts = page.locator("td > strong + br + span.muted")
