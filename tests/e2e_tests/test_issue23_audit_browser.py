@@ -351,6 +351,21 @@ WRAPPED = """() => [...document.querySelectorAll('.button, .badge, .status, th')
         return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
     })
     .map((e) => e.textContent.trim())"""
+# Cards that touch or overlap: one stacked under another with no gap between them.
+TOUCHING = """() => {
+    const cards = [...document.querySelectorAll('.card')]
+        .filter((c) => c.offsetParent && !c.parentElement.closest('.card'));
+    const found = [];
+    for (const a of cards) for (const b of cards) {
+        if (a === b) continue;
+        const r = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+        const side = Math.min(r.right, q.right) - Math.max(r.left, q.left) > 0;
+        const gap = q.top - r.bottom;
+        const name = (e) => e.id || e.className;
+        if (side && q.top >= r.top && gap < 8) found.push(`${name(a)} / ${name(b)}`);
+    }
+    return found;
+}"""
 # Status words and badges the page shows (a "Succeeded" on a Chinese page).
 BADGES = """() => [...document.querySelectorAll('.badge, .status')]
     .filter((e) => e.offsetParent).map((e) => e.textContent.trim()).filter(Boolean)"""
@@ -408,6 +423,8 @@ def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, l
                 english += ["Trained by job"] if "Trained by job" in page.content() else []
                 if english or not texts.count():
                     problems.append((name, "model descriptions", english))
+            if touching := page.evaluate(TOUCHING):
+                problems.append((name, "cards touching", touching))
             if wrapped := page.evaluate(WRAPPED):
                 problems.append((name, "wrapped", wrapped))
             if seen:
