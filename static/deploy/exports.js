@@ -4,7 +4,7 @@ import { api as request } from "../datastore/api.js";
 import { confirmDelete } from "../js/confirm_delete.js";
 import { el, replace } from "../js/dom.js";
 import { gettext, interpolate } from "../js/i18n.js";
-import { statusWord } from "../js/statuses.js";
+import { statusLabel } from "../js/statuses.js";
 
 const panel = document.getElementById("export-panel");
 const api = panel.dataset.api;
@@ -57,7 +57,7 @@ function accuracyText(e) {
 }
 
 function statusCell(e) {
-  const badge = el("span", { class: `badge status-${e.status}` }, statusWord(e.status));
+  const badge = el("span", { class: `badge status-${e.status}` }, statusLabel(e.status));
   let detail = null;
   if (e.status === "running" || e.status === "queued") {
     detail = [" ", el("progress", { max: 100, value: e.progress ?? 0 }),

@@ -409,6 +409,10 @@ def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, l
             english = [b for b in page.evaluate(BADGES) if not CJK.search(b)]
             if locale == "zh-CN" and english:
                 problems.append((name, "badges", english))
+            # a badge reads as a label ("Succeeded"), as the job's own does
+            lower = [b for b in page.evaluate(BADGES) if b[0].islower()]
+            if locale == "en-US" and lower:
+                problems.append((name, "lower-case badges", lower))
             if locale == "en-US" and name == "job":
                 # one log line per epoch, with its numbers (the job ran 2)
                 expect(page.locator("#log")).to_contain_text("Finished")
