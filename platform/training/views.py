@@ -135,7 +135,7 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _config_rows(job: TrainingJob, fields: dict[str, Any]) -> list[tuple[str, Any]]:
     """The job's settings as the job page lists them, the normalisation included."""
-    rows = [(fields[k].label, v) for k, v in job.config.items() if k in fields]
+    rows = [(fields[k].label, fields[k].shown(v)) for k, v in job.config.items() if k in fields]
     normalize = job.config.get("normalize")
     if normalize:
         mean = ", ".join(f"{v:.3f}" for v in normalize["mean"])

@@ -420,6 +420,12 @@ def test_key_pages_in_both_languages(browser, live_server, tmp_path, settings, l
                 epochs = re.findall(r"Epoch (\d+)/2: train loss [\d.]+ · val loss [\d.]+", log)
                 if epochs != ["1", "2"]:
                     problems.append((name, "epoch lines", log))
+            if locale == "zh-CN" and name == "job":
+                # the settings' values in Chinese too: 否, 恒定, not False, constant
+                values = page.locator("#config td:nth-child(2)").all_text_contents()
+                raw = [v for v in values if v.strip() in ("True", "False", "constant", "auto")]
+                if raw or not values:
+                    problems.append((name, "settings", raw))
             if locale == "zh-CN" and name == "zoo":
                 # each model's description and its weights' source, in Chinese
                 texts = page.locator("td > strong + br + span.muted")
