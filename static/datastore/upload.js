@@ -210,7 +210,9 @@ function report(job) {
 
 // "Recent imports", redrawn from the API after an import, in the template's shape.
 const RECENT = 5;
-const when = (iso) => new Date(iso).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+// As the server writes it ("Dec 7, 14:58"): the page's language, a 24-hour clock.
+const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || [],
+  { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 function recentImport(job) {
   const finished = job.outcome !== "pending";
