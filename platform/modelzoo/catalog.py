@@ -214,7 +214,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MLP",
         "MLP",
         CLASSIFICATION,
-        "Two hidden layers on the flattened grey image. Trains in seconds on small images.",
+        _("Two hidden layers on the flattened grey image. Trains in seconds on small images."),
         _mlp,
         in_channels=1,
         input_size=28,
@@ -228,7 +228,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "LeNet",
         "LeNet",
         CLASSIFICATION,
-        "The classic two-convolution network for 28×28 grey digits.",
+        _("The classic two-convolution network for 28×28 grey digits."),
         _lenet,
         in_channels=1,
         input_size=28,
@@ -242,7 +242,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ResNet-18",
         "ResNet",
         CLASSIFICATION,
-        "Residual network, 18 layers: a strong default for photos.",
+        _("Residual network, 18 layers: a strong default for photos."),
         _vision("resnet18"),
         defaults=CNN,
     ),
@@ -251,7 +251,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ResNet-34",
         "ResNet",
         CLASSIFICATION,
-        "Residual network, 34 layers.",
+        _("Residual network, 34 layers."),
         _vision("resnet34"),
         defaults=CNN,
     ),
@@ -260,7 +260,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ResNet-50",
         "ResNet",
         CLASSIFICATION,
-        "Residual network with bottleneck blocks, 50 layers.",
+        _("Residual network with bottleneck blocks, 50 layers."),
         _vision("resnet50"),
         defaults=CNN,
     ),
@@ -269,7 +269,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNetV1",
         "MobileNet",
         CLASSIFICATION,
-        "Depthwise-separable convolutions for small devices.",
+        _("Depthwise-separable convolutions for small devices."),
         _vision("mobilenet_v1"),
         store_name="mobilenetv1_1.0",
         defaults=MOBILE,
@@ -279,7 +279,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNetV2",
         "MobileNet",
         CLASSIFICATION,
-        "Inverted residuals: accurate and light, good for phones and edge boxes.",
+        _("Inverted residuals: accurate and light, good for phones and edge boxes."),
         _vision("mobilenet_v2"),
         store_name="mobilenetv2_1.0",
         defaults=MOBILE,
@@ -289,7 +289,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNetV3 Small",
         "MobileNet",
         CLASSIFICATION,
-        "The smallest MobileNet: fast inference on CPUs.",
+        _("The smallest MobileNet: fast inference on CPUs."),
         _vision("mobilenet_v3_small"),
         store_name="mobilenet_v3_small_x1.0",
         defaults=MOBILE,
@@ -299,7 +299,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNetV3 Large",
         "MobileNet",
         CLASSIFICATION,
-        "MobileNetV3 at full width.",
+        _("MobileNetV3 at full width."),
         _vision("mobilenet_v3_large"),
         store_name="mobilenet_v3_large_x1.0",
         defaults=MOBILE,
@@ -309,8 +309,10 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "EfficientNet-Lite0",
         "EfficientNet",
         CLASSIFICATION,
-        "The mobile EfficientNet: ReLU6 and no squeeze-excite, so it quantizes and runs well "
-        "on CPUs.",
+        _(
+            "The mobile EfficientNet: ReLU6 and no squeeze-excite, so it quantizes and runs well "
+            "on CPUs."
+        ),
         _vision("efficientnet_lite0"),
         store_name="efficientnet_lite0",
         defaults=MOBILE,
@@ -320,7 +322,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "EfficientNet-Lite1",
         "EfficientNet",
         CLASSIFICATION,
-        "EfficientNet-Lite0 made deeper, for 240×240 inputs.",
+        _("EfficientNet-Lite0 made deeper, for 240×240 inputs."),
         _vision("efficientnet_lite1"),
         input_size=240,
         store_name="efficientnet_lite1",
@@ -331,7 +333,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "EfficientNet-Lite2",
         "EfficientNet",
         CLASSIFICATION,
-        "EfficientNet-Lite made wider and deeper, for 260×260 inputs.",
+        _("EfficientNet-Lite made wider and deeper, for 260×260 inputs."),
         _vision("efficientnet_lite2"),
         input_size=260,
         store_name="efficientnet_lite2",
@@ -342,7 +344,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ShuffleNetV2 ×0.5",
         "ShuffleNet",
         CLASSIFICATION,
-        "Channel shuffles at half width: very cheap.",
+        _("Channel shuffles at half width: very cheap."),
         _vision("shufflenet_v2_x0_5"),
         defaults=MOBILE,
     ),
@@ -351,7 +353,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ShuffleNetV2 ×1.0",
         "ShuffleNet",
         CLASSIFICATION,
-        "Channel shuffles at full width.",
+        _("Channel shuffles at full width."),
         _vision("shufflenet_v2_x1_0"),
         defaults=MOBILE,
     ),
@@ -360,7 +362,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "SqueezeNet 1.1",
         "SqueezeNet",
         CLASSIFICATION,
-        "Fire modules: few parameters.",
+        _("Fire modules: few parameters."),
         _vision("squeezenet1_1"),
         min_input_size=64,
         defaults=MOBILE,
@@ -370,7 +372,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "VGG-11 (batch norm)",
         "VGG",
         CLASSIFICATION,
-        "Plain 3×3 convolutions; large and slow, but simple.",
+        _("Plain 3×3 convolutions; large and slow, but simple."),
         _vision("vgg11", batch_norm=True),
         store_name="vgg11_bn",
         defaults=CNN,
@@ -380,8 +382,10 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "PicoDet-S",
         "PicoDet",
         DETECTION,
-        "Anchor-free PP-PicoDet-class detector: MobileNetV2 features, a 96-wide CSP-PAN neck "
-        "and GFL head at strides 8-64. Light enough to train on a CPU.",
+        _(
+            "Anchor-free PP-PicoDet-class detector: MobileNetV2 features, a 96-wide CSP-PAN neck "
+            "and GFL head at strides 8-64. Light enough to train on a CPU."
+        ),
         _detector("picodet_s"),
         input_size=320,
         min_input_size=64,
@@ -399,8 +403,10 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "PicoDet-M",
         "PicoDet",
         DETECTION,
-        "PP-PicoDet-class detector on EfficientNet-Lite0 features, 128 wide with four head "
-        "convolutions: more accurate than PicoDet-S, about twice the work.",
+        _(
+            "PP-PicoDet-class detector on EfficientNet-Lite0 features, 128 wide with four head "
+            "convolutions: more accurate than PicoDet-S, about twice the work."
+        ),
         _detector("picodet_m"),
         input_size=416,
         min_input_size=64,
@@ -438,10 +444,12 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "PP-OCRv4 mobile detector and recognizer, fine-tune",
         "PP-OCR",
         OCR,
-        "Fine-tunes the ready PP-OCRv4 pipeline from its shipped weights: its DB text detector "
-        "on your whole images and their line polygons, its recognizer (SVTR-LCNet with CTC, "
-        "its 6,623-character Chinese and English dictionary) on the labeled lines, or both. "
-        "Text lines are read 48 pixels high and any width.",
+        _(
+            "Fine-tunes the ready PP-OCRv4 pipeline from its shipped weights: its DB text detector "
+            "on your whole images and their line polygons, its recognizer (SVTR-LCNet with CTC, "
+            "its 6,623-character Chinese and English dictionary) on the labeled lines, or both. "
+            "Text lines are read 48 pixels high and any width."
+        ),
         _ready_part("ppocr_v4", "rec"),
         input_size=48,
         min_input_size=48,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from core.jobs import ClaimableJob
 from modelzoo.catalog import Architecture, get_architecture
@@ -65,8 +65,13 @@ class Weights(models.Model):
     def source_description(self) -> str:
         if self.source == self.Source.JOB:
             job = getattr(self, "produced_by", None)
-            return f"Trained by job #{job.pk}" if job else "Trained by a job since deleted"
-        return f"Imported from {self.get_original_format_display()} ({self.original_name})"
+            if job is None:
+                return gettext("Trained by a job since deleted")
+            return gettext("Trained by job #%(job)s") % {"job": job.pk}
+        return gettext("Imported from %(format)s (%(file)s)") % {
+            "format": self.get_original_format_display(),
+            "file": self.original_name,
+        }
 
     def local_path(self) -> str:
         from django.core.files.storage import default_storage

@@ -46,6 +46,17 @@ class Field:
     choices: dict[str, str] | None = None
     hint: str = ""
 
+    def shown(self, value: Any) -> Any:
+        """The value as the job page lists it, in the reader's words: a choice's label, yes or
+        no (not "constant" or "False")."""
+        if self.kind is bool and isinstance(value, bool):
+            return gettext("Yes") if value else gettext("No")
+        if self.choices is None:
+            return value
+        if isinstance(value, list):
+            return ", ".join(str(self.choices.get(v, v)) for v in value)
+        return self.choices.get(value, value) if isinstance(value, str) else value
+
     def clean(self, value: Any) -> Any:
         if self.kind is bool:
             return _boolean(value, self.label)

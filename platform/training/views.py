@@ -57,7 +57,7 @@ def _job(request: HttpRequest, pk: int) -> tuple[TrainingJob, Role]:
 @login_required
 def job_list(request: HttpRequest, slug: str) -> HttpResponse:
     workspace, role = _workspace(request, slug)
-    jobs = workspace.training_jobs.all()[:200]
+    jobs = workspace.training_jobs.select_related("dataset_version")[:200]
     return render(
         request,
         "training/job_list.html",
@@ -145,7 +145,7 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _config_rows(job: TrainingJob, fields: dict[str, Any]) -> list[tuple[str, Any]]:
     """The job's settings as the job page lists them, the normalisation included."""
-    rows = [(fields[k].label, v) for k, v in job.config.items() if k in fields]
+    rows = [(fields[k].label, fields[k].shown(v)) for k, v in job.config.items() if k in fields]
     normalize = job.config.get("normalize")
     if normalize:
         mean = ", ".join(f"{v:.3f}" for v in normalize["mean"])
@@ -214,11 +214,13 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     test_images = images_in(job, "test") if evaluate_here else None
     page = {
         "job": job.pk,
+        "jobName": job.name,
         "task": job.task,
         "classes": job.class_names,
         "datasetId": job.dataset_version.dataset_id if job.dataset_version else None,
         "canEdit": role.covers(Role.MEMBER),
         "measuredSplit": split,
+        "validationImages": job.validation_images,
         "testImages": test_images,
     }
     return render(

@@ -210,7 +210,9 @@ function report(job) {
 
 // "Recent imports", redrawn from the API after an import, in the template's shape.
 const RECENT = 5;
-const when = (iso) => new Date(iso).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+// As the server writes it ("Dec 7, 14:58"): the page's language, a 24-hour clock.
+const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || [],
+  { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 
 function recentImport(job) {
   const finished = job.outcome !== "pending";
@@ -234,6 +236,7 @@ async function start() {
   $("start").disabled = true;
   $("upload-block").hidden = false;
   $("outcome").hidden = true;
+  $("resume-note").hidden = true;
   try {
     const session = await openSession();
     await upload(session, await declare(session));
@@ -248,6 +251,32 @@ async function start() {
     $("start").disabled = false;
   }
   await refreshRecent().catch((error) => console.error(error));
+}
+
+// An upload cut off before its import (a closed tab, a refresh) resumes when the same files
+// are chosen again: say so after a reload, or nobody knows it is there.
+async function showUnfinished() {
+  const saved = localStorage.getItem(resumeKey);
+  if (!saved) return;
+  let session;
+  try {
+    ({ data: session } = await api(`/api/uploads/${saved}/`));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+  }
+  if (session?.status !== "open" || !session.files.length) {
+    localStorage.removeItem(resumeKey);
+    return;
+  }
+  const size = session.files.reduce((sum, f) => sum + f.size, 0);
+  const received = session.files.reduce((sum, f) => sum + f.received, 0);
+  const counts = { files: describe(session.files.map((f) => ({ name: f.name, file: { size: f.size } }))), received: (received / 1e6).toFixed(1) };
+  const note = $("resume-note");
+  note.textContent = interpolate(gettext("An unfinished upload is waiting: %(files)s, %(received)s MB received. Choose the same files again to send only the rest."), counts, true);
+  note.hidden = false;
+  note.dataset.upload = session.id;
+  note.dataset.received = String(received);
+  note.dataset.size = String(size);
 }
 
 if ($("dropzone")) {
@@ -266,4 +295,5 @@ if ($("dropzone")) {
   // An import started before this page was (re)loaded: keep showing its progress.
   const running = document.querySelector(".recent-import[data-status=queued], .recent-import[data-status=running]");
   if (running) follow(running.dataset.job).then(report).then(refreshRecent);
+  showUnfinished().catch((error) => console.error(error));
 }

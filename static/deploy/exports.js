@@ -4,7 +4,7 @@ import { api as request } from "../datastore/api.js";
 import { confirmDelete } from "../js/confirm_delete.js";
 import { el, replace } from "../js/dom.js";
 import { gettext, interpolate } from "../js/i18n.js";
-import { statusWord } from "../js/statuses.js";
+import { statusLabel } from "../js/statuses.js";
 
 const panel = document.getElementById("export-panel");
 const api = panel.dataset.api;
@@ -57,7 +57,7 @@ function accuracyText(e) {
 }
 
 function statusCell(e) {
-  const badge = el("span", { class: `badge status-${e.status}` }, statusWord(e.status));
+  const badge = el("span", { class: `badge status-${e.status}` }, statusLabel(e.status));
   let detail = null;
   if (e.status === "running" || e.status === "queued") {
     detail = [" ", el("progress", { max: 100, value: e.progress ?? 0 }),
@@ -68,7 +68,25 @@ function statusCell(e) {
   return el("td", { class: "export-status" }, badge, detail);
 }
 
-function exportRow(e) {
+// An INT8 export is bought for speed, so one slower than the float32 package beside it says
+// why instead of leaving the numbers to contradict the name.
+function slowerNote(e, fastestFloat) {
+  const mine = e.latency_ms?.batch_1;
+  if (!e.format.startsWith("int8") || mine == null || !fastestFloat || mine <= fastestFloat.ms) return null;
+  const text = interpolate(gettext("Slower on this device than the float32 export “%(format)s” (%(ms)s ms per image): each INT8 layer quantizes its input and dequantizes its output, which here costs more than the integer arithmetic saves. The INT8 file is smaller; where speed matters, deploy the float32 one."),
+    { format: fastestFloat.name, ms: fastestFloat.ms.toFixed(2) }, true);
+  return el("div", { class: "small muted int8-slower" }, text);
+}
+
+function fastestFloatOn(exports, device) {
+  const floats = exports.filter((f) => !f.format.startsWith("int8") && f.status === "succeeded"
+    && f.device === device && f.latency_ms?.batch_1 != null);
+  if (!floats.length) return null;
+  const best = floats.reduce((a, b) => (b.latency_ms.batch_1 < a.latency_ms.batch_1 ? b : a));
+  return { name: best.format_display, ms: best.latency_ms.batch_1 };
+}
+
+function exportRow(e, exports) {
   const lat = e.latency_ms;
   // A ready model's export is timed on one page only (batch_32 is null).
   let latency = "—";
@@ -87,7 +105,7 @@ function exportRow(e) {
     statusCell(e),
     el("td", { class: "export-size" }, fmtBytes(e.size_bytes)),
     el("td", { class: `export-parity ${e.parity && !e.parity.passed ? "error" : ""}` }, parityText(e)),
-    el("td", { class: "export-latency" }, latency),
+    el("td", { class: "export-latency" }, latency, slowerNote(e, fastestFloatOn(exports, e.device))),
     el("td", { class: "export-accuracy" }, accuracyText(e)),
     el("td", { class: "actions-cell" }, download, " ", deleteButton(e)));
 }
@@ -108,7 +126,7 @@ function render(exports) {
     replace(body, el("tr", { class: "empty" }, el("td", { class: "muted", colspan: 8 }, gettext("No exports yet."))));
     return;
   }
-  replace(body, exports.map(exportRow));
+  replace(body, exports.map((e) => exportRow(e, exports)));
 }
 
 let timer = null;

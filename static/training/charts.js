@@ -3,7 +3,7 @@
 // metrics at most a second apart, so a chart is at most two seconds behind the worker.
 import { api } from "../datastore/api.js";
 import { el, plotlyText, replace } from "../js/dom.js";
-import { gettext, interpolate } from "../js/i18n.js";
+import { gettext, interpolate, ngettext } from "../js/i18n.js";
 import { statusLabel } from "../js/statuses.js";
 import { COLORS, PLOT_CONFIG, appendSeries, axisOf, chartLayout, chartOf, thumbnail, traces } from "./scalars.js";
 
@@ -31,6 +31,11 @@ function validationFact(job) {
     multi_label: [gettext("Val. mAP"), job.val_map],
     detection: [gettext("Val. mAP@[.5:.95]"), job.val_map],
   }[job.task] ?? [gettext("Val. accuracy"), job.val_accuracy];
+  const images = page.validationImages;
+  if (value != null && images != null) {
+    const on = ngettext("on %(count)s validation image", "on %(count)s validation images", images);
+    return [label, `${value.toFixed(4)} · ${interpolate(on, { count: images }, true)}`];
+  }
   if (value != null) return [label, value.toFixed(4)];
   return [label, page.measuredSplit === "train" ? gettext("— (no validation images)") : "—"];
 }
@@ -271,9 +276,11 @@ $("histogram-mode").addEventListener("change", () => pollHistograms(true));
 poll();
 
 // Cancelling throws away the run's remaining epochs: ask first (the last checkpoint stays).
+// The page carries the job's name, so a click before the first poll answers names it too.
 $("cancel")?.addEventListener("click", (event) => {
-  const question = state.job?.name
-    ? interpolate(gettext("Cancel “%(name)s”? It stops at its next training step."), { name: state.job.name }, true)
+  const name = state.job?.name ?? page.jobName;
+  const question = name
+    ? interpolate(gettext("Cancel “%(name)s”? It stops at its next training step."), { name }, true)
     : gettext("Cancel this job? It stops at its next training step.");
   if (!window.confirm(question)) event.preventDefault();
 });

@@ -77,7 +77,7 @@ def test_export_from_the_job_page_and_download_it(
     page.click("#export-button")
     row = panel.locator("tbody tr").first  # the newest export: v2 (the world made v1)
     expect(row).to_contain_text("v2")
-    expect(row.locator(".badge")).to_have_text("succeeded", timeout=120_000)
+    expect(row.locator(".badge")).to_have_text("Succeeded", timeout=120_000)
     expect(row.locator(".export-parity")).to_contain_text("✓")
     expect(row.locator(".export-latency")).to_contain_text("ms per batch of 32")
     screenshot("exported")

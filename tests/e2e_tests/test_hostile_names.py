@@ -314,7 +314,7 @@ def test_hostile_class_and_job_names_through_training_and_deployment(
     captions = page.locator("#predictions figcaption").all_text_contents()
     assert captions and all(any(name in c for name in PAYLOADS) for c in captions)
     page.wait_for_function("() => document.getElementById('export-panel').dataset.ready")
-    expect(page.locator("#exports tbody tr").first).to_contain_text("succeeded")
+    expect(page.locator("#exports tbody tr").first).to_contain_text("Succeeded")
     watch.check("the job page with its export panel")
 
     watch.visit(f"/jobs/{job.pk}/report/", "document.body.dataset.reportReady")

@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from core.jobs import ClaimableJob
 
@@ -87,7 +87,8 @@ class ModelExport(ClaimableJob):
     @property
     def label(self) -> str:
         # "model v": the job's name often ends in its dataset's version ("… on Digits v1").
-        return f"{self.name} · model v{self.version} · {self.get_format_display()}"
+        model = gettext("model v%(version)s") % {"version": self.version}
+        return f"{self.name} · {model} · {self.get_format_display()}"
 
     @property
     def is_servable(self) -> bool:

@@ -169,11 +169,24 @@ def exports_of(job: TrainingJob) -> list[ModelExport]:
 def recommended_export(servable: Iterable[ModelExport]) -> ModelExport | None:
     """The package a new deployment should serve: one that passed its parity check, from the
     newest job; of that job's, its INT8 package if quantizing lost at most
-    INT8_MAX_ACCURACY_LOSS (smaller and faster), else the float one; the newest version last."""
+    INT8_MAX_ACCURACY_LOSS and it is not slower than the job's float package where both were
+    timed (INT8 is chosen to be smaller and faster), else the float one; the newest last."""
+    servable = list(servable)
+    fastest_float: dict[int | None, float] = {}
+    for export in servable:
+        if not export.is_int8 and export.latency_batch1_ms is not None:
+            known = fastest_float.get(export.job_id, export.latency_batch1_ms)
+            fastest_float[export.job_id] = min(known, export.latency_batch1_ms)
+
+    def slower(export: ModelExport) -> bool:
+        float_ms = fastest_float.get(export.job_id)
+        mine = export.latency_batch1_ms
+        return float_ms is not None and mine is not None and mine > float_ms
 
     def rank(export: ModelExport) -> tuple[bool, int, bool, bool, int]:
         change = export.accuracy_change
         int8_kept = export.is_int8 and change is not None and change >= -INT8_MAX_ACCURACY_LOSS
+        int8_kept = int8_kept and not slower(export)
         return (
             export.parity_passed is True,
             export.job_id or 0,

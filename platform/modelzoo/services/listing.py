@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from modelzoo.catalog import ARCHITECTURES, DETECTION, MISSING, TASKS, Architecture
 from modelzoo.presets import all_presets
@@ -73,6 +73,23 @@ def _shipped(arch: Architecture, shipped: ShippedWeights) -> dict[str, Any]:
     }
 
 
+# The ready models' descriptions as their manifests (modelzoo/manifests/*.json) word them,
+# marked here for the translation catalog; a test holds the two copies together.
+READY_DESCRIPTIONS = (
+    gettext_noop(
+        "Finds the regions of a page: text, titles, figures and their captions, tables and "
+        "their captions, headers, footers, references and equations. Ready to deploy: no "
+        "training needed."
+    ),
+    gettext_noop(
+        "Reads the printed text of an image: finds each text line (DB detection), turns "
+        "upside-down lines round (direction classification) and reads them (SVTR-LCNet "
+        "recognition with CTC) in Chinese, English, digits and punctuation. Ready to deploy: "
+        "no training needed."
+    ),
+)
+
+
 def describe_ready(ready: ReadyModel) -> dict[str, Any]:
     problem = unavailable(ready)
     return {
@@ -80,7 +97,7 @@ def describe_ready(ready: ReadyModel) -> dict[str, Any]:
         "name": ready.name,
         "task": ready.task,
         "title": ready.title,
-        "description": ready.description,
+        "description": gettext(ready.description),
         "input_size": list(ready.input_size) if ready.input_size else None,
         "num_classes": len(ready.class_names),
         "available": problem is None,

@@ -133,6 +133,20 @@ class TrainingJob(ClaimableJob):
         return "accuracy", self.val_accuracy
 
     @property
+    def validation_images(self) -> int | None:
+        """How many validation images its scores are measured on, so a score on six images
+        does not read like one on six hundred. None without a version, and for a text
+        recognizer, whose line accuracy counts lines, not images."""
+        if self.dataset_version is None or self.is_ocr:
+            return None
+        return int((self.dataset_version.stats or {}).get("per_split", {}).get("val", 0))
+
+    @property
+    def headline_images(self) -> int | None:
+        """The image count beside the headline score (None while there is no score)."""
+        return None if self.headline[1] is None else self.validation_images
+
+    @property
     def has_model(self) -> bool:
         """It has a model to export or evaluate: a succeeded job's, or the last checkpoint
         of a job cancelled after at least one epoch (workers.runtime.run)."""

@@ -44,6 +44,15 @@ class RecommendedExportTests(TrainingTestCase):
         int8_new.save()
         self.assertEqual(recommended_export(self.workspace.model_exports.all()), float_new)
 
+    def test_it_passes_over_an_int8_package_slower_than_the_float_one(self) -> None:
+        job = self.make_job(name="Digits")
+        float_package = finished_export(job, 1, "package", latency_batch1_ms=1.5)
+        int8 = finished_export(job, 2, "int8_package", accuracy_after=0.9, latency_batch1_ms=2.5)
+        self.assertEqual(recommended_export(self.workspace.model_exports.all()), float_package)
+        int8.latency_batch1_ms = 1.2
+        int8.save()
+        self.assertEqual(recommended_export(self.workspace.model_exports.all()), int8)
+
     def test_the_new_deployment_form_starts_on_it(self) -> None:
         job = self.make_job(name="Digits")
         recommended = finished_export(job, 1, "package")

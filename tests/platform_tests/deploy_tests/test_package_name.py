@@ -4,6 +4,8 @@ version ("LeNet on Digits v1") exported once is "LeNet on Digits v1 (model v1)",
 
 from __future__ import annotations
 
+from django.utils import translation
+
 from tests.platform_tests.deploy_tests.base import DeployTestCase, export_now
 from training.models import TrainingJob
 
@@ -16,6 +18,9 @@ class PackageNameTests(DeployTestCase):
         self.assertEqual(first.meta["name"], f"LeNet on Digits v1 (model v{first.version})")
         self.assertEqual(second.meta["name"], f"LeNet on Digits v1 (model v{second.version})")
         self.assertNotEqual(first.version, second.version)
-        self.assertEqual(
-            first.label, f"LeNet on Digits v1 · model v{first.version} · Inference package"
-        )
+        with translation.override("en"):
+            self.assertEqual(
+                first.label, f"LeNet on Digits v1 · model v{first.version} · Inference package"
+            )
+        with translation.override("zh-hans"):
+            self.assertEqual(first.label, f"LeNet on Digits v1 · 模型 v{first.version} · 推理包")

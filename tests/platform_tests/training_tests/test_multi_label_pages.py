@@ -101,7 +101,10 @@ class MultiLabelPageTests(TrainingTestCase):
         self.client.force_login(self.vera)
         response = self.client.get(f"/workspaces/{self.workspace.slug}/jobs/")
         self.assertContains(response, f"{self.done.val_map:.4f}")
-        self.assertContains(response, '<span class="muted small">mAP</span>')
+        images = self.done.dataset_version.stats["per_split"]["val"]
+        self.assertContains(
+            response, f'<span class="muted small">mAP · on {images} validation images</span>'
+        )
 
     def test_owner_member_and_viewer_see_the_pages_and_outsiders_get_404(self) -> None:
         for user in (self.alice, self.bob, self.vera):
