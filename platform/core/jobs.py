@@ -24,6 +24,7 @@ from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from core.errors import without_paths
@@ -61,11 +62,11 @@ def failure_fields(reason: str, fix: str) -> dict[str, Any]:
 
 class ClaimableJob(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        SUCCEEDED = "succeeded", _("Succeeded")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
     # A running job whose heartbeat is older than this was on a worker that died.
