@@ -27,6 +27,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from core.cjk_spacing import filled
+
 MESSAGES: dict[str, Message] = {}
 Params = dict[str, Any]
 
@@ -129,27 +131,32 @@ def _is_joined(value: Any) -> bool:
     )
 
 
-def _render_param(value: Any, lookup: Callable[[str], str]) -> Any:
+def _render_param(value: Any, lookup: Callable[[str], str], spaced: bool) -> Any:
     """A stored parameter rendered; None when a message in it is no longer declared."""
     if _is_said(value):
-        return _render(value, lookup)
+        return _render(value, lookup, spaced)
     if _is_joined(value):
-        parts = [_render_param(part, lookup) for part in value["parts"]]
+        parts = [_render_param(part, lookup, spaced) for part in value["parts"]]
         return None if None in parts else value["joined"].join(str(p) for p in parts)
     return value
 
 
-def _render(said: dict[str, Any], lookup: Callable[[str], str]) -> str | None:
+def _render(said: dict[str, Any], lookup: Callable[[str], str], spaced: bool) -> str | None:
+    """`said` rendered with `lookup`'s texts; `spaced` puts a space where a parameter meets
+    Chinese and Latin (core.cjk_spacing), never in the English that stored text is checked
+    against."""
     msgid = said["msgid"]
     if msgid not in MESSAGES:
         return None
     params = {}
     for name, value in (said.get("params") or {}).items():
-        params[name] = _render_param(value, lookup)
+        params[name] = _render_param(value, lookup, spaced)
         if params[name] is None:
             return None
     try:
-        return lookup(msgid) % params if params else lookup(msgid)
+        if not params:
+            return lookup(msgid)
+        return filled(lookup(msgid), params) if spaced else lookup(msgid) % params
     except (KeyError, TypeError, ValueError):  # a translation that lost a placeholder
         return None
 
@@ -162,6 +169,6 @@ def in_language(text: str) -> str:
 def translated(text: str, said: Any) -> str:
     """`text` in the active language when `said` (what `said_json` stored) still describes it;
     otherwise `text` itself, as stored."""
-    if not _is_said(said) or _render(said, str) != text:
+    if not _is_said(said) or _render(said, str, spaced=False) != text:
         return text
-    return _render(said, gettext) or text
+    return _render(said, gettext, spaced=True) or text

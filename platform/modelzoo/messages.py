@@ -29,3 +29,27 @@ HASH_MISMATCH = Message(
         "file described. Reinstall it: `%(command)s`."
     )
 )
+
+# Why a weights import failed (modelzoo.services.weights, workers.runtime.isolated).
+NOT_IMPORTED = Message(gettext_noop("“%(name)s” was not imported. %(reason)s"))
+TOOK_TOO_LONG = Message(
+    gettext_noop("The work took longer than %(minutes)s minutes and was stopped.")
+)
+TRY_SMALLER_OR_ADMIN = Message(
+    gettext_noop("Try a smaller file, or ask your administrator to look at the worker.")
+)
+NEEDS_MORE_MEMORY = Message(
+    gettext_noop(
+        "It needs more than %(memory)s of memory, the most this server gives one import "
+        "(WEIGHTS_IMPORT_MEMORY_BYTES)."
+    )
+)
+USE_SMALLER_OR_RAISE = Message(gettext_noop("Use a smaller file, or raise that limit."))
+FAILED_UNEXPECTEDLY = Message(gettext_noop("It failed unexpectedly (%(error)s)."))
+TRY_AGAIN_OR_ADMIN = Message(
+    gettext_noop("Try again; if it fails again, send this message to your administrator.")
+)
+STOPPED_BY_SIGNAL = Message(
+    gettext_noop("The process doing the work was stopped by %(signal)s. %(memory)s")
+)
+EXITED_WITH_CODE = Message(gettext_noop("The process doing the work exited with code %(code)s."))

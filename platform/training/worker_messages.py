@@ -204,3 +204,158 @@ MEASURED_ON = Message(gettext_noop("%(count)s %(images)s"))
 MEASURED_ON_TRAINING = Message(
     gettext_noop("%(count)s %(images)s (optimistic: the model trained on them)")
 )
+
+# The data lines of the other tasks (workers.runtime.trainer, detection_trainer, ocr_trainer).
+DATA_MULTI_LABEL = Message(
+    gettext_noop(
+        "Data: %(train)s training images, %(count)s %(images)s, %(classes)s classes, at "
+        "%(shape)s. Multi-label: %(labels)s labels per training image."
+    )
+)
+DATA_DETECTION = Message(
+    gettext_noop(
+        "Data: %(train)s training images with %(train_boxes)s boxes, %(count)s %(images)s with "
+        "%(eval_boxes)s boxes, %(classes)s classes, letterboxed to %(shape)s%(scales)s."
+    )
+)
+MULTI_SCALE = Message(gettext_noop(", multi-scale from %(smallest)s to %(largest)s"))
+DATA_OCR_DETECTION = Message(
+    gettext_noop(
+        "Detection data: %(train)s training images with their line polygons, trained on "
+        "%(crop)s-pixel crops; scored on %(val)s validation images."
+    )
+)
+DATA_OCR_LINES = Message(
+    gettext_noop(
+        "Data: %(train)s training lines on %(train_images)s images, %(val)s validation lines on "
+        "%(val_images)s images, cropped as the PP-OCR pipeline crops them and read at a height "
+        "of 48 pixels."
+    )
+)
+SPLITS = {
+    "train": Message(gettext_noop("train")),
+    "val": Message(gettext_noop("val")),
+    "test": Message(gettext_noop("test")),
+}
+SKIPPED_LINES = Message(
+    gettext_noop(
+        "%(split)s: Skipped %(skipped)s lines: %(difficult)s marked difficult or “###”, "
+        "%(empty)s without a transcription."
+    )
+)
+NO_VALIDATION = Message(
+    gettext_noop(
+        "No validation images in this version: each epoch is evaluated on the training images "
+        "instead (series train/eval_*), and so is the report. These numbers are optimistic: the "
+        "model has seen these images. %(stopping)sNothing is chosen on them: the job trains "
+        "every epoch and keeps the last model%(kept)s. The test split stays untouched; evaluate "
+        "it from the report once the job has finished."
+    )
+)
+NO_VALIDATION_STOPPING = Message(
+    gettext_noop(
+        "Early stopping is off: on the training images it would follow memorisation, and on "
+        "the test images it would leak them into the model. "
+    )
+)
+NO_VALIDATION_THRESHOLDS = Message(gettext_noop(" and every class keeps the job's threshold"))
+EARLY_STOPPING_CLASSIFIER = Message(
+    gettext_noop("Early stopping after epoch %(epoch)s: the %(metric)s stopped improving.")
+)
+
+# The scores inside FINISHED for the other tasks (workers.runtime.run).
+LINE_ACCURACY = Message(gettext_noop("line accuracy %(accuracy)s"))
+DETECTION_SCORES = Message(gettext_noop("mAP@[.5:.95] %(map)s and mAP@.5 %(map50)s"))
+MULTI_LABEL_SCORES = Message(
+    gettext_noop(
+        "mAP %(map)s, micro F1 %(micro)s and macro F1 %(macro)s at threshold %(threshold)s "
+        "(%(tuned_micro)s and %(tuned_macro)s at the per-class thresholds)"
+    )
+)
+
+# An OCR run's summary (workers.runtime.run, ocr_trainer).
+READING_END_TO_END = Message(
+    gettext_noop("Reading the first validation images with the whole pipeline (end to end).")
+)
+KEPT_BEST = Message(gettext_noop("Kept the best epoch's weights of each part: %(parts)s."))
+# Resumed from a checkpoint written before best epochs were kept: only later epochs competed.
+KEPT_BEST_SINCE_OLDER = Message(
+    gettext_noop(
+        "Kept the best epoch's weights of each part (of epochs %(epoch)s on: the older "
+        "checkpoint had no others): %(parts)s."
+    )
+)
+KEPT_BOTH = Message(gettext_noop("%(first)s, %(second)s"))
+KEPT_PART = {
+    "det": Message(gettext_noop("the detector's from epoch %(epoch)s")),
+    "rec": Message(gettext_noop("the recognizer's from epoch %(epoch)s")),
+}
+DETECTION_BEFORE_AFTER = Message(
+    gettext_noop(
+        "Detection hmean %(before)s before fine-tuning, %(after)s after, on %(images)s "
+        "validation images."
+    )
+)
+LINES_BEFORE_AFTER = Message(
+    gettext_noop(
+        "Line accuracy %(before)s before fine-tuning, %(after)s after, on %(lines)s validation "
+        "lines."
+    )
+)
+FINISHED_OCR = Message(gettext_noop("Finished. The model is saved in the model zoo."))
+DETECTOR_BEFORE = Message(
+    gettext_noop(
+        "Before fine-tuning, the starting detector finds the lines of the %(images)s validation "
+        "images with precision %(precision)s, recall %(recall)s, hmean %(hmean)s (IoU 0.5)."
+    )
+)
+RECOGNIZER_BEFORE = Message(
+    gettext_noop(
+        "Before fine-tuning, the starting weights read %(accuracy)s of the %(lines)s validation "
+        "lines right (normalised edit similarity %(similarity)s)."
+    )
+)
+
+# Fine-tuning (workers.runtime.fine_tune, build).
+BACKBONE_FROZEN = {
+    1: Message(
+        gettext_noop("The backbone is frozen for the first %(epochs)s epoch: only %(learning)s.")
+    ),
+    "many": Message(
+        gettext_noop("The backbone is frozen for the first %(epochs)s epochs: only %(learning)s.")
+    ),
+}
+HEAD_LEARNS = Message(gettext_noop("the new classifier head learns"))
+NECK_AND_HEAD_LEARN = Message(gettext_noop("the new neck and head learn"))
+BACKBONE_UNFROZEN = Message(
+    gettext_noop("The backbone is unfrozen: every layer learns from here on.")
+)
+DETECTOR_ON_BACKBONE = Message(
+    gettext_noop(
+        "%(architecture)s's backbone starts from the shipped ImageNet %(backbone)s weights; its "
+        "neck and head start from random weights for %(classes)s classes."
+    )
+)
+READY_START = Message(
+    gettext_noop(
+        "%(architecture)s starts from the shipped weights of %(ready)s (%(package)s "
+        "%(version)s, %(files)s)."
+    )
+)
+OUT_OF_MEMORY_RETRY = Message(
+    gettext_noop(
+        "Out of memory with a batch of %(batch)s images; retrying automatically with %(smaller)s "
+        "from the last checkpoint."
+    )
+)
+LOADED = Message(gettext_noop("Loaded %(fitting)s of %(total)s tensors from %(origin)s."))
+LOADED_SOME_FRESH = Message(
+    gettext_noop(
+        "Loaded %(fitting)s of %(total)s tensors from %(origin)s. %(fresh)s (%(names)s) starts "
+        "fresh for %(classes)s classes."
+    )
+)
+THE_SHIPPED_WEIGHTS = Message(gettext_noop("the shipped weights"))
+THE_SAVED_WEIGHTS = Message(gettext_noop("the saved weights “%(name)s”"))
+FRESH_HEAD = Message(gettext_noop("The classifier head"))
+FRESH_LAYERS = Message(gettext_noop("These layers"))

@@ -33,14 +33,14 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
         return network
     if job.init == TrainingJob.Init.SHIPPED:
         state, _ = load_shipped(arch)
-        origin = "the shipped weights"
+        origin = said.THE_SHIPPED_WEIGHTS()
     else:
         if job.init_weights is None:
             raise FileNotFoundError("The saved weights this job starts from have been deleted.")
         from safetensors.numpy import load_file
 
         state = load_file(job.init_weights.local_path())
-        origin = f"the saved weights “{job.init_weights.name}”"
+        origin = said.THE_SAVED_WEIGHTS(name=job.init_weights.name)
     own = network.state_dict()
     # A ready detector's kept classes are this job's (by name), not those the weights kept.
     mapped = {"kept_classes"} & set(own) if arch.shipped_part == "ready" else set()
@@ -51,14 +51,20 @@ def build_network(job: TrainingJob, log: Callable[[str], None]) -> Any:
     }
     fresh = sorted(set(own) - set(fitting) - mapped)
     network.set_state_dict({**{k: own[k].numpy() for k in {*fresh, *mapped}}, **fitting})
-    message = f"Loaded {len(fitting)} of {len(own)} tensors from {origin}."
-    if fresh:
-        head = arch.shipped_part != "ready" and set(fresh) <= head_keys(arch.key)
-        what = "the classifier head" if head else "these layers"
-        message += (
-            f" {what.capitalize()} ({', '.join(fresh[:6])}) starts fresh for {num_classes} classes."
+    if not fresh:
+        log(said.LOADED(fitting=len(fitting), total=len(own), origin=origin))
+        return network
+    head = arch.shipped_part != "ready" and set(fresh) <= head_keys(arch.key)
+    log(
+        said.LOADED_SOME_FRESH(
+            fitting=len(fitting),
+            total=len(own),
+            origin=origin,
+            fresh=said.FRESH_HEAD() if head else said.FRESH_LAYERS(),
+            names=", ".join(fresh[:6]),
+            classes=num_classes,
         )
-    log(message)
+    )
     return network
 
 
@@ -79,8 +85,9 @@ def _detector_on_shipped_backbone(job: TrainingJob, log: Callable[[str], None]) 
     network = arch.build(len(job.class_names), pretrained_backbone=True)
     backbone = get_architecture(arch.backbone).name
     log(
-        f"{arch.name}'s backbone starts from the shipped ImageNet {backbone} weights; its neck "
-        f"and head start from random weights for {len(job.class_names)} classes."
+        said.DETECTOR_ON_BACKBONE(
+            architecture=arch.name, backbone=backbone, classes=len(job.class_names)
+        )
     )
     return network
 
@@ -99,8 +106,13 @@ def _ready_part(job: TrainingJob, log: Callable[[str], None]) -> Any:
     network = arch.build(len(job.class_names), parts=parts)
     files = ", ".join(ready.files[part]["file"] for part in parts)
     log(
-        f"{arch.name} starts from the shipped weights of {ready.name} "
-        f"({ready.source['package']} {ready.source['version']}, {files})."
+        said.READY_START(
+            architecture=arch.name,
+            ready=ready.name,
+            package=ready.source["package"],
+            version=ready.source["version"],
+            files=files,
+        )
     )
     return network
 

@@ -65,20 +65,9 @@ def epoch_log_line(position: Position, parts: list[str]) -> str:
 def no_validation_notice(early_stopping: bool, thresholds: bool) -> str:
     """What the log says when a version has no validation images (the rule: version_data
     .may_choose_on)."""
-    stopping = (
-        "Early stopping is off: on the training images it would follow memorisation, and on "
-        "the test images it would leak them into the model. "
-        if early_stopping
-        else ""
-    )
-    kept = " and every class keeps the job's threshold" if thresholds else ""
-    return (
-        "No validation images in this version: each epoch is evaluated on the training images "
-        "instead (series train/eval_*), and so is the report. These numbers are optimistic: "
-        f"the model has seen these images. {stopping}Nothing is chosen on them: the job trains "
-        f"every epoch and keeps the last model{kept}. The test split stays untouched; "
-        "evaluate it from the report once the job has finished."
-    )
+    stopping = said.NO_VALIDATION_STOPPING() if early_stopping else ""
+    kept = said.NO_VALIDATION_THRESHOLDS() if thresholds else ""
+    return said.NO_VALIDATION(stopping=stopping, kept=kept)
 
 
 class Position:

@@ -85,11 +85,18 @@ def load_detection_splits(job: TrainingJob, log: Callable[[str], None]) -> Detec
     train_items = detection_examples(version, "train")
     eval_items = detection_examples(version, split)
     sizes = training_sizes(config)
-    scales = f", multi-scale from {sizes[0]} to {sizes[-1]}" if len(sizes) > 1 else ""
+    scales = said.MULTI_SCALE(smallest=sizes[0], largest=sizes[-1]) if len(sizes) > 1 else ""
     log(
-        f"Data: {len(train_items)} training images with {_box_count(train_items)} boxes, "
-        f"{len(eval_items)} {split} images with {_box_count(eval_items)} boxes, "
-        f"{len(job.class_names)} classes, letterboxed to {size}×{size}{scales}."
+        said.DATA_DETECTION(
+            train=len(train_items),
+            train_boxes=_box_count(train_items),
+            count=len(eval_items),
+            images=said.SPLIT_IMAGES[split](),
+            eval_boxes=_box_count(eval_items),
+            classes=len(job.class_names),
+            shape=f"{size}×{size}",
+            scales=scales,
+        )
     )
     if not may_choose_on(split):
         log(no_validation_notice(bool(config.get("early_stopping")), thresholds=True))

@@ -14,6 +14,7 @@ from typing import Any
 
 from framework.hapi.callbacks import Callback
 from modelzoo.catalog import get_architecture, head_keys
+from training import worker_messages as said
 
 
 def split_parameters(arch_key: str, network: Any) -> tuple[list[Any], list[Any]]:
@@ -52,10 +53,11 @@ class BackboneWarmup(Callback):
         epochs: int,
         current_epoch: Callable[[], int],
         log: Callable[[str], None],
-        learning: str = "the new classifier head learns",
+        learning: str = "",
     ) -> None:
         super().__init__()
-        self.backbone, self.epochs, self.learning = backbone, epochs, learning
+        self.backbone, self.epochs = backbone, epochs
+        self.learning = learning or said.HEAD_LEARNS()
         self.current_epoch, self.log = current_epoch, log
         self.frozen: bool | None = None
 
@@ -66,12 +68,10 @@ class BackboneWarmup(Callback):
         for parameter in self.backbone:
             parameter.trainable = not frozen
         if frozen:
-            self.log(
-                f"The backbone is frozen for the first {self.epochs} epoch"
-                f"{'s' if self.epochs != 1 else ''}: only {self.learning}."
-            )
+            frozen_for = said.BACKBONE_FROZEN[1 if self.epochs == 1 else "many"]
+            self.log(frozen_for(epochs=self.epochs, learning=self.learning))
         elif self.frozen is not None:
-            self.log("The backbone is unfrozen: every layer learns from here on.")
+            self.log(said.BACKBONE_UNFROZEN())
         self.frozen = frozen
 
     def on_train_end(self, logs: dict | None = None) -> None:
@@ -91,5 +91,5 @@ def warmup_callbacks(
     if epochs <= 0 or not backbone or not head:
         return []
     detector = bool(get_architecture(arch_key).backbone_prefix)
-    learning = "the new neck and head learn" if detector else "the new classifier head learns"
+    learning = said.NECK_AND_HEAD_LEARN() if detector else said.HEAD_LEARNS()
     return [BackboneWarmup(backbone, epochs, current_epoch, log, learning)]

@@ -114,32 +114,31 @@ def _wait(process: subprocess.Popen[bytes], timeout: float, heartbeat: Any) -> N
         if time.monotonic() > deadline:
             process.kill()
             process.wait()
+            from modelzoo import messages as said  # the child has no platform/ on its path yet
+
             raise IsolatedFailure(
-                f"The work took longer than {timeout / 60:.0f} minutes and was stopped.",
-                "Try a smaller file, or ask your administrator to look at the worker.",
+                said.TOOK_TOO_LONG(minutes=f"{timeout / 60:.0f}"), said.TRY_SMALLER_OR_ADMIN()
             )
 
 
 def _result(outcome: dict[str, Any] | None, returncode: int, memory_bytes: int) -> Any:
-    memory = (
-        f"It needs more than {human_bytes(memory_bytes)} of memory, the most this server gives "
-        "one import (WEIGHTS_IMPORT_MEMORY_BYTES)."
-    )
+    from modelzoo import messages as said  # the child has no platform/ on its path yet
+
+    memory = said.NEEDS_MORE_MEMORY(memory=human_bytes(memory_bytes))
     if outcome is not None and "ok" in outcome:
         return outcome["ok"]
     if outcome is not None and "refused" in outcome:
         raise Refused(" ".join(outcome["refused"]))
     if outcome is not None and outcome.get("memory"):
-        raise OutOfMemory(memory, "Use a smaller file, or raise that limit.")
+        raise OutOfMemory(memory, said.USE_SMALLER_OR_RAISE())
     if outcome is not None and "error" in outcome:
         raise IsolatedFailure(
-            f"It failed unexpectedly ({outcome['error']}).",
-            "Try again; if it fails again, send this message to your administrator.",
+            said.FAILED_UNEXPECTEDLY(error=outcome["error"]), said.TRY_AGAIN_OR_ADMIN()
         )
     if returncode < 0:
         name = signal.Signals(-returncode).name
-        raise OutOfMemory(f"The process doing the work was stopped by {name}. {memory}")
-    raise IsolatedFailure(f"The process doing the work exited with code {returncode}.")
+        raise OutOfMemory(said.STOPPED_BY_SIGNAL(signal=name, memory=memory))
+    raise IsolatedFailure(said.EXITED_WITH_CODE(code=returncode))
 
 
 # --- the child -----------------------------------------------------------------------------------

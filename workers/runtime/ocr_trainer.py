@@ -93,22 +93,25 @@ def load_line_splits(job: TrainingJob, log: Callable[[str], None]) -> LineSplits
         det_train = page_examples(version, "train").pages
         det_val = page_examples(version, "val").pages[:DET_EVAL_IMAGES]
         log(
-            f"Detection data: {len(det_train)} training images with their line polygons, "
-            f"trained on {job.config['det_input_size']}-pixel crops; scored on "
-            f"{len(det_val)} validation images."
+            said.DATA_OCR_DETECTION(
+                train=len(det_train), crop=job.config["det_input_size"], val=len(det_val)
+            )
         )
     if "rec" in parts:
         surveys = {split: line_examples(version, split) for split in ("train", "val")}
         train, val = surveys["train"], surveys["val"]
         train_lines, val_lines = train.lines, val.lines
         log(
-            f"Data: {len(train.lines)} training lines on {train.images} images, "
-            f"{len(val.lines)} validation lines on {val.images} images, cropped as the PP-OCR "
-            "pipeline crops them and read at a height of 48 pixels."
+            said.DATA_OCR_LINES(
+                train=len(train.lines),
+                train_images=train.images,
+                val=len(val.lines),
+                val_images=val.images,
+            )
         )
         for split, survey in surveys.items():
             if survey.skipped:
-                log(f"{split}: {survey.skipped_note()}")
+                log(survey.skipped_note(said.SPLITS[split]()))
     return LineSplits(
         LineCrops(train_lines), LineCrops(val_lines), "val", surveys, parts, det_train, det_val
     )
@@ -279,10 +282,12 @@ class OcrRun(ResumableRun):
         for name, value in scores.items():
             self.recorder.scalar(det_tag(splits.eval_split, name), 0, value)
         self.log(
-            f"Before fine-tuning, the starting detector finds the lines of the "
-            f"{len(splits.det_evaluate)} validation images with precision "
-            f"{scores['precision']:.4f}, recall {scores['recall']:.4f}, hmean "
-            f"{scores['hmean']:.4f} (IoU 0.5)."
+            said.DETECTOR_BEFORE(
+                images=len(splits.det_evaluate),
+                precision=f"{scores['precision']:.4f}",
+                recall=f"{scores['recall']:.4f}",
+                hmean=f"{scores['hmean']:.4f}",
+            )
         )
         return scores
 
@@ -306,9 +311,11 @@ class OcrRun(ResumableRun):
         for name, value in scores.items():
             self.recorder.scalar(evaluation_tag(splits.eval_split, name), 0, value)
         self.log(
-            f"Before fine-tuning, the starting weights read {scores[ACCURACY]:.2%} of the "
-            f"{len(texts)} validation lines right (normalised edit similarity "
-            f"{scores[DISTANCE]:.4f})."
+            said.RECOGNIZER_BEFORE(
+                accuracy=f"{scores[ACCURACY]:.2%}",
+                lines=len(texts),
+                similarity=f"{scores[DISTANCE]:.4f}",
+            )
         )
         return {"scores": scores, "texts": texts}
 

@@ -62,11 +62,7 @@ class ResumableRun:
                 if batch <= 1:
                     raise OutOfMemoryAtBatchOne() from error
                 smaller = batch // 2
-                self.log(
-                    f"Out of memory with a batch of {batch} images; retrying automatically "
-                    f"with {smaller} from the last checkpoint.",
-                    "WARNING",
-                )
+                self.log(said.OUT_OF_MEMORY_RETRY(batch=batch, smaller=smaller), "WARNING")
                 batch = smaller
                 self.eval_batch = min(2 * batch, self.max_eval_batch)
                 self.recorder.update_progress(batch_size=batch)

@@ -144,29 +144,30 @@ def _train_ocr_and_report(job: TrainingJob, recorder: JobRecorder, device: str) 
     splits = load_line_splits(job, recorder.log)
     run = OcrRun(job, recorder, splits, device)
     network = run.run()  # each part with its best epoch's weights
-    recorder.log("Reading the first validation images with the whole pipeline (end to end).")
+    recorder.log(said.READING_END_TO_END())
     e2e = end_to_end(job, network, splits.eval_split)
     report = write_ocr_report(job, splits.eval_split, ocr_report_fields(run, e2e))
     weights = _save_output(job, network, report)
-    text, said = report.text, []
-    for part, kept in text["kept"].items():
-        what = "detector" if part == "det" else "recognizer"
-        said.append(f"the {what}'s from epoch {kept['epoch']}")
-    older = text.get("older_checkpoint")
-    since = f" (of epochs {older['epoch']} on: the older checkpoint had no others)" if older else ""
-    recorder.log(f"Kept the best epoch's weights of each part{since}: {', '.join(said)}.")
+    text = report.text
+    recorder.log(kept_line(text["kept"], text.get("older_checkpoint")))
     if text.get("detection"):
         det = text["detection"]
         recorder.log(
-            f"Detection hmean {det['before']['hmean']:.4f} before fine-tuning, "
-            f"{det['after']['hmean']:.4f} after, on {det['images']} validation images."
+            said.DETECTION_BEFORE_AFTER(
+                before=f"{det['before']['hmean']:.4f}",
+                after=f"{det['after']['hmean']:.4f}",
+                images=det["images"],
+            )
         )
     if text.get("after"):
         recorder.log(
-            f"Line accuracy {text['before']['accuracy']:.2%} before fine-tuning, "
-            f"{text['after']['accuracy']:.2%} after, on {text['lines']} validation lines."
+            said.LINES_BEFORE_AFTER(
+                before=f"{text['before']['accuracy']:.2%}",
+                after=f"{text['after']['accuracy']:.2%}",
+                lines=text["lines"],
+            )
         )
-    recorder.log("Finished. The model is saved in the model zoo.")
+    recorder.log(said.FINISHED_OCR())
     recorder.flush()
     return job.mark_succeeded(
         val_accuracy=report.accuracy,
@@ -212,17 +213,31 @@ def finished_line(report: EvaluationReport, split: str) -> str:
     return said.FINISHED(scores=_scores(report), measured=measured)
 
 
+def kept_line(kept: dict[str, dict[str, Any]], older: dict[str, Any] | None = None) -> str:
+    """ "Kept the best epoch's weights of each part: the detector's from epoch 3, ...", saying
+    so when an older checkpoint (no kept epochs of its own) left only the later epochs."""
+    parts = [said.KEPT_PART[part](epoch=k["epoch"]) for part, k in kept.items()]
+    joined = said.KEPT_BOTH(first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
+    if older:
+        return said.KEPT_BEST_SINCE_OLDER(epoch=older["epoch"], parts=joined)
+    return said.KEPT_BEST(parts=joined)
+
+
 def _scores(report: EvaluationReport) -> str:
     if report.task == TrainingJob.Task.OCR:
-        return f"line accuracy {report.accuracy:.2%}"
+        return said.LINE_ACCURACY(accuracy=f"{report.accuracy:.2%}")
     if report.task == TrainingJob.Task.DETECTION:
-        return f"mAP@[.5:.95] {report.mean_average_precision:.4f} and mAP@.5 {report.map_50:.4f}"
+        return said.DETECTION_SCORES(
+            map=f"{report.mean_average_precision:.4f}", map50=f"{report.map_50:.4f}"
+        )
     if report.task == TrainingJob.Task.MULTI_LABEL:
-        return (
-            f"mAP {report.mean_average_precision:.4f}, micro F1 {report.micro_f1:.4f} and "
-            f"macro F1 {report.macro_f1:.4f} at threshold {report.default_threshold:g} "
-            f"({report.tuned_micro_f1:.4f} and {report.tuned_macro_f1:.4f} at the per-class "
-            "thresholds)"
+        return said.MULTI_LABEL_SCORES(
+            map=f"{report.mean_average_precision:.4f}",
+            micro=f"{report.micro_f1:.4f}",
+            macro=f"{report.macro_f1:.4f}",
+            threshold=f"{report.default_threshold:g}",
+            tuned_micro=f"{report.tuned_micro_f1:.4f}",
+            tuned_macro=f"{report.tuned_macro_f1:.4f}",
         )
     if report.top5_accuracy is None:  # 5 classes or fewer: top-5 would always be 100%
         return said.ACCURACY(accuracy=f"{report.accuracy:.2%}")

@@ -87,9 +87,14 @@ def load_splits(job: TrainingJob, log: Callable[[str], None]) -> Splits:
     labels = sum(len(e.labels) for e in train_items) / max(1, len(train_items))
     if job.is_multi_label:
         log(
-            f"Data: {len(train_items)} training images, {len(eval_items)} {split} images, "
-            f"{classes} classes, at {channels}×{size}×{size}. "
-            f"Multi-label: {labels:.2f} labels per training image."
+            said.DATA_MULTI_LABEL(
+                train=len(train_items),
+                count=len(eval_items),
+                images=said.SPLIT_IMAGES[split](),
+                classes=classes,
+                shape=f"{channels}×{size}×{size}",
+                labels=f"{labels:.2f}",
+            )
         )
     else:
         log(
@@ -184,10 +189,9 @@ class TrainingRun(ResumableRun):
         self.last_eval = {**reporter.last_eval, "train_loss": reporter.last_train_loss}
         self.best = reporter.best
         if stopper is not None and model.stop_training:
-            self.log(
-                f"Early stopping after epoch {position.epoch}: the {monitored(job)[1]} "
-                "stopped improving."
-            )
+            name = monitored(job)[1]
+            metric = said.MONITORED[name]() if name in said.MONITORED else name
+            self.log(said.EARLY_STOPPING_CLASSIFIER(epoch=position.epoch, metric=metric))
         return network
 
     def scores(self) -> Any:

@@ -9,6 +9,7 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from core.parsers import parse_json
@@ -41,11 +42,14 @@ def check_size(request: Request) -> None:
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        raise Refusal("The Content-Length header is not a number.") from None
+        raise Refusal(_("The Content-Length header is not a number.")) from None
     if length > limit:
         raise Refusal(
-            f"The request is {length:,} bytes; the limit is {limit:,}. Send fewer or smaller "
-            "images per request.",
+            _(
+                "The request is %(length)s bytes; the limit is %(limit)s. Send fewer or smaller "
+                "images per request."
+            )
+            % {"length": f"{length:,}", "limit": f"{limit:,}"},
             status=413,
             code="too_large",
         )
@@ -60,21 +64,27 @@ def read_input(request: Request) -> PredictInput:
     elif media == "application/json":
         fields = request.data if isinstance(request.data, dict) else {}
         if not isinstance(request.data, dict):
-            raise Refusal('Send a JSON object: {"image": "<base64>"} or {"images": [...]}.')
+            raise Refusal(_('Send a JSON object: {"image": "<base64>"} or {"images": [...]}.'))
         images = _decode_base64(fields)
     else:
         raise Refusal(
-            f"Content type {media or 'none'} is not accepted: send multipart/form-data with "
-            "image files, or application/json with base64 images.",
+            _(
+                "Content type %(media)s is not accepted: send multipart/form-data with image "
+                "files, or application/json with base64 images."
+            )
+            % {"media": media or "none"},
             status=415,
             code="unsupported_media_type",
         )
     if not images:
-        raise Refusal("No image: send files in 'image' (multipart) or base64 in 'image'/'images'.")
+        raise Refusal(
+            _("No image: send files in 'image' (multipart) or base64 in 'image'/'images'.")
+        )
     limit = knob("DEPLOY_MAX_BATCH")
     if len(images) > limit:
         raise Refusal(
-            f"{len(images)} images in one request; the limit is {limit}. Split the batch.",
+            _("%(count)s images in one request; the limit is %(limit)s. Split the batch.")
+            % {"count": len(images), "limit": limit},
             status=413,
             code="too_many_images",
         )
@@ -93,14 +103,15 @@ def _decode_base64(data: dict[str, Any]) -> list[bytes]:
     if isinstance(items, str):
         items = [items]
     if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-        raise Refusal("'images' must be a list of base64 strings ('image': one string).")
+        raise Refusal(_("'images' must be a list of base64 strings ('image': one string)."))
     decoded = []
     for position, item in enumerate(items):
         text = item.split(",", 1)[1] if item.startswith("data:") else item  # a data: URL
         try:
             decoded.append(base64.b64decode(text, validate=True))
         except (binascii.Error, ValueError):
-            raise Refusal(f"Image {position} is not valid base64.", code="bad_image") from None
+            message = _("Image %(position)s is not valid base64.") % {"position": position}
+            raise Refusal(message, code="bad_image") from None
     return decoded
 
 
@@ -110,9 +121,9 @@ def _top_k(value: Any) -> int | None:
     try:
         top_k = int(value)
     except (TypeError, ValueError):
-        raise Refusal("top_k must be a whole number.") from None
+        raise Refusal(_("top_k must be a whole number.")) from None
     if not 1 <= top_k <= Deployment.MAX_TOP_K:
-        raise Refusal(f"top_k must be from 1 to {Deployment.MAX_TOP_K}.")
+        raise Refusal(_("top_k must be from 1 to %(most)s.") % {"most": Deployment.MAX_TOP_K})
     return top_k
 
 
@@ -122,9 +133,9 @@ def _threshold(value: Any) -> float | None:
     try:
         threshold = float(value)
     except (TypeError, ValueError):
-        raise Refusal("threshold must be a number from 0 to 1.") from None
+        raise Refusal(_("threshold must be a number from 0 to 1.")) from None
     if not 0.0 <= threshold <= 1.0:
-        raise Refusal("threshold must be a number from 0 to 1.")
+        raise Refusal(_("threshold must be a number from 0 to 1."))
     return threshold
 
 
@@ -136,14 +147,20 @@ def _class_thresholds(value: Any) -> dict[str, float]:
         try:
             value = parse_json(value)
         except ValueError:
-            raise Refusal('class_thresholds must be a JSON object like {"cat": 0.9}.') from None
+            raise Refusal(_('class_thresholds must be a JSON object like {"cat": 0.9}.')) from None
     if not isinstance(value, dict):
-        raise Refusal('class_thresholds must be a JSON object like {"cat": 0.9}.')
+        raise Refusal(_('class_thresholds must be a JSON object like {"cat": 0.9}.'))
     for name, threshold in value.items():
         if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-            raise Refusal(f"The threshold of '{name}' in class_thresholds must be a number.")
+            raise Refusal(
+                _("The threshold of '%(name)s' in class_thresholds must be a number.")
+                % {"name": name}
+            )
         if not 0.0 <= threshold <= 1.0:
-            raise Refusal(f"The threshold of '{name}' in class_thresholds must be from 0 to 1.")
+            raise Refusal(
+                _("The threshold of '%(name)s' in class_thresholds must be from 0 to 1.")
+                % {"name": name}
+            )
     return {str(name): float(threshold) for name, threshold in value.items()}
 
 
@@ -161,7 +178,10 @@ def predict(
     class_thresholds = {**deployment.class_thresholds, **given.class_thresholds}
     unknown = sorted(set(given.class_thresholds) - set(served.model.meta.class_names))
     if unknown:
-        raise Refusal(f"class_thresholds names classes the model does not have: {unknown}.")
+        raise Refusal(
+            _("class_thresholds names classes the model does not have: %(unknown)s.")
+            % {"unknown": unknown}
+        )
     top_k = given.top_k or deployment.top_k
     try:
         predictions = served.model.predict(

@@ -129,7 +129,9 @@ def run_import(job: WeightsImport) -> None:
         logger.warning("Weights import %s was taken over by another worker", job.pk)
         return
     except IsolatedFailure as failure:
-        job.mark_failed(f"“{job.original_name}” was not imported. {failure.reason}", failure.fix)
+        job.mark_failed(
+            said.NOT_IMPORTED(name=job.original_name, reason=failure.reason), failure.fix
+        )
     finally:
         partial.unlink(missing_ok=True)
     if job.is_finished:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 from core.stored_messages import in_language, said_of
 from datastore.models import DatasetVersion, VersionItem
 from modelzoo.catalog import Architecture
+from training import worker_messages as said
 
 IGNORED_TEXT = "###"  # ICDAR's mark for an unreadable line
 MIN_TRAIN_LINES = 8  # fewer gives the recognizer nothing it can learn without memorising
@@ -51,13 +52,12 @@ class LineSurvey:
     def skipped(self) -> int:
         return self.difficult + self.empty
 
-    def skipped_note(self) -> str:
-        """A sentence for the job log ('' when nothing was skipped)."""
+    def skipped_note(self, split: str) -> str:
+        """A sentence for the job log, "`split`: Skipped ..." ('' when nothing was skipped)."""
         if not self.skipped:
             return ""
-        return (
-            f"Skipped {self.skipped} lines: {self.difficult} marked difficult or “###”, "
-            f"{self.empty} without a transcription."
+        return said.SKIPPED_LINES(
+            split=split, skipped=self.skipped, difficult=self.difficult, empty=self.empty
         )
 
 

@@ -112,7 +112,7 @@ class FailedJobTests(TrainingTestCase):
         chinese = client.get(f"/api/jobs/{job.pk}/", **ZH).json()
         self.assertEqual(
             chinese["failure_reason"],
-            "训练损失在第 12 步（第 2 轮）变为NaN（非数值），模型无法继续学习。",
+            "训练损失在第 12 步（第 2 轮）变为 NaN（非数值），模型无法继续学习。",
         )
         self.assertIn("请降低学习率：试试 0.01", chinese["failure_suggestion"])
         english = client.get(f"/api/jobs/{job.pk}/", **EN).json()

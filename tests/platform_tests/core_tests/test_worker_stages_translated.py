@@ -78,7 +78,7 @@ class WorkerTextsTests(TrainingTestCase):
             (zh["stage"], en["stage"]), ("正在写入推理包", "Writing Inference package")
         )
         self.assert_every_role_reads(url, "stage", "正在写入推理包")
-        # An ONNX export's format is a name: the same in both languages.
+        # An ONNX export's format is a name: the same in both languages, spaced from Chinese.
         onnx = ModelExport.objects.create(
             workspace=self.workspace, name="m", version=2, format="onnx", created_by=self.alice
         )
@@ -86,7 +86,10 @@ class WorkerTextsTests(TrainingTestCase):
         writing = export_said.QUANTIZING_AND_WRITING(format=export_said.format_name(onnx))
         self.assertTrue(onnx.report_progress(30, writing))
         zh, _ = self.both(f"/api/model-exports/{onnx.pk}/")
-        self.assertEqual(zh["stage"], "正在量化为 INT8 并写入ONNX (opset 17)")
+        self.assertEqual(zh["stage"], "正在量化为 INT8 并写入 ONNX (opset 17)")
+        self.assert_every_role_reads(
+            f"/api/model-exports/{onnx.pk}/", "stage", "正在量化为 INT8 并写入 ONNX (opset 17)"
+        )
 
     def test_an_imports_weights_imports_and_prelabelings_stages_are_chinese(self) -> None:
         dataset = self.version.dataset
@@ -184,7 +187,7 @@ class WorkerTextsTests(TrainingTestCase):
             chinese,
             [
                 "第 3/10 轮：训练损失 0.4120 · 验证集损失 0.3877 · 验证集准确率 0.9012 · 12.3 秒",
-                "第 3/10 轮：训练集评估准确率 0.5000 · 验证集mAP@[.5:.95] 0.2500 · mAP@.5 0.5000",
+                "第 3/10 轮：训练集评估准确率 0.5000 · 验证集 mAP@[.5:.95] 0.2500 · mAP@.5 0.5000",
             ],
         )
         self.assertEqual([line["message"] for line in en["results"]], english)
