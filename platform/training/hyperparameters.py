@@ -183,6 +183,28 @@ TASK_FIELDS["ocr"] = {
         hint=_(" The detector's own rate; the schedule scales it as it scales the recognizer's."),
     ),
 }
+# The OCR settings only one part reads: the recognizer's batch and rate are the job's general
+# ones. A job that does not fine-tune a part does not show that part's settings.
+OCR_PART_SETTINGS = {
+    "rec": ("batch_size", "learning_rate"),
+    "det": ("det_input_size", "det_batch_size", "det_learning_rate"),
+}
+
+
+def unused_settings(task: str, config: dict[str, Any]) -> set[str]:
+    """The settings in `config` that the job's training does not read (an OCR part it leaves
+    as shipped); empty for every other task.
+
+    >>> sorted(unused_settings("ocr", {"parts": ["det"]}))
+    ['batch_size', 'learning_rate']
+    """
+    if task != "ocr":
+        return set()
+    parts = config.get("parts") or list(OCR_PARTS)
+    skipped = [names for part, names in OCR_PART_SETTINGS.items() if part not in parts]
+    return {name for names in skipped for name in names}
+
+
 TASK_DEFAULTS: dict[str, dict[str, Any]] = {
     "classification": {"label_smoothing": 0.0},
     "multi_label": {"threshold": 0.5},

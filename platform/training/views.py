@@ -28,7 +28,7 @@ from training.forms import (
     version_problems,
     version_tasks,
 )
-from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for
+from training.hyperparameters import FIELDS, TASK_DEFAULTS, fields_for, unused_settings
 from training.models import EvaluationReport, TrainingJob
 from training.services.cluster import cluster_state
 from training.services.evaluations import images_in
@@ -144,8 +144,14 @@ def new_job(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _config_rows(job: TrainingJob, fields: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The job's settings as the job page lists them, the normalisation included."""
-    rows = [(fields[k].label, fields[k].shown(v)) for k, v in job.config.items() if k in fields]
+    """The job's settings as the job page lists them, the normalisation included; an OCR
+    part's own settings only when the job fine-tunes that part."""
+    unused = unused_settings(job.task, job.config)
+    rows = [
+        (fields[k].label, fields[k].shown(v))
+        for k, v in job.config.items()
+        if k in fields and k not in unused
+    ]
     normalize = job.config.get("normalize")
     if normalize:
         mean = ", ".join(f"{v:.3f}" for v in normalize["mean"])
