@@ -51,6 +51,10 @@ def zoo(request: HttpRequest, slug: str) -> HttpResponse:
             entry["saved"] = saved.get(entry["key"], [])
         mine = versions.filter(dataset__task_type=task["task"]).order_by("-created_at", "-pk")
         task["versions"] = [readiness(v) for v in mine[:VERSIONS_SHOWN]]
+        names = {entry["key"]: entry["name"] for entry in task["architectures"]}
+        for version in task["versions"]:  # which models a trainable version still cannot use
+            for entry in version["unavailable_architectures"]:
+                entry["name"] = names.get(entry["key"], entry["key"])
     ready = [entry for task in tasks for entry in task["ready"] if entry["try_url"]]
     detectors = [entry for entry in ready if entry["task"] != OCR]
     readers = [entry for entry in ready if entry["task"] == OCR]

@@ -150,3 +150,22 @@ class ReadyLayoutRefusalTests(TrainingTestCase):
         self.assertEqual(
             self.client.get(f"/workspaces/{self.workspace.slug}/models/").status_code, 404
         )
+
+    def test_the_zoo_lists_each_trainable_versions_refused_models_with_the_reason(self) -> None:
+        for user in (self.alice, self.bob, self.vera):
+            with self.subTest(user=user.username):
+                self.client.force_login(user)
+                page = self.client.get(
+                    f"/workspaces/{self.workspace.slug}/models/", HTTP_ACCEPT_LANGUAGE="en"
+                )
+                html = page.content.decode()
+                shapes = html.split(f'id="readiness-{self.shapes.pk}"')[1].split("</li>\n")[0]
+                self.assertIn(f'data-architecture="{ARCH}"', shapes)
+                self.assertIn("Not with PicoDet layout (CDLA)", shapes)
+                self.assertIn("“circle”", shapes)
+                pages = html.split(f'id="readiness-{self.pages.pk}"')[1].split("</li>\n")[0]
+                self.assertNotIn("data-architecture=", pages)
+        self.client.force_login(self.charlie)
+        self.assertEqual(
+            self.client.get(f"/workspaces/{self.workspace.slug}/models/").status_code, 404
+        )
