@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from modelzoo import builders
+
 CLASSIFICATION = "classification"
 MULTI_LABEL = "multi_label"
 DETECTION = "detection"
@@ -105,96 +107,6 @@ class Architecture:
         return self.builder(num_classes=num_classes, **options)
 
 
-def _mlp(num_classes: int, in_channels: int = 1, size: int = 28, hidden: int = 256) -> Any:
-    from framework import nn
-
-    return nn.Sequential(
-        nn.Flatten(),
-        nn.Linear(in_channels * size * size, hidden),
-        nn.ReLU(),
-        nn.Linear(hidden, hidden // 2),
-        nn.ReLU(),
-        nn.Linear(hidden // 2, num_classes),
-    )
-
-
-def _vision(name: str, **options: Any) -> Callable[..., Any]:
-    def build(num_classes: int) -> Any:
-        from framework.vision import models
-
-        return getattr(models, name)(num_classes=num_classes, **options)
-
-    return build
-
-
-def _detector(name: str) -> Callable[..., Any]:
-    def build(num_classes: int, pretrained_backbone: bool = False) -> Any:
-        from framework.vision import models
-
-        return getattr(models, name)(
-            num_classes=num_classes, pretrained_backbone=pretrained_backbone
-        )
-
-    return build
-
-
-def _ready_part(ready_key: str, part: str) -> Callable[..., Any]:
-    """A builder for the trainable networks of a ready pipeline: the layers its ONNX files
-    hold, with those files' weights (checked against the manifest; nothing is downloaded), as
-    one `PipelineParts` whose state-dict keys are `"<part>." + name`. `part` is the one the
-    architecture is named after; `parts` the ones a job fine-tunes. Their output classes are
-    fixed by the files (a recognizer's dictionary), so `num_classes` is not used."""
-
-    def build(num_classes: int = 0, parts: tuple[str, ...] | list[str] = (part,)) -> Any:
-        from framework.vision.ocr import PipelineParts
-        from modelzoo.services.ready import get_ready_model, locate_files
-
-        unknown = sorted(set(parts) - {"det", "rec"})
-        if unknown or not parts:
-            raise ValueError(f"no trainable network is defined for the parts {unknown or parts}")
-        paths = locate_files(get_ready_model(ready_key))
-        return PipelineParts.from_onnx(
-            det=str(paths["det"]) if "det" in parts else None,
-            rec=str(paths["rec"]) if "rec" in parts else None,
-        )
-
-    return build
-
-
-def _ready_detector(ready_key: str) -> Callable[..., Any]:
-    """A builder for a ready PicoDet export (the zoo's layout detector) as a trainable
-    `ImportedPicoDet`, from the verified file of the installed package (never a download).
-    `class_indices`: which of the file's classes it keeps, in the version's order; without
-    them the first `num_classes` (saved weights then set them: their `kept_classes` buffer)."""
-
-    def build(num_classes: int, class_indices: list[int] | None = None) -> Any:
-        import framework
-        from framework.vision.detection.imported_picodet import ImportedPicoDet, free_input_size
-        from modelzoo.services.ready import get_ready_model, locate
-
-        ready = get_ready_model(ready_key)
-        graph = framework.onnx.load(free_input_size(framework.onnx.read_model(str(locate(ready)))))
-        post, pre = ready.postprocessing, ready.preprocessing
-        return ImportedPicoDet(
-            graph,
-            len(ready.class_names),
-            post["strides"],
-            int(post["reg_max"]),
-            class_indices=list(range(num_classes)) if class_indices is None else class_indices,
-            mean=pre["mean"],
-            std=pre["std"],
-            input_size=ready.input_size or (800, 608),
-        )
-
-    return build
-
-
-def _lenet(num_classes: int) -> Any:
-    from framework.vision.models import LeNet
-
-    return LeNet(num_classes=num_classes)
-
-
 SMALL = {"optimizer": "adam", "learning_rate": 1e-3, "batch_size": 64, "weight_decay": 0.0}
 CNN = {"optimizer": "momentum", "learning_rate": 0.05, "batch_size": 32, "weight_decay": 1e-4}
 MOBILE = {"optimizer": "momentum", "learning_rate": 0.05, "batch_size": 32, "weight_decay": 4e-5}
@@ -215,7 +127,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MLP",
         CLASSIFICATION,
         _("Two hidden layers on the flattened grey image. Trains in seconds on small images."),
-        _mlp,
+        builders.mlp,
         in_channels=1,
         input_size=28,
         min_input_size=28,
@@ -229,7 +141,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "LeNet",
         CLASSIFICATION,
         _("The classic two-convolution network for 28×28 grey digits."),
-        _lenet,
+        builders.lenet,
         in_channels=1,
         input_size=28,
         min_input_size=28,
@@ -243,7 +155,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ResNet",
         CLASSIFICATION,
         _("Residual network, 18 layers: a strong default for photos."),
-        _vision("resnet18"),
+        builders.vision("resnet18"),
         defaults=CNN,
     ),
     Architecture(
@@ -252,7 +164,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ResNet",
         CLASSIFICATION,
         _("Residual network, 34 layers."),
-        _vision("resnet34"),
+        builders.vision("resnet34"),
         defaults=CNN,
     ),
     Architecture(
@@ -261,7 +173,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ResNet",
         CLASSIFICATION,
         _("Residual network with bottleneck blocks, 50 layers."),
-        _vision("resnet50"),
+        builders.vision("resnet50"),
         defaults=CNN,
     ),
     Architecture(
@@ -270,7 +182,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNet",
         CLASSIFICATION,
         _("Depthwise-separable convolutions for small devices."),
-        _vision("mobilenet_v1"),
+        builders.vision("mobilenet_v1"),
         store_name="mobilenetv1_1.0",
         defaults=MOBILE,
     ),
@@ -280,7 +192,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNet",
         CLASSIFICATION,
         _("Inverted residuals: accurate and light, good for phones and edge boxes."),
-        _vision("mobilenet_v2"),
+        builders.vision("mobilenet_v2"),
         store_name="mobilenetv2_1.0",
         defaults=MOBILE,
     ),
@@ -290,7 +202,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNet",
         CLASSIFICATION,
         _("The smallest MobileNet: fast inference on CPUs."),
-        _vision("mobilenet_v3_small"),
+        builders.vision("mobilenet_v3_small"),
         store_name="mobilenet_v3_small_x1.0",
         defaults=MOBILE,
     ),
@@ -300,7 +212,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "MobileNet",
         CLASSIFICATION,
         _("MobileNetV3 at full width."),
-        _vision("mobilenet_v3_large"),
+        builders.vision("mobilenet_v3_large"),
         store_name="mobilenet_v3_large_x1.0",
         defaults=MOBILE,
     ),
@@ -313,7 +225,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
             "The mobile EfficientNet: ReLU6 and no squeeze-excite, so it quantizes and runs well "
             "on CPUs."
         ),
-        _vision("efficientnet_lite0"),
+        builders.vision("efficientnet_lite0"),
         store_name="efficientnet_lite0",
         defaults=MOBILE,
     ),
@@ -323,7 +235,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "EfficientNet",
         CLASSIFICATION,
         _("EfficientNet-Lite0 made deeper, for 240×240 inputs."),
-        _vision("efficientnet_lite1"),
+        builders.vision("efficientnet_lite1"),
         input_size=240,
         store_name="efficientnet_lite1",
         defaults=MOBILE,
@@ -334,7 +246,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "EfficientNet",
         CLASSIFICATION,
         _("EfficientNet-Lite made wider and deeper, for 260×260 inputs."),
-        _vision("efficientnet_lite2"),
+        builders.vision("efficientnet_lite2"),
         input_size=260,
         store_name="efficientnet_lite2",
         defaults=MOBILE,
@@ -345,7 +257,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ShuffleNet",
         CLASSIFICATION,
         _("Channel shuffles at half width: very cheap."),
-        _vision("shufflenet_v2_x0_5"),
+        builders.vision("shufflenet_v2_x0_5"),
         defaults=MOBILE,
     ),
     Architecture(
@@ -354,7 +266,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "ShuffleNet",
         CLASSIFICATION,
         _("Channel shuffles at full width."),
-        _vision("shufflenet_v2_x1_0"),
+        builders.vision("shufflenet_v2_x1_0"),
         defaults=MOBILE,
     ),
     Architecture(
@@ -363,7 +275,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "SqueezeNet",
         CLASSIFICATION,
         _("Fire modules: few parameters."),
-        _vision("squeezenet1_1"),
+        builders.vision("squeezenet1_1"),
         min_input_size=64,
         defaults=MOBILE,
     ),
@@ -373,7 +285,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
         "VGG",
         CLASSIFICATION,
         _("Plain 3×3 convolutions; large and slow, but simple."),
-        _vision("vgg11", batch_norm=True),
+        builders.vision("vgg11", batch_norm=True),
         store_name="vgg11_bn",
         defaults=CNN,
     ),
@@ -386,7 +298,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
             "Anchor-free PP-PicoDet-class detector: MobileNetV2 features, a 96-wide CSP-PAN neck "
             "and GFL head at strides 8-64. Light enough to train on a CPU."
         ),
-        _detector("picodet_s"),
+        builders.detector("picodet_s"),
         input_size=320,
         min_input_size=64,
         max_input_size=640,
@@ -407,7 +319,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
             "PP-PicoDet-class detector on EfficientNet-Lite0 features, 128 wide with four head "
             "convolutions: more accurate than PicoDet-S, about twice the work."
         ),
-        _detector("picodet_m"),
+        builders.detector("picodet_m"),
         input_size=416,
         min_input_size=64,
         max_input_size=640,
@@ -430,7 +342,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
             "must be CDLA's (text, title, figure, figure_caption, table, table_caption, header, "
             "footer, reference, equation): the detector keeps those and learns your pages."
         ),
-        _ready_detector("layout_cdla"),
+        builders.ready_detector("layout_cdla"),
         input_size=640,
         min_input_size=128,
         max_input_size=960,
@@ -452,7 +364,7 @@ ARCHITECTURES: tuple[Architecture, ...] = (
             "its 6,623-character Chinese and English dictionary) on the labeled lines, or both. "
             "Text lines are read 48 pixels high and any width."
         ),
-        _ready_part("ppocr_v4", "rec"),
+        builders.ready_part("ppocr_v4", "rec"),
         input_size=48,
         min_input_size=48,
         max_input_size=48,
