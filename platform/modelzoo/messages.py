@@ -113,6 +113,8 @@ SHAPE_DIFFERS = Message(gettext_noop("%(name)s is %(got)s in the file, %(arch)s 
 OTHER_SHAPES = Message(gettext_noop("Other shapes: %(shown)s%(more)s."))
 MISSING = Message(gettext_noop("Missing: %(names)s%(more)s."))
 NOT_IN_ARCH = Message(gettext_noop("Not in %(arch)s: %(names)s%(more)s."))
+# Two sentences one after the other: a space in English, none in Chinese.
+THEN = Message(gettext_noop("%(first)s %(then)s"))
 AND_MORE = Message(gettext_noop(" and %(count)s more"))
 CHOOSE_SAVED_FROM = Message(
     gettext_noop(

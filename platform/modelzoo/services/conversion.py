@@ -305,7 +305,7 @@ def _misfit(
     missing: list[str],
     unexpected: list[str],
     wrong: list[tuple[str, tuple, tuple]],
-) -> Joined:
+) -> str:
     """Why a file does not fit ``arch``, in the terms of what was uploaded, and what to do: a
     run of stored messages, so it reads in the reader's language."""
     fitting = total - len(missing) - len(wrong)
@@ -330,7 +330,10 @@ def _misfit(
         names = ", ".join(unexpected[:5])
         parts.append(said.NOT_IN_ARCH(arch=arch.name, names=names, more=_more(unexpected, 5)))
     parts.append(said.CHOOSE_SAVED_FROM() if fitting < total / 2 else said.CHOOSE_SAME_LAYERS())
-    return Joined(" ", parts)
+    sentences = parts[0]
+    for part in parts[1:]:
+        sentences = said.THEN(first=sentences, then=part)
+    return sentences
 
 
 def _more(items: list[Any], shown: int = 3) -> str:
