@@ -112,6 +112,17 @@ def said_json(text: str) -> dict[str, Any]:
     return text.to_json() if isinstance(text, Said) else {}
 
 
+def from_json(value: Any) -> Any:
+    """The `Said` or `Joined` that `to_json` gave (a message carried across a process), or
+    `value` itself for a plain parameter."""
+    if _is_said(value):
+        params = {k: from_json(v) for k, v in (value.get("params") or {}).items()}
+        return Said(value["msgid"], params)
+    if _is_joined(value):
+        return Joined(value["joined"], [from_json(p) for p in value["parts"]])
+    return value
+
+
 def said_of(error: BaseException) -> str:
     """An exception's message, as the `Said` it was raised with where it was raised with one
     (a message parameter then translates too)."""

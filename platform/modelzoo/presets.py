@@ -24,6 +24,8 @@ PRESETS = {
     "balanced": _("Balanced: a sound default"),
     "thorough": _("Thorough: more epochs, augmentation and early stopping"),
 }
+# The short names a job's header shows.
+PRESET_NAMES = {"quick": _("Quick"), "balanced": _("Balanced"), "thorough": _("Thorough")}
 
 # Epochs per preset, for networks that train fast (MLP, LeNet) and for the rest.
 _EPOCHS = {"quick": (3, 3), "balanced": (8, 10), "thorough": (20, 30)}

@@ -39,10 +39,19 @@ function parityText(e) {
     label_set_agreement: () => interpolate(gettext("label sets agree %(share)s (needs ≥ %(bound)s)"), { share: pct(share), bound: pct(rule.at_least) }, true),
     box_agreement: () => interpolate(gettext("boxes agree %(share)s (needs ≥ %(bound)s)"), { share: pct(share), bound: pct(rule.at_least) }, true),
   }[rule.measure]();
-  const aside = rule.measure === "max_abs_diff" ? "" : ` · ${diff}`;
+  const aside = rule.measure === "max_abs_diff" ? [] : [" · ", unbroken(diff)];
   const on = interpolate(gettext("on %(count)s %(source)s"), { count: p.samples, source: p.source_display || p.source }, true);
   const verdict = p.passed == null ? "" : `${p.passed ? "✓" : "✗"} `;
-  return `${verdict}${judged} ${on}${aside}`;
+  return [verdict, ...keepTogether(judged, diff), ` ${on}`, ...aside];
+}
+
+// "max |Δ| 2.0e-6" is one token: a narrow column must not break it at its spaces.
+const unbroken = (text) => el("span", { class: "nowrap" }, text);
+
+function keepTogether(text, token) {
+  const at = text.indexOf(token);
+  if (at < 0) return [text];
+  return [text.slice(0, at), unbroken(token), text.slice(at + token.length)];
 }
 
 // Every accuracy says how many images it counts.
@@ -90,12 +99,17 @@ function exportRow(e, exports) {
   const lat = e.latency_ms;
   // A ready model's export is timed on one page only (batch_32 is null).
   let latency = "—";
+  // A row without a recorded device leaves the "on …" clause out rather than end on "on".
   if (lat && lat.batch_32 !== null) {
-    latency = interpolate(gettext("%(one)s ms per image · %(batch)s ms per batch of 32 (%(each)s ms per image) on %(device)s"),
-      { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), each: (lat.batch_32 / 32).toFixed(2), device: e.device }, true);
+    const numbers = { one: lat.batch_1.toFixed(2), batch: lat.batch_32.toFixed(1), each: (lat.batch_32 / 32).toFixed(2), device: e.device };
+    latency = e.device
+      ? interpolate(gettext("%(one)s ms per image · %(batch)s ms per batch of 32 (%(each)s ms per image) on %(device)s"), numbers, true)
+      : interpolate(gettext("%(one)s ms per image · %(batch)s ms per batch of 32 (%(each)s ms per image)"), numbers, true);
   } else if (lat) {
-    latency = interpolate(gettext("%(one)s ms per image on %(device)s"),
-      { one: lat.batch_1.toFixed(1), device: e.device }, true);
+    const numbers = { one: lat.batch_1.toFixed(1), device: e.device };
+    latency = e.device
+      ? interpolate(gettext("%(one)s ms per image on %(device)s"), numbers, true)
+      : interpolate(gettext("%(one)s ms per image"), numbers, true);
   }
   const download = e.download_url
     && el("a", { href: e.download_url, class: "button secondary small export-download", download: true }, gettext("Download"));

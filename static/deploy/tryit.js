@@ -382,7 +382,8 @@ async function traffic() {
     const hour = [new Date(end - 3_600_000).toISOString(), new Date(end).toISOString()];
     window.Plotly.react($("chart-traffic"), traces, {
       height: 220, margin: { l: 40, r: 50, t: 10, b: 30 }, legend: { orientation: "h" },
-      xaxis: { type: "date", range: hour, tickformat: "%H:%M" },
+      // A time label near the right edge would run under the ms axis's "0": hide it there.
+      xaxis: { type: "date", range: hour, tickformat: "%H:%M", ticklabeloverflow: "hide past domain" },
       yaxis: { title: gettext("requests / min"), rangemode: "tozero" },
       yaxis2: { title: "ms", overlaying: "y", side: "right", rangemode: "tozero" },
     }, { displayModeBar: false, responsive: true });

@@ -26,7 +26,7 @@ def test_the_export_table_states_its_units_and_bounds(
     finished_export(job, 1, "package")
     finished_export(
         job, 2, "int8_package", parity_max_abs_diff=1.1, top1_agreement=0.97,
-        accuracy_after=0.89, details={"accuracy_samples": 256},
+        accuracy_after=0.89, details={"accuracy_samples": 256}, device="cpu",
     )  # fmt: skip
     sign_in(page, user, live_server.url)
     page.goto(f"/jobs/{job.pk}/exports/")
@@ -38,9 +38,18 @@ def test_the_export_table_states_its_units_and_bounds(
     expect(package.locator(".export-parity")).to_have_text(
         "✓ max |Δ| 2.0e-6 (tolerance 1.0e-3 × output scale) on 32 validation images"
     )
-    expect(package.locator(".export-latency")).to_contain_text(
+    # The package row has no device: its latency ends without a dangling "on".
+    expect(package.locator(".export-latency")).to_have_text(
         "1.50 ms per image · 32.0 ms per batch of 32 (1.00 ms per image)"
     )
+    expect(int8.locator(".export-latency")).to_have_text(
+        "1.50 ms per image · 32.0 ms per batch of 32 (1.00 ms per image) on cpu"
+    )
+    # "max |Δ| …" never wraps inside itself.
+    for row, diff in ((package, "max |Δ| 2.0e-6"), (int8, "max |Δ| 1.1e+0")):
+        token = row.locator(".export-parity .nowrap")
+        expect(token).to_have_text(diff)
+        expect(token).to_have_css("white-space", "nowrap")
     expect(int8.locator(".export-accuracy")).to_have_text("90.0% → 89.0% (-1.0 pts) on 256 images")
     expect(package.locator(".export-accuracy")).to_have_text("90.0% on 32 images")
     screenshot("export-table")

@@ -43,7 +43,7 @@ def test_the_report_shows_the_detector_before_and_after_and_the_kept_epochs(
     for index, name in enumerate(("precision", "recall", "hmean")):
         expect(before.nth(index)).to_have_text(f"{DETECTION['before'][name]:.4f}")
         expect(after.nth(index)).to_have_text(f"{DETECTION['after'][name]:.4f}")
-    expect(page.locator("#detection-report")).to_contain_text("On 2 images of the val split")
+    expect(page.locator("#detection-report")).to_contain_text("On 2 images of the Validation split")
     expect(page.locator("#kept-det")).to_contain_text("epoch 2")
     expect(page.locator("#kept-rec")).to_contain_text("epoch 1")
     # The recognizer's numbers stay beside them, and its worst lines below.

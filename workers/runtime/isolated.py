@@ -128,7 +128,7 @@ def _result(outcome: dict[str, Any] | None, returncode: int, memory_bytes: int) 
     if outcome is not None and "ok" in outcome:
         return outcome["ok"]
     if outcome is not None and "refused" in outcome:
-        raise Refused(" ".join(outcome["refused"]))
+        raise Refused(_refusal(outcome))
     if outcome is not None and outcome.get("memory"):
         raise OutOfMemory(memory, said.USE_SMALLER_OR_RAISE())
     if outcome is not None and "error" in outcome:
@@ -139,6 +139,18 @@ def _result(outcome: dict[str, Any] | None, returncode: int, memory_bytes: int) 
         name = signal.Signals(-returncode).name
         raise OutOfMemory(said.STOPPED_BY_SIGNAL(signal=name, memory=memory))
     raise IsolatedFailure(said.EXITED_WITH_CODE(code=returncode))
+
+
+def _refusal(outcome: dict[str, Any]) -> str:
+    """The child's refusal, rebuilt as the stored messages it raised where it sent their keys
+    (so the reason reads in the reader's language), else its English text."""
+    from core.stored_messages import Joined, from_json
+
+    texts, keyed = outcome["refused"], outcome.get("refused_said") or []
+    messages = [from_json(k) if k else t for t, k in zip(texts, keyed, strict=False)]
+    if len(messages) != len(texts) or [str(m) for m in messages] != texts:
+        return " ".join(texts)
+    return messages[0] if len(messages) == 1 else Joined(" ", messages)
 
 
 # --- the child -----------------------------------------------------------------------------------
@@ -159,7 +171,14 @@ def _child(result_path: Path) -> int:
         module, name = request["target"].split(":")
         outcome: dict[str, Any] = {"ok": getattr(import_module(module), name)(**request["kwargs"])}
     except ValidationError as error:
-        outcome = {"refused": error.messages}
+        # A Said's key does not survive JSON: send it beside the text, for the parent to rebuild.
+        from core.stored_messages import Joined, Said
+
+        keyed = [e.message if not e.params else None for e in error.error_list]
+        outcome = {
+            "refused": error.messages,
+            "refused_said": [m.to_json() if isinstance(m, Said | Joined) else {} for m in keyed],
+        }
     except MemoryError:
         outcome = {"memory": True}
     except Exception as error:

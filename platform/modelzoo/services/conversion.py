@@ -19,8 +19,11 @@ from typing import Any
 
 import numpy as np
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from core.errors import without_paths
+from core.stored_messages import Joined
+from modelzoo import messages as said
 from modelzoo.catalog import Architecture, get_architecture, head_keys
 from modelzoo.models import Weights
 
@@ -57,13 +60,18 @@ class FittedWeights:
 def format_of(filename: str) -> str:
     suffix = Path(filename).suffix.lower()
     if suffix not in EXTENSIONS:
+        # Raised in the web request: the request's language is active.
         raise ValidationError(
-            f"“{filename}” is not a weights file Sampan can read. Upload {supported_text()}."
+            _("“%(name)s” is not a weights file Sampan can read. Upload %(formats)s.")
+            % {"name": filename, "formats": supported_text()}
         )
     if suffix == ".onnx" and not onnx_import_available():
         raise ValidationError(
-            "ONNX import is not available yet in this version of Sampan. "
-            f"Upload {supported_text()} instead."
+            _(
+                "ONNX import is not available yet in this version of Sampan. "
+                "Upload %(formats)s instead."
+            )
+            % {"formats": supported_text()}
         )
     return EXTENSIONS[suffix]
 
@@ -104,17 +112,16 @@ def read_arrays(path: Path, fmt: str, *, name: str, max_bytes: int) -> dict[str,
 
             return paddle_interop.load_state_dict(path, name=name, max_bytes=max_bytes)
     except UnsafePickleError as error:
-        raise ValidationError(
-            "Refused: the file holds Python objects other than tensors, which Sampan never "
-            f"loads (it could run code). Save only the state dict. Details: {error}"
-        ) from None
+        raise ValidationError(said.UNSAFE_PICKLE(details=str(error))) from None
     except CheckpointTooLargeError as error:
         message = str(error)  # "refusing to load 'x': it asks for ... memory"
-        raise ValidationError(f"{message[:1].upper()}{message[1:]}.") from None
+        raise ValidationError(
+            said.TOO_LARGE_TO_LOAD(details=f"{message[:1].upper()}{message[1:]}")
+        ) from None
     except (CheckpointError, SafetensorError, ValueError, OSError) as error:
         reason = without_paths(str(error))
-        raise ValidationError(f"“{name}” could not be read as {fmt}: {reason}") from None
-    raise ValidationError(f"Import from {fmt} is not available.")
+        raise ValidationError(said.UNREADABLE_AS(name=name, format=fmt, reason=reason)) from None
+    raise ValidationError(said.IMPORT_UNAVAILABLE(format=fmt))
 
 
 def _read_onnx(path: Path, name: str) -> Any:
@@ -127,13 +134,9 @@ def _read_onnx(path: Path, name: str) -> Any:
         return parse_model(path.read_bytes(), base_dir=None)
     except OnnxFormatError as error:
         if "external file" in str(error):
-            raise ValidationError(
-                f"“{name}” keeps its tensors in separate external-data files, which cannot be "
-                "uploaded. Save the model as one file (onnx.save(model, path, "
-                "save_as_external_data=False)) and upload that."
-            ) from None
+            raise ValidationError(said.EXTERNAL_DATA(name=name)) from None
         reason = without_paths(str(error))
-        raise ValidationError(f"“{name}” could not be read as ONNX: {reason}") from None
+        raise ValidationError(said.UNREADABLE_AS(name=name, format="ONNX", reason=reason)) from None
 
 
 def fit_file(
@@ -181,16 +184,13 @@ def _compare_with_graph(arch: Architecture, fitted: FittedWeights, model: Any) -
         ours = np.asarray(fitted.network(framework.to_tensor(sample)).numpy())
     if ours.shape != theirs.shape:
         raise ValidationError(
-            f"The weights fit {arch.name}'s shapes, but its outputs are {list(ours.shape)} where "
-            f"the ONNX graph gives {list(theirs.shape)}: the ONNX model is not a {arch.name}."
+            said.OUTPUTS_DIFFER_IN_SHAPE(
+                arch=arch.name, ours=str(list(ours.shape)), theirs=str(list(theirs.shape))
+            )
         )
     difference = float(np.abs(ours - theirs).max())
     if difference > 1e-3 * max(1.0, float(np.abs(theirs).max())):
-        raise ValidationError(
-            f"The weights fit {arch.name}'s shapes, but the network does not reproduce the ONNX "
-            f"graph's outputs (largest difference {difference:.3g}): the ONNX model is not a "
-            f"{arch.name}."
-        )
+        raise ValidationError(said.OUTPUTS_DIFFER(arch=arch.name, difference=f"{difference:.3g}"))
     fitted.report["check"] += (
         f" It reproduces the ONNX graph's outputs on a random input (largest difference "
         f"{difference:.2g})."
@@ -200,7 +200,7 @@ def _compare_with_graph(arch: Architecture, fitted: FittedWeights, model: Any) -
 def _flat(arrays: dict[str, Any]) -> dict[str, np.ndarray]:
     flat = {k: np.asarray(v) for k, v in arrays.items() if hasattr(v, "shape")}
     if not flat:
-        raise ValidationError("The file holds no tensors.")
+        raise ValidationError(said.NO_TENSORS())
     return flat
 
 
@@ -209,19 +209,8 @@ def _head_size(arch: Architecture, shapes: dict[str, tuple]) -> int:
         shape = shapes.get(key)
         if shape is not None and len(shape) == 1:
             return int(shape[0])
-    raise ValidationError(
-        f"These weights have no classifier head for {arch.name} (looked for "
-        f"{', '.join(sorted(head_keys(arch.key)))}). Are they for another architecture?"
-    )
-
-
-# What the file was, in the words of the import form.
-FORMAT_NAMES = {
-    Weights.Format.SAFETENSORS: "safetensors file",
-    Weights.Format.TORCH: "PyTorch checkpoint",
-    Weights.Format.PADDLE: "PaddlePaddle .pdparams file",
-    Weights.Format.ONNX: "ONNX model",
-}
+    keys = ", ".join(sorted(head_keys(arch.key)))
+    raise ValidationError(said.NO_HEAD(arch=arch.name, keys=keys))
 
 
 def _fit_by_name(
@@ -317,34 +306,38 @@ def _misfit(
     unexpected: list[str],
     wrong: list[tuple[str, tuple, tuple]],
 ) -> str:
-    """Why a file does not fit ``arch``, in the terms of what was uploaded, and what to do."""
+    """Why a file does not fit ``arch``, in the terms of what was uploaded, and what to do: a
+    run of stored messages, so it reads in the reader's language."""
     fitting = total - len(missing) - len(wrong)
-    parts = [
-        f"This {FORMAT_NAMES.get(fmt, fmt)} does not fit {arch.name}: "
-        f"{fitting} of its {total} tensors match."
+    kind = said.FORMAT_NAMES[fmt]() if fmt in said.FORMAT_NAMES else fmt
+    parts: list[str] = [
+        said.DOES_NOT_FIT(format=kind, arch=arch.name, fitting=fitting, total=total)
     ]
     if wrong:
-        shown = "; ".join(
-            f"{name} is {list(got)} in the file, {arch.name} needs {list(need)}"
-            for name, got, need in wrong[:3]
+        shown = Joined(
+            "; ",
+            [
+                said.SHAPE_DIFFERS(
+                    name=name, got=str(list(got)), arch=arch.name, need=str(list(need))
+                )
+                for name, got, need in wrong[:3]
+            ],
         )
-        parts.append(f"Other shapes: {shown}{_more(wrong)}.")
+        parts.append(said.OTHER_SHAPES(shown=shown, more=_more(wrong)))
     if missing:
-        parts.append(f"Missing: {', '.join(missing[:5])}{_more(missing, 5)}.")
+        parts.append(said.MISSING(names=", ".join(missing[:5]), more=_more(missing, 5)))
     if unexpected:
-        parts.append(f"Not in {arch.name}: {', '.join(unexpected[:5])}{_more(unexpected, 5)}.")
-    parts.append(
-        "Choose the architecture the file was saved from in the import form; the zoo page "
-        "lists each architecture's input size and parameters."
-        if fitting < total / 2
-        else "Choose the architecture with the same layers (a different size or width of the "
-        "same family, perhaps), or re-save the file from that network."
-    )
-    return " ".join(parts)
+        names = ", ".join(unexpected[:5])
+        parts.append(said.NOT_IN_ARCH(arch=arch.name, names=names, more=_more(unexpected, 5)))
+    parts.append(said.CHOOSE_SAVED_FROM() if fitting < total / 2 else said.CHOOSE_SAME_LAYERS())
+    sentences = parts[0]
+    for part in parts[1:]:
+        sentences = said.THEN(first=sentences, then=part)
+    return sentences
 
 
 def _more(items: list[Any], shown: int = 3) -> str:
-    return f" and {len(items) - shown} more" if len(items) > shown else ""
+    return said.AND_MORE(count=len(items) - shown) if len(items) > shown else ""
 
 
 def _checked(
@@ -358,11 +351,8 @@ def _checked(
     with framework.no_grad():
         output = network(framework.zeros(list(shape))).numpy()
     if output.shape != (1, num_classes) or not np.isfinite(output).all():
-        raise ValidationError(
-            f"A test forward pass gave outputs of shape {list(output.shape)}"
-            f"{'' if np.isfinite(output).all() else ' with NaN or inf values'}; "
-            "the weights are damaged or belong to another network."
-        )
+        nonfinite = "" if np.isfinite(output).all() else said.WITH_NAN()
+        raise ValidationError(said.BAD_FORWARD(shape=str(list(output.shape)), nonfinite=nonfinite))
     report["num_classes"] = num_classes
     report["check"] = (
         f"A forward pass on a {'×'.join(map(str, shape))} input gave finite outputs for "

@@ -43,6 +43,7 @@ ALLOWED = {
     ("static/deploy/tryit.js", "p95 ms"): "a percentile and a unit, written so in Chinese too",
     ("static/deploy/tryit.js", "ms"): "a unit, written so in Chinese too",
     ("static/deploy/tryit.js", "pasted.png"): "the file name a pasted image is uploaded under",
+    ("static/deploy/tryit.js", "hide past domain"): "a Plotly option value, never shown",
     # chartOf's names are the charts' element ids and data-chart values; chartTitle
     # translates them for the title.
     ("static/training/scalars.js", "loss parts"): "a chart's key, translated by chartTitle",

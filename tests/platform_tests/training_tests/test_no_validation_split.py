@@ -81,4 +81,4 @@ class NoValidationSplitTests(TrainingTestCase):
             self.assertContains(response, HONEST, msg_prefix=url)
         self.assertContains(self.client.get(f"/jobs/{self.job.pk}/"), "train/eval_")
         report = self.client.get(f"/jobs/{self.job.pk}/report/")
-        self.assertContains(report, "Accuracy (train)")
+        self.assertContains(report, "Accuracy (Train)")
