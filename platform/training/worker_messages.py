@@ -152,16 +152,32 @@ RESUMED = Message(
 
 # What an evaluation on the test split is doing, and why it failed (workers.runtime.held_out).
 LOADING_MODEL = Message(gettext_noop("Loading the model"))
-READING_SPLIT = {"test": Message(gettext_noop("Reading %(count)s test images"))}
+# Keyed by split: the model offers the test split, and the same run evaluates any other split a
+# caller (or a test) asks for.
+READING_SPLIT = {
+    "train": Message(gettext_noop("Reading %(count)s training images")),
+    "val": Message(gettext_noop("Reading %(count)s validation images")),
+    "test": Message(gettext_noop("Reading %(count)s test images")),
+}
 PREDICTING = Message(gettext_noop("Predicting: %(done)s of %(total)s images"))
 FINDING_BOXES = Message(gettext_noop("Finding boxes: %(done)s of %(total)s images"))
 SCORING = Message(gettext_noop("Scoring"))
 VERSION_DELETED = Message(gettext_noop("The dataset version this job trained on was deleted."))
 MODEL_DELETED = Message(gettext_noop("The model trained by job #%(job)s was deleted."))
-NO_LABELED_SPLIT = {"test": Message(gettext_noop("This version has no labeled test images."))}
-NO_SPLIT_IMAGES = {"test": Message(gettext_noop("This version has no test images."))}
+NO_LABELED_SPLIT = {
+    "train": Message(gettext_noop("This version has no labeled training images.")),
+    "val": Message(gettext_noop("This version has no labeled validation images.")),
+    "test": Message(gettext_noop("This version has no labeled test images.")),
+}
+NO_SPLIT_IMAGES = {
+    "train": Message(gettext_noop("This version has no training images.")),
+    "val": Message(gettext_noop("This version has no validation images.")),
+    "test": Message(gettext_noop("This version has no test images.")),
+}
 SPLIT_IMAGE_UNREADABLE = {
-    "test": Message(gettext_noop("A test image could not be read: %(name)s (%(cause)s)."))
+    "train": Message(gettext_noop("A training image could not be read: %(name)s (%(cause)s).")),
+    "val": Message(gettext_noop("A validation image could not be read: %(name)s (%(cause)s).")),
+    "test": Message(gettext_noop("A test image could not be read: %(name)s (%(cause)s).")),
 }
 REPLACE_IMAGE_FIX = Message(
     gettext_noop("Replace or delete that image in the dataset and freeze a new version.")
